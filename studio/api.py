@@ -1,0 +1,62 @@
+"""The studio's HTTP and WebSocket surface: the results feed and the round queries."""
+from __future__ import annotations
+
+import asyncio
+import uuid
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse
+from fastapi.exceptions import RequestValidationError
+
+from streaming.feed import feed_router
+
+from .service import Studio
+
+
+def create_app(studio: Studio) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        studio.start(asyncio.get_running_loop())
+        try:
+            yield
+        finally:
+            await asyncio.to_thread(studio.stop)
+
+    app = FastAPI(title="studio", version="1", lifespan=lifespan)
+    app.state.studio = studio
+    app.include_router(feed_router(studio.hub, authorize=studio.authorize, public_key_b64=studio.public_key_b64))
+
+    def consumer(request: Request) -> None:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token or not studio.authorize(token.strip()):
+            raise HTTPException(401, "a valid 'Authorization: Bearer <token>' header is required",
+                                headers={"WWW-Authenticate": "Bearer"})
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [{"where": ".".join(str(p) for p in e["loc"]), "problem": e["msg"]} for e in exc.errors()]
+        return JSONResponse({"error": "malformed request", "detail": errors}, status_code=400)
+
+    @app.get("/v1/health")
+    async def health() -> dict[str, Any]:
+        return {"status": "ok", "tables": len(studio.tables), "journal_failed": studio.journal.failure is not None}
+
+    @app.get("/v1/rounds/{round_id}", dependencies=[Depends(consumer)])
+    async def get_round(round_id: str) -> dict[str, Any]:
+        try:
+            uuid.UUID(round_id)
+        except ValueError:
+            raise HTTPException(400, f"{round_id!r} is not a round id (a UUID)") from None
+        found = await asyncio.to_thread(studio.round_history, round_id)
+        if found is None:
+            raise HTTPException(404, f"no round {round_id}")
+        return found
+
+    @app.get("/v1/tables", dependencies=[Depends(consumer)])
+    async def tables() -> list[dict[str, Any]]:
+        return studio.table_snapshots()
+
+    return app

@@ -1,0 +1,222 @@
+"""The `studio` command."""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+DEVICE_REPLAYERS = {"cammegh-ss2": ("devices.roulette.cammegh_ss2", "iter_capture_events", "european_roulette")}
+
+
+def _serve(config: Any, banner: bool = True) -> int:
+    import uvicorn
+
+    from .api import create_app
+    from .service import Studio
+
+    studio = Studio(config)
+    app = create_app(studio)
+    server = uvicorn.Server(uvicorn.Config(app, host=config.server.host, port=config.server.port,
+                                           log_level="warning", lifespan="on", ws_ping_interval=20))
+    if banner:
+        host = config.server.host
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        base = f"{shown}:{config.server.port}"
+        print(f"studio: {len(config.tables)} table(s): {', '.join(t.id + ' (' + t.game + ')' for t in config.tables)}")
+        print(f"  feed URL:        ws://{base}/v1/feed   (resume with ?after=SEQ)")
+        print(f"  rounds:          http://{base}/v1/rounds/{{round_id}}")
+        print(f"  public key URL:  http://{base}/v1/public-key")
+        print(f"  public key:      {studio.public_key_b64}  (ed25519)")
+        print(f"  data folder:     {config.studio.data_dir}")
+        for c in config.consumers:
+            print(f"  consumer token:  {c.token}  ({c.name}; send as 'Authorization: Bearer <token>')")
+        print("  Ctrl-C stops the studio.", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        studio.stop()
+    return 0
+
+
+def _demo_token(data_dir: Path) -> str:
+    path = data_dir / "demo-consumer-token"
+    if path.exists():
+        return path.read_text().strip()
+    token = secrets.token_urlsafe(24)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(token + "\n")
+    return token
+
+
+def demo_config(args: argparse.Namespace) -> Any:
+    from .config import parse_config
+
+    data_dir = Path(args.data).resolve()
+    token = args.consumer_token or _demo_token(data_dir)
+    tables = []
+    for i in range(1, args.tables + 1):
+        sim: dict[str, Any] = {"speed": args.speed}
+        if args.seed is not None:
+            sim["seed"] = args.seed + i
+        tables.append({"id": f"roulette-{i}", "game": "european_roulette",
+                       "device": {"kind": "cammegh-ss2", "url": "simulator", "serial_number": f"SIM-SS2-{i:03d}",
+                                  "simulator": sim}})
+    return parse_config({
+        "studio": {"name": "demo", "data_dir": str(data_dir)},
+        "server": {"host": args.host, "port": args.port},
+        "consumers": [{"name": "demo-consumer", "token": token}],
+        "tables": tables,
+    }, "studio demo")
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    if args.tables < 1:
+        print("studio demo: --tables must be at least 1", file=sys.stderr)
+        return 2
+    from .config import ConfigError
+    try:
+        config = demo_config(args)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    return _serve(config)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_config
+
+    try:
+        config = load_config(Path(args.config))
+    except ConfigError as exc:
+        print(f"studio: configuration refused:\n{exc}", file=sys.stderr)
+        return 2
+    if args.port is not None:
+        config.server.port = args.port
+    return _serve(config)
+
+
+def cmd_check_config(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_config
+
+    try:
+        config = load_config(Path(args.config))
+    except ConfigError as exc:
+        print(f"studio: configuration refused:\n{exc}", file=sys.stderr)
+        return 2
+    print(f"{args.config}: ok ({len(config.tables)} tables, {len(config.consumers)} consumers)")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .journal import verify_journal
+
+    report = verify_journal(Path(args.data))
+    if report.ok:
+        print(f"journal ok: {report.records} records, {report.feed_messages} signed feed messages, "
+              "chain and signatures verified")
+        return 0
+    print(f"journal BAD: {report.error}", file=sys.stderr)
+    return 1
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    import importlib
+
+    from recognition.game import ResultReady
+    from recognition.games import game_rules
+
+    try:
+        module, func, default_game = DEVICE_REPLAYERS[args.device]
+    except KeyError:
+        print(f"studio replay: no replay for device {args.device!r}; known: {', '.join(DEVICE_REPLAYERS)}",
+              file=sys.stderr)
+        return 2
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as exc:
+        print(f"studio replay: {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    iter_events = getattr(importlib.import_module(module), func)
+    game = game_rules(args.game or default_game)
+    judge = game.new_judge()
+    out = sys.stdout
+    for event in iter_events([data], device_id=args.device):
+        out.write(json.dumps({"source": "device", **event.model_dump(mode="json")}) + "\n")
+        for d in judge.feed(event):
+            if isinstance(d, ResultReady):
+                result = game.validate_result(d.result)
+                line: dict[str, Any] = {"kind": "result", "game_counter": d.result.get("game_counter"),
+                                        "number": result["number"], "result": result,
+                                        "outcome": game.outcome(result), "source": d.source}
+            else:
+                line = {"source": "judge", **d.model_dump(mode="json")}
+            out.write(json.dumps(line) + "\n")
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from streaming.messages import write_schemas
+
+    for path in write_schemas(Path(args.out)) or []:
+        print(path)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="studio", description="Live-dealer casino studio control system")
+    p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("demo", help="run a complete simulated studio (SQLite, no external service)")
+    d.add_argument("--host", default="127.0.0.1")
+    d.add_argument("--port", type=int, default=8700)
+    d.add_argument("--data", default="studio-data", help="data folder (journal, signing key)")
+    d.add_argument("--consumer-token", help="bearer token for feed consumers (default: generated and kept in the data folder)")
+    d.add_argument("--tables", type=int, default=2, help="number of simulated roulette tables")
+    d.add_argument("--speed", type=float, default=1.0, help="simulator clock factor (1.0 = the wheel's real pace)")
+    d.add_argument("--seed", type=int, help="seed the simulators for a reproducible demo")
+    d.set_defaults(func=cmd_demo)
+
+    r = sub.add_parser("run", help="run the studio described by a TOML configuration file")
+    r.add_argument("--config", required=True)
+    r.add_argument("--port", type=int)
+    r.set_defaults(func=cmd_run)
+
+    c = sub.add_parser("check-config", help="validate a configuration file and exit")
+    c.add_argument("config")
+    c.set_defaults(func=cmd_check_config)
+
+    v = sub.add_parser("verify", help="check the journal's hash chain and every signature")
+    v.add_argument("--data", required=True)
+    v.set_defaults(func=cmd_verify)
+
+    rp = sub.add_parser("replay", help="run a raw device capture through the driver and the game rules")
+    rp.add_argument("--device", required=True)
+    rp.add_argument("--game")
+    rp.add_argument("file")
+    rp.set_defaults(func=cmd_replay)
+
+    s = sub.add_parser("schema", help="write the feed message JSON Schemas")
+    s.add_argument("--out", default="docs/schemas")
+    s.set_defaults(func=cmd_schema)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

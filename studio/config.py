@@ -1,0 +1,171 @@
+"""The studio's configuration: one TOML file describes a studio.
+
+    [studio]
+    data_dir = "data"
+
+    [server]
+    host = "127.0.0.1"
+    port = 8700
+
+    [[consumers]]
+    name = "backend"
+    token = "a-long-secret"
+
+    [[tables]]
+    id = "roulette-1"
+    game = "european_roulette"
+    [tables.device]
+    kind = "cammegh-ss2"
+    url = "/dev/ttyUSB0"          # or "socket://host:port", "loop://", or "simulator"
+    serial_number = "SS2-01234"
+
+A wrong file is refused at start with the file, the key and what is wrong.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from devices.registry import DRIVERS
+from recognition.games import GAMES
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StudioSection(_Strict):
+    name: str = "studio"
+    data_dir: Path = Path("data")
+
+
+class ServerSection(_Strict):
+    host: str = "127.0.0.1"
+    port: int = Field(8700, ge=0, le=65535)
+
+
+class Consumer(_Strict):
+    name: str
+    token: str = Field(min_length=16, description="bearer token; at least 16 characters")
+
+
+class SimulatorSettings(_Strict):
+    speed: float = Field(1.0, gt=0, le=1000, description="clock factor: 1.0 is the wheel's real pace")
+    seed: int | None = None
+
+
+class DeviceConfig(_Strict):
+    kind: str
+    url: str = Field(min_length=1)
+    serial_number: str = "unknown"
+    options: dict[str, Any] = Field(default_factory=dict)
+    simulator: SimulatorSettings = Field(default_factory=SimulatorSettings)
+
+    @field_validator("kind")
+    @classmethod
+    def known_kind(cls, v: str) -> str:
+        if v not in DRIVERS:
+            raise ValueError(f"unknown device kind {v!r}; known: {', '.join(sorted(DRIVERS))}")
+        return v
+
+    @property
+    def is_simulator(self) -> bool:
+        return self.url == "simulator"
+
+
+class TableConfig(_Strict):
+    id: str
+    game: str
+    device: DeviceConfig
+    settings: dict[str, Any] = Field(default_factory=dict, description="game settings passed to the judge")
+
+    @field_validator("id")
+    @classmethod
+    def plain_id(cls, v: str) -> str:
+        if not ID_RE.match(v):
+            raise ValueError("a table id is 1-64 characters of a-z, 0-9, '-' and '_'")
+        return v
+
+    @field_validator("game")
+    @classmethod
+    def known_game(cls, v: str) -> str:
+        if v not in GAMES:
+            raise ValueError(f"unknown game {v!r}; known: {', '.join(sorted(GAMES))}")
+        return v
+
+    @model_validator(mode="after")
+    def device_fits_game(self) -> "TableConfig":
+        kinds = GAMES[self.game].device_kinds
+        if self.device.kind not in kinds:
+            raise ValueError(f"game {self.game} cannot be played with a {self.device.kind} device "
+                             f"(it takes {', '.join(kinds)})")
+        return self
+
+
+class StudioConfig(_Strict):
+    studio: StudioSection = Field(default_factory=StudioSection)
+    server: ServerSection = Field(default_factory=ServerSection)
+    consumers: list[Consumer] = Field(default_factory=list)
+    tables: list[TableConfig] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def unique(self) -> "StudioConfig":
+        for what, values in (("table id", [t.id for t in self.tables]),
+                             ("consumer token", [c.token for c in self.consumers]),
+                             ("consumer name", [c.name for c in self.consumers])):
+            dup = {v for v in values if values.count(v) > 1}
+            if dup:
+                raise ValueError(f"duplicate {what}: {', '.join(sorted(dup))}")
+        return self
+
+    def table(self, table_id: str) -> TableConfig:
+        for t in self.tables:
+            if t.id == table_id:
+                return t
+        raise KeyError(table_id)
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+def parse_config(data: dict[str, Any], source: str = "<config>") -> StudioConfig:
+    try:
+        return StudioConfig.model_validate(data)
+    except ValidationError as exc:
+        lines = [f"{source}: {_loc(e['loc'])}: {e['msg']}" for e in exc.errors()]
+        raise ConfigError("\n".join(lines)) from None
+
+
+def load_config(path: Path) -> StudioConfig:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    cfg = parse_config(data, str(path))
+    if not cfg.studio.data_dir.is_absolute():
+        cfg.studio.data_dir = (path.parent / cfg.studio.data_dir).resolve()
+    return cfg

@@ -1,0 +1,47 @@
+"""The studio's Ed25519 signing key, kept in the data folder.
+
+Generated on first start with 0600 permissions; never logged or printed. A key
+file readable by others is refused rather than used.
+"""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+KEY_FILE = "signing-key.pem"
+
+
+class KeyError_(RuntimeError):
+    pass
+
+
+def load_or_create_key(data_dir: Path) -> Ed25519PrivateKey:
+    path = Path(data_dir) / KEY_FILE
+    if path.exists():
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            raise KeyError_(f"{path}: permissions {oct(mode)} let others read the signing key; chmod 600 it")
+        return serialization.load_pem_private_key(path.read_bytes(), password=None)  # type: ignore[return-value]
+    key = Ed25519PrivateKey.generate()
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    Path(data_dir).mkdir(parents=True, exist_ok=True)
+    # O_EXCL: two studios starting on one folder must not each write a key
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, pem)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return key
+
+
+def load_public_key(data_dir: Path) -> Ed25519PublicKey:
+    path = Path(data_dir) / KEY_FILE
+    if not path.exists():
+        raise KeyError_(f"{path}: no signing key in this data folder")
+    key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    return key.public_key()  # type: ignore[union-attr]

@@ -1,0 +1,99 @@
+"""A wrong configuration file is refused at start with the file, the key and what is wrong."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from studio.config import ConfigError, load_config
+
+GOOD = """
+[studio]
+data_dir = "d"
+
+[server]
+port = 8123
+
+[[consumers]]
+name = "backend"
+token = "0123456789abcdef0123"
+
+[[tables]]
+id = "roulette-1"
+game = "european_roulette"
+[tables.device]
+kind = "cammegh-ss2"
+url = "/dev/ttyUSB0"
+serial_number = "SS2-1"
+
+[[tables]]
+id = "roulette-2"
+game = "european_roulette"
+[tables.device]
+kind = "cammegh-ss2"
+url = "simulator"
+[tables.device.simulator]
+speed = 20
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "studio.toml"
+    p.write_text(text)
+    return p
+
+
+def test_good_file_loads(tmp_path):
+    cfg = load_config(write(tmp_path, GOOD))
+    assert cfg.server.port == 8123
+    assert [t.id for t in cfg.tables] == ["roulette-1", "roulette-2"]
+    assert cfg.studio.data_dir == (tmp_path / "d").resolve()  # relative to the file
+    assert cfg.tables[1].device.is_simulator and cfg.tables[1].device.simulator.speed == 20
+    assert not cfg.tables[0].device.is_simulator
+
+
+@pytest.mark.parametrize("change, key, words", [
+    (('game = "european_roulette"\n[tables.device]\nkind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"',
+      'game = "blackjack_99"\n[tables.device]\nkind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"'),
+     "tables[0].game", "unknown game 'blackjack_99'"),
+    (('kind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"', 'kind = "wheel-9000"\nurl = "/dev/ttyUSB0"'),
+     "tables[0].device.kind", "unknown device kind"),
+    (('port = 8123', 'port = 99999'), "server.port", "less than or equal"),
+    (('port = 8123', 'port = "eighty"'), "server.port", "integer"),
+    (('token = "0123456789abcdef0123"', 'token = "short"'), "consumers[0].token", "at least 16"),
+    (('id = "roulette-2"', 'id = "roulette-1"'), "(top level)", "duplicate table id: roulette-1"),
+    (('id = "roulette-2"', 'id = "Roulette Two"'), "tables[1].id", "a table id"),
+    (('speed = 20', 'speed = 0'), "tables[1].device.simulator.speed", "greater than 0"),
+    (('serial_number = "SS2-1"', 'serial_numbr = "SS2-1"'), "tables[0].device.serial_numbr", "Extra inputs"),
+    (('url = "/dev/ttyUSB0"', 'url = ""'), "tables[0].device.url", "at least 1"),
+])
+def test_wrong_file_names_file_key_and_problem(tmp_path, change, key, words):
+    old, new = change
+    assert old in GOOD
+    path = write(tmp_path, GOOD.replace(old, new, 1))
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    text = str(err.value)
+    assert str(path) in text and key in text and words in text, text
+
+
+def test_not_toml_and_missing_file(tmp_path):
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(write(tmp_path, "[[tables]\nid ="))
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "absent.toml")
+    p = tmp_path / "bin.toml"
+    p.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(ConfigError, match="UTF-8"):
+        load_config(p)
+
+
+def test_cli_refuses_a_wrong_file_before_starting(tmp_path):
+    path = write(tmp_path, GOOD.replace('port = 8123', 'port = -1'))
+    for args in (["run", "--config", str(path)], ["check-config", str(path)]):
+        r = subprocess.run([sys.executable, "-m", "studio.cli", *args], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2
+        assert "server.port" in r.stderr and str(path) in r.stderr
+    ok = subprocess.run([sys.executable, "-m", "studio.cli", "check-config", str(write(tmp_path, GOOD))],
+                        capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "2 tables" in ok.stdout
