@@ -69,7 +69,7 @@ def demo_config(args: argparse.Namespace) -> Any:
             sim["seed"] = args.seed + i
         tables.append({"id": f"roulette-{i}", "game": "european_roulette",
                        "device": {"kind": "cammegh-ss2", "url": "simulator", "serial_number": f"SIM-SS2-{i:03d}",
-                                  "simulator": sim}})
+                                  "options": {"keep_powered": True}, "simulator": sim}})
     return parse_config({
         "studio": {"name": "demo", "data_dir": str(data_dir)},
         "server": {"host": args.host, "port": args.port},

@@ -16,7 +16,6 @@ def start_simulator(tcfg: TableConfig) -> tuple[Any, str]:
         from simulators.cammegh_ss2 import SS2Simulator
 
         sim = SS2Simulator.on_pty(speed=tcfg.device.simulator.speed, seed=tcfg.device.simulator.seed)
-        sim.model.command("*P 1")  # a demo table opens at once, as if the technician had powered the wheel on
         sim.start()
         assert sim.slave_path is not None
         return sim, sim.slave_path

@@ -48,6 +48,7 @@ class Table:
         self.table_holds: dict[str, str] = {}
         self.last_error: str | None = None
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
+        self._released: list[str] = []  # holds lifted from the open round, kept for its void reason
         self._restore()
 
     # --- start-up ------------------------------------------------------------------
@@ -123,8 +124,12 @@ class Table:
 
     def _open_round(self, device_game: str | None) -> None:
         if self.round is not None and not self.round.is_final:
-            self._void("superseded", "The device started a new game before this round ended.",
+            why = "The device started a new game before this round ended."
+            if self._released:
+                why += " The round had been held: " + "; ".join(self._released)
+            self._void("superseded", why,
                        {"type": "device", "kind": self.device_kind, "serial_number": self.serial_number})
+        self._released = []
         self.last_round_number += 1
         r = Round(round_id=str(uuid.uuid4()), table_id=self.table_id, game=self.game.game_id,
                   round_number=self.last_round_number, opened_at=self.clock(), device_game=device_game,
@@ -177,6 +182,7 @@ class Table:
     def _release(self, code: str) -> None:
         self.table_holds.pop(code, None)
         if self.round is not None and not self.round.is_final and any(h.code == code for h in self.round.holds):
+            self._released += [h.message for h in self.round.holds if h.code == code]
             self._step(self.round.release(code), "release")
             self._try_certify()
 

@@ -1,0 +1,158 @@
+"""Fixtures for device tests: the SS2 capture, fake wheels on real ptys, a thread-leak check."""
+from __future__ import annotations
+
+import hashlib
+import os
+import queue
+import select
+import threading
+import time
+import tty
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+from devices.events import DeviceEvent
+
+SHARED = Path(os.environ.get("STUDIO_SHARED", Path(__file__).resolve().parents[3] / "shared"))
+CAPTURE = SHARED / "fixtures" / "cammegh-ss2-capture.log"
+CAPTURE_SHA256 = "13203e3aebe6eadfa39cab465ce78ecc520ebee76245760b38aa05c3ee4b06c8"
+
+
+@pytest.fixture(scope="session")
+def capture_bytes() -> bytes:
+    if not CAPTURE.is_file():
+        pytest.fail(f"SS2 capture fixture missing: {CAPTURE} (set STUDIO_SHARED to the shared directory)")
+    data = CAPTURE.read_bytes()
+    assert hashlib.sha256(data).hexdigest() == CAPTURE_SHA256, "capture fixture is not the byte-exact copy"
+    return data
+
+
+@pytest.fixture(scope="session")
+def capture_lines(capture_bytes: bytes) -> list[str]:
+    return capture_bytes.decode("ascii").split("\r\n")[:-1]
+
+
+@pytest.fixture(autouse=True)
+def no_thread_leak() -> Iterator[None]:
+    """Like pymodbus' system_health_check: a test must not leave threads behind."""
+    before = set(threading.enumerate())
+    yield
+    deadline = time.monotonic() + 2.0
+    while True:
+        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+        if not leaked or time.monotonic() > deadline:
+            break
+        time.sleep(0.01)
+    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
+
+
+class FakeWheel:
+    """The wheel end of a real pty: the driver opens ``path``; we write the master."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.master)  # no \n -> \r\n translation, no echo
+        self.path = os.ttyname(self.slave)
+        self._rx = bytearray()
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            n = os.write(self.master, view)
+            view = view[n:]
+
+    def read_exactly(self, n: int, timeout: float = 2.0) -> bytes:
+        """Read exactly n bytes the driver sent, or fail after timeout."""
+        deadline = time.monotonic() + timeout
+        while len(self._rx) < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"expected {n} bytes, got {bytes(self._rx)!r}")
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                self._rx += os.read(self.master, 4096)
+        out, self._rx = bytes(self._rx[:n]), self._rx[n:]
+        return out
+
+    def read_available(self, wait: float = 0.05) -> bytes:
+        ready, _, _ = select.select([self.master], [], [], wait)
+        if ready:
+            self._rx += os.read(self.master, 4096)
+        out, self._rx = bytes(self._rx), bytearray()
+        return out
+
+    def unplug(self) -> None:
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.master = self.slave = None  # type: ignore[assignment]
+
+    close = unplug
+
+
+@pytest.fixture
+def make_wheel() -> Iterator[Callable[[], FakeWheel]]:
+    wheels: list[FakeWheel] = []
+
+    def make() -> FakeWheel:
+        w = FakeWheel()
+        wheels.append(w)
+        return w
+
+    yield make
+    for w in wheels:
+        w.close()
+
+
+class EventLog:
+    """on_event sink for drivers: a queue the test waits on, with a timeout."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[DeviceEvent] = queue.Queue()
+        self.seen: list[DeviceEvent] = []
+
+    def __call__(self, event: DeviceEvent) -> None:
+        self.queue.put(event)
+
+    def wait_for(self, predicate: Callable[[DeviceEvent], bool], timeout: float = 3.0) -> DeviceEvent:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                kinds = [getattr(e, "kind", type(e).__name__) for e in self.seen[-20:]]
+                raise AssertionError(f"timed out waiting for an event; last seen: {kinds}")
+            try:
+                event = self.queue.get(timeout=left)
+            except queue.Empty:
+                continue
+            self.seen.append(event)
+            if predicate(event):
+                return event
+
+    def wait_kind(self, kind: str, timeout: float = 3.0, **fields: object) -> DeviceEvent:
+        return self.wait_for(
+            lambda e: getattr(e, "kind", None) == kind and all(getattr(e, k) == v for k, v in fields.items()),
+            timeout,
+        )
+
+    def drain(self, wait: float = 0.0) -> list[DeviceEvent]:
+        out = []
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                event = self.queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            self.seen.append(event)
+            out.append(event)
+        return out
+
+
+@pytest.fixture
+def events() -> EventLog:
+    return EventLog()

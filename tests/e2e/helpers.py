@@ -1,0 +1,96 @@
+"""Run the real `studio` command in a subprocess and talk to it as a betting backend would."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+from streaming.canonical import load_public_key_b64, verify_message
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class DemoProcess:
+    def __init__(self, data: Path, token: str, *, tables: int = 3, speed: float = 40, seed: int = 7,
+                 port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.data = data
+        self.token = token
+        self.log = data.parent / f"demo-{self.port}.log"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "studio.cli", "demo", "--port", str(self.port), "--data", str(data),
+             "--consumer-token", token, "--tables", str(tables), "--speed", str(speed), "--seed", str(seed)],
+            stdout=open(self.log, "w"), stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"studio demo exited: {self.log.read_text()}")
+            try:
+                if httpx.get(self.url("/v1/health"), timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError("studio demo did not start in 30 s")
+
+    def url(self, path: str, scheme: str = "http") -> str:
+        return f"{scheme}://127.0.0.1:{self.port}{path}"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def public_key(self):
+        body = httpx.get(self.url("/v1/public-key")).json()
+        assert body["algorithm"] == "ed25519"
+        return load_public_key_b64(body["public_key"])
+
+    def collect(self, after: int, count: int, timeout: float = 60) -> list[dict]:
+        async def run() -> list[dict]:
+            out: list[dict] = []
+            async with websockets.connect(self.url(f"/v1/feed?after={after}", "ws"),
+                                          additional_headers=self.headers) as ws:
+                while len(out) < count:
+                    out.append(json.loads(await asyncio.wait_for(ws.recv(), timeout)))
+            return out
+        return asyncio.run(run())
+
+
+def check_chain(messages: list[dict], public_key, prev_hash: str, first_seq: int) -> None:
+    """Seq grows by exactly one, each prev_hash links, each signature verifies."""
+    for i, m in enumerate(messages):
+        assert m["seq"] == first_seq + i, (m["seq"], first_seq + i)
+        assert m["prev_hash"] == prev_hash
+        verify_message(m, public_key)
+        prev_hash = m["hash"]
+
+
+def studio_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "studio.cli", *args], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ))
