@@ -22,7 +22,8 @@ def _serve(config: Any, banner: bool = True) -> int:
     studio = Studio(config)
     app = create_app(studio)
     server = uvicorn.Server(uvicorn.Config(app, host=config.server.host, port=config.server.port,
-                                           log_level="warning", lifespan="on", ws_ping_interval=20))
+                                           log_level="warning", lifespan="on", ws_ping_interval=20,
+                                           ws_per_message_deflate=False, timeout_graceful_shutdown=5))
     if banner:
         host = config.server.host
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host

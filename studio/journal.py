@@ -12,6 +12,7 @@ published before it is on disk.
 """
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import queue
@@ -25,7 +26,10 @@ from typing import Any, Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from pydantic import ValidationError
+
 from streaming.canonical import canonical_json, public_key_b64, sha256_hex, sign_message, verify_message
+from streaming.messages import FeedMessage
 
 log = logging.getLogger(__name__)
 
@@ -147,8 +151,7 @@ class Journal:
     def append_feed(self, message: dict[str, Any], *, at: datetime | None = None,
                     round_projection: dict[str, Any] | None = None) -> Future:
         """Queue a result, void or correction; `seq`, `prev_hash`, `hash` and `signature` are set here."""
-        if message.get("kind") not in FEED_KINDS:
-            raise ValueError(f"feed message kind must be one of {FEED_KINDS}")
+        check_feed_message(message)
         return self._enqueue(_Pending(message["kind"], dict(message), message.get("table_id"),
                                       message.get("round_id"), at or utcnow(), True, round_projection))
 
@@ -292,6 +295,25 @@ class Journal:
     def get_round(self, round_id: str) -> dict[str, Any] | None:
         row = self._reader().execute("SELECT body FROM rounds WHERE round_id = ?", (round_id,)).fetchone()
         return json.loads(row[0]) if row else None
+
+
+_PLACEHOLDERS = {"seq": 1, "prev_hash": GENESIS_HASH, "hash": GENESIS_HASH,
+                 "signature": base64.b64encode(bytes(64)).decode()}
+
+
+def check_feed_message(message: dict[str, Any]) -> None:
+    """Refuse, in the caller's thread, a message the feed's schema would not accept once signed.
+
+    A bad message must never reach the writer thread: a failed batch stops the journal.
+    """
+    if message.get("kind") not in FEED_KINDS:
+        raise ValueError(f"feed message kind must be one of {FEED_KINDS}")
+    probe = {"occurred_at": rfc3339(utcnow()), **message, **_PLACEHOLDERS}
+    try:
+        FeedMessage.model_validate(probe)
+        canonical_json(probe)
+    except (ValidationError, TypeError) as exc:
+        raise ValueError(f"not a valid feed message: {exc}") from None
 
 
 def _connect(path: Path) -> sqlite3.Connection:

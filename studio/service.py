@@ -81,7 +81,23 @@ class Studio:
                 table.driver.stop()
         for sim in self.simulators.values():
             sim.stop()
+        self._drain_loop()
         self.journal.close()
+
+    def _drain_loop(self) -> None:
+        """Let the loop handle what the drivers said last (their 'stopped' events) before the journal closes."""
+        loop = self.loop
+        if loop is None or loop.is_closed() or not loop.is_running():
+            return
+        try:
+            if asyncio.get_running_loop() is loop:
+                return  # called on the loop itself: nothing can run until we return
+        except RuntimeError:
+            pass
+        try:
+            asyncio.run_coroutine_threadsafe(asyncio.sleep(0), loop).result(timeout=5)
+        except Exception:
+            log.warning("studio: the event loop did not drain before the journal closed")
 
     # --- feed -----------------------------------------------------------------------
 

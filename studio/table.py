@@ -20,7 +20,7 @@ from recognition.game import (
     CloseBetting, Decision, GameRules, Hold, Note, OpenRound, Release, ResultReady, SendCommand, StartPlay, Void,
 )
 
-from .journal import Journal, rfc3339
+from .journal import Journal, check_feed_message, rfc3339
 from .rounds import Round, RoundError, RoundState
 
 log = logging.getLogger(__name__)
@@ -160,16 +160,21 @@ class Table:
         if r is None or r.state is not RoundState.RESULT_PENDING or r.held:
             return
         r = r.certify()
+        message = self._message("result", r)
+        if message is None:
+            return
         self._step(r, "certify")
-        self._publish("result", r)
+        self.journal.append_feed(message)
 
     def _void(self, code: str, message: str, source: dict[str, Any]) -> None:
         r = self.round
         assert r is not None
         r = r.void(code, message)
-        r = r.model_copy(update={"source": r.source or source})
+        feed = self._message("void", r, reason={"code": code, "message": message}, source=source)
+        if feed is None:
+            return
         self._step(r, "void")
-        self._publish("void", r, reason={"code": code, "message": message}, source=source)
+        self.journal.append_feed(feed)
 
     def _hold(self, code: str, message: str) -> None:
         if self.round is not None and not self.round.is_final:
@@ -186,8 +191,9 @@ class Table:
             self._step(self.round.release(code), "release")
             self._try_certify()
 
-    def _publish(self, kind: str, r: Round, *, reason: dict[str, str] | None = None,
-                 source: dict[str, Any] | None = None) -> None:
+    def _message(self, kind: str, r: Round, *, reason: dict[str, str] | None = None,
+                 source: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """The feed message for a round, checked before anything is journaled; None (and the round held) if bad."""
         message = {
             "kind": kind, "table_id": r.table_id, "game": r.game, "round_id": r.round_id,
             "round_number": r.round_number, "version": max(r.version, 1),
@@ -196,7 +202,16 @@ class Table:
             "reason": reason, "source": source or r.source or {},
             "occurred_at": rfc3339(self.clock()),
         }
-        self.journal.append_feed(message)
+        try:
+            check_feed_message(message)
+        except ValueError as exc:
+            log.error("table %s: refused to publish: %s", self.table_id, exc)
+            if self.round is not None and not self.round.is_final:
+                self._hold("invalid_message", f"The {kind} could not be published: {exc}")
+            else:
+                self._refused(kind, str(exc))
+            return None
+        return message
 
     def correct(self, round_id: str, result: dict[str, Any], *, approved_by: list[str], reason: str) -> Round:
         """A new version of a certified result; the console's four-eyes flow calls this."""
@@ -214,11 +229,14 @@ class Table:
         r = r.correct(result, self.game.outcome(result), source)
         if self.round is not None and self.round.round_id == round_id:
             self.round = r
+        message = self._message("correction", r, reason={"code": "correction", "message": reason}, source=source)
+        if message is None:
+            raise RoundError("the correction could not be published")
         data = r.projection()
         data["transition"] = "correct"
         self.journal.append("round_state", data, table_id=self.table_id, round_id=r.round_id,
                             round_projection=r.projection())
-        self._publish("correction", r, reason={"code": "correction", "message": reason}, source=source)
+        self.journal.append_feed(message)
         return r
 
     # --- bookkeeping -------------------------------------------------------------------

@@ -1,0 +1,268 @@
+"""Wire models of the results feed (pydantic v2) and their JSON Schemas.
+
+The committed schemas in ``docs/schemas/`` are generated from these models;
+regenerate them with::
+
+    python -m streaming.messages docs/schemas
+
+and a test checks that the committed files equal what the models generate.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    WithJsonSchema,
+    model_validator,
+)
+
+__all__ = [
+    "GENESIS_PREV_HASH",
+    "MAX_SAFE_INTEGER",
+    "FeedKind",
+    "Reason",
+    "FeedMessage",
+    "PublicKey",
+    "ErrorMessage",
+    "format_timestamp",
+    "SCHEMA_FILES",
+    "schema_documents",
+    "write_schemas",
+]
+
+#: ``prev_hash`` of the first feed message (seq 1).
+GENESIS_PREV_HASH = "0" * 64
+
+#: Largest integer every JSON library reads exactly (2^53 - 1).
+MAX_SAFE_INTEGER = 2**53 - 1
+
+FeedKind = Literal["result", "void", "correction"]
+
+_TIMESTAMP_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
+
+
+def format_timestamp(value: datetime) -> str:
+    """RFC 3339 in UTC with microseconds and ``Z``: ``2026-11-29T12:00:00.123456Z``.
+
+    This is exactly how ``occurred_at`` is serialised; producers that build
+    the message dict themselves should use it so that the signed text and the
+    model's serialisation agree.
+    """
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError("timestamp must be timezone-aware (UTC)")
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _to_utc(value: datetime) -> datetime:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError("occurred_at must be timezone-aware; naive datetimes are ambiguous")
+    return value.astimezone(timezone.utc)
+
+
+UtcTimestamp = Annotated[
+    datetime,
+    AfterValidator(_to_utc),
+    PlainSerializer(format_timestamp, return_type=str, when_used="json"),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "format": "date-time",
+            "pattern": _TIMESTAMP_PATTERN,
+            "description": "RFC 3339 timestamp in UTC with microseconds and 'Z', e.g. 2026-11-29T12:00:00.123456Z.",
+        }
+    ),
+]
+
+HexSha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$", min_length=64, max_length=64)]
+
+Ed25519SignatureB64 = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Za-z0-9+/]{86}==$",
+        description="Standard base64 (with padding) of the 64-byte Ed25519 signature.",
+    ),
+]
+
+Ed25519PublicKeyB64 = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Za-z0-9+/]{43}=$",
+        description="Standard base64 (with padding) of the 32 raw bytes of the Ed25519 public key.",
+    ),
+]
+
+
+class Reason(BaseModel):
+    """Why a round was voided or its result corrected."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(min_length=1, description="Machine-readable reason code, e.g. 'misread' or 'no_spin'.")
+    message: str = Field(description="Human-readable explanation.")
+
+
+class FeedMessage(BaseModel):
+    """One signed, certified message of the results feed.
+
+    Every field is always present (null when not applicable). 'hash' is the
+    SHA-256 hex of the canonical JSON of the message without 'hash' and
+    'signature'; 'signature' is Ed25519 over the canonical JSON of the message
+    without 'signature'; 'prev_hash' is the 'hash' of the message with
+    seq - 1 (64 zeros for seq 1), which chains the whole feed. No value
+    anywhere in a message is a floating-point number or an integer beyond
+    +/-(2^53 - 1), so that any JSON library can rebuild the canonical bytes.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    seq: int = Field(ge=1, le=MAX_SAFE_INTEGER, description="Position in the feed: 1, 2, 3, ... without gaps.")
+    kind: FeedKind = Field(
+        description=(
+            "'result': the certified result of a round (version 1). "
+            "'correction': replaces the previous version of the round's result (version + 1, reason required). "
+            "'void': the round is void, bets are to be refunded (reason required)."
+        )
+    )
+    table_id: str = Field(min_length=1, description="Identifier of the table.")
+    game: str = Field(min_length=1, description="Game played at the table, e.g. 'roulette'.")
+    round_id: str = Field(min_length=1, description="Globally unique identifier of the round.")
+    round_number: int = Field(ge=0, le=MAX_SAFE_INTEGER, description="Sequential number of the round at its table.")
+    version: int = Field(
+        ge=1,
+        le=MAX_SAFE_INTEGER,
+        description="Version of the round's published outcome: 1 for the first result, +1 per correction.",
+    )
+    result: dict[str, Any] | None = Field(
+        description="Game-specific raw result (e.g. the winning number); null for a void."
+    )
+    outcome: dict[str, Any] | None = Field(
+        description="Game-specific derived outcome (e.g. colour, parity, dozen); null for a void."
+    )
+    reason: Reason | None = Field(description="Why: required for 'void' and 'correction', null for 'result'.")
+    source: dict[str, Any] = Field(
+        description=(
+            "Where the result comes from: the device (id and serial number) for an automatic "
+            "result, or the people who entered/approved it for a manual one."
+        )
+    )
+    occurred_at: UtcTimestamp = Field(description="When the event happened (UTC).")
+    prev_hash: HexSha256 = Field(
+        description="'hash' of the feed message with seq - 1; 64 zeros for seq 1."
+    )
+    hash: HexSha256 = Field(
+        description="SHA-256 hex of the canonical JSON of this message without 'hash' and 'signature'."
+    )
+    signature: Ed25519SignatureB64 = Field(
+        description="Ed25519 signature of the canonical JSON of this message without 'signature', base64."
+    )
+
+    @model_validator(mode="after")
+    def _check_kind_rules(self) -> FeedMessage:
+        if self.kind == "result":
+            if self.reason is not None:
+                raise ValueError("a 'result' message has no reason")
+            if self.version != 1:
+                raise ValueError("a 'result' message has version 1; later versions are corrections")
+            if self.result is None:
+                raise ValueError("a 'result' message needs a result")
+        elif self.kind == "correction":
+            if self.reason is None:
+                raise ValueError("a 'correction' message needs a reason")
+            if self.version < 2:
+                raise ValueError("a 'correction' message has version >= 2")
+            if self.result is None:
+                raise ValueError("a 'correction' message needs the corrected result")
+        elif self.kind == "void":
+            if self.reason is None:
+                raise ValueError("a 'void' message needs a reason")
+        if self.seq == 1 and self.prev_hash != GENESIS_PREV_HASH:
+            raise ValueError("the message with seq 1 has prev_hash = 64 zeros")
+        for name in ("result", "outcome", "source"):
+            _check_portable(getattr(self, name), name)
+        return self
+
+
+def _check_portable(value: Any, path: str) -> None:
+    """Signed messages carry no floating-point numbers and no integer beyond
+    +/-(2^53 - 1): JSON libraries print floats differently (1e+16, 1e16,
+    10000000000000000) and many parse big integers into doubles, so a verifier
+    in another language could not rebuild the canonical bytes. Use integers
+    (e.g. milliseconds, hundredths) or strings instead."""
+    if isinstance(value, float):
+        raise ValueError(f"{path}: floating-point numbers are not allowed in feed messages; use an integer or a string")
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER:
+        raise ValueError(f"{path}: integer beyond +/-(2^53 - 1); use a string")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_portable(item, f"{path}.{key}")
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _check_portable(item, f"{path}[{index}]")
+
+
+class PublicKey(BaseModel):
+    """Body of ``GET /v1/public-key``: the key that verifies feed signatures."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    algorithm: Literal["ed25519"] = Field(description="Signature algorithm; always 'ed25519'.")
+    public_key: Ed25519PublicKeyB64
+
+
+class ErrorMessage(BaseModel):
+    """Body of an error reply (e.g. an HTTP 400 refusing a feed connection)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(description="Machine-readable error code, e.g. 'invalid_after'.")
+    message: str = Field(description="Human-readable explanation.")
+    last_seq: int | None = Field(
+        default=None,
+        description="The feed's last seq when it is relevant to the error (e.g. 'after_beyond_last_seq').",
+    )
+
+
+#: file name -> model, for the generated schemas
+SCHEMA_FILES: dict[str, type[BaseModel]] = {
+    "feed-message.schema.json": FeedMessage,
+    "public-key.schema.json": PublicKey,
+    "error-message.schema.json": ErrorMessage,
+}
+
+_JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def schema_documents() -> dict[str, str]:
+    """File name -> exact text of each schema file (deterministic)."""
+    documents: dict[str, str] = {}
+    for name, model in SCHEMA_FILES.items():
+        schema = {"$schema": _JSON_SCHEMA_DIALECT, **model.model_json_schema()}
+        documents[name] = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    return documents
+
+
+def write_schemas(dir: str | Path) -> list[Path]:  # noqa: A002 - name given by the spec
+    """Write the JSON Schema files into ``dir`` (created if needed); return their paths."""
+    target = Path(dir)
+    target.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, text in schema_documents().items():
+        path = target / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for written_path in write_schemas(sys.argv[1] if len(sys.argv) > 1 else "docs/schemas"):
+        print(written_path)
