@@ -104,6 +104,33 @@ class WheelRestart(DeviceEvent):
     raw: str
 
 
+# --- card shoes --------------------------------------------------------------
+
+class CardDrawn(DeviceEvent):
+    """One physical card read as it left the shoe (repeated reads of one card already folded into one).
+
+    `card` is the card code from the deck vendor's table: rank A 2 3 4 5 6 7 8 9 T J Q K then suit
+    S H D C ("AS", "TD", "9H"), "JK" for a joker; None when the payload is not in the table.
+    `deck` is the deck or shoe identity the vendor table gives for the payload (to catch a card from
+    another shoe), None if the table does not say. `special` marks the cut card.
+    """
+
+    kind: Literal["card_drawn"] = "card_drawn"
+    card: str | None
+    payload: str
+    deck: str | None = None
+    special: Literal["cut_card"] | None = None
+    raw: str = ""
+
+
+class CardUnreadable(DeviceEvent):
+    """The shoe saw a card go by but could not read it: reported, never guessed."""
+
+    kind: Literal["card_unreadable"] = "card_unreadable"
+    reason: str
+    raw: str = ""
+
+
 WheelEvent = Union[WheelStatus, WheelResult, WheelFault, WheelReply, WheelRestart]
 
 AnyDeviceEvent = Annotated[
@@ -116,6 +143,8 @@ AnyDeviceEvent = Annotated[
         WheelFault,
         WheelReply,
         WheelRestart,
+        CardDrawn,
+        CardUnreadable,
     ],
     Field(discriminator="kind"),
 ]

@@ -1,22 +1,41 @@
-"""Configuration name -> driver class, imported only when a table asks for it."""
+"""Configuration name -> driver class.
+
+Every module of the `devices` package (and its sub-packages) that defines a
+module-level `DRIVERS` dict of kind -> driver class is registered, so a new
+device is one module and touches nothing else.
+"""
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from functools import cache
 
 from .base import Driver
-
-DRIVERS: dict[str, tuple[str, str]] = {
-    "cammegh-ss2": ("devices.roulette.cammegh_ss2", "CammeghSS2Driver"),
-}
 
 
 class UnknownDeviceKind(ValueError):
     pass
 
 
+@cache
+def all_drivers() -> dict[str, type[Driver]]:
+    import devices
+
+    found: dict[str, type[Driver]] = {}
+    for info in pkgutil.walk_packages(devices.__path__, "devices."):
+        if info.name == __name__:
+            continue
+        module = importlib.import_module(info.name)
+        for kind, cls in getattr(module, "DRIVERS", {}).items():
+            if kind in found and found[kind] is not cls:
+                raise RuntimeError(f"device kind {kind!r} is defined twice ({info.name})")
+            found[kind] = cls
+    return dict(sorted(found.items()))
+
+
 def driver_class(kind: str) -> type[Driver]:
+    drivers = all_drivers()
     try:
-        module, name = DRIVERS[kind]
+        return drivers[kind]
     except KeyError:
-        raise UnknownDeviceKind(f"unknown device kind {kind!r}; known: {', '.join(sorted(DRIVERS))}") from None
-    return getattr(importlib.import_module(module), name)
+        raise UnknownDeviceKind(f"unknown device kind {kind!r}; known: {', '.join(drivers)}") from None

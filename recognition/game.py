@@ -7,6 +7,8 @@ spots a result wins. Everything here is pure: no I/O, no clock, no randomness.
 """
 from __future__ import annotations
 
+import random
+from datetime import datetime
 from typing import Any, Literal, Protocol, Union
 
 from pydantic import BaseModel, ConfigDict
@@ -77,19 +79,43 @@ class Note(_Decision):
     message: str
 
 
+class RoundSignal(BaseModel):
+    """What the table tells a judge about steps the judge did not decide itself.
+
+    Dealer-paced games (cards, dice, balls) learn here that a round opened and that
+    betting closed, so that a card drawn before betting closed can be held.
+    `extras` carries the computer-drawn values committed for the round (lightning
+    multipliers and the like), for judges whose result depends on them.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["round_signal"] = "round_signal"
+    signal: Literal["round_opened", "betting_closed", "round_ended"]
+    round_number: int
+    at: datetime
+    extras: dict[str, Any] | None = None
+
+
 Decision = Union[OpenRound, CloseBetting, StartPlay, ResultReady, Hold, Release, Void, SendCommand, Note]
 
 
 class Judge(Protocol):
-    """Turns one table's device events, in order, into decisions."""
+    """Turns one table's device events (and the table's round signals), in order, into decisions."""
 
-    def feed(self, event: DeviceEvent) -> list[Decision]: ...
+    def feed(self, event: DeviceEvent | RoundSignal) -> list[Decision]: ...
+
+
+Pacing = Literal["device", "dealer"]
 
 
 class GameRules(Protocol):
     game_id: str
     #: device kinds whose events the judge understands
     device_kinds: tuple[str, ...]
+    #: "device": the device opens rounds and closes betting (an SS2 wheel in arcade mode);
+    #: "dealer": the table opens rounds and closes betting (dealer button or betting timer)
+    pacing: Pacing
 
     def new_judge(self, **settings: Any) -> Judge: ...
 
@@ -97,6 +123,42 @@ class GameRules(Protocol):
         """Return the result in canonical form, or raise ValueError saying what is wrong."""
         ...
 
-    def outcome(self, result: dict[str, Any]) -> dict[str, Any]:
-        """The winning bet spots of a validated result with their payouts."""
+    def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The winning bet spots of a validated result with their payouts (extras: committed draws)."""
         ...
+
+    def draw_extras(self, rng: random.Random, **settings: Any) -> dict[str, Any] | None:
+        """Computer-drawn parts of a round (lightning multipliers, ...), drawn with the studio's secure
+        generator when the round opens and committed on the feed before betting closes; None if none."""
+        ...
+
+    def evaluate(self, item: dict[str, Any]) -> dict[str, Any]:
+        """Re-check a recorded round for auditors (`studio evaluate`): the item without its "id"
+        (e.g. {"cards": [...]}, {"dice": [...]}, {"number": "17"}, optionally "extras") ->
+        {"result": ..., "outcome": ...}; raise ValueError saying what is wrong."""
+        ...
+
+
+class BaseGame:
+    """Defaults for a game module: device pacing, no computer draws, evaluate = validate + outcome."""
+
+    game_id: str = ""
+    device_kinds: tuple[str, ...] = ()
+    pacing: Pacing = "device"
+
+    def new_judge(self, **settings: Any) -> Judge:
+        raise NotImplementedError
+
+    def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def draw_extras(self, rng: random.Random, **settings: Any) -> dict[str, Any] | None:
+        return None
+
+    def evaluate(self, item: dict[str, Any]) -> dict[str, Any]:
+        extras = item.get("extras")
+        result = self.validate_result({k: v for k, v in item.items() if k != "extras"})
+        return {"result": result, "outcome": self.outcome(result, extras)}

@@ -1,12 +1,37 @@
-"""Game id -> the game's rules. A new game is one module and one line here."""
+"""Game id -> the game's rules.
+
+Every module of the `recognition` package (and its sub-packages) that defines a
+module-level `GAMES` dict of game id -> rules object is registered here, so a
+new game is one module and touches nothing else.
+"""
 from __future__ import annotations
 
-from .game import GameRules
-from .roulette import EuropeanRoulette
+import importlib
+import pkgutil
+from functools import cache
 
-GAMES: dict[str, GameRules] = {
-    "european_roulette": EuropeanRoulette(),
-}
+from .game import GameRules
+
+
+@cache
+def all_games() -> dict[str, GameRules]:
+    import recognition
+
+    found: dict[str, GameRules] = {}
+    for info in pkgutil.walk_packages(recognition.__path__, "recognition."):
+        if info.name == __name__:
+            continue
+        module = importlib.import_module(info.name)
+        for game_id, rules in getattr(module, "GAMES", {}).items():
+            if game_id in found and found[game_id] is not rules:
+                raise RuntimeError(f"game id {game_id!r} is defined twice ({info.name})")
+            if game_id != rules.game_id:
+                raise RuntimeError(f"{info.name}: GAMES key {game_id!r} differs from its game_id {rules.game_id!r}")
+            found[game_id] = rules
+    return dict(sorted(found.items()))
+
+
+GAMES: dict[str, GameRules] = all_games()
 
 
 def game_rules(game_id: str) -> GameRules:

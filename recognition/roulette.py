@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from recognition.game import BaseGame
 from recognition.ss2_judge import SS2SpinJudge
 
 GREEN, RED, BLACK = "green", "red", "black"
@@ -216,7 +217,7 @@ def _winners(wheel: Wheel) -> dict[str, tuple[BetSpot, ...]]:
     return {p: tuple(s for s in spots if p in s.numbers) for p in wheel.pockets}
 
 
-class RouletteRules:
+class RouletteRules(BaseGame):
     """The game contract (:class:`recognition.game.GameRules`) for one roulette variant.
 
     Subclasses set ``game_id``, ``wheel`` and, for la partage, ``la_partage``.
@@ -259,7 +260,7 @@ class RouletteRules:
             raise ValueError(f"pocket {number} is {color}, not {result['color']!r}")
         return {"number": number, "color": color}
 
-    def outcome(self, result: dict[str, Any]) -> dict[str, Any]:
+    def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
         """Every winning bet spot of a result, in the stable spot order.
 
         On a zero every even-money bet loses (seed L99); with la partage the
@@ -297,3 +298,6 @@ class LaPartageRoulette(RouletteRules):
     game_id = "la_partage_roulette"
     wheel = EUROPEAN
     la_partage = True
+
+
+GAMES = {g.game_id: g for g in (EuropeanRoulette(), AmericanRoulette(), LaPartageRoulette())}

@@ -4,14 +4,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(python3 python3-venv python3-pip)
+# libzbar0: the pyzbar barcode backend; chromium: the console's browser tests (driven by Playwright,
+# which must never download a browser of its own)
+APT_PACKAGES=(python3 python3-venv python3-pip libzbar0 chromium)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 # A machine whose python3 is not Debian's (pyenv, a container image) may already have venv and pip.
-if ((${#missing[@]})) && ! { command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null; }; then
+have_python() { command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null; }
+if have_python; then
+    keep=()
+    for pkg in "${missing[@]}"; do
+        case "$pkg" in python3|python3-venv|python3-pip) ;; *) keep+=("$pkg") ;; esac
+    done
+    missing=("${keep[@]}")
+fi
+if ((${#missing[@]})); then
     echo "setup: installing Debian packages: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq

@@ -1111,3 +1111,13 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _simulator_on_pty(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[SS2Simulator, str]:
+    sim = SS2Simulator.on_pty(speed=speed, seed=seed, **options)
+    assert sim.slave_path is not None
+    return sim, sim.slave_path
+
+
+#: device kind -> factory, found by studio.simulated for tables whose device URL is "simulator"
+SIMULATORS = {"cammegh-ss2": _simulator_on_pty}

@@ -31,6 +31,8 @@ __all__ = [
     "MAX_SAFE_INTEGER",
     "FeedKind",
     "Reason",
+    "Commitment",
+    "Reveal",
     "FeedMessage",
     "PublicKey",
     "ErrorMessage",
@@ -46,7 +48,7 @@ GENESIS_PREV_HASH = "0" * 64
 #: Largest integer every JSON library reads exactly (2^53 - 1).
 MAX_SAFE_INTEGER = 2**53 - 1
 
-FeedKind = Literal["result", "void", "correction"]
+FeedKind = Literal["result", "void", "correction", "commitment"]
 
 _TIMESTAMP_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
 
@@ -102,6 +104,25 @@ Ed25519PublicKeyB64 = Annotated[
 ]
 
 
+class Commitment(BaseModel):
+    """A hash that fixes computer-drawn values (lightning multipliers, ...) before betting closes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hash: HexSha256 = Field(description="SHA-256 hex of the canonical JSON of {extras, nonce, round_id}.")
+    scheme: Literal["sha256-canonical-json-v1"] = Field(
+        description="How the hash is made: sha256(canonical_json({'extras': ..., 'nonce': ..., 'round_id': ...})).")
+
+
+class Reveal(BaseModel):
+    """The values a commitment fixed, published with the round's result or void."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    extras: dict[str, Any] = Field(description="The computer-drawn values, game-specific.")
+    nonce: str = Field(pattern=r"^[0-9a-f]{64}$", description="The secret 32-byte nonce, hex.")
+
+
 class Reason(BaseModel):
     """Why a round was voided or its result corrected."""
 
@@ -155,6 +176,10 @@ class FeedMessage(BaseModel):
             "result, or the people who entered/approved it for a manual one."
         )
     )
+    commitment: Commitment | None = Field(
+        description="For 'commitment' messages: the hash fixing the round's computer-drawn values; else null.")
+    reveal: Reveal | None = Field(
+        description="In the result or void of a round that had a commitment: the values and nonce; else null.")
     occurred_at: UtcTimestamp = Field(description="When the event happened (UTC).")
     prev_hash: HexSha256 = Field(
         description="'hash' of the feed message with seq - 1; 64 zeros for seq 1."
@@ -185,9 +210,20 @@ class FeedMessage(BaseModel):
         elif self.kind == "void":
             if self.reason is None:
                 raise ValueError("a 'void' message needs a reason")
+        elif self.kind == "commitment":
+            if self.commitment is None:
+                raise ValueError("a 'commitment' message needs its commitment")
+            if self.result is not None or self.outcome is not None or self.reveal is not None:
+                raise ValueError("a 'commitment' message carries no result, outcome or reveal")
+        if self.kind != "commitment" and self.commitment is not None:
+            raise ValueError("only a 'commitment' message carries a commitment")
         if self.seq == 1 and self.prev_hash != GENESIS_PREV_HASH:
             raise ValueError("the message with seq 1 has prev_hash = 64 zeros")
         for name in ("result", "outcome", "source"):
+            _check_portable(getattr(self, name), name)
+        if self.reveal is not None:
+            _check_portable(self.reveal.extras, "reveal.extras")
+        for name in ():
             _check_portable(getattr(self, name), name)
         return self
 

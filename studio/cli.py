@@ -164,6 +164,51 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    """Auditors re-check recorded rounds: JSON Lines in, one JSON line out per input line, never stopping."""
+    from recognition.games import GAMES
+
+    if args.list:
+        for game_id in GAMES:
+            print(game_id)
+        return 0
+    if not args.game:
+        print("studio evaluate: --game GAME is required (studio evaluate --list shows them)", file=sys.stderr)
+        return 2
+    if args.game not in GAMES:
+        print(f"studio evaluate: unknown game {args.game!r}; known: {', '.join(GAMES)}", file=sys.stderr)
+        return 2
+    game = GAMES[args.game]
+    try:
+        source = open(args.input, encoding="utf-8", errors="replace") if args.input else sys.stdin
+    except OSError as exc:
+        print(f"studio evaluate: {args.input}: {exc.strerror}", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    with source:
+        for lineno, line in enumerate(source, 1):
+            if not line.strip():
+                continue
+            out.write(json.dumps(evaluate_line(game, line, lineno), separators=(",", ":")) + "\n")
+    out.flush()
+    return 0
+
+
+def evaluate_line(game: Any, line: str, lineno: int) -> dict[str, Any]:
+    try:
+        item = json.loads(line)
+    except ValueError as exc:
+        return {"id": None, "line": lineno, "valid": False, "error": f"line {lineno} is not JSON: {exc}"}
+    if not isinstance(item, dict):
+        return {"id": None, "line": lineno, "valid": False, "error": f"line {lineno} is not a JSON object"}
+    rid = item.get("id")
+    try:
+        evaluated = game.evaluate({k: v for k, v in item.items() if k != "id"})
+    except (ValueError, TypeError, KeyError) as exc:
+        return {"id": rid, "valid": False, "error": str(exc)}
+    return {"id": rid, "valid": True, **evaluated}
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from streaming.messages import write_schemas
 
@@ -205,6 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--game")
     rp.add_argument("file")
     rp.set_defaults(func=cmd_replay)
+
+    e = sub.add_parser("evaluate", help="re-check recorded rounds: JSON Lines in, one JSON line out per line")
+    e.add_argument("--game", help="the game id (see --list)")
+    e.add_argument("--in", dest="input", help="input file (default: standard input)")
+    e.add_argument("--list", action="store_true", help="print the game ids and exit")
+    e.set_defaults(func=cmd_evaluate)
 
     s = sub.add_parser("schema", help="write the feed message JSON Schemas")
     s.add_argument("--out", default="docs/schemas")

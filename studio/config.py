@@ -30,7 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from devices.registry import DRIVERS
+from devices.registry import all_drivers
 from recognition.games import GAMES
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -56,12 +56,16 @@ class Consumer(_Strict):
 
 
 class SimulatorSettings(_Strict):
-    speed: float = Field(1.0, gt=0, le=1000, description="clock factor: 1.0 is the wheel's real pace")
+    speed: float = Field(1.0, gt=0, le=1000, description="clock factor: 1.0 is the device's real pace")
     seed: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict, description="simulator-specific settings")
 
 
 class DeviceConfig(_Strict):
     kind: str
+    #: what the device does at the table ("wheel", "shoe", "machine", "reader", "camera-1", ...);
+    #: the device id in events and the journal is "<table id>/<role>"
+    role: str = "main"
     url: str = Field(min_length=1)
     serial_number: str = "unknown"
     options: dict[str, Any] = Field(default_factory=dict)
@@ -70,8 +74,9 @@ class DeviceConfig(_Strict):
     @field_validator("kind")
     @classmethod
     def known_kind(cls, v: str) -> str:
-        if v not in DRIVERS:
-            raise ValueError(f"unknown device kind {v!r}; known: {', '.join(sorted(DRIVERS))}")
+        drivers = all_drivers()
+        if v not in drivers:
+            raise ValueError(f"unknown device kind {v!r}; known: {', '.join(drivers)}")
         return v
 
     @property
@@ -82,8 +87,18 @@ class DeviceConfig(_Strict):
 class TableConfig(_Strict):
     id: str
     game: str
-    device: DeviceConfig
+    #: one device (`[tables.device]`) or several (`[[tables.devices]]`, each with its own role)
+    device: DeviceConfig | None = None
+    devices: list[DeviceConfig] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict, description="game settings passed to the judge")
+    #: dealer-paced games: seconds of betting before the table closes betting by itself (0: the dealer closes)
+    betting_seconds: float = Field(15.0, ge=0, le=600)
+    #: dealer-paced games: open the next round by itself this many seconds after one ends (None: the dealer opens)
+    auto_round_seconds: float | None = Field(None, ge=0, le=600)
+
+    @property
+    def all_devices(self) -> list[DeviceConfig]:
+        return ([self.device] if self.device else []) + list(self.devices)
 
     @field_validator("id")
     @classmethod
@@ -101,10 +116,18 @@ class TableConfig(_Strict):
 
     @model_validator(mode="after")
     def device_fits_game(self) -> "TableConfig":
+        devices = self.all_devices
+        if not devices:
+            raise ValueError("a table needs a device ([tables.device]) or devices ([[tables.devices]])")
+        roles = [d.role for d in devices]
+        dup = {r for r in roles if roles.count(r) > 1}
+        if dup:
+            raise ValueError(f"two devices of this table have the role {', '.join(sorted(dup))}; give each its own")
         kinds = GAMES[self.game].device_kinds
-        if self.device.kind not in kinds:
-            raise ValueError(f"game {self.game} cannot be played with a {self.device.kind} device "
-                             f"(it takes {', '.join(kinds)})")
+        for d in devices:
+            if d.kind not in kinds:
+                raise ValueError(f"game {self.game} cannot be played with a {d.kind} device "
+                                 f"(it takes {', '.join(kinds)})")
         return self
 
 

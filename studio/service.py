@@ -10,10 +10,10 @@ from devices.registry import driver_class
 from recognition.games import game_rules
 from streaming.feed import FeedHub
 
-from .config import StudioConfig, TableConfig
+from .config import DeviceConfig, StudioConfig
 from .journal import Committed, Journal
 from .keys import load_or_create_key
-from .table import Table
+from .table import DeviceSlot, Table
 
 log = logging.getLogger(__name__)
 
@@ -51,34 +51,47 @@ class Studio:
         self._started = True
         self.loop = loop
         for tcfg in self.config.tables:
-            table = Table(tcfg.id, game_rules(tcfg.game), self.journal, device_kind=tcfg.device.kind,
-                          serial_number=tcfg.device.serial_number, judge_settings=tcfg.settings)
+            slots = [DeviceSlot(f"{tcfg.id}/{d.role}", d.kind, d.role, d.serial_number) for d in tcfg.all_devices]
+            table = Table(tcfg.id, game_rules(tcfg.game), self.journal, devices=slots, judge_settings=tcfg.settings,
+                          betting_seconds=tcfg.betting_seconds, auto_round_seconds=tcfg.auto_round_seconds)
             self.tables[tcfg.id] = table
-            self._start_device(table, tcfg)
+            for dcfg, slot in zip(tcfg.all_devices, slots):
+                self._start_device(table, slot, dcfg)
+            table.start()
 
-    def _start_device(self, table: Table, tcfg: TableConfig) -> None:
-        url = tcfg.device.url
-        if tcfg.device.is_simulator:
+    def _start_device(self, table: Table, slot: DeviceSlot, dcfg: DeviceConfig) -> None:
+        url = dcfg.url
+        if dcfg.is_simulator:
             from .simulated import start_simulator
-            sim, url = start_simulator(tcfg)
-            self.simulators[tcfg.id] = sim
+            sim, url = start_simulator(dcfg, table)
+            self.simulators[slot.device_id] = sim
         loop = self.loop
         assert loop is not None
 
         def on_event(event: Any, table: Table = table) -> None:
             loop.call_soon_threadsafe(table.device_event, event)
 
-        driver = driver_class(tcfg.device.kind)(f"{tcfg.id}/{tcfg.device.kind}", url, on_event, **tcfg.device.options)
-        table.driver = driver
+        driver = driver_class(dcfg.kind)(slot.device_id, url, on_event, **dcfg.options)
+        slot.driver = driver
         driver.start()
+
+    def simulator(self, table_id: str, role: str | None = None) -> Any:
+        """The simulator behind a table's device (tests and the demo's technicians use it)."""
+        for device_id, sim in self.simulators.items():
+            tid, _, r = device_id.partition("/")
+            if tid == table_id and (role is None or r == role):
+                return sim
+        raise KeyError(f"no simulator for table {table_id}" + (f" role {role}" if role else ""))
 
     def stop(self) -> None:
         if self._stopped:
             return
         self._stopped = True
         for table in self.tables.values():
-            if table.driver is not None:
-                table.driver.stop()
+            table.stop()
+            for slot in table.devices.values():
+                if slot.driver is not None:
+                    slot.driver.stop()
         for sim in self.simulators.values():
             sim.stop()
         self._drain_loop()

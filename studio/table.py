@@ -5,50 +5,95 @@ Everything here runs on the studio's event loop. Device drivers call
 on a worker thread so that no serial call runs on the loop. Nothing a device
 sends can crash a table: a refused step is journaled and shown, and the table
 keeps running.
+
+Two pacings share this one lifecycle. A device-paced game (an SS2 wheel) opens
+rounds and closes betting itself, through its judge's decisions. A dealer-paced
+game (cards, dice, balls) has its rounds opened by the dealer (or by the table
+after `auto_round_seconds`) and betting closed by the dealer or the betting
+timer; the judge is told through `RoundSignal`s and decides the result.
+
+People act through the `*_by` methods (the console's services): every action is
+journaled with who did it; a void after betting closed, a manual result and a
+correction need a second person (four eyes).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import uuid
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
 from devices.base import Driver
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
 from recognition.game import (
-    CloseBetting, Decision, GameRules, Hold, Note, OpenRound, Release, ResultReady, SendCommand, StartPlay, Void,
+    CloseBetting, Decision, GameRules, Hold, Note, OpenRound, Release, ResultReady, RoundSignal, SendCommand,
+    StartPlay, Void,
 )
+from streaming.canonical import canonical_json, sha256_hex
 
 from .journal import Journal, check_feed_message, rfc3339
-from .rounds import Round, RoundError, RoundState
+from .rounds import HoldInfo, Round, RoundError, RoundState
 
 log = logging.getLogger(__name__)
+
+COMMITMENT_SCHEME = "sha256-canonical-json-v1"
 
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def commitment_hash(round_id: str, extras: dict[str, Any], nonce: str) -> str:
+    return sha256_hex(canonical_json({"extras": extras, "nonce": nonce, "round_id": round_id}))
+
+
+@dataclass
+class DeviceSlot:
+    device_id: str
+    kind: str
+    role: str
+    serial_number: str
+    driver: Driver | None = None
+
+
+@dataclass
+class Draw:
+    """Computer-drawn values of the open round, secret until the round ends."""
+
+    extras: dict[str, Any]
+    nonce: str
+    hash: str
+
+
 class Table:
-    def __init__(self, table_id: str, game: GameRules, journal: Journal, *, device_kind: str,
-                 serial_number: str = "unknown", judge_settings: dict[str, Any] | None = None,
+    def __init__(self, table_id: str, game: GameRules, journal: Journal, *,
+                 devices: list[DeviceSlot] | None = None, judge_settings: dict[str, Any] | None = None,
+                 betting_seconds: float = 15.0, auto_round_seconds: float | None = None,
                  clock: Callable[[], datetime] = utcnow) -> None:
         self.table_id = table_id
         self.game = game
         self.journal = journal
-        self.device_kind = device_kind
-        self.serial_number = serial_number
-        self.judge = game.new_judge(**(judge_settings or {}))
+        self.devices: dict[str, DeviceSlot] = {d.device_id: d for d in devices or []}
+        self.settings = dict(judge_settings or {})
+        self.judge = game.new_judge(**self.settings)
+        self.pacing = getattr(game, "pacing", "device")
+        self.betting_seconds = betting_seconds
+        self.auto_round_seconds = auto_round_seconds
         self.clock = clock
-        self.driver: Driver | None = None
         self.round: Round | None = None
+        self.draw: Draw | None = None
         self.last_round_number = 0
-        self.paused_reason: str | None = None
+        self.betting_closes_at: datetime | None = None
+        self.lost_devices: dict[str, str] = {}
         self.table_holds: dict[str, str] = {}
         self.last_error: str | None = None
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
         self._released: list[str] = []  # holds lifted from the open round, kept for its void reason
+        self._timers: list[asyncio.TimerHandle] = []
+        self._rng = secrets.SystemRandom()
         self._restore()
 
     # --- start-up ------------------------------------------------------------------
@@ -62,45 +107,77 @@ class Table:
         if not previous.is_final:
             # We cannot know what happened while the studio was down: the round is voided, never guessed.
             self.round = previous
+            self.draw = self._stored_draw(previous.round_id)
             self._void("studio_restart", "The studio restarted during this round; it is void and stakes are returned.",
                        {"type": "studio", "reason": "restart"})
+
+    def _stored_draw(self, round_id: str) -> Draw | None:
+        for rec in self.journal.round_records(round_id):
+            if rec["kind"] == "draw_secret":
+                d = rec["data"]
+                return Draw(d["extras"], d["nonce"], commitment_hash(round_id, d["extras"], d["nonce"]))
+        return None
+
+    def start(self) -> None:
+        """Called once the loop runs: a dealer-paced table with auto rounds opens its first round."""
+        if self.pacing == "dealer" and self.auto_round_seconds is not None:
+            self._schedule(self.auto_round_seconds, self._auto_open)
+
+    def stop(self) -> None:
+        for t in self._timers:
+            t.cancel()
+        self._timers.clear()
+
+    @property
+    def paused_reason(self) -> str | None:
+        if not self.lost_devices:
+            return None
+        return "; ".join(f"{dev}: {why}" for dev, why in sorted(self.lost_devices.items()))
 
     # --- device input --------------------------------------------------------------
 
     def device_event(self, event: DeviceEvent) -> None:
-        round_id = self.round.round_id if self.round and not self.round.is_final else None
         self.journal.append("device_event", event.model_dump(mode="json"), table_id=self.table_id,
-                            round_id=round_id, at=event.at)
+                            round_id=self._open_round_id(), at=event.at)
         if isinstance(event, DeviceDisconnected):
-            self._set_paused(f"device disconnected: {event.reason}; reconnecting")
+            self._device_state(event.device_id, f"disconnected: {event.reason}; reconnecting")
         elif isinstance(event, DeviceConnected):
-            self._set_paused(None)
+            self._device_state(event.device_id, None)
+        self._feed_judge(event)
+
+    def _feed_judge(self, item: DeviceEvent | RoundSignal) -> None:
         try:
-            decisions = self.judge.feed(event)
+            decisions = self.judge.feed(item)
         except Exception as exc:  # a judge bug must not take the table down
-            log.exception("table %s: judge failed on %s", self.table_id, event)
-            self._refused("judge_error", f"the game rules failed on a device event: {exc}")
+            log.exception("table %s: judge failed on %s", self.table_id, item)
+            self._refused("judge_error", f"the game rules failed on {item.kind}: {exc}")
             return
         for decision in decisions:
-            self.apply(decision, event)
+            self.apply(decision, item)
+
+    def _signal(self, signal: str) -> None:
+        if self.round is None:
+            return
+        self._feed_judge(RoundSignal(signal=signal, round_number=self.round.round_number, at=self.clock(),  # type: ignore[arg-type]
+                                     extras=self.draw.extras if self.draw and signal != "round_opened" else None))
 
     # --- decisions -----------------------------------------------------------------
 
-    def apply(self, d: Decision, event: DeviceEvent | None = None) -> None:
+    def apply(self, d: Decision, cause: Any = None) -> None:
         try:
-            self._apply(d, event)
+            self._apply(d, cause)
         except RoundError as exc:
             self._refused(d.kind, str(exc))
 
-    def _apply(self, d: Decision, event: DeviceEvent | None) -> None:
+    def _apply(self, d: Decision, cause: Any) -> None:
         if isinstance(d, OpenRound):
             self._open_round(d.device_game)
         elif isinstance(d, CloseBetting):
-            self._step(self._current("close betting").close_betting(), "close_betting")
+            self._close_betting(by=None)
         elif isinstance(d, StartPlay):
             self._step(self._current("start play").start_play(), "start_play")
         elif isinstance(d, ResultReady):
-            self._take_result(d.result, dict(d.source, serial_number=self.serial_number))
+            self._take_result(d.result, self._source(d.source))
         elif isinstance(d, Hold):
             self._hold(d.code, d.message)
         elif isinstance(d, Release):
@@ -109,49 +186,113 @@ class Table:
             if self.round is None or self.round.is_final:
                 self._note("void_without_round", f"{d.code}: {d.message} (no open round)")
                 return
-            source = {"type": "device", "device_id": getattr(event, "device_id", None),
-                      "kind": self.device_kind, "serial_number": self.serial_number}
-            self._void(d.code, d.message, source)
+            self._void(d.code, d.message, self._source({"device_id": getattr(cause, "device_id", None)}))
         elif isinstance(d, SendCommand):
-            self._send(d.command)
+            self._send(d.command, getattr(cause, "device_id", None))
         elif isinstance(d, Note):
             self._note(d.code, d.message)
+
+    def _source(self, source: dict[str, Any]) -> dict[str, Any]:
+        out = {"type": "device", **source}
+        slot = self.devices.get(source.get("device_id") or "")
+        if slot is None and len(self.devices) == 1:
+            slot = next(iter(self.devices.values()))
+        if slot is not None:
+            out.setdefault("device_id", slot.device_id)
+            out["kind"] = slot.kind
+            out["serial_number"] = slot.serial_number
+        return out
 
     def _current(self, action: str) -> Round:
         if self.round is None or self.round.is_final:
             raise RoundError(f"table {self.table_id} has no open round: cannot {action}")
         return self.round
 
-    def _open_round(self, device_game: str | None) -> None:
+    def _open_round_id(self) -> str | None:
+        return self.round.round_id if self.round and not self.round.is_final else None
+
+    def _open_round(self, device_game: str | None, by: str | None = None) -> Round:
         if self.round is not None and not self.round.is_final:
             why = "The device started a new game before this round ended."
             if self._released:
                 why += " The round had been held: " + "; ".join(self._released)
-            self._void("superseded", why,
-                       {"type": "device", "kind": self.device_kind, "serial_number": self.serial_number})
+            self._void("superseded", why, self._source({}))
         self._released = []
         self.last_round_number += 1
         r = Round(round_id=str(uuid.uuid4()), table_id=self.table_id, game=self.game.game_id,
                   round_number=self.last_round_number, opened_at=self.clock(), device_game=device_game,
-                  holds=tuple(_hold_infos(self.table_holds)))
-        self._step(r, "open_round")
+                  holds=tuple(HoldInfo(code=c, message=m) for c, m in self.table_holds.items()))
+        self.draw = None
+        self._step(r, "open_round", by=by)
+        self._commit_extras(r)
+        if self.pacing == "dealer" and self.betting_seconds > 0:
+            self.betting_closes_at = self.clock() + timedelta(seconds=self.betting_seconds)
+            self._schedule(self.betting_seconds, lambda rid=r.round_id: self._betting_timer(rid))
+        self._signal("round_opened")
+        return r
 
-    def _step(self, r: Round, transition: str) -> None:
+    def _commit_extras(self, r: Round) -> None:
+        """Draw the round's computer-drawn values now and publish their hash before betting can close."""
+        try:
+            extras = self.game.draw_extras(self._rng, **self.settings)
+        except Exception as exc:
+            log.exception("table %s: draw_extras failed", self.table_id)
+            self._hold("draw_failed", f"The computer draw for this round failed: {exc}")
+            return
+        if not extras:
+            return
+        nonce = secrets.token_hex(32)
+        self.draw = Draw(extras, nonce, commitment_hash(r.round_id, extras, nonce))
+        # the secret goes to the journal (so a restart can still reveal it) but never to the feed before the end
+        self.journal.append("draw_secret", {"extras": extras, "nonce": nonce}, table_id=self.table_id,
+                            round_id=r.round_id)
+        message = self._message("commitment", r, commitment={"hash": self.draw.hash, "scheme": COMMITMENT_SCHEME},
+                                source={"type": "studio_rng", "generator": "secrets.SystemRandom"})
+        if message is not None:
+            self.journal.append_feed(message)
+
+    def _close_betting(self, by: str | None) -> None:
+        r = self._current("close betting")
+        self.betting_closes_at = None
+        self._step(r.close_betting(), "close_betting", by=by)
+        if self.pacing == "dealer":
+            self._step(self.round.start_play(), "start_play")  # type: ignore[union-attr]
+            self._signal("betting_closed")
+
+    def _betting_timer(self, round_id: str) -> None:
+        if self.round is not None and self.round.round_id == round_id and self.round.state is RoundState.BETTING_OPEN:
+            self.apply_action(lambda: self._close_betting(by="timer"))
+
+    def _auto_open(self) -> None:
+        if self.round is None or self.round.is_final:
+            if self.lost_devices:
+                self._schedule(1.0, self._auto_open)  # wait for the devices to come back
+                return
+            self.apply_action(lambda: self._open_round(None, by="timer"))
+
+    def _step(self, r: Round, transition: str, by: str | None = None) -> None:
         self.round = r
         data = r.projection()
         data["transition"] = transition
+        if by is not None:
+            data["by"] = by
         self.journal.append("round_state", data, table_id=self.table_id, round_id=r.round_id,
                             round_projection=r.projection())
         self._emit("round", data)
+        if r.is_final:
+            self._signal("round_ended")
+            self.betting_closes_at = None
+            if self.pacing == "dealer" and self.auto_round_seconds is not None:
+                self._schedule(self.auto_round_seconds, self._auto_open)
 
     def _take_result(self, result: dict[str, Any], source: dict[str, Any]) -> None:
         r = self._current("take a result")
         try:
             result = self.game.validate_result(result)
+            outcome = self.game.outcome(result, self.draw.extras if self.draw else None)
         except ValueError as exc:
             self._hold("invalid_result", f"The device reported a result the game does not allow: {exc}")
             return
-        outcome = self.game.outcome(result)
         self._step(r.result_pending(result, outcome, source), "result_pending")
         self._try_certify()
 
@@ -166,14 +307,14 @@ class Table:
         self._step(r, "certify")
         self.journal.append_feed(message)
 
-    def _void(self, code: str, message: str, source: dict[str, Any]) -> None:
+    def _void(self, code: str, message: str, source: dict[str, Any], by: str | None = None) -> None:
         r = self.round
         assert r is not None
         r = r.void(code, message)
         feed = self._message("void", r, reason={"code": code, "message": message}, source=source)
         if feed is None:
             return
-        self._step(r, "void")
+        self._step(r, "void", by=by)
         self.journal.append_feed(feed)
 
     def _hold(self, code: str, message: str) -> None:
@@ -184,22 +325,26 @@ class Table:
             self._note("table_hold", f"{code}: {message}")
         self._emit("hold", {"code": code, "message": message})
 
-    def _release(self, code: str) -> None:
+    def _release(self, code: str, by: str | None = None) -> None:
         self.table_holds.pop(code, None)
         if self.round is not None and not self.round.is_final and any(h.code == code for h in self.round.holds):
             self._released += [h.message for h in self.round.holds if h.code == code]
-            self._step(self.round.release(code), "release")
+            self._step(self.round.release(code), "release", by=by)
             self._try_certify()
 
     def _message(self, kind: str, r: Round, *, reason: dict[str, str] | None = None,
-                 source: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                 source: dict[str, Any] | None = None,
+                 commitment: dict[str, str] | None = None) -> dict[str, Any] | None:
         """The feed message for a round, checked before anything is journaled; None (and the round held) if bad."""
+        final = kind in ("result", "void", "correction")
         message = {
             "kind": kind, "table_id": r.table_id, "game": r.game, "round_id": r.round_id,
             "round_number": r.round_number, "version": max(r.version, 1),
-            "result": r.result if kind != "void" else None,
-            "outcome": r.outcome if kind != "void" else None,
+            "result": r.result if kind in ("result", "correction") else None,
+            "outcome": r.outcome if kind in ("result", "correction") else None,
             "reason": reason, "source": source or r.source or {},
+            "commitment": commitment,
+            "reveal": {"extras": self.draw.extras, "nonce": self.draw.nonce} if final and self.draw else None,
             "occurred_at": rfc3339(self.clock()),
         }
         try:
@@ -212,6 +357,83 @@ class Table:
                 self._refused(kind, str(exc))
             return None
         return message
+
+    # --- people (the console's services) ---------------------------------------------
+
+    def apply_action(self, action: Callable[[], Any]) -> Any:
+        """Run a step, turning a refused one into a journaled, visible refusal instead of an exception."""
+        try:
+            return action()
+        except RoundError as exc:
+            self._refused("action", str(exc))
+            raise
+
+    def _operator(self, action: str, by: str, approved_by: str | None = None, **details: Any) -> None:
+        data = {"action": action, "by": by, **details}
+        if approved_by:
+            data["approved_by"] = approved_by
+        self.journal.append("operator_action", data, table_id=self.table_id, round_id=self._open_round_id())
+
+    @staticmethod
+    def _four_eyes(by: str, approved_by: str | None, what: str) -> None:
+        if not approved_by:
+            raise RoundError(f"{what} needs a supervisor's approval (four eyes)")
+        if approved_by == by:
+            raise RoundError(f"{what} needs a second person: {by} cannot approve their own action")
+
+    def open_round_by(self, by: str) -> Round:
+        if self.pacing != "dealer":
+            raise RoundError(f"table {self.table_id} plays {self.game.game_id}: its device opens the rounds")
+        if self.round is not None and not self.round.is_final:
+            raise RoundError(f"round {self.round.round_number} of table {self.table_id} is still open")
+        if self.lost_devices:
+            raise RoundError(f"table {self.table_id} is paused: {self.paused_reason}")
+        self._operator("open_round", by)
+        return self._open_round(None, by=by)
+
+    def close_betting_by(self, by: str) -> Round:
+        if self.pacing != "dealer":
+            raise RoundError(f"table {self.table_id} plays {self.game.game_id}: its device closes betting")
+        self._operator("close_betting", by)
+        self._close_betting(by=by)
+        return self.round  # type: ignore[return-value]
+
+    def void_by(self, code: str, message: str, by: str, approved_by: str | None = None) -> Round:
+        r = self._current("void")
+        if r.state is not RoundState.BETTING_OPEN:
+            self._four_eyes(by, approved_by, "a void after betting closed")
+        self._operator("void", by, approved_by, code=code, message=message)
+        people = [p for p in (by, approved_by) if p]
+        self._void(code, message, {"type": "manual", "people": people}, by=by)
+        return self.round  # type: ignore[return-value]
+
+    def manual_result_by(self, result: dict[str, Any], by: str, approved_by: str | None, reason: str) -> Round:
+        """A result entered by people when the device cannot give one (journaled as manual with both names)."""
+        self._four_eyes(by, approved_by, "a manual result")
+        r = self._current("enter a result")
+        result = self.game.validate_result(result)
+        outcome = self.game.outcome(result, self.draw.extras if self.draw else None)
+        self._operator("manual_result", by, approved_by, result=result, reason=reason)
+        if r.state is RoundState.BETTING_OPEN:
+            r = r.close_betting()
+            self._step(r, "close_betting", by=by)
+        if r.state is RoundState.BETTING_CLOSED:
+            r = r.start_play()
+            self._step(r, "start_play", by=by)
+        for h in r.holds:
+            r = r.release(h.code)
+        if r.state is RoundState.RESULT_PENDING:
+            raise RoundError("the round already has a result waiting; release its hold or void it instead")
+        self._step(r.model_copy(update={"holds": ()}).result_pending(
+            result, outcome, {"type": "manual", "people": [by, approved_by], "reason": reason}), "result_pending", by=by)
+        self._try_certify()
+        return self.round  # type: ignore[return-value]
+
+    def release_by(self, code: str, by: str) -> Round | None:
+        """The dealer confirms a held condition is resolved (e.g. a re-read card)."""
+        self._operator("release", by, code=code)
+        self._release(code, by=by)
+        return self.round
 
     def correct(self, round_id: str, result: dict[str, Any], *, approved_by: list[str], reason: str) -> Round:
         """A new version of a certified result; the console's four-eyes flow calls this."""
@@ -227,11 +449,12 @@ class Table:
         result = self.game.validate_result(result)
         source = {"type": "manual", "people": list(approved_by), "reason": reason}
         r = r.correct(result, self.game.outcome(result), source)
-        if self.round is not None and self.round.round_id == round_id:
-            self.round = r
         message = self._message("correction", r, reason={"code": "correction", "message": reason}, source=source)
         if message is None:
             raise RoundError("the correction could not be published")
+        self._operator("correct", approved_by[0], approved_by[1], round_id=round_id, result=result, reason=reason)
+        if self.round is not None and self.round.round_id == round_id:
+            self.round = r
         data = r.projection()
         data["transition"] = "correct"
         self.journal.append("round_state", data, table_id=self.table_id, round_id=r.round_id,
@@ -239,12 +462,39 @@ class Table:
         self.journal.append_feed(message)
         return r
 
+    def send_command_by(self, role: str, command: str, by: str) -> None:
+        slot = next((s for s in self.devices.values() if s.role == role), None)
+        if slot is None:
+            raise RoundError(f"table {self.table_id} has no device with the role {role!r}")
+        self._operator("device_command", by, role=role, command=command)
+        self._send(command, slot.device_id, by=by)
+
     # --- bookkeeping -------------------------------------------------------------------
 
-    def _send(self, command: str) -> None:
-        self.journal.append("device_command", {"command": command, "by": "system"}, table_id=self.table_id,
-                            round_id=self.round.round_id if self.round else None)
-        driver = self.driver
+    def _schedule(self, delay: float, fn: Callable[[], None]) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (replays, pure tests): nothing is timed
+        self._timers = [t for t in self._timers if not t.cancelled()]
+        self._timers.append(loop.call_later(delay, self._guarded, fn))
+
+    def _guarded(self, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except RoundError:
+            pass  # already journaled by apply_action
+        except Exception:
+            log.exception("table %s: timer failed", self.table_id)
+
+    def _send(self, command: str, device_id: str | None, by: str = "system") -> None:
+        slot = self.devices.get(device_id or "")
+        if slot is None and len(self.devices) == 1:
+            slot = next(iter(self.devices.values()))
+        self.journal.append("device_command", {"command": command, "by": by,
+                                               "device_id": slot.device_id if slot else None},
+                            table_id=self.table_id, round_id=self._open_round_id())
+        driver = slot.driver if slot else None
         if driver is None:
             return
 
@@ -259,24 +509,28 @@ class Table:
         except RuntimeError:  # no loop (replay, tests): send inline
             send()
 
-    def _set_paused(self, reason: str | None) -> None:
-        if reason == self.paused_reason:
-            return
-        self.paused_reason = reason
-        status = {"state": "paused" if reason else "running", "reason": reason}
-        self.journal.append("table_status", status, table_id=self.table_id)
-        self._emit("status", status)
+    def _device_state(self, device_id: str, lost: str | None) -> None:
+        before = self.paused_reason
+        if lost is None:
+            self.lost_devices.pop(device_id, None)
+        else:
+            self.lost_devices[device_id] = lost
+        after = self.paused_reason
+        if after != before:
+            status = {"state": "paused" if after else "running", "reason": after}
+            self.journal.append("table_status", status, table_id=self.table_id)
+            self._emit("status", status)
 
     def _note(self, code: str, message: str) -> None:
         self.journal.append("note", {"code": code, "message": message}, table_id=self.table_id,
-                            round_id=self.round.round_id if self.round and not self.round.is_final else None)
+                            round_id=self._open_round_id())
         self._emit("note", {"code": code, "message": message})
 
     def _refused(self, action: str, message: str) -> None:
         log.warning("table %s: refused %s: %s", self.table_id, action, message)
         self.last_error = message
         self.journal.append("refused", {"action": action, "message": message}, table_id=self.table_id,
-                            round_id=self.round.round_id if self.round and not self.round.is_final else None)
+                            round_id=self._open_round_id())
         self._emit("refused", {"action": action, "message": message})
 
     def _emit(self, what: str, data: dict[str, Any]) -> None:
@@ -288,15 +542,13 @@ class Table:
 
     def snapshot(self) -> dict[str, Any]:
         return {
-            "table_id": self.table_id, "game": self.game.game_id,
+            "table_id": self.table_id, "game": self.game.game_id, "pacing": self.pacing,
             "status": "paused" if self.paused_reason else "running", "paused_reason": self.paused_reason,
             "round": self.round.projection() if self.round else None,
+            "betting_seconds": self.betting_seconds,
+            "commitment": self.draw.hash if self.draw and self.round and not self.round.is_final else None,
             "holds": [{"code": c, "message": m} for c, m in self.table_holds.items()],
             "last_error": self.last_error,
-            "device": self.driver.health() if self.driver else None,
+            "devices": [dict(role=s.role, **(s.driver.health() if s.driver else {"device_id": s.device_id}))
+                        for s in self.devices.values()],
         }
-
-
-def _hold_infos(holds: dict[str, str]):
-    from .rounds import HoldInfo
-    return [HoldInfo(code=c, message=m) for c, m in holds.items()]

@@ -766,3 +766,6 @@ class CammeghSS2Driver(SerialLineDriver):
     def poll_status(self) -> None:
         """``*X``: ask for one status line; blocks as needed to keep polls >= 100 ms apart."""
         self.send("*X")
+
+
+DRIVERS = {"cammegh-ss2": CammeghSS2Driver}

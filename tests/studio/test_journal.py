@@ -18,7 +18,8 @@ def feed_message(n: int, kind: str = "result") -> dict:
             "round_number": n, "version": 1, "result": {"number": str(n % 37)} if kind != "void" else None,
             "outcome": {"winning_bets": []} if kind != "void" else None,
             "reason": {"code": "miss_spin", "message": "ball"} if kind == "void" else None,
-            "source": {"type": "device", "device_id": "w1", "serial_number": "S1"}}
+            "source": {"type": "device", "device_id": "w1", "serial_number": "S1"},
+            "commitment": None, "reveal": None}
 
 
 @pytest.fixture

@@ -58,7 +58,7 @@ def run(tmp_path, scenario, **kw) -> Studio:
     async def main() -> None:
         studio.start(asyncio.get_running_loop())
         try:
-            await scenario(studio, studio.simulators["t1"], studio.tables["t1"])
+            await scenario(studio, studio.simulator("t1"), studio.tables["t1"])
         finally:
             await asyncio.to_thread(studio.stop)
 
