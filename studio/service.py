@@ -134,7 +134,11 @@ class Studio:
         r = self.journal.get_round(round_id)
         if r is None:
             return None
-        return {"round": r, "history": self.journal.round_records(round_id)}
+        history = self.journal.round_records(round_id)
+        if r["state"] not in ("certified", "voided"):
+            # a committed draw stays secret until the round ends
+            history = [h for h in history if h["kind"] != "draw_secret"]
+        return {"round": r, "history": history}
 
     def table_snapshots(self) -> list[dict[str, Any]]:
         return [t.snapshot() for t in self.tables.values()]

@@ -32,7 +32,7 @@ from recognition.game import (
     CloseBetting, Decision, GameRules, Hold, Note, OpenRound, Release, ResultReady, RoundSignal, SendCommand,
     StartPlay, Void,
 )
-from streaming.canonical import canonical_json, sha256_hex
+from streaming.canonical import commitment_hash
 
 from .journal import Journal, check_feed_message, rfc3339
 from .rounds import HoldInfo, Round, RoundError, RoundState
@@ -44,10 +44,6 @@ COMMITMENT_SCHEME = "sha256-canonical-json-v1"
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def commitment_hash(round_id: str, extras: dict[str, Any], nonce: str) -> str:
-    return sha256_hex(canonical_json({"extras": extras, "nonce": nonce, "round_id": round_id}))
 
 
 @dataclass
@@ -336,7 +332,6 @@ class Table:
                  source: dict[str, Any] | None = None,
                  commitment: dict[str, str] | None = None) -> dict[str, Any] | None:
         """The feed message for a round, checked before anything is journaled; None (and the round held) if bad."""
-        final = kind in ("result", "void", "correction")
         message = {
             "kind": kind, "table_id": r.table_id, "game": r.game, "round_id": r.round_id,
             "round_number": r.round_number, "version": max(r.version, 1),
@@ -344,7 +339,9 @@ class Table:
             "outcome": r.outcome if kind in ("result", "correction") else None,
             "reason": reason, "source": source or r.source or {},
             "commitment": commitment,
-            "reveal": {"extras": self.draw.extras, "nonce": self.draw.nonce} if final and self.draw else None,
+            "reveal": ({"extras": self.draw.extras, "nonce": self.draw.nonce}
+                       if kind in ("result", "void") and self.draw and self.round is not None
+                       and self.round.round_id == r.round_id else None),
             "occurred_at": rfc3339(self.clock()),
         }
         try:
@@ -448,7 +445,8 @@ class Table:
             raise RoundError("a correction needs two different people (four eyes)")
         result = self.game.validate_result(result)
         source = {"type": "manual", "people": list(approved_by), "reason": reason}
-        r = r.correct(result, self.game.outcome(result), source)
+        draw = self.draw if self.round is not None and self.round.round_id == round_id else self._stored_draw(round_id)
+        r = r.correct(result, self.game.outcome(result, draw.extras if draw else None), source)
         message = self._message("correction", r, reason={"code": "correction", "message": reason}, source=source)
         if message is None:
             raise RoundError("the correction could not be published")

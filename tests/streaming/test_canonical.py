@@ -61,6 +61,8 @@ def feed_message(**overrides: Any) -> dict[str, Any]:
         "outcome": {"colour": "black", "parity": "odd", "dozen": 2},
         "reason": None,
         "source": {"device_id": "wheel-1", "serial_number": "SN-0042"},
+        "commitment": None,
+        "reveal": None,
         "occurred_at": "2026-11-29T12:00:00.123456Z",
         "prev_hash": GENESIS_PREV_HASH,
     }
@@ -372,7 +374,7 @@ def test_feed_message_schema_describes_the_wire_format() -> None:
     schema = json.loads(schema_documents()["feed-message.schema.json"])
     assert schema["additionalProperties"] is False
     assert set(schema["required"]) == set(feed_message()) | {"hash", "signature"}
-    assert schema["properties"]["kind"]["enum"] == ["result", "void", "correction"]
+    assert schema["properties"]["kind"]["enum"] == ["result", "void", "correction", "commitment"]
     assert schema["properties"]["occurred_at"]["format"] == "date-time"
 
 

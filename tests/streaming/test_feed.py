@@ -98,6 +98,8 @@ def message_dict(seq: int, prev_hash: str, *, pad: int = 0) -> dict[str, Any]:
         "outcome": {"colour": "green" if number == 0 else ("red" if number % 2 else "black")},
         "reason": None,
         "source": {"device_id": "wheel-1", "serial_number": "SN-0042"},
+        "commitment": None,
+        "reveal": None,
         "occurred_at": format_timestamp(occurred),
         "prev_hash": prev_hash,
     }
