@@ -87,7 +87,11 @@ class RoundSignal(BaseModel):
     Dealer-paced games (cards, dice, balls) learn here that a round opened and that
     betting closed, so that a card drawn before betting closed can be held.
     `extras` carries the computer-drawn values committed for the round (lightning
-    multipliers and the like), for judges whose result depends on them.
+    multipliers and the like), for judges whose result depends on them. A
+    "round_ended" signal says how the round ended (`final_state`, and the
+    certified `result` and `outcome`), so that a judge carrying state across
+    rounds (the craps point) follows only certified results; a table starting up
+    sends one for the last round in its journal.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -97,6 +101,9 @@ class RoundSignal(BaseModel):
     round_number: int
     at: datetime
     extras: dict[str, Any] | None = None
+    final_state: Literal["certified", "voided"] | None = None
+    result: dict[str, Any] | None = None
+    outcome: dict[str, Any] | None = None
 
 
 Decision = Union[OpenRound, CloseBetting, StartPlay, ResultReady, Hold, Release, Void, SendCommand, Note]

@@ -100,7 +100,10 @@ class Table:
             return
         self.last_round_number = last["round_number"]
         previous = Round.model_validate(last)
-        if not previous.is_final:
+        if previous.is_final:
+            self.round = previous
+            self._signal("round_ended")  # a judge that carries state across rounds picks it up here
+        else:
             # We cannot know what happened while the studio was down: the round is voided, never guessed.
             self.round = previous
             self.draw = self._stored_draw(previous.round_id)
@@ -152,10 +155,16 @@ class Table:
             self.apply(decision, item)
 
     def _signal(self, signal: str) -> None:
-        if self.round is None:
+        r = self.round
+        if r is None:
             return
-        self._feed_judge(RoundSignal(signal=signal, round_number=self.round.round_number, at=self.clock(),  # type: ignore[arg-type]
-                                     extras=self.draw.extras if self.draw and signal != "round_opened" else None))
+        ended = signal == "round_ended" and r.is_final
+        self._feed_judge(RoundSignal(
+            signal=signal, round_number=r.round_number, at=self.clock(),  # type: ignore[arg-type]
+            extras=self.draw.extras if self.draw and signal != "round_opened" else None,
+            final_state=r.state.value if ended else None,  # type: ignore[arg-type]
+            result=r.result if ended and r.state is RoundState.CERTIFIED else None,
+            outcome=r.outcome if ended and r.state is RoundState.CERTIFIED else None))
 
     # --- decisions -----------------------------------------------------------------
 
@@ -545,6 +554,9 @@ class Table:
             "round": self.round.projection() if self.round else None,
             "betting_seconds": self.betting_seconds,
             "commitment": self.draw.hash if self.draw and self.round and not self.round.is_final else None,
+            # shown to the presenter once betting has closed (the feed reveals them with the result)
+            "extras": (self.draw.extras if self.draw and self.round
+                       and self.round.state not in (RoundState.BETTING_OPEN,) else None),
             "holds": [{"code": c, "message": m} for c, m in self.table_holds.items()],
             "last_error": self.last_error,
             "devices": [dict(role=s.role, **(s.driver.health() if s.driver else {"device_id": s.device_id}))
