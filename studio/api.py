@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
 from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.exceptions import RequestValidationError
 
 from streaming.feed import feed_router
@@ -27,6 +27,13 @@ def create_app(studio: Studio) -> FastAPI:
     app = FastAPI(title="studio", version="1", lifespan=lifespan)
     app.state.studio = studio
     app.include_router(feed_router(studio.hub, authorize=studio.authorize, public_key_b64=studio.public_key_b64))
+    from dealer_ui import console_router
+
+    app.include_router(console_router(studio))
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> RedirectResponse:
+        return RedirectResponse("/console/", status_code=307)
 
     def consumer(request: Request) -> None:
         header = request.headers.get("authorization", "")

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 DEVICE_REPLAYERS = {"cammegh-ss2": ("devices.roulette.cammegh_ss2", "iter_capture_events", "european_roulette")}
 
 
-def _serve(config: Any, banner: bool = True) -> int:
+def _serve(config: Any, banner: bool = True, demo_users: dict[str, tuple[str, str]] | None = None) -> int:
     import uvicorn
 
     from .api import create_app
@@ -34,6 +34,11 @@ def _serve(config: Any, banner: bool = True) -> int:
         print(f"  public key URL:  http://{base}/v1/public-key")
         print(f"  public key:      {studio.public_key_b64}  (ed25519)")
         print(f"  data folder:     {config.studio.data_dir}")
+        print(f"  console:         http://{base}/console/   (dealer, supervisor, technician, admin)")
+        for role, (name, pin) in (demo_users or {}).items():
+            print(f"  {'demo ' + role + ':':<17}user {name:<12} PIN {pin}")
+        if demo_users == {}:
+            print("  console users:   this data folder has its own users ('studio user add' adds one)")
         for c in config.consumers:
             print(f"  consumer token:  {c.token}  ({c.name}; send as 'Authorization: Bearer <token>')")
         print("  Ctrl-C stops the studio.", flush=True)
@@ -89,7 +94,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    return _serve(config)
+    from dealer_ui import ensure_demo_users
+
+    return _serve(config, demo_users=ensure_demo_users(config.studio.data_dir))
+
+
+def cmd_user_add(args: argparse.Namespace) -> int:
+    """Add a console user; the PIN or password comes from --pin or the first line of standard input."""
+    from dealer_ui.auth import AuthError, UserStore
+
+    secret = args.pin
+    if secret is None:
+        if sys.stdin.isatty():
+            import getpass
+            secret = getpass.getpass(f"PIN or password for {args.name}: ")
+        else:
+            secret = sys.stdin.readline().rstrip("\r\n")
+    try:
+        user = UserStore(Path(args.data)).add(args.name.strip().lower(), args.role, secret)
+    except AuthError as exc:
+        print(f"studio user add: {exc}", file=sys.stderr)
+        return 2
+    print(f"user {user.username} added as {user.role}")
+    return 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -256,6 +283,15 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--in", dest="input", help="input file (default: standard input)")
     e.add_argument("--list", action="store_true", help="print the game ids and exit")
     e.set_defaults(func=cmd_evaluate)
+
+    u = sub.add_parser("user", help="manage console users (dealers, supervisors, technicians, admins)")
+    usub = u.add_subparsers(dest="user_command", required=True)
+    ua = usub.add_parser("add", help="add a console user; the PIN/password is read from stdin unless --pin is given")
+    ua.add_argument("--data", required=True, help="the studio's data folder")
+    ua.add_argument("--role", required=True, choices=("dealer", "supervisor", "technician", "admin"))
+    ua.add_argument("--pin", help="the PIN or password (visible in the process list: prefer stdin)")
+    ua.add_argument("name")
+    ua.set_defaults(func=cmd_user_add)
 
     s = sub.add_parser("schema", help="write the feed message JSON Schemas")
     s.add_argument("--out", default="docs/schemas")

@@ -91,6 +91,8 @@ class TableConfig(_Strict):
     device: DeviceConfig | None = None
     devices: list[DeviceConfig] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict, description="game settings passed to the judge")
+    #: rule options where operators differ (the game's constructor arguments, e.g. mega_rule = "multiply")
+    game_options: dict[str, Any] = Field(default_factory=dict)
     #: dealer-paced games: seconds of betting before the table closes betting by itself (0: the dealer closes)
     betting_seconds: float = Field(15.0, ge=0, le=600)
     #: dealer-paced games: open the next round by itself this many seconds after one ends (None: the dealer opens)
@@ -123,12 +125,28 @@ class TableConfig(_Strict):
         dup = {r for r in roles if roles.count(r) > 1}
         if dup:
             raise ValueError(f"two devices of this table have the role {', '.join(sorted(dup))}; give each its own")
+        if self.game_options:
+            try:
+                build_game(self.game, self.game_options)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"game_options for {self.game}: {exc}") from None
         kinds = GAMES[self.game].device_kinds
         for d in devices:
             if d.kind not in kinds:
                 raise ValueError(f"game {self.game} cannot be played with a {d.kind} device "
                                  f"(it takes {', '.join(kinds)})")
         return self
+
+
+def build_game(game_id: str, options: dict[str, Any]) -> Any:
+    """The registered rules object, or a new one of its class with the table's rule options."""
+    base = GAMES[game_id]
+    if not options:
+        return base
+    game = type(base)(**options)
+    if game.game_id != game_id:
+        raise ValueError(f"options changed the game id to {game.game_id!r}")
+    return game
 
 
 class StudioConfig(_Strict):

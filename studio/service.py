@@ -7,10 +7,9 @@ import logging
 from typing import Any
 
 from devices.registry import driver_class
-from recognition.games import game_rules
 from streaming.feed import FeedHub
 
-from .config import DeviceConfig, StudioConfig
+from .config import DeviceConfig, StudioConfig, build_game
 from .journal import Committed, Journal
 from .keys import load_or_create_key
 from .table import DeviceSlot, Table
@@ -52,7 +51,7 @@ class Studio:
         self.loop = loop
         for tcfg in self.config.tables:
             slots = [DeviceSlot(f"{tcfg.id}/{d.role}", d.kind, d.role, d.serial_number) for d in tcfg.all_devices]
-            table = Table(tcfg.id, game_rules(tcfg.game), self.journal, devices=slots, judge_settings=tcfg.settings,
+            table = Table(tcfg.id, build_game(tcfg.game, tcfg.game_options), self.journal, devices=slots, judge_settings=tcfg.settings,
                           betting_seconds=tcfg.betting_seconds, auto_round_seconds=tcfg.auto_round_seconds)
             self.tables[tcfg.id] = table
             for dcfg, slot in zip(tcfg.all_devices, slots):

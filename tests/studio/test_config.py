@@ -97,3 +97,20 @@ def test_cli_refuses_a_wrong_file_before_starting(tmp_path):
     ok = subprocess.run([sys.executable, "-m", "studio.cli", "check-config", str(write(tmp_path, GOOD))],
                         capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and "2 tables" in ok.stdout
+
+
+def test_game_options_build_a_table_specific_game_or_are_refused(tmp_path):
+    from studio.config import build_game, parse_config
+    from recognition.games import GAMES
+
+    table = {"id": "m1", "game": "mega_ball", "game_options": {"mega_rule": "multiply"},
+             "devices": [{"kind": "modbus-ball-machine", "role": "machine", "url": "simulator"},
+                         {"kind": "serial-ball-reader", "role": "reader", "url": "simulator"}]}
+    cfg = parse_config({"tables": [table]})
+    game = build_game("mega_ball", cfg.tables[0].game_options)
+    assert game is not GAMES["mega_ball"] and type(game) is type(GAMES["mega_ball"])
+    assert build_game("mega_ball", {}) is GAMES["mega_ball"]
+    with pytest.raises(ConfigError, match="tables\\[0\\].*game_options for mega_ball"):
+        parse_config({"tables": [dict(table, game_options={"nonsense": 1})]})
+    with pytest.raises(ConfigError, match="role machine"):
+        parse_config({"tables": [dict(table, devices=[table["devices"][0], table["devices"][0]])]})
