@@ -212,11 +212,15 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(f"studio evaluate: {args.input}: {exc.strerror}", file=sys.stderr)
         return 2
     out = sys.stdout
+    # a game may offer a fast path that writes the exact same line (baccarat: 200,000+ rounds/s); None = not handled
+    fast = getattr(game, "evaluate_json", None)
     with source:
         for lineno, line in enumerate(source, 1):
             if not line.strip():
                 continue
-            out.write(json.dumps(evaluate_line(game, line, lineno), separators=(",", ":")) + "\n")
+            text = fast(line) if fast is not None else None
+            out.write(text if text is not None else
+                      json.dumps(evaluate_line(game, line, lineno), separators=(",", ":")) + "\n")
     out.flush()
     return 0
 
@@ -286,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     u = sub.add_parser("user", help="manage console users (dealers, supervisors, technicians, admins)")
     usub = u.add_subparsers(dest="user_command", required=True)
-    ua = usub.add_parser("add", help="add a console user; the PIN/password is read from stdin unless --pin is given")
+    ua = usub.add_parser("add", help="add a console user (PIN or password from stdin unless --pin is given)")
     ua.add_argument("--data", required=True, help="the studio's data folder")
     ua.add_argument("--role", required=True, choices=("dealer", "supervisor", "technician", "admin"))
     ua.add_argument("--pin", help="the PIN or password (visible in the process list: prefer stdin)")
