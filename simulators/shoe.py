@@ -479,6 +479,8 @@ class ShoeSimulator:
         self._thread: threading.Thread | None = None
         self._dealt_rounds: set[str] = set()
         self._stopped_rounds: set[str] = set()
+        self._pacing_round: str | None = None  # the round being dealt by table_event
+        self._left = 0  # cards it may still deal
         self._closed = False
         self._master: int | None = None
         self._server: socket.socket | None = None
@@ -634,16 +636,31 @@ class ShoeSimulator:
         cards not dealt yet stay in the shoe (a dealer stops when the hand is complete or the
         supervisor is called).
         """
-        if not self.auto_deal or what != "round":
+        if not self.auto_deal:
+            return
+        if what == "device":
+            # paced like a dealer who looks at the screen: the next card only once the last one was read
+            # and the hand still wants cards (else a card in flight lands after the result)
+            if data.get("kind") in ("card_drawn", "card_unreadable"):
+                with self._lock:
+                    rid = self._pacing_round
+                    if rid is not None and rid not in self._stopped_rounds and self._left > 0:
+                        self._left -= 1
+                        self.deal(1, round_id=rid)
+            return
+        if what != "round":
             return
         round_id = str(data.get("round_id", ""))
         transition = data.get("transition")
         with self._lock:
             if transition == "close_betting" and round_id not in self._dealt_rounds:
                 self._dealt_rounds.add(round_id)
-                self.deal(self.cards_per_round, round_id=round_id)
+                self._pacing_round, self._left = round_id, self.cards_per_round - 1
+                self.deal(1, round_id=round_id)
             elif transition in ("result_pending", "certify", "void", "hold") and round_id in self._dealt_rounds:
                 self._stopped_rounds.add(round_id)
+                if self._pacing_round == round_id:
+                    self._pacing_round, self._left = None, 0
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:

@@ -63,6 +63,42 @@ def _demo_token(data_dir: Path) -> str:
     return token
 
 
+#: one demo table per dealer-paced family: (table id, game, devices, simulator options); a family whose game,
+#: driver or simulator is not installed is left out
+DEMO_FAMILY_TABLES: list[tuple[str, str, list[dict[str, Any]]]] = [
+    ("baccarat-1", "baccarat", [{"kind": "serial-shoe", "role": "shoe"}]),
+    ("dragon-tiger-1", "dragon_tiger", [{"kind": "camera-shoe", "role": "shoe"}]),
+    ("sic-bo-1", "sic_bo", [{"kind": "dice-camera", "role": "camera"}]),
+    # the machine and the reader simulators of one table share their balls through machine_id
+    ("lucky-6-1", "lucky_6_48", [{"kind": "modbus-ball-machine", "role": "machine", "sim": {"machine_id": "lucky-6-1"}},
+                                 {"kind": "serial-ball-reader", "role": "reader", "sim": {"machine_id": "lucky-6-1"}}]),
+    ("dream-catcher-1", "dream_catcher", [{"kind": "wheel-encoder", "role": "encoder"}]),
+]
+
+
+def demo_family_tables(speed: float, seed: int | None) -> list[dict[str, Any]]:
+    from devices.registry import all_drivers
+    from recognition.games import GAMES
+
+    from .simulated import all_simulators
+
+    drivers, sims = all_drivers(), all_simulators()
+    tables = []
+    for n, (table_id, game, devices) in enumerate(DEMO_FAMILY_TABLES, 1):
+        if game not in GAMES or any(d["kind"] not in drivers or d["kind"] not in sims for d in devices):
+            continue
+        devs = []
+        for d in devices:
+            sim: dict[str, Any] = {"speed": speed, "options": d.get("sim", {})}
+            if seed is not None:
+                sim["seed"] = seed + 100 + n
+            devs.append({"kind": d["kind"], "role": d["role"], "url": "simulator",
+                         "serial_number": f"SIM-{d['kind'].upper()}-{n:03d}", "simulator": sim})
+        tables.append({"id": table_id, "game": game, "devices": devs,
+                       "betting_seconds": max(1.0, 10.0 / speed), "auto_round_seconds": max(0.2, 3.0 / speed)})
+    return tables
+
+
 def demo_config(args: argparse.Namespace) -> Any:
     from .config import parse_config
 
@@ -74,8 +110,11 @@ def demo_config(args: argparse.Namespace) -> Any:
         if args.seed is not None:
             sim["seed"] = args.seed + i
         tables.append({"id": f"roulette-{i}", "game": "european_roulette",
-                       "device": {"kind": "cammegh-ss2", "url": "simulator", "serial_number": f"SIM-SS2-{i:03d}",
+                       "device": {"kind": "cammegh-ss2", "role": "wheel", "url": "simulator",
+                                  "serial_number": f"SIM-SS2-{i:03d}",
                                   "options": {"keep_powered": True}, "simulator": sim}})
+    if args.families:
+        tables += demo_family_tables(args.speed, args.seed)
     return parse_config({
         "studio": {"name": "demo", "data_dir": str(data_dir)},
         "server": {"host": args.host, "port": args.port},
@@ -259,6 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--data", default="studio-data", help="data folder (journal, signing key)")
     d.add_argument("--consumer-token", help="bearer token for feed consumers (default: generated and kept in the data folder)")
     d.add_argument("--tables", type=int, default=2, help="number of simulated roulette tables")
+    d.add_argument("--no-families", dest="families", action="store_false",
+                   help="roulette tables only (by default one table of each other game family is added too)")
     d.add_argument("--speed", type=float, default=1.0, help="simulator clock factor (1.0 = the wheel's real pace)")
     d.add_argument("--seed", type=int, help="seed the simulators for a reproducible demo")
     d.set_defaults(func=cmd_demo)

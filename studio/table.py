@@ -136,8 +136,9 @@ class Table:
     # --- device input --------------------------------------------------------------
 
     def device_event(self, event: DeviceEvent) -> None:
-        self.journal.append("device_event", event.model_dump(mode="json"), table_id=self.table_id,
-                            round_id=self._open_round_id(), at=event.at)
+        data = event.model_dump(mode="json")
+        self.journal.append("device_event", data, table_id=self.table_id, round_id=self._open_round_id(), at=event.at)
+        self._emit("device", data)
         if isinstance(event, DeviceDisconnected):
             self._device_state(event.device_id, f"disconnected: {event.reason}; reconnecting")
         elif isinstance(event, DeviceConnected):

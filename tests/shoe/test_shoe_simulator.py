@@ -83,8 +83,11 @@ def test_table_event_deals_cards_per_round_once_per_round():
         sim.table_event("round", {"round_id": "r1", "transition": "close_betting"})
         sim.table_event("round", {"round_id": "r1", "transition": "close_betting"})  # twice: dealt once
         sim.table_event("status", {"transition": "close_betting"})
-        assert sim.snapshot()["queued"] == 4
+        assert sim.snapshot()["queued"] == 1  # one card, then one more each time the table has read the last
         sim.start()
+        for _ in range(6):  # the table reports each card it read; more reports than cards deal nothing more
+            assert sim.wait_idle(5)
+            sim.table_event("device", {"kind": "card_drawn"})
         assert sim.wait_idle(5)
         assert len(sim.dealt) == 4
         sim.auto_deal = False
@@ -96,11 +99,13 @@ def test_table_event_deals_cards_per_round_once_per_round():
 
 @pytest.mark.parametrize("transition", ["result_pending", "hold", "void"])
 def test_the_dealer_stops_when_the_round_has_its_result_or_is_held(transition):
+    """Also: a card the table reads after the result deals nothing more (no card in flight after a result)."""
     sim = ShoeSimulator("serial", seed=9, cards_per_round=6, deal_interval=0.01)
     try:
         left = sim.shoe.remaining
         sim.table_event("round", {"round_id": "r1", "transition": "close_betting"})
         sim.table_event("round", {"round_id": "r1", "transition": transition})  # before any card came out
+        sim.table_event("device", {"kind": "card_drawn"})
         sim.start()
         assert sim.wait_idle(5)
         assert sim.dealt == [] and sim.shoe.remaining == left  # the cards stay in the shoe
