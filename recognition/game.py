@@ -71,6 +71,9 @@ class SendCommand(_Decision):
 
     kind: Literal["send_command"] = "send_command"
     command: str
+    #: the table's device with this role gets it (a ball machine beside its reader); None: the device whose
+    #: event caused the decision, or the table's only device
+    device_role: str | None = None
 
 
 class Note(_Decision):

@@ -70,7 +70,7 @@ DEMO_FAMILY_TABLES: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("dragon-tiger-1", "dragon_tiger", [{"kind": "camera-shoe", "role": "shoe"}]),
     ("sic-bo-1", "sic_bo", [{"kind": "dice-camera", "role": "camera"}]),
     # the machine and the reader simulators of one table share their balls through machine_id
-    ("lucky-6-1", "lucky_6_48", [{"kind": "modbus-ball-machine", "role": "machine", "sim": {"machine_id": "lucky-6-1"}},
+    ("lucky-6-1", "lucky_6_48", [{"kind": "modbus-ball-machine", "role": "machine", "sim": {"machine_id": "lucky-6-1", "act_as_dealer": True}},
                                  {"kind": "serial-ball-reader", "role": "reader", "sim": {"machine_id": "lucky-6-1"}}]),
     ("dream-catcher-1", "dream_catcher", [{"kind": "wheel-encoder", "role": "encoder"}]),
 ]
@@ -348,6 +348,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # pymodbus logs every failed reconnect with a hex dump; the drivers report the link state themselves
+    logging.getLogger("pymodbus").setLevel(logging.CRITICAL)
     return args.func(args)
 
 

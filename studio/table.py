@@ -194,7 +194,14 @@ class Table:
                 return
             self._void(d.code, d.message, self._source({"device_id": getattr(cause, "device_id", None)}))
         elif isinstance(d, SendCommand):
-            self._send(d.command, getattr(cause, "device_id", None))
+            if d.device_role is not None:
+                slot = next((s for s in self.devices.values() if s.role == d.device_role), None)
+                if slot is None:
+                    self._refused("send_command", f"no device with the role {d.device_role!r} for {d.command!r}")
+                    return
+                self._send(d.command, slot.device_id)
+            else:
+                self._send(d.command, getattr(cause, "device_id", None))
         elif isinstance(d, Note):
             self._note(d.code, d.message)
 

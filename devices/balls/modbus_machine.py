@@ -1,0 +1,414 @@
+"""Ball draw machine (lototron) run by a PLC over Modbus TCP or Modbus RTU.
+
+Layers, each usable on its own:
+
+* :mod:`.modbus_url` - the URL (``modbus-tcp://host:port?unit=1``,
+  ``modbus-rtu:///dev/ttyUSB0?baud=19200&unit=1``);
+* :mod:`.registers` - the register map (which register is what, per machine model);
+* :class:`MachineTracker` - pure: successive register snapshots -> events
+  (:class:`MachineStatus` on change and as a heartbeat while the machine is busy,
+  :class:`BallReleased` when the release counter goes up);
+* :class:`ModbusBallMachineDriver` - the driver (kind ``modbus-ball-machine``): a
+  polling thread with a pymodbus synchronous client (pymodbus is pinned: see
+  shared/ecosystem-notes.md), reconnect with backoff, commands through
+  :meth:`ModbusBallMachineDriver.send`.
+
+Connection states. The driver reports :class:`DeviceConnected` after the first poll
+that the PLC answers (a TCP connect or an opened serial port alone proves nothing:
+an RTU line with no PLC on it opens fine), and :class:`DeviceDisconnected` (once)
+when ``failures_before_lost`` polls in a row fail (no answer, a closed socket, the
+PLC refusing the read); it then closes the client and reconnects with exponential
+backoff from ``reconnect_min`` to ``reconnect_max`` seconds.
+
+Commands (``send("release_ball")``) are the register map's ``commands``: the driver
+writes them in order on its client (under the same lock as the polls), then polls at
+once so the change shows without waiting for the next poll. An unknown command is a
+``ValueError``; a write the link cannot carry raises :class:`DeviceNotConnected`; a
+write the PLC refuses (a Modbus exception response) raises ``RuntimeError``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from datetime import datetime
+from typing import Any
+
+from ..base import DeviceNotConnected, Driver, EventSink
+from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from .events import BallReleased, MachineStatus
+from .modbus_url import ModbusUrl, parse_modbus_url
+from .registers import COUNTER_MODULUS, ReadBlock, RegisterMap, Snapshot, register_map_from_option
+
+__all__ = ["MachineTracker", "ModbusBallMachineDriver", "DRIVERS"]
+
+log = logging.getLogger(__name__)
+
+_EXCEPTION_NAMES = {1: "illegal function", 2: "illegal data address", 3: "illegal data value",
+                    4: "device failure", 6: "device busy", 10: "gateway path unavailable",
+                    11: "gateway target did not respond"}
+
+
+class MachineTracker:
+    """Register snapshots in, machine events out. Pure: the caller passes both clocks.
+
+    ``now`` is a monotonic number of seconds (for the heartbeat), ``at`` the wall-clock
+    time stamped on the events.
+    """
+
+    def __init__(self, device_id: str, register_map: RegisterMap, *, heartbeat_s: float | None = 1.0,
+                 command_watch_s: float = 30.0) -> None:
+        if heartbeat_s is not None and heartbeat_s <= 0:
+            raise ValueError("heartbeat_s must be positive (or None for no heartbeat)")
+        self.device_id = device_id
+        self.map = register_map
+        self.heartbeat_s = heartbeat_s
+        self.command_watch_s = command_watch_s
+        self._last: Snapshot | None = None
+        self._last_emit = 0.0
+        self._last_command: float | None = None
+        self.counter_resets = 0
+
+    def reset(self) -> None:
+        """After a (re)connect: the next snapshot is a new baseline (no release is inferred across the gap)."""
+        self._last = None
+
+    def command_sent(self, now: float) -> None:
+        self._last_command = now
+
+    def busy(self, snap: Snapshot, now: float) -> bool:
+        recent = self._last_command is not None and now - self._last_command < self.command_watch_s
+        return bool(snap.blower or snap.gate or snap.ball_in_chute or recent)
+
+    def update(self, snap: Snapshot, now: float, at: datetime) -> list[DeviceEvent]:
+        prev, self._last = self._last, snap
+        out: list[DeviceEvent] = []
+        if prev is not None:
+            step = (snap.balls_released - prev.balls_released) % COUNTER_MODULUS
+            if 0 < step < COUNTER_MODULUS // 2:
+                out.append(BallReleased(device_id=self.device_id, at=at, count=step, total=snap.balls_released,
+                                        raw=snap.raw))
+            elif step:
+                self.counter_resets += 1  # the counter went back: the PLC restarted or was reset
+                log.info("%s: release counter went back from %d to %d", self.device_id, prev.balls_released,
+                         snap.balls_released)
+        changed = prev is None or _status_key(prev) != _status_key(snap)
+        beat = (not changed and self.heartbeat_s is not None and self.busy(snap, now)
+                and now - self._last_emit >= self.heartbeat_s)
+        if changed or beat:
+            self._last_emit = now
+            out.append(self.status_event(snap, at, repeated=not changed))
+        return out
+
+    def status_event(self, snap: Snapshot, at: datetime, repeated: bool = False) -> MachineStatus:
+        return MachineStatus(
+            device_id=self.device_id, at=at, state=self.map.state_name(snap.state_code), state_code=snap.state_code,
+            blower=snap.blower, gate=snap.gate, ball_in_chute=snap.ball_in_chute, balls_released=snap.balls_released,
+            balls_in_machine=snap.balls_in_machine, fault_code=snap.fault_code,
+            fault=self.map.fault_name(snap.fault_code), repeated=repeated, raw=snap.raw,
+        )
+
+
+def _status_key(s: Snapshot) -> tuple[Any, ...]:
+    return (s.state_code, s.blower, s.gate, s.ball_in_chute, s.balls_released, s.balls_in_machine, s.fault_code)
+
+
+class _PollError(Exception):
+    pass
+
+
+class ModbusBallMachineDriver(Driver):
+    """The ``modbus-ball-machine`` driver. Options (all optional):
+
+    * ``register_map``: "generic" (default), a .toml path or an inline table;
+    * ``poll_interval``: seconds between polls (0.05);
+    * ``heartbeat_s``: repeat MachineStatus this often while the machine is busy (1.0; 0 = never);
+    * ``command_watch_s``: a command keeps the machine "busy" this long (30);
+    * ``failures_before_lost``: failed polls in a row that mean the link is lost (3);
+    * ``reconnect_min`` / ``reconnect_max``: reconnect backoff bounds in seconds (0.1 / 5);
+    * ``timeout``: seconds to wait for an answer (overrides the URL's ``timeout``).
+    """
+
+    kind = "modbus-ball-machine"
+
+    def __init__(self, device_id: str, url: str, on_event: EventSink, *, register_map: Any = None,
+                 poll_interval: float = 0.05, heartbeat_s: float = 1.0, command_watch_s: float = 30.0,
+                 failures_before_lost: int = 3, reconnect_min: float = 0.1, reconnect_max: float = 5.0,
+                 timeout: float | None = None, stop_timeout: float = 5.0, **options: Any) -> None:
+        super().__init__(device_id, url, on_event, **options)
+        self.target: ModbusUrl = parse_modbus_url(url)
+        if timeout is not None:
+            if not 0 < timeout <= 60:
+                raise ValueError("timeout must be more than 0 and at most 60 seconds")
+            self.target = dataclasses.replace(self.target, timeout=float(timeout))
+        if not 0 < poll_interval <= 10:
+            raise ValueError("poll_interval must be more than 0 and at most 10 seconds")
+        if failures_before_lost < 1:
+            raise ValueError("failures_before_lost must be at least 1")
+        if not 0 < reconnect_min <= reconnect_max:
+            raise ValueError("need 0 < reconnect_min <= reconnect_max")
+        self.register_map = register_map_from_option(register_map)
+        self.plan: tuple[ReadBlock, ...] = self.register_map.read_plan()
+        self.poll_interval = float(poll_interval)
+        self.failures_before_lost = int(failures_before_lost)
+        self.reconnect_min = float(reconnect_min)
+        self.reconnect_max = float(reconnect_max)
+        self.stop_timeout = stop_timeout
+        self.tracker = MachineTracker(device_id, self.register_map, heartbeat_s=heartbeat_s or None,
+                                      command_watch_s=command_watch_s)
+
+        self._io_lock = threading.Lock()  # one request at a time on the client (polls and commands)
+        self._state_lock = threading.Lock()
+        self._lifecycle_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._client: Any = None
+        self._online = False
+        self._backoff = self.reconnect_min
+        self._last_snapshot: Snapshot | None = None
+        self._last_poll_at: datetime | None = None
+        self._last_error: str | None = None
+        self._counters: dict[str, int] = {
+            "polls": 0, "poll_errors": 0, "commands_sent": 0, "command_errors": 0, "connects": 0,
+            "reconnects": 0, "disconnects": 0, "connect_failures": 0, "events": 0, "callback_errors": 0,
+        }
+        self._last_round_trip_us: int | None = None
+
+    # -- Driver contract -------------------------------------------------------------
+
+    @property
+    def thread_name(self) -> str:
+        return f"{self.kind}:{self.device_id}"
+
+    def start(self) -> None:
+        with self._lifecycle_lock:
+            if self._thread is not None:
+                return
+            self._stop = threading.Event()
+            self._thread = threading.Thread(target=self._run, args=(self._stop,), name=self.thread_name,
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        with self._lifecycle_lock:
+            thread, self._thread = self._thread, None
+            self._stop.set()
+            self._wake.set()
+        if thread is None or thread is threading.current_thread():
+            return
+        thread.join(self.stop_timeout)
+        if thread.is_alive():  # pragma: no cover - a request stuck past its timeout
+            log.error("%s: polling thread did not stop within %.1f s", self.thread_name, self.stop_timeout)
+
+    @property
+    def connected(self) -> bool:
+        return self._online
+
+    def send(self, command: str) -> None:
+        """Carry out a register-map command ("start_blower", "release_ball", ...)."""
+        writes = self.register_map.command(command.strip())
+        with self._io_lock:
+            client = self._client
+            if client is None or not self._online:
+                raise DeviceNotConnected(f"{self.device_id}: not connected to {self.target.describe()}")
+            unit = self.target.unit
+            for w in writes:
+                try:
+                    if w.table == "coil":
+                        rr = client.write_coil(w.address, bool(w.value), device_id=unit)
+                    else:
+                        rr = client.write_register(w.address, w.value, device_id=unit)
+                except Exception as exc:  # ConnectionException, ModbusIOException, OSError
+                    self._count("command_errors")
+                    raise DeviceNotConnected(f"{self.device_id}: {command} failed: {exc}") from exc
+                if rr.isError():
+                    self._count("command_errors")
+                    raise RuntimeError(f"{self.device_id}: the PLC refused {command} ({w.table} {w.address} = "
+                                       f"{w.value}): {_exception_text(rr)}")
+        self.tracker.command_sent(time.monotonic())
+        self._count("commands_sent")
+        log.debug("%s: sent %s", self.thread_name, command)
+        self._wake.set()  # poll now: the change shows at once
+
+    def health(self) -> dict[str, Any]:
+        info = super().health()
+        with self._state_lock:
+            snap = self._last_snapshot
+            info.update(
+                target=self.target.describe(),
+                register_map=self.register_map.model,
+                running=self._thread is not None,
+                last_poll_at=self._last_poll_at.isoformat() if self._last_poll_at else None,
+                last_error=self._last_error,
+                reconnect_delay=self._backoff,
+                last_round_trip_us=self._last_round_trip_us,
+                counters=dict(self._counters, counter_resets=self.tracker.counter_resets),
+                machine=None if snap is None else {
+                    "state": self.register_map.state_name(snap.state_code), "blower": snap.blower,
+                    "gate": snap.gate, "ball_in_chute": snap.ball_in_chute, "balls_released": snap.balls_released,
+                    "balls_in_machine": snap.balls_in_machine, "fault_code": snap.fault_code,
+                    "fault": self.register_map.fault_name(snap.fault_code),
+                },
+            )
+        return info
+
+    # -- polling thread ---------------------------------------------------------------
+
+    def _make_client(self) -> Any:
+        from pymodbus.client import ModbusSerialClient, ModbusTcpClient
+        from pymodbus.framer import FramerType
+
+        t = self.target
+        if t.transport == "tcp":
+            return ModbusTcpClient(t.host, port=t.port, timeout=t.timeout, retries=0, reconnect_delay=0,
+                                   name=self.device_id)
+        return ModbusSerialClient(t.device, framer=FramerType.RTU, baudrate=t.baudrate, parity=t.parity,
+                                  bytesize=t.bytesize, stopbits=t.stopbits, timeout=t.timeout, retries=0,
+                                  reconnect_delay=0, name=self.device_id)
+
+    def _poll(self, client: Any) -> Snapshot:
+        values: dict[ReadBlock, list[Any]] = {}
+        unit = self.target.unit
+        for block in self.plan:
+            read = {
+                "coil": client.read_coils,
+                "discrete_input": client.read_discrete_inputs,
+                "holding_register": client.read_holding_registers,
+                "input_register": client.read_input_registers,
+            }[block.table]
+            try:
+                rr = read(block.address, count=block.count, device_id=unit)
+            except Exception as exc:  # ConnectionException, ModbusIOException (no answer), OSError
+                raise _PollError(f"no answer from the PLC ({self.target.describe()}): {_short(exc)}") from exc
+            if rr.isError():
+                raise _PollError(f"the PLC refused to read {block.table} {block.address}-"
+                                 f"{block.address + block.count - 1}: {_exception_text(rr)}; check the register map")
+            vals = rr.bits if block.table in ("coil", "discrete_input") else rr.registers
+            if len(vals) < block.count:
+                raise _PollError(f"the PLC answered {len(vals)} values for {block.count} {block.table}s")
+            values[block] = list(vals[: block.count])
+        return self.register_map.decode(values)
+
+    def _run(self, stop: threading.Event) -> None:
+        ever_online = False
+        down_reported = False
+        self._backoff = self.reconnect_min
+        while not stop.is_set():
+            client = self._make_client()
+            try:
+                opened = client.connect()
+            except Exception as exc:  # pragma: no cover - pymodbus catches its own errors
+                opened, self._last_error = False, str(exc)
+            if not opened:
+                self._count("connect_failures")
+                reason = f"cannot connect to {self.target.describe()}"
+                self._set_error(reason)
+                client.close()
+                if not down_reported:
+                    self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
+                    down_reported = True
+                self._sleep_backoff(stop)
+                continue
+
+            with self._io_lock:
+                self._client = client
+            failures = 0
+            reason: str | None = None
+            online = False
+            while not stop.is_set():
+                started = time.monotonic()
+                try:
+                    with self._io_lock:
+                        snap = self._poll(client)
+                except _PollError as exc:
+                    failures += 1
+                    self._count("poll_errors")
+                    self._set_error(str(exc))
+                    if failures >= self.failures_before_lost:
+                        reason = str(exc)
+                        break
+                    self._pause(stop, self.poll_interval)
+                    continue
+                now = time.monotonic()
+                at = utcnow()
+                failures = 0
+                with self._state_lock:
+                    self._counters["polls"] += 1
+                    self._last_snapshot = snap
+                    self._last_poll_at = at
+                    self._last_round_trip_us = int((now - started) * 1e6)
+                if not online:
+                    online = True
+                    self._online = True
+                    self._count("connects")
+                    if ever_online:
+                        self._count("reconnects")
+                    ever_online = True
+                    down_reported = False
+                    self._backoff = self.reconnect_min
+                    self.tracker.reset()
+                    log.info("%s: connected to %s", self.thread_name, self.target.describe())
+                    self._emit(DeviceConnected(device_id=self.device_id, port=self.url, at=at))
+                for event in self.tracker.update(snap, now, at):
+                    self._emit(event)
+                self._pause(stop, self.poll_interval - (time.monotonic() - started))
+
+            with self._io_lock:
+                self._client = None
+                self._online = False
+            try:
+                client.close()
+            except Exception:  # pragma: no cover
+                log.debug("%s: error closing the client", self.thread_name, exc_info=True)
+            if reason is None:  # stop() was called
+                if online:
+                    self._emit(DeviceDisconnected(device_id=self.device_id, reason="stopped"))
+                break
+            if online or not down_reported:
+                self._count("disconnects")
+                log.warning("%s: link lost: %s", self.thread_name, reason)
+                self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
+                down_reported = True
+            self._sleep_backoff(stop)
+
+    def _pause(self, stop: threading.Event, seconds: float) -> None:
+        if seconds > 0 and not stop.is_set():
+            self._wake.wait(seconds)
+        self._wake.clear()
+
+    def _sleep_backoff(self, stop: threading.Event) -> None:
+        stop.wait(self._backoff)
+        self._backoff = min(self._backoff * 2, self.reconnect_max)
+
+    def _emit(self, event: DeviceEvent) -> None:
+        self._count("events")
+        try:
+            self.on_event(event)
+        except Exception:
+            self._count("callback_errors")
+            log.exception("%s: on_event failed for %s", self.thread_name, type(event).__name__)
+
+    def _count(self, name: str, n: int = 1) -> None:
+        with self._state_lock:
+            self._counters[name] = self._counters.get(name, 0) + n
+
+    def _set_error(self, reason: str) -> None:
+        with self._state_lock:
+            self._last_error = reason
+
+
+def _exception_text(rr: Any) -> str:
+    code = getattr(rr, "exception_code", None)
+    if code is None:
+        return str(rr)
+    return f"Modbus exception {code} ({_EXCEPTION_NAMES.get(code, 'unknown')})"
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+DRIVERS = {ModbusBallMachineDriver.kind: ModbusBallMachineDriver}

@@ -1,0 +1,125 @@
+"""Fixtures for the ball machine / ball reader tests: an event sink, a thread-leak check, a draw harness."""
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from devices.events import DeviceEvent
+
+from balls_helpers import DrawHarness  # noqa: E402  (tests/balls is on sys.path: rootdir-relative import)
+
+
+@pytest.fixture(autouse=True)
+def no_thread_leak() -> Iterator[None]:
+    """Like pymodbus' system_health_check: a test must not leave threads or descriptors behind."""
+    before = set(threading.enumerate())
+    fds_before = _open_fds()
+    yield
+    deadline = time.monotonic() + 3.0
+    while True:
+        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+        if not leaked or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
+    if fds_before is not None:
+        grown = _open_fds() - fds_before  # type: ignore[operator]
+        assert grown <= 2, f"{grown} file descriptors left open"
+
+
+def _open_fds() -> int | None:
+    """Open descriptors, not counting the studio journal's SQLite files (the journal's business, not ours)."""
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:  # pragma: no cover - not Linux
+        return None
+    count = 0
+    for name in names:
+        try:
+            target = os.readlink(f"/proc/self/fd/{name}")
+        except OSError:
+            continue
+        if ".sqlite3" not in target:
+            count += 1
+    return count
+
+
+@pytest.fixture(autouse=True)
+def quiet_pymodbus() -> Iterator[None]:
+    """pymodbus logs every failed connect as an error with a hex dump; the tests provoke many."""
+    logger = logging.getLogger("pymodbus")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    yield
+    logger.setLevel(level)
+
+
+class EventLog:
+    """on_event sink for drivers: a queue the test waits on, with a timeout."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[DeviceEvent] = queue.Queue()
+        self.seen: list[DeviceEvent] = []
+
+    def __call__(self, event: DeviceEvent) -> None:
+        self.queue.put(event)
+
+    def wait_for(self, predicate: Callable[[DeviceEvent], bool], timeout: float = 5.0) -> DeviceEvent:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                kinds = [getattr(e, "kind", type(e).__name__) for e in self.seen[-20:]]
+                raise AssertionError(f"timed out waiting for an event; last seen: {kinds}")
+            try:
+                event = self.queue.get(timeout=left)
+            except queue.Empty:
+                continue
+            self.seen.append(event)
+            if predicate(event):
+                return event
+
+    def wait_kind(self, kind: str, timeout: float = 5.0, **fields: Any) -> Any:
+        return self.wait_for(
+            lambda e: getattr(e, "kind", None) == kind and all(getattr(e, k) == v for k, v in fields.items()),
+            timeout,
+        )
+
+    def drain(self, wait: float = 0.0) -> list[DeviceEvent]:
+        out = []
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                event = self.queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            self.seen.append(event)
+            out.append(event)
+        return out
+
+
+@pytest.fixture
+def events() -> EventLog:
+    return EventLog()
+
+
+@pytest.fixture
+def harness() -> Iterator[Callable[..., DrawHarness]]:
+    made: list[DrawHarness] = []
+
+    def make(**kw: Any) -> DrawHarness:
+        h = DrawHarness(**kw)
+        made.append(h)
+        h.start()
+        return h
+
+    yield make
+    for h in made:
+        h.stop()
+
