@@ -151,8 +151,24 @@ class GameRules(Protocol):
         ...
 
 
+class OpeningCheck(Protocol):
+    """A check the table must pass before it opens (a ball draw's ball-set check): fed every device event
+    while it runs; its report has `ok`, `message` and `as_dict()` (journaled)."""
+
+    def feed(self, event: Any) -> bool: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+    def report(self) -> Any: ...
+
+
 class BaseGame:
-    """Defaults for a game module: device pacing, no computer draws, evaluate = validate + outcome."""
+    """Defaults for a game module: device pacing, no computer draws, evaluate = validate + outcome.
+
+    A game whose table must pass a check before it opens also defines
+    `opening_check(devices: dict[role, driver or None]) -> OpeningCheck`.
+    """
 
     game_id: str = ""
     device_kinds: tuple[str, ...] = ()

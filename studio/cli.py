@@ -94,7 +94,8 @@ def demo_family_tables(speed: float, seed: int | None) -> list[dict[str, Any]]:
                 sim["seed"] = seed + 100 + n
             devs.append({"kind": d["kind"], "role": d["role"], "url": "simulator",
                          "serial_number": f"SIM-{d['kind'].upper()}-{n:03d}", "simulator": sim})
-        tables.append({"id": table_id, "game": game, "devices": devs,
+        # a simulated ball set needs no check; the waiver is journaled (a real table runs the ball-set check)
+        tables.append({"id": table_id, "game": game, "devices": devs, "require_opening_check": False,
                        "betting_seconds": max(1.0, 10.0 / speed), "auto_round_seconds": max(0.2, 3.0 / speed)})
     return tables
 

@@ -91,6 +91,9 @@ class TableConfig(_Strict):
     device: DeviceConfig | None = None
     devices: list[DeviceConfig] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict, description="game settings passed to the judge")
+    #: games with an opening check (a ball draw's ball-set check) open no round until it passes; false waives it
+    #: (journaled), e.g. for a simulated demo table
+    require_opening_check: bool = True
     #: rule options where operators differ (the game's constructor arguments, e.g. mega_rule = "multiply")
     game_options: dict[str, Any] = Field(default_factory=dict)
     #: dealer-paced games: seconds of betting before the table closes betting by itself (0: the dealer closes)

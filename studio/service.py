@@ -52,7 +52,8 @@ class Studio:
         for tcfg in self.config.tables:
             slots = [DeviceSlot(f"{tcfg.id}/{d.role}", d.kind, d.role, d.serial_number) for d in tcfg.all_devices]
             table = Table(tcfg.id, build_game(tcfg.game, tcfg.game_options), self.journal, devices=slots, judge_settings=tcfg.settings,
-                          betting_seconds=tcfg.betting_seconds, auto_round_seconds=tcfg.auto_round_seconds)
+                          betting_seconds=tcfg.betting_seconds, auto_round_seconds=tcfg.auto_round_seconds,
+                          require_opening_check=tcfg.require_opening_check)
             self.tables[tcfg.id] = table
             for dcfg, slot in zip(tcfg.all_devices, slots):
                 self._start_device(table, slot, dcfg)

@@ -68,7 +68,7 @@ class Table:
     def __init__(self, table_id: str, game: GameRules, journal: Journal, *,
                  devices: list[DeviceSlot] | None = None, judge_settings: dict[str, Any] | None = None,
                  betting_seconds: float = 15.0, auto_round_seconds: float | None = None,
-                 clock: Callable[[], datetime] = utcnow) -> None:
+                 require_opening_check: bool = True, clock: Callable[[], datetime] = utcnow) -> None:
         self.table_id = table_id
         self.game = game
         self.journal = journal
@@ -90,6 +90,11 @@ class Table:
         self._released: list[str] = []  # holds lifted from the open round, kept for its void reason
         self._timers: list[asyncio.TimerHandle] = []
         self._rng = secrets.SystemRandom()
+        # a game that defines an opening check (a ball draw's ball-set check) opens no round until one passes
+        self.needs_opening_check = require_opening_check and callable(getattr(game, "opening_check", None))
+        self.opening_check_passed = not self.needs_opening_check
+        self.opening_check: Any = None
+        self.last_opening_report: dict[str, Any] | None = None
         self._restore()
 
     # --- start-up ------------------------------------------------------------------
@@ -119,6 +124,10 @@ class Table:
 
     def start(self) -> None:
         """Called once the loop runs: a dealer-paced table with auto rounds opens its first round."""
+        if self.needs_opening_check is False and callable(getattr(self.game, "opening_check", None)):
+            self.journal.append("note", {"code": "opening_check_waived",
+                                         "message": "the opening check is turned off in the configuration"},
+                                table_id=self.table_id)
         if self.pacing == "dealer" and self.auto_round_seconds is not None:
             self._schedule(self.auto_round_seconds, self._auto_open)
 
@@ -139,6 +148,12 @@ class Table:
         data = event.model_dump(mode="json")
         self.journal.append("device_event", data, table_id=self.table_id, round_id=self._open_round_id(), at=event.at)
         self._emit("device", data)
+        if self.opening_check is not None:
+            try:
+                if self.opening_check.feed(event):
+                    self._emit("opening_check", self.opening_check.report().as_dict())
+            except Exception:
+                log.exception("table %s: opening check failed on %s", self.table_id, event)
         if isinstance(event, DeviceDisconnected):
             self._device_state(event.device_id, f"disconnected: {event.reason}; reconnecting")
         elif isinstance(event, DeviceConnected):
@@ -278,7 +293,7 @@ class Table:
 
     def _auto_open(self) -> None:
         if self.round is None or self.round.is_final:
-            if self.lost_devices:
+            if self.lost_devices or not self.opening_check_passed:
                 self._schedule(1.0, self._auto_open)  # wait for the devices to come back
                 return
             self.apply_action(lambda: self._open_round(None, by="timer"))
@@ -402,8 +417,37 @@ class Table:
             raise RoundError(f"round {self.round.round_number} of table {self.table_id} is still open")
         if self.lost_devices:
             raise RoundError(f"table {self.table_id} is paused: {self.paused_reason}")
+        if not self.opening_check_passed:
+            why = (self.last_opening_report or {}).get("message") or "it has not been run since the studio started"
+            raise RoundError(f"table {self.table_id} cannot open before its opening check passes: {why}")
         self._operator("open_round", by)
         return self._open_round(None, by=by)
+
+    def start_opening_check_by(self, by: str) -> None:
+        """Start the check (e.g. every ball read once); the table's device events feed it until it is finished."""
+        if not callable(getattr(self.game, "opening_check", None)):
+            raise RoundError(f"{self.game.game_id} has no opening check")
+        if self.round is not None and not self.round.is_final:
+            raise RoundError(f"round {self.round.round_number} of table {self.table_id} is still open")
+        self.opening_check = self.game.opening_check({s.role: s.driver for s in self.devices.values()})
+        self.opening_check_passed = False
+        self._operator("start_opening_check", by)
+
+    def finish_opening_check_by(self, by: str) -> dict[str, Any]:
+        """Journal the check's report; the table opens rounds only if it passed."""
+        if self.opening_check is None:
+            raise RoundError(f"table {self.table_id} has no opening check running")
+        report = self.opening_check.report().as_dict()
+        self.opening_check = None
+        self.opening_check_passed = bool(report.get("ok"))
+        self.last_opening_report = report
+        self.journal.append("opening_check", {"by": by, "report": report,
+                                              "devices": {s.role: s.serial_number for s in self.devices.values()}},
+                            table_id=self.table_id)
+        self._emit("opening_check", report)
+        if self.opening_check_passed and self.pacing == "dealer" and self.auto_round_seconds is not None:
+            self._schedule(self.auto_round_seconds, self._auto_open)
+        return report
 
     def close_betting_by(self, by: str) -> Round:
         if self.pacing != "dealer":
@@ -566,6 +610,10 @@ class Table:
             "extras": (self.draw.extras if self.draw and self.round
                        and self.round.state not in (RoundState.BETTING_OPEN,) else None),
             "holds": [{"code": c, "message": m} for c, m in self.table_holds.items()],
+            "opening_check": {"required": self.needs_opening_check, "passed": self.opening_check_passed,
+                              "running": self.opening_check is not None,
+                              "report": (self.opening_check.report().as_dict() if self.opening_check is not None
+                                         else self.last_opening_report)},
             "last_error": self.last_error,
             "devices": [dict(role=s.role, **(s.driver.health() if s.driver else {"device_id": s.device_id}))
                         for s in self.devices.values()],

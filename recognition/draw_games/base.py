@@ -171,6 +171,19 @@ class DrawGame(BaseGame):
     carry it; default one each), and build ``markets``.
     """
 
+    def opening_check(self, devices: Mapping[str, Any]) -> Any:
+        """The ball-set check the table must pass before it opens: every ball read once (docs/balls.md §6).
+
+        `devices`: the table's drivers by role; the reader's ball-set table (its `ball_set`) names missing balls
+        by tag.
+        """
+        from recognition.balls.ballset_check import BallSetCheck
+
+        ball_set = next((getattr(d, "ball_set") for d in devices.values() if getattr(d, "ball_set", None) is not None),
+                        None)
+        return BallSetCheck.for_game(self, ball_set)
+
+
     game_id: str = ""
     title: str = ""
     #: where the rules are, in shared/seeds/000_300cbc27d72ea06a.txt
