@@ -87,6 +87,7 @@ class Studio:
         if self._stopped:
             return
         self._stopped = True
+        self._on_loop(self._void_open_rounds)
         for table in self.tables.values():
             table.stop()
             for slot in table.devices.values():
@@ -96,6 +97,37 @@ class Studio:
             sim.stop()
         self._drain_loop()
         self.journal.close()
+
+    def _void_open_rounds(self) -> None:
+        """A round cannot finish once the studio stops listening: void it now rather than leave bets hanging."""
+        for table in self.tables.values():
+            if table.round is not None and not table.round.is_final:
+                try:
+                    table.void_by("studio_stopped", "The studio was shut down during this round; stakes are returned.",
+                                  by="studio", approved_by="shutdown")
+                except Exception:
+                    log.exception("studio: could not void the open round of %s", table.table_id)
+
+    def _on_loop(self, fn: Any) -> None:
+        """Run fn on the event loop (from another thread) and wait for it; run it here if no loop runs."""
+        loop = self.loop
+        if loop is None or loop.is_closed() or not loop.is_running():
+            fn()
+            return
+        try:
+            if asyncio.get_running_loop() is loop:
+                fn()
+                return
+        except RuntimeError:
+            pass
+
+        async def call() -> None:
+            fn()
+
+        try:
+            asyncio.run_coroutine_threadsafe(call(), loop).result(timeout=5)
+        except Exception:
+            log.exception("studio: %s did not run on the event loop", getattr(fn, "__name__", fn))
 
     def _drain_loop(self) -> None:
         """Let the loop handle what the drivers said last (their 'stopped' events) before the journal closes."""

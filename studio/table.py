@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -53,6 +54,8 @@ class DeviceSlot:
     role: str
     serial_number: str
     driver: Driver | None = None
+    #: one worker per device, made on first use, so its commands reach it in the order they were given
+    sender: ThreadPoolExecutor | None = None
 
 
 @dataclass
@@ -135,6 +138,10 @@ class Table:
         for t in self._timers:
             t.cancel()
         self._timers.clear()
+        for slot in self.devices.values():
+            if slot.sender is not None:
+                slot.sender.shutdown(wait=True, cancel_futures=False)
+                slot.sender = None
 
     @property
     def paused_reason(self) -> str | None:
@@ -519,6 +526,7 @@ class Table:
         self.journal.append("round_state", data, table_id=self.table_id, round_id=r.round_id,
                             round_projection=r.projection())
         self.journal.append_feed(message)
+        self._emit("round", data)
         return r
 
     def send_command_by(self, role: str, command: str, by: str) -> None:
@@ -564,9 +572,13 @@ class Table:
                 log.warning("table %s: could not send %r: %s", self.table_id, command, exc)
 
         try:
-            asyncio.get_running_loop().run_in_executor(None, send)
+            asyncio.get_running_loop()
         except RuntimeError:  # no loop (replay, tests): send inline
             send()
+            return
+        if slot.sender is None:  # type: ignore[union-attr]
+            slot.sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"send-{slot.device_id}")  # type: ignore[union-attr]
+        slot.sender.submit(send)  # type: ignore[union-attr]
 
     def _device_state(self, device_id: str, lost: str | None) -> None:
         before = self.paused_reason
@@ -605,6 +617,7 @@ class Table:
             "status": "paused" if self.paused_reason else "running", "paused_reason": self.paused_reason,
             "round": self.round.projection() if self.round else None,
             "betting_seconds": self.betting_seconds,
+            "betting_closes_at": rfc3339(self.betting_closes_at) if self.betting_closes_at else None,
             "commitment": self.draw.hash if self.draw and self.round and not self.round.is_final else None,
             # shown to the presenter once betting has closed (the feed reveals them with the result)
             "extras": (self.draw.extras if self.draw and self.round

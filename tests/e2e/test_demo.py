@@ -22,9 +22,9 @@ def demo(tmp_path):
 
 def test_results_flow_signed_and_gap_free(demo):
     key = demo.public_key()
-    messages = demo.collect(after=0, count=6)
+    messages = demo.collect(after=0, count=12)
     check_chain(messages, key, "0" * 64, 1)
-    results = [m for m in messages if m["kind"] == "result"]
+    results = [m for m in messages if m["kind"] == "result" and m["table_id"].startswith("roulette-")]
     assert results, messages
     for m in results:
         number = int(m["result"]["number"])
@@ -36,6 +36,13 @@ def test_results_flow_signed_and_gap_free(demo):
     # a consumer resuming in the middle gets exactly the rest
     again = demo.collect(after=3, count=3)
     assert again == messages[3:6]
+    # every family of the demo certifies results through its simulated devices
+    tables = httpx.get(demo.url("/v1/tables"), headers=demo.headers).json()
+    families = {t["table_id"] for t in tables}
+    assert {"roulette-1", "baccarat-1", "lucky-6-1"} <= families
+    more = demo.collect(after=0, count=60, timeout=120)
+    certified_tables = {m["table_id"] for m in more if m["kind"] == "result"}
+    assert {"roulette-1", "baccarat-1", "dragon-tiger-1"} <= certified_tables, certified_tables
 
     # the round's whole history is there
     r = httpx.get(demo.url(f"/v1/rounds/{results[0]['round_id']}"), headers=demo.headers).json()

@@ -1,0 +1,360 @@
+"""People of the console: users with hashed PINs or passwords, sessions, and slow-down after failures.
+
+* :class:`UserStore` keeps the users in ``users.json`` in the studio's data folder
+  (mode 0600, written atomically). A PIN or password is never stored: only an
+  scrypt hash (standard library, n=2**15, r=8, p=1, 16-byte salt), checked in
+  constant time. The file is re-read when it changes, so ``studio user add``
+  works while the studio runs.
+* :class:`SessionStore` keeps sessions server-side, in memory: a random token in
+  an HttpOnly, SameSite=Strict cookie, a separate CSRF token that every POST must
+  echo in a header, an idle timeout and an absolute lifetime. A restart signs
+  everybody out.
+* :class:`Throttle` slows repeated failures down, per user name and per client
+  address: after a few free attempts every further failure doubles the wait
+  (capped); an attempt during the wait is refused without checking the secret.
+
+Nothing here does network I/O; hashing is slow on purpose, so callers on the
+event loop run :meth:`UserStore.verify` in a worker thread.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+USERS_FILE = "users.json"
+DEMO_USERS_FILE = "demo-users.json"
+
+ROLES = ("dealer", "supervisor", "technician", "admin")
+
+#: what each role may do; the API checks these, the pages only follow them
+PERMISSIONS: dict[str, frozenset[str]] = {
+    # a dealer runs the game at one table
+    "dealer": frozenset({"view_tables", "deal"}),
+    # a supervisor does what a dealer does, and is the second pair of eyes
+    "supervisor": frozenset({"view_tables", "deal", "approve", "view_incidents"}),
+    # a technician looks after devices; sees the tables but cannot act on a round
+    "technician": frozenset({"view_tables", "devices", "device_commands"}),
+    # an administrator manages people and may look at everything, but is not a second pair of eyes
+    "admin": frozenset({"view_tables", "devices", "device_commands", "users", "view_incidents"}),
+}
+
+USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,31}$")
+#: shortest accepted secret, by role: a PIN is enough at the table, device and user rights need more
+MIN_SECRET = {"dealer": 4, "supervisor": 4, "technician": 8, "admin": 8}
+MAX_SECRET = 128
+
+_SCRYPT_N, _SCRYPT_R, _SCRYPT_P, _DKLEN = 2**15, 8, 1, 32
+_MAXMEM = 64 * 1024 * 1024
+
+
+class AuthError(ValueError):
+    """A user could not be created or changed; the message says why."""
+
+
+def hash_secret(secret: str, *, n: int = _SCRYPT_N, r: int = _SCRYPT_R, p: int = _SCRYPT_P) -> str:
+    salt = os.urandom(16)
+    digest = hashlib.scrypt(secret.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=_MAXMEM, dklen=_DKLEN)
+    b64 = base64.b64encode
+    return f"scrypt${n}${r}${p}${b64(salt).decode()}${b64(digest).decode()}"
+
+
+def check_secret(secret: str, stored: str) -> bool:
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        expected = base64.b64decode(digest)
+        got = hashlib.scrypt(secret.encode("utf-8"), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p),
+                             maxmem=_MAXMEM, dklen=len(expected))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got, expected)
+
+
+#: checked against when the user name is unknown, so that a wrong name takes as long as a wrong PIN
+_DUMMY_HASH = hash_secret(secrets.token_hex(8))
+
+
+def check_new_secret(role: str, secret: str) -> None:
+    if not isinstance(secret, str) or not secret or secret != secret.strip():
+        raise AuthError("a PIN or password must not be empty or start or end with blanks")
+    need = MIN_SECRET[role]
+    if len(secret) < need:
+        raise AuthError(f"a {role}'s PIN or password needs at least {need} characters")
+    if len(secret) > MAX_SECRET:
+        raise AuthError(f"a PIN or password has at most {MAX_SECRET} characters")
+    if len(set(secret)) == 1:
+        raise AuthError("a PIN or password of one repeated character is too easy to guess")
+
+
+@dataclass(frozen=True)
+class User:
+    username: str
+    role: str
+    disabled: bool = False
+
+    @property
+    def permissions(self) -> frozenset[str]:
+        return PERMISSIONS.get(self.role, frozenset())
+
+    def can(self, permission: str) -> bool:
+        return not self.disabled and permission in self.permissions
+
+
+class UserStore:
+    """``users.json``: {"users": [{"username", "role", "secret_hash", "created_at", "disabled"}]}."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / USERS_FILE
+        self._lock = threading.Lock()
+        self._users: dict[str, dict[str, Any]] = {}
+        self._stamp: tuple[int, int] | None = None
+
+    # --- reading -------------------------------------------------------------------
+
+    def _load(self) -> dict[str, dict[str, Any]]:
+        """The users, re-read when the file changed (another process may add users)."""
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            self._users, self._stamp = {}, None
+            return self._users
+        stamp = (st.st_mtime_ns, st.st_size)
+        if stamp != self._stamp:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            self._users = {u["username"]: u for u in data.get("users", [])}
+            self._stamp = stamp
+        return self._users
+
+    def users(self) -> list[User]:
+        with self._lock:
+            return [User(u["username"], u["role"], bool(u.get("disabled"))) for u in self._load().values()]
+
+    def get(self, username: str) -> User | None:
+        with self._lock:
+            u = self._load().get(username)
+        return User(u["username"], u["role"], bool(u.get("disabled"))) if u else None
+
+    def verify(self, username: str, secret: str) -> User | None:
+        """The user if the name and secret match an enabled user; slow on purpose (scrypt)."""
+        with self._lock:
+            u = self._load().get(username)
+        ok = check_secret(secret if isinstance(secret, str) else "", u["secret_hash"] if u else _DUMMY_HASH)
+        if not u or not ok or u.get("disabled"):
+            return None
+        return User(u["username"], u["role"], False)
+
+    # --- writing -------------------------------------------------------------------
+
+    def add(self, username: str, role: str, secret: str) -> User:
+        if not USERNAME_RE.match(username or ""):
+            raise AuthError("a user name is 2-32 characters of a-z, 0-9, '.', '_' and '-', starting with a letter "
+                            "or digit")
+        if role not in ROLES:
+            raise AuthError(f"unknown role {role!r}; the roles are {', '.join(ROLES)}")
+        check_new_secret(role, secret)
+        record = {"username": username, "role": role, "secret_hash": hash_secret(secret),
+                  "created_at": int(time.time()), "disabled": False}
+        with self._lock:
+            users = dict(self._load())
+            if username in users:
+                raise AuthError(f"there is already a user {username!r}")
+            users[username] = record
+            self._write(users)
+        return User(username, role)
+
+    def set_secret(self, username: str, secret: str) -> None:
+        with self._lock:
+            users = dict(self._load())
+            if username not in users:
+                raise AuthError(f"no user {username!r}")
+            check_new_secret(users[username]["role"], secret)
+            users[username] = dict(users[username], secret_hash=hash_secret(secret))
+            self._write(users)
+
+    def set_disabled(self, username: str, disabled: bool) -> None:
+        with self._lock:
+            users = dict(self._load())
+            if username not in users:
+                raise AuthError(f"no user {username!r}")
+            users[username] = dict(users[username], disabled=bool(disabled))
+            self._write(users)
+
+    def _write(self, users: dict[str, dict[str, Any]]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"users": sorted(users.values(), key=lambda u: u["username"])}, f, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+        self._users, self._stamp = users, None  # re-stat on the next read
+
+
+def ensure_demo_users(data_dir: Path | str) -> dict[str, tuple[str, str]]:
+    """One demo user per role (random PINs) when the folder has no users yet: {role: (username, pin)}.
+
+    The PINs are kept in ``demo-users.json`` (mode 0600) next to the users, like the
+    demo consumer token, so that a second ``studio demo`` on the same folder prints
+    them again. A folder whose users were made otherwise gets none and returns {}.
+    """
+    data_dir = Path(data_dir)
+    store = UserStore(data_dir)
+    demo_file = data_dir / DEMO_USERS_FILE
+    existing = {u.username: u for u in store.users()}
+    if existing:
+        if not demo_file.exists():
+            return {}
+        try:
+            saved = json.loads(demo_file.read_text(encoding="utf-8"))
+        except ValueError:
+            return {}
+        return {role: (name, pin) for role, (name, pin) in saved.items()
+                if name in existing and existing[name].role == role and not existing[name].disabled}
+    created: dict[str, tuple[str, str]] = {}
+    for role in ROLES:
+        digits = 6 if MIN_SECRET[role] <= 6 else 8
+        while True:
+            pin = "".join(secrets.choice("0123456789") for _ in range(digits))
+            if len(set(pin)) > 1:
+                break
+        name = f"{role}1"
+        store.add(name, role, pin)
+        created[role] = (name, pin)
+    fd = os.open(demo_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(created, f, indent=1)
+    return created
+
+
+# --- sessions --------------------------------------------------------------------------
+
+
+@dataclass
+class Session:
+    token: str
+    csrf: str
+    user: User
+    created: float
+    last_seen: float
+    ip: str
+
+    def expires_at(self, idle: float, lifetime: float) -> float:
+        return min(self.last_seen + idle, self.created + lifetime)
+
+
+class SessionStore:
+    """Server-side sessions; not thread-safe: used on the event loop only."""
+
+    def __init__(self, *, idle_seconds: float = 3600.0, lifetime_seconds: float = 12 * 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.idle = idle_seconds
+        self.lifetime = lifetime_seconds
+        self.clock = clock
+        self._sessions: dict[str, Session] = {}
+
+    def create(self, user: User, ip: str) -> Session:
+        self._sweep()
+        now = self.clock()
+        s = Session(secrets.token_urlsafe(32), secrets.token_urlsafe(24), user, now, now, ip)
+        self._sessions[s.token] = s
+        return s
+
+    def get(self, token: str | None, *, touch: bool = True) -> Session | None:
+        if not token:
+            return None
+        s = self._sessions.get(token)
+        if s is None:
+            return None
+        now = self.clock()
+        if now >= s.expires_at(self.idle, self.lifetime):
+            del self._sessions[token]
+            return None
+        if touch:
+            s.last_seen = now
+        return s
+
+    def seconds_left(self, s: Session) -> float:
+        return max(0.0, s.expires_at(self.idle, self.lifetime) - self.clock())
+
+    def end(self, token: str | None) -> Session | None:
+        return self._sessions.pop(token, None) if token else None
+
+    def end_user(self, username: str) -> int:
+        """Sign a user out everywhere (disabled, PIN changed)."""
+        gone = [t for t, s in self._sessions.items() if s.user.username == username]
+        for t in gone:
+            del self._sessions[t]
+        return len(gone)
+
+    def _sweep(self) -> None:
+        now = self.clock()
+        for t, s in list(self._sessions.items()):
+            if now >= s.expires_at(self.idle, self.lifetime):
+                del self._sessions[t]
+
+
+# --- slow-down ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Failures:
+    count: int = 0
+    last: float = 0.0
+    blocked_until: float = 0.0
+
+
+@dataclass
+class Throttle:
+    """Failures per key ("user:NAME", "ip:ADDR"); each failure past the free ones doubles the wait."""
+
+    free_attempts: int = 3
+    #: a shared studio terminal sees several people's typos
+    free_ip_attempts: int = 10
+    base_delay: float = 1.0
+    max_delay: float = 300.0
+    forget_after: float = 900.0  # a quiet quarter of an hour wipes the slate
+    clock: Callable[[], float] = time.monotonic
+    _keys: dict[str, _Failures] = field(default_factory=dict)
+
+    def wait(self, *keys: str) -> float:
+        """Seconds before these keys may try again (0: now)."""
+        now = self.clock()
+        waits = [0.0]
+        for k in keys:
+            f = self._keys.get(k)
+            if f is None:
+                continue
+            if now - f.last > self.forget_after:
+                del self._keys[k]
+                continue
+            waits.append(f.blocked_until - now)
+        return max(waits)
+
+    def failed(self, *keys: str) -> None:
+        now = self.clock()
+        for k in keys:
+            f = self._keys.get(k)
+            if f is None or now - f.last > self.forget_after:
+                f = self._keys[k] = _Failures()
+            f.count += 1
+            f.last = now
+            allowed = self.free_ip_attempts if k.startswith("ip:") else self.free_attempts
+            over = f.count - allowed
+            if over > 0:
+                f.blocked_until = now + min(self.base_delay * 2 ** (over - 1), self.max_delay)
+
+    def succeeded(self, *keys: str) -> None:
+        for k in keys:
+            self._keys.pop(k, None)

@@ -1,0 +1,342 @@
+"""Device families as the console sees them: names, pages, the commands technicians may send, and the
+family-specific choices a dealer gets (start a spin, re-spin, shoe change, void reasons, result entry).
+
+Everything a family adds to the console is data in one :class:`Family`. The console itself is generic
+over the table snapshot; a family only says what is special about its devices.
+
+EXTENSION POINTS (for the card, dice and ball families being built now) - see docs/console.md:
+
+1. Add the family's device kinds to its entry in :data:`FAMILIES` below (``kinds``); until then a kind is
+   matched by the hints in its name (``kind_hints``) and otherwise falls back to the generic family.
+2. ``page``: the technician's calibration page, a JavaScript module ``dealer_ui/static/families/<page>.js``
+   registered in ``dealer_ui/static/families/index.js``. Today only ``wheel`` and ``generic`` exist; the
+   shoe decoder test (``cards``), the dice camera region/colour page with its live overlay (``dice``)
+   and the ball-set check (``balls``) are to be written and fall back to ``generic``.
+3. ``self_test``, ``commands``/``confirm``: what a technician may send to the device (regular expressions
+   over the command text) and which commands need a confirmation with a warning.
+4. ``void_reasons``, ``start``, ``retry``, ``shoe_change``, ``releasable_holds``: the dealer's choices.
+5. :func:`result_form`: how people enter a result by hand for a game (roulette: a pocket pad; other games
+   get a checked JSON form until their form is added here).
+6. Result rendering on the dealer screen is generic (dealer_ui/static/render.js); a game-specific
+   renderer can be registered there.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+Health = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class DeviceAction:
+    """A dealer's device action (start a spin, re-spin, re-throw, redeal): a command to the device role."""
+
+    id: str
+    label: str
+    command: str
+    #: when the action is offered, from the device's health(); the reason is shown when it is not
+    when: Callable[[Health], bool]
+    explain: str
+
+
+@dataclass(frozen=True)
+class Family:
+    id: str
+    name: str
+    kinds: tuple[str, ...] = ()
+    kind_hints: tuple[str, ...] = ()
+    page: str = "generic"
+    self_test: str | None = None
+    self_test_warning: str = ""
+    #: commands a technician may send (full match of the command text)
+    commands: tuple[str, ...] = ()
+    #: (pattern, warning): commands that change something and need an explicit confirmation
+    confirm: tuple[tuple[str, str], ...] = ()
+    #: reason code -> plain message, added to the generic ones for a dealer's void
+    void_reasons: dict[str, str] = field(default_factory=dict)
+    start: DeviceAction | None = None
+    retry: DeviceAction | None = None
+    shoe_change: bool = False
+    #: hold codes a dealer may clear alone by confirming the condition is resolved
+    releasable_holds: tuple[str, ...] = ()
+    #: family data the technician page needs (the wheel's settings table, ...)
+    page_data: dict[str, Any] = field(default_factory=dict)
+    #: what the device's state means to a dealer, from health() (None: nothing to say)
+    phase: Callable[[Health], dict[str, Any] | None] = lambda health: None
+
+    def allows(self, command: str) -> bool:
+        return any(re.fullmatch(p, command) for p in self.commands)
+
+    def warning(self, command: str) -> str | None:
+        for pattern, warning in self.confirm:
+            if re.fullmatch(pattern, command):
+                return warning
+        return None
+
+    def public(self) -> dict[str, Any]:
+        """What the pages need to know about the family (sent as JSON)."""
+        return {
+            "id": self.id, "name": self.name, "page": self.page, "self_test": self.self_test,
+            "self_test_warning": self.self_test_warning, "commands": list(self.commands),
+            "confirm": [list(c) for c in self.confirm], "page_data": self.page_data,
+            "shoe_change": self.shoe_change,
+        }
+
+
+# --- generic choices ------------------------------------------------------------------------
+
+#: a dealer's reasons to void a round, in plain words (the feed carries code and message)
+MANUAL_VOID_REASONS: dict[str, str] = {
+    "dealer_error": "Dealer error. The round is void and all bets are returned.",
+    "device_malfunction": "The device did not work properly during the round. The round is void and all bets "
+                          "are returned.",
+    "foreign_object": "Something interfered with the game. The round is void and all bets are returned.",
+    "game_interrupted": "The game was interrupted. The round is void and all bets are returned.",
+    "procedure_error": "The game procedure was not followed. The round is void and all bets are returned.",
+    "other": "The round is void and all bets are returned.",
+}
+
+#: what a dealer may report as an incident
+INCIDENT_CATEGORIES: dict[str, str] = {
+    "device": "Device problem",
+    "game": "Game irregularity",
+    "player": "Player or chat",
+    "studio": "Studio, camera, light or sound",
+    "security": "Security",
+    "other": "Other",
+}
+
+
+# --- the roulette wheel (Cammegh SS2) --------------------------------------------------------
+
+#: SS2 states (protocol §5.1) in a dealer's words
+WHEEL_STATES: dict[int, tuple[str, str]] = {
+    1: ("Wheel starting", "The wheel is getting up to speed."),
+    2: ("Place your bets", "The wheel is launching the ball."),
+    3: ("Ball in the rim", "Last bets: the ball is running."),
+    4: ("No more bets", "The ball is about to drop."),
+    5: ("Winning number", "The ball is in a pocket."),
+    6: ("Wheel stopped", "The wheel is idle (table closed)."),
+    7: ("Ball not in the track", "Put the ball back in the track, then re-spin."),
+}
+
+#: the SS2 `*T` settings (protocol §4.3): letter, name, values, unit and range as the guide gives them
+WHEEL_SETTINGS: tuple[dict[str, Any], ...] = (
+    {"letter": "d", "name": "Stopping distance before firing", "values": 1, "default": "15", "unit": ""},
+    {"letter": "c", "name": "Firing position of pocket 0", "values": 1, "default": "",
+     "unit": "20000 takes the wheel's current position"},
+    {"letter": "p", "name": "Ball jet to rim jet delay", "values": 1, "default": "50", "unit": "ms"},
+    {"letter": "q", "name": "Rim jet to wheel start delay", "values": 1, "default": "800", "unit": "ms"},
+    {"letter": "k", "name": "Ball time in the rim", "values": 1, "default": "1900", "unit": "1/2048 s per revolution"},
+    {"letter": "i", "name": "Broken-off sensor time (state 4)", "values": 1, "default": "10", "unit": "0.5 s steps"},
+    {"letter": "j", "name": "Sensor positions and order", "values": 4, "default": "",
+     "unit": "needs save to flash and a mains off/on"},
+    {"letter": "r", "name": "Rim jet duration min max", "values": 2, "default": "28000 32000", "unit": ""},
+    {"letter": "s", "name": "Wheel speed min max", "values": 2, "default": "14.0 17.5", "unit": "rpm"},
+    {"letter": "t", "name": "Deceleration distance to firing", "values": 1, "default": "4000",
+     "unit": "9999 = one revolution"},
+    {"letter": "n", "name": "No-more-bets threshold", "values": 1, "default": "2920",
+     "unit": "1/2048 s per ball revolution; lower = earlier"},
+    {"letter": "m", "name": "Speed change after no more bets", "values": 1, "default": "1.5", "unit": "rpm"},
+    {"letter": "h", "name": "Games per hour (maximum)", "values": 1, "default": "60", "unit": "games"},
+    {"letter": "z", "name": "Pockets on the wheel", "values": 1, "default": "38", "unit": "37, 38, 39 or 40"},
+    {"letter": "g", "name": "Additional game modes", "values": 1, "default": "0",
+     "unit": "sum of 8 (stop after misfire), 16 (direction), 32 (state 7)"},
+)
+
+_WHEEL_READS = (
+    r"\*X", r"\*S", r"\*V", r"\*v", r"\*A", r"\*O", r"\*o", r"\*w", r"\*W", r"\*M", r"\*s t", r"\*y",
+    r"\*T [A-Z]",
+)
+_WHEEL_CHANGES = (
+    (r"\*T [a-eg-z](?: [0-9]{1,5}(?:\.[0-9])?){1,4}", "Changes a wheel setting. It is lost at power-off unless "
+                                                       "saved to flash."),
+    (r"\*T f", "Saves all wheel settings to the wheel's flash memory."),
+    (r"\*o [0-9]{1,5}", "Changes the wheel's operating mode (kept in non-volatile memory)."),
+    (r"\*P 0", "Stops the wheel. A round in play is voided and all bets are returned."),
+    (r"\*P 1", "Starts the wheel turning."),
+    (r"\*R", "Resets the wheel to state 1. A round in play is voided and all bets are returned."),
+    (r"\*(?:K|u [13])", "A test spin is a real game for the studio: the table opens a round and publishes its "
+                        "result. Do it only while the table is closed to players."),
+    (r"\*F", "Runs the wheel's self-test (idle wheel only, up to 5 minutes)."),
+    (r"\*C", "Calibrates the sensor positions: the wheel must be stopped with the ball fixed in pocket 0."),
+    (r"\*I [04]", "Turns the sensor debug output on (4) or off (0)."),
+    (r"\*q [01]", "Turns the wheel's status output off (0) or on (1). With it off the studio cannot follow games."),
+    (r"\*s e", "Erases the wheel's winning-number log."),
+)
+
+
+def _wheel_health_state(health: Health) -> int | None:
+    device = health.get("device") or {}
+    state = device.get("state")
+    return state if isinstance(state, int) else None
+
+
+MODE_MANUAL_START = 2  # SS2 operating-mode bit (protocol §4.2)
+
+
+def _wheel_waits_for_start(health: Health) -> bool:
+    """Connected, in state 1 or 5, and not known to be in arcade mode (the mode is known once read: `*o`)."""
+    if not health.get("connected") or _wheel_health_state(health) not in (1, 5):
+        return False
+    mode = (health.get("device") or {}).get("mode")
+    return not isinstance(mode, int) or bool(mode & MODE_MANUAL_START)
+
+
+def _wheel_phase(health: Health) -> dict[str, Any] | None:
+    state = _wheel_health_state(health)
+    if state is None or not health.get("connected", False):
+        return None
+    title, text = WHEEL_STATES.get(state, (f"Wheel state {state}", ""))
+    device = health.get("device") or {}
+    return {"state": state, "title": title, "text": text, "flags": device.get("flag_names") or [],
+            "speed_rpm": device.get("speed_rpm"), "direction": device.get("direction"),
+            "game_counter": device.get("game_counter")}
+
+
+WHEEL = Family(
+    id="wheel",
+    name="Roulette wheel",
+    kinds=("cammegh-ss2",),
+    kind_hints=("roulette", "ss2"),
+    page="wheel",
+    self_test="*F",
+    self_test_warning="The wheel must be stopped (idle, state 6) or it answers BUSY. The test can take up to "
+                      "5 minutes; its answers appear in the log below.",
+    commands=_WHEEL_READS + tuple(p for p, _ in _WHEEL_CHANGES),
+    confirm=_WHEEL_CHANGES,
+    void_reasons={
+        "ball_left_wheel": "The ball left the wheel. The round is void and all bets are returned.",
+        "miss_spin_seen": "Miss-spin seen at the table. The round is void and all bets are returned.",
+    },
+    # a wheel in manual-start mode waits in state 1 or 5 for a start command; in arcade mode it answers *K CAM
+    start=DeviceAction("start_game", "Start spin", "*K", when=lambda h: _wheel_waits_for_start(h),
+                       explain="The wheel starts a game when it is waiting (state 1 or 5) in manual-start mode."),
+    retry=DeviceAction("retry", "Re-spin", "*R",
+                       when=lambda h: bool(h.get("connected")) and _wheel_health_state(h) == 7,
+                       explain="Re-spin once the ball is back in the track (the wheel reports state 7)."),
+    page_data={"settings": list(WHEEL_SETTINGS), "states": {str(k): v[0] for k, v in WHEEL_STATES.items()}},
+    phase=_wheel_phase,
+)
+
+# --- families being built now: EXTENSION POINTS ----------------------------------------------
+
+CARDS = Family(
+    id="cards",
+    name="Card shoe",
+    kinds=("serial-shoe", "camera-shoe"),  # EXTENSION POINT: add the shoe kinds as they land
+    kind_hints=("shoe", "card"),
+    page="generic",  # EXTENSION POINT: "cards" page with the shoe decoder test
+    commands=(),  # EXTENSION POINT: what a technician may send to a shoe
+    void_reasons={
+        "card_exposed": "A card was exposed by mistake. The round is void and all bets are returned.",
+        "misdeal": "Misdeal. The round is void and all bets are returned.",
+    },
+    shoe_change=True,
+)
+
+DICE = Family(
+    id="dice",
+    name="Dice shaker and camera",
+    kinds=("dice-camera",),
+    kind_hints=("dice", "shaker"),
+    page="generic",  # EXTENSION POINT: "dice" page: camera region and colours with a live overlay
+    void_reasons={
+        "dice_off_table": "A die left the tray. The round is void and all bets are returned.",
+        "cocked_dice": "A die did not land flat. The round is void and all bets are returned.",
+    },
+)
+
+BALLS = Family(
+    id="balls",
+    name="Ball draw machine",
+    kinds=("modbus-ball-machine", "serial-ball-reader", "camera-ball-reader"),
+    kind_hints=("ball", "draw", "lottery", "bingo", "keno"),
+    page="generic",  # EXTENSION POINT: "balls" page with the ball-set check
+    void_reasons={
+        "machine_jam": "The draw machine jammed. The round is void and all bets are returned.",
+    },
+)
+
+MONEY_WHEEL = Family(
+    id="money_wheel",
+    name="Money wheel",
+    kinds=("wheel-encoder", "wheel-pointer"),
+    kind_hints=("money", "fortune"),
+    page="generic",  # EXTENSION POINT: the money wheel's calibration page (segments, pointer)
+)
+
+ROULETTE_CAMERA = Family(
+    id="roulette_camera",
+    name="Roulette camera",
+    kinds=("roulette-camera",),
+    page="generic",  # EXTENSION POINT: the overhead camera's region and pocket calibration page
+)
+
+GENERIC = Family(id="generic", name="Device")
+
+FAMILIES: tuple[Family, ...] = (WHEEL, ROULETTE_CAMERA, CARDS, DICE, BALLS, MONEY_WHEEL)
+
+
+def family_for_kind(kind: str | None) -> Family:
+    """The family of a device kind: listed in its ``kinds``, else guessed from the kind's name, else generic.
+
+    A guess only names the family and its dealer's void reasons: no command, self-test, start or re-spin is
+    ever sent to a device whose kind the family does not list (another vendor's device may read the same
+    bytes differently)."""
+    if not kind:
+        return GENERIC
+    for f in FAMILIES:
+        if kind in f.kinds:
+            return f
+    low = kind.lower()
+    for f in FAMILIES:
+        if any(h in low for h in f.kind_hints):
+            return replace(f, commands=(), confirm=(), self_test=None, start=None, retry=None, page="generic",
+                           releasable_holds=())
+    return GENERIC
+
+
+# --- entering a result by hand -------------------------------------------------------------
+
+
+def result_form(game: Any) -> dict[str, Any]:
+    """How the manual-result and correction dialogs ask for a result of this game.
+
+    Roulette: a pad of the wheel's pockets with their colours. Card games (played with a shoe): a pad of the
+    52 cards, tapped in deal order, sent as ``{"cards": [...]}`` (every card game's ``validate_result``
+    re-deals that list through its own script). Any other game (or a wheel game whose result is neither of the
+    pocket forms): a JSON object checked by the game's own
+    ``validate_result`` on the server (EXTENSION POINT: dice and ball forms).
+    """
+    wheel = getattr(game, "wheel", None)
+    pockets = getattr(wheel, "pockets", None)
+    color = getattr(wheel, "color", None)
+    if pockets and callable(color):
+        pad = {"type": "pockets", "pockets": list(pockets), "colors": {p: color(p) for p in pockets}}
+        # one winning pocket ({"number": ...}) or, as in double ball roulette, two ({"numbers": [...]}):
+        # the game's own check says which (recognition is pure, so asking it is safe)
+        for field, count, probe in (("number", 1, pockets[0]), ("numbers", 2, [pockets[0], pockets[-1]])):
+            try:
+                game.validate_result({field: probe})
+            except (ValueError, TypeError, KeyError):
+                continue
+            return {**pad, "field": field, "count": count}
+    kinds = set(getattr(game, "device_kinds", ()) or ())
+    if kinds and kinds <= set(CARDS.kinds):
+        return {"type": "cards", "field": "cards", "ranks": list("A23456789TJQK"), "suits": list("SHDC")}
+    return {"type": "json", "example": _EXAMPLES.get(getattr(game, "game_id", ""), {})}
+
+
+#: example results for the JSON form (docs/dice-games.md and the card family's shapes)
+_EXAMPLES: dict[str, dict[str, Any]] = {
+    "sic_bo": {"dice": [1, 3, 6]},
+    "super_sic_bo": {"dice": [1, 3, 6]},
+    "mega_sic_bo": {"dice": [1, 3, 6]},
+    "lightning_dice": {"dice": [1, 3, 6]},
+    "craps": {"dice": [3, 4], "point": None},
+    "bac_bo": {"player": [2, 5], "banker": [6, 6]},
+    "dice_duel": {"red": 4, "blue": 2},
+}

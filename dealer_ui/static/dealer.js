@@ -1,0 +1,450 @@
+// The dealer's screen: one table, its round, what the devices read, and the choices the rules allow now.
+// Everything shown comes from the table's view (the server's snapshot); the buttons are the server's
+// `choices`, so the screen never offers what the studio would refuse.
+import {
+  ApiError, ROOT, api, approvalBox, can, clear, dialogButtons, el, header, live, modal, requireMe, timeOf, toast,
+} from "./common.js";
+import { cardNode, renderResult, renderRoundEvents, resultText } from "./render.js";
+
+const main = document.getElementById("main");
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+let meta = null;
+let view = null;
+let clockOffset = 0; // server time - local time, ms
+const parts = {};
+
+const PHASES = {
+  betting_open: "Betting open",
+  betting_closed: "Betting closed",
+  in_play: "No more bets",
+  result_pending: "Checking result",
+  certified: "Result",
+  voided: "Round void",
+};
+
+function layout() {
+  clear(main);
+  parts.state = el("section", { class: "panel", id: "state", "aria-label": "round" });
+  parts.notice = el("section", { class: "panel hidden", id: "notice", role: "alert" });
+  parts.result = el("section", { class: "panel", id: "result", "aria-label": "result" });
+  parts.live = el("section", { class: "panel", id: "live", "aria-label": "devices live" });
+  parts.actions = el("section", { class: "panel", id: "actions", "aria-label": "actions" });
+  parts.devices = el("section", { class: "panel", id: "devices", "aria-label": "devices" });
+  parts.recent = el("section", { class: "panel", id: "recent", "aria-label": "recent rounds" });
+  parts.events = el("section", { class: "panel", id: "events", "aria-label": "messages" });
+  main.append(
+    el("div", { class: "left" }, parts.state, parts.notice, parts.result, parts.live),
+    el("div", { class: "right" }, parts.actions, parts.devices, parts.recent, parts.events));
+}
+
+function ctx() {
+  return { game: meta.game, family: meta.families[0] ? meta.families[0].id : "generic" };
+}
+
+function wheelPhase() {
+  const dev = (view.devices || []).find((d) => d.phase);
+  return dev ? dev.phase : null;
+}
+
+function phaseKey() {
+  const r = view.round;
+  if (view.status === "paused") return "paused";
+  if (!r) return "none";
+  if (["betting_open", "betting_closed", "in_play", "result_pending"].includes(r.state) && r.holds.length) return "held";
+  return r.state;
+}
+
+function renderState() {
+  const r = view.round;
+  const key = phaseKey();
+  const title = key === "paused" ? "Table paused" : key === "held" ? "Round held" : key === "none"
+    ? "Waiting for the first round" : PHASES[r.state];
+  const device = wheelPhase();
+  const sub = device ? `${device.title}. ${device.text}` : view.pacing === "dealer" && r && r.state === "betting_open"
+    ? "Betting closes in" : "";
+  clear(parts.state).append(
+    el("div", { class: "round-line" },
+      el("h2", {}, r ? `Round ${r.round_number}` : "No round"),
+      el("span", { class: "muted" }, r ? `opened ${timeOf(r.opened_at)}` : "")),
+    el("div", { class: `phase ${key}`, id: "phase", "data-state": r ? r.state : "none" }, title),
+    el("div", { class: "sub", id: "phase-detail" }, sub),
+    el("div", { id: "countdown", "aria-live": "off" }));
+  tick();
+}
+
+function tick() {
+  const box = document.getElementById("countdown");
+  if (!box || !view) return;
+  const r = view.round;
+  if (view.betting_closes_at && r && r.state === "betting_open") {
+    const left = Math.max(0, Math.ceil((Date.parse(view.betting_closes_at) - (Date.now() + clockOffset)) / 1000));
+    box.textContent = String(left);
+    box.classList.toggle("low", left <= 5);
+  } else if (r && r.state === "betting_open") {
+    const open = Math.max(0, Math.floor((Date.now() + clockOffset - Date.parse(r.opened_at)) / 1000));
+    box.textContent = "";
+    box.append(el("span", { class: "muted", style: "font-size:2rem" }, `open for ${open} s`));
+  } else {
+    box.textContent = "";
+  }
+}
+
+function renderNotice() {
+  const n = view.notice;
+  const show = n && n.title && n.level !== "ok" || (n && n.level === "ok" && n.lines.length);
+  parts.notice.className = `panel ${n.level}` + (show ? "" : " hidden");
+  clear(parts.notice).append(el("div", { class: "title", id: "notice-title" }, n.title),
+    ...n.lines.map((line) => el("p", {}, line)));
+}
+
+function renderResultPanel() {
+  const r = view.round;
+  clear(parts.result).append(el("h2", {}, "Result"));
+  if (r && r.state === "voided") {
+    parts.result.append(el("div", { class: "result" }, el("div", { class: "caption", id: "void-code" },
+      `Void (${r.void_code})`)));
+  } else {
+    parts.result.append(renderResult(r ? r.result : null, ctx()));
+    if (r && r.state === "certified") {
+      parts.result.append(el("div", { class: "pill ok", id: "certified" }, r.version > 1 ? `Certified, corrected (v${r.version})`
+        : "Certified"));
+    } else if (r && r.result) {
+      parts.result.append(el("div", { class: "pill warn" }, "Not certified yet"));
+    }
+  }
+  if (view.extras) {  // computer-drawn values (lightning numbers, multipliers), shown once betting has closed
+    parts.result.append(el("h2", { style: "margin-top:10px" }, "Drawn by the studio"),
+      renderResult(view.extras, { ...ctx(), game: null }));
+  }
+}
+
+function renderLive() {
+  clear(parts.live).append(el("h2", {}, "Devices read"));
+  const device = wheelPhase();
+  if (device) {
+    const speed = device.speed_rpm !== null && device.speed_rpm !== undefined ? `${device.speed_rpm} rpm` : "";
+    parts.live.append(el("p", { id: "wheel-live" },
+      `Wheel: ${device.title}${speed ? `, ${speed}` : ""}${device.direction ? `, ${device.direction}` : ""}` +
+      (device.flags && device.flags.length ? `, warnings: ${device.flags.join(", ")}` : "")));
+  }
+  parts.live.append(renderRoundEvents(view.round_events || [], ctx()));
+  const list = el("ul", { class: "live-list", id: "device-events" });
+  for (const e of (view.round_events || []).slice(-8).reverse()) {
+    list.append(el("li", {}, el("span", { class: "at" }, timeOf(e.at)), e.summary));
+  }
+  parts.live.append(list);
+}
+
+function renderActions() {
+  clear(parts.actions).append(el("h2", {}, "Actions"));
+  const box = el("div", { class: "buttons" });
+  for (const c of view.choices) {
+    const cls = c.danger ? "danger big" : ["open_round", "start_game", "close_betting"].includes(c.id) ? "go big"
+      : "primary big";
+    box.append(el("button", {
+      type: "button", class: cls, id: `action-${c.id}${c.code ? "-" + c.code : ""}`, dataset: { choice: c.id },
+      onclick: () => act(c),
+    }, c.label, c.needs_approval ? el("span", { class: "note" }, "with a supervisor") : null));
+  }
+  if (!view.choices.length) box.append(el("p", { class: "none" }, "Nothing to do at this table for your role."));
+  parts.actions.append(box);
+}
+
+function renderDevices() {
+  clear(parts.devices).append(el("h2", {}, "Devices"));
+  for (const d of view.devices) {
+    parts.devices.append(el("div", { class: "row" },
+      el("span", { class: `pill ${d.connected ? "ok" : "bad"}` }, d.connected ? "Connected" : "Not connected"),
+      el("span", {}, `${d.role} \u00b7 ${d.kind || "device"}`)));
+  }
+  if (view.status === "paused") parts.devices.append(el("p", {}, view.paused_reason));
+}
+
+function renderRecent() {
+  clear(parts.recent).append(el("h2", {}, "Recent rounds"));
+  const strip = el("div", { class: "recent", id: "recent-strip" });
+  for (const r of (view.recent_rounds || []).slice(0, 12)) {
+    const color = r.result && r.result.color ? r.result.color : "";
+    strip.append(el("div", { class: `chip ${r.state === "voided" ? "void" : color}` },
+      r.state === "voided" ? "void" : resultText(r.result)));
+  }
+  parts.recent.append(strip);
+}
+
+function renderEvents() {
+  clear(parts.events).append(el("h2", {}, "Messages"));
+  const list = el("ul", { class: "live-list", id: "table-events" });
+  for (const e of view.events || []) {
+    const text = e.what === "incident" ? `Incident (${e.category}) by ${e.by}: ${e.text}`
+      : e.what === "status" ? `Table ${e.state}${e.reason ? ": " + e.reason : ""}` : e.message || e.code;
+    list.append(el("li", {}, el("span", { class: "at" }, timeOf(e.at)), text));
+  }
+  parts.events.append(list);
+}
+
+function render() {
+  renderState();
+  renderNotice();
+  renderResultPanel();
+  renderLive();
+  renderActions();
+  renderDevices();
+  renderRecent();
+  renderEvents();
+}
+
+function setView(v) {
+  view = v;
+  clockOffset = Date.parse(v.server_time) - Date.now();
+  render();
+  checkOpenDialog();
+}
+
+/** A dialog opened for a round that has since moved on says so, and its button stops working. */
+function checkOpenDialog() {
+  const d = document.querySelector("dialog[open][data-choice]");
+  if (!d) return;
+  const choice = view.choices.find((c) => c.id === d.dataset.choice);
+  const sameRound = !d.dataset.round || (view.round && view.round.round_id === d.dataset.round);
+  const submit = d.querySelector("#dialog-submit");
+  let stale = d.querySelector(".stale");
+  if (!choice || !sameRound) {
+    if (!stale) {
+      stale = el("div", { class: "error stale", role: "alert" },
+        "The round has moved on: this is no longer possible. Cancel and look at the table again.");
+      d.insertBefore(stale, d.children[1]);
+    }
+    if (submit) submit.disabled = true;
+    return;
+  }
+  if (stale) stale.remove();
+  if (submit) submit.disabled = false;
+  const approval = d.querySelector(".approval");
+  if (approval && choice.needs_approval) approval.classList.remove("hidden");  // e.g. betting closed meanwhile
+}
+
+/** Tie an open dialog to the choice (and the round) it was opened for. */
+function bind(dialog, choice, roundBound = true) {
+  dialog.dataset.choice = choice.id;
+  if (roundBound && view.round) dialog.dataset.round = view.round.round_id;
+  return dialog;
+}
+
+// --- actions ----------------------------------------------------------------------------------------------
+
+async function post(choice, body = {}) {
+  const res = await api(`/tables/${encodeURIComponent(tableId)}/actions/${choice.id}`, { method: "POST", body });
+  if (res.view) setView(res.view);
+  return res;
+}
+
+async function act(c) {
+  if (["open_round", "close_betting", "start_game", "retry", "start_opening_check"].includes(c.id)) {
+    try { await post(c); } catch (e) { toast(e.message, "bad"); }
+    return;
+  }
+  if (c.id === "finish_opening_check") {
+    try {
+      const res = await post(c);
+      toast(res.result && res.result.message ? res.result.message : "Opening check finished.",
+        res.result && res.result.ok ? "good" : "bad", 10000);
+    } catch (e) { toast(e.message, "bad"); }
+    return;
+  }
+  if (c.id === "void") return voidDialog(c);
+  if (c.id === "manual_result") return resultDialog(c, "Enter the result by hand", null);
+  if (c.id === "correct") {
+    return resultDialog(c, "Correct a certified result", (view.recent_rounds || []).filter((r) => r.state === "certified"));
+  }
+  if (c.id === "incident") return incidentDialog(c);
+  if (c.id === "release") return confirmDialog(c, "Confirm and continue",
+    "Confirm that the problem is solved. The round then goes on and its result can be certified.", { code: c.code });
+  if (c.id === "shoe_change") return confirmDialog(c, "Shoe change",
+    "Record a shoe change: the old shoe is finished and a new shuffled shoe is in place.", {});
+}
+
+function choiceButtons(items, onPick, prefix, initial = null) {
+  const box = el("div", { class: "choices", role: "group" });
+  const buttons = items.map((it) => el("button", {
+    type: "button", id: `${prefix}-${it.code}`, class: it.code === initial ? "selected" : "",
+    "aria-pressed": it.code === initial ? "true" : "false",
+    onclick: (ev) => {
+      buttons.forEach((b) => { b.classList.remove("selected"); b.setAttribute("aria-pressed", "false"); });
+      ev.currentTarget.classList.add("selected");
+      ev.currentTarget.setAttribute("aria-pressed", "true");
+      onPick(it.code);
+    },
+  }, it.label));
+  box.append(...buttons);
+  return box;
+}
+
+function submitWithApproval(d, ui, choice, approval, makeBody, label) {
+  const submit = el("button", { type: "submit", class: choice.danger ? "danger big" : "primary big", id: "dialog-submit" },
+    label);
+  const cancel = el("button", { type: "button", class: "big", id: "dialog-cancel", onclick: () => ui.close() }, "Cancel");
+  const form = el("form", { method: "dialog" });
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = makeBody();
+    if (!body) return;
+    const a = approval ? approval.value() : null;
+    if (a) body.approval = a;
+    submit.disabled = true;
+    try {
+      await post(choice, body);
+      ui.close();
+      toast(`${label}: done.`, "good");
+    } catch (e) {
+      if (e instanceof ApiError && e.data.needs_approval && approval) approval.show(true);
+      if (approval) approval.reset();
+      ui.fail(e.message);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  form.append(dialogButtons(cancel, submit));
+  d.append(form);
+}
+
+function voidDialog(c) {
+  bind(modal("Void the round", (d, ui) => {
+    let code = null;
+    const note = el("textarea", { id: "void-note", maxlength: "500" });
+    const approval = approvalBox("A void after betting closed");
+    approval.show(c.needs_approval);
+    d.append(el("p", {}, "All bets of the round are returned. Choose the reason:"),
+      choiceButtons(meta.void_reasons.map((r) => ({ code: r.code, label: r.code.replace(/_/g, " ") })),
+        (x) => { code = x; ui.ok(); }, "reason"),
+      el("label", { for: "void-note" }, "Note (needed for 'other')"), note, approval.node);
+    submitWithApproval(d, ui, c, approval, () => {
+      if (!code) { ui.fail("Choose a reason."); return null; }
+      return { code, note: note.value };
+    }, "Void round");
+  }), c);
+}
+
+function resultInput(d) {
+  const form = meta.result_form;
+  if (form.type === "pockets") {
+    const count = form.count || 1;
+    let chosen = [];
+    const shown = el("div", { class: "caption", id: "chosen-number" }, count === 1 ? "No number chosen"
+      : `Choose ${count} numbers`);
+    const pad = el("div", { class: "pad", id: "number-pad" });
+    const buttons = form.pockets.map((p) => el("button", { type: "button", class: form.colors[p], id: `pocket-${p}`,
+      onclick: () => {
+        chosen = count === 1 || chosen.length >= count ? [p] : chosen.concat([p]);
+        buttons.forEach((b) => b.classList.toggle("selected", chosen.includes(b.textContent)));
+        shown.textContent = count === 1 ? `Number ${p} (${form.colors[p]})`
+          : `Numbers: ${chosen.map((x) => `${x} (${form.colors[x]})`).join(", ")}`;
+      } }, p));
+    pad.append(...buttons);
+    d.append(el("label", {}, count === 1 ? "Winning number" : `Winning numbers (${count})`), pad, shown);
+    return () => (chosen.length !== count ? null : { [form.field]: count === 1 ? chosen[0] : [...chosen] });
+  }
+  if (form.type === "cards") {
+    const dealt = [];
+    const shown = el("div", { class: "cards", id: "chosen-cards", "aria-live": "polite" });
+    const redraw = () => {
+      clear(shown);
+      if (!dealt.length) shown.append(el("span", { class: "muted" }, "No card chosen: tap the cards in the order they were dealt."));
+      dealt.forEach((c, i) => shown.append(el("div", { class: "position" }, el("div", { class: "label" }, `#${i + 1}`),
+        cardNode(c))));
+    };
+    const pad = el("div", { class: "pad", id: "card-pad" });
+    for (const suit of form.suits) {
+      for (const rank of form.ranks) {
+        const code = rank + suit;
+        pad.append(el("button", { type: "button", id: `card-${code}`, class: "H D".includes(suit) ? "red" : "black",
+          onclick: () => { dealt.push(code); redraw(); } }, cardNode(code).textContent));
+      }
+    }
+    redraw();
+    d.append(el("label", {}, "Cards in the order they were dealt"), pad,
+      el("div", { class: "row" },
+        el("button", { type: "button", id: "card-undo", onclick: () => { dealt.pop(); redraw(); } }, "Undo last card"),
+        el("button", { type: "button", id: "card-clear", onclick: () => { dealt.length = 0; redraw(); } }, "Clear")),
+      shown);
+    return () => (dealt.length ? { [form.field]: [...dealt] } : null);
+  }
+  const text = el("textarea", { id: "result-json", spellcheck: "false", class: "mono" },
+    JSON.stringify(form.example || {}, null, 1));
+  d.append(el("label", { for: "result-json" }, "Result (JSON, checked by the game's rules)"), text);
+  return () => { try { return JSON.parse(text.value); } catch (e) { return undefined; } };
+}
+
+function resultDialog(c, title, rounds) {
+  let chosen = rounds && rounds.length ? rounds[0].round_id : null;
+  bind(modal(title, (d, ui) => {
+    if (rounds) {
+      d.append(el("p", {}, "Choose the round. The correction is published as a new version of its result."),
+        choiceButtons(rounds.map((r) => ({ code: r.round_id, label: `Round ${r.round_number}: ${resultText(r.result)}` })),
+          (x) => { chosen = x; }, "round", chosen));
+    }
+    const read = resultInput(d);
+    const reason = el("textarea", { id: "result-reason", maxlength: "500" });
+    const approval = approvalBox(rounds ? "A correction" : "A result entered by hand");
+    d.append(el("label", { for: "result-reason" }, "Why (recorded with the result)"), reason, approval.node);
+    submitWithApproval(d, ui, c, approval, () => {
+      const result = read();
+      if (rounds && !chosen) { ui.fail("Choose the round."); return null; }
+      if (!result) { ui.fail(result === undefined ? "The result is not valid JSON." : "Choose the result."); return null; }
+      if (reason.value.trim().length < 3) { ui.fail("Say in a few words why."); return null; }
+      const body = { result, reason: reason.value.trim() };
+      if (rounds) body.round_id = chosen;
+      return body;
+    }, title);
+  }), c, !rounds);
+}
+
+function incidentDialog(c) {
+  modal("Report an incident", (d, ui) => {
+    let category = null;
+    const text = el("textarea", { id: "incident-text", maxlength: "2000" });
+    d.append(choiceButtons(meta.incident_categories, (x) => { category = x; }, "incident"),
+      el("label", { for: "incident-text" }, "What happened"), text);
+    submitWithApproval(d, ui, c, null, () => {
+      if (!category) { ui.fail("Choose what kind of incident it is."); return null; }
+      if (text.value.trim().length < 3) { ui.fail("Describe the incident in a few words."); return null; }
+      return { category, text: text.value.trim() };
+    }, "Report incident");
+  });
+}
+
+function confirmDialog(c, title, text, body) {
+  bind(modal(title, (d, ui) => {
+    d.append(el("p", {}, text));
+    submitWithApproval(d, ui, c, null, () => body, title);
+  }), c);
+}
+
+// --- start ----------------------------------------------------------------------------------------------
+
+async function start() {
+  await requireMe();
+  let data;
+  try {
+    data = await api(`/tables/${encodeURIComponent(tableId)}`);
+  } catch (e) {
+    header("Studio console");
+    clear(main).append(el("div", { class: "error" }, e.message));
+    return;
+  }
+  meta = data.meta;
+  header(`Table ${tableId} \u00b7 ${meta.game.replace(/_/g, " ")}`);
+  document.title = `Table ${tableId}`;
+  layout();
+  setView(data.view);
+  setInterval(tick, 250);
+  live(`tables=${encodeURIComponent(tableId)}`, (msg) => {
+    if (msg.type === "table" && msg.table_id === tableId) setView(msg.view);
+    else if (msg.type === "event" && msg.what === "refused") toast(`The studio refused: ${msg.data.message}`, "bad");
+    else if (msg.type === "device" && view && !/_(status|sample)$/.test(msg.event.kind) && msg.event.kind !== "command") {
+      view.round_events = (view.round_events || []).concat([msg.event]).slice(-100);
+      renderLive();
+    }
+  }, (up) => document.body.classList.toggle("offline", !up));
+}
+
+start();

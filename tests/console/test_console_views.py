@@ -1,0 +1,212 @@
+"""What the dealer is told and offered, from table snapshots alone (no server): plain words and choices."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from dealer_ui.auth import User
+from dealer_ui.families import CARDS, GENERIC, WHEEL, family_for_kind, result_form
+from dealer_ui.live import summarize_event
+from dealer_ui.views import choices, notice
+from recognition.games import game_rules
+from recognition.ss2_judge import HOLD_REASONS, VOID_REASONS
+
+DEALER = User("dana", "dealer")
+SUPERVISOR = User("sam", "supervisor")
+TECH = User("tom", "technician")
+
+
+def table(kind: str = "cammegh-ss2", game: str = "european_roulette") -> SimpleNamespace:
+    slot = SimpleNamespace(kind=kind, role="wheel" if kind == "cammegh-ss2" else "shoe", device_id="t1/x",
+                           serial_number="S")
+    rules = game_rules(game) if game else SimpleNamespace(game_id="test")
+    return SimpleNamespace(devices={"t1/x": slot}, game=rules)
+
+
+def snap(state: str | None = None, *, holds=(), pacing="device", paused: str | None = None, **round_extra) -> dict:
+    r = None
+    if state is not None:
+        r = {"round_id": "r-1", "round_number": 7, "state": state, "holds": [dict(h) for h in holds],
+             "result": None, "source": None, "void_code": None, "void_message": None, **round_extra}
+    return {"round": r, "pacing": pacing, "status": "paused" if paused else "running", "paused_reason": paused,
+            "holds": []}
+
+
+def wheel(state: int | None, connected: bool = True, mode: int | None = None) -> list[dict]:
+    return [{"role": "wheel", "family": "wheel", "connected": connected, "device": {"state": state, "mode": mode}}]
+
+
+def ids(out: list[dict]) -> dict[str, dict]:
+    return {c["id"]: c for c in out}
+
+
+def test_a_held_roulette_round_says_why_and_cannot_be_released_by_the_dealer():
+    message = HOLD_REASONS["unverified_result"] + " (number 5 for game 3: the game in progress is 4)"
+    s = snap("in_play", holds=[{"code": "unverified_result", "message": message}])
+    n = notice(s)
+    assert n["level"] == "hold" and n["title"] == "Round held"
+    assert n["lines"][0] == message and "Nothing is paid" in n["lines"][-1]
+    c = ids(choices(table(), DEALER, s, wheel(5), []))
+    assert "release" not in c  # an unconfirmed number is never certified by one press of a button
+    assert c["void"]["needs_approval"] and c["manual_result"]["needs_approval"]
+    assert "start_game" not in c and "open_round" not in c
+
+
+def test_betting_open_void_is_the_dealers_alone_and_nothing_is_entered_by_hand():
+    c = ids(choices(table(), DEALER, snap("betting_open"), wheel(2), []))
+    assert c["void"]["needs_approval"] is False and c["void"]["danger"]
+    assert "manual_result" not in c and "close_betting" not in c  # a device-paced wheel closes betting itself
+
+
+def test_a_result_waiting_behind_a_hold_can_only_be_voided():
+    s = snap("result_pending", holds=[{"code": "x", "message": "m"}], result={"number": "5"})
+    c = ids(choices(table(), DEALER, s, wheel(5), []))
+    assert set(c) == {"incident", "void"} and c["void"]["needs_approval"]
+
+
+def test_between_rounds_the_wheel_offers_a_start_or_a_respin_only_when_it_can():
+    done = snap("certified", result={"number": "5", "color": "red"})
+    assert "start_game" in ids(choices(table(), DEALER, done, wheel(5), []))
+    assert "start_game" in ids(choices(table(), DEALER, snap(None), wheel(1), []))
+    spinning = ids(choices(table(), DEALER, done, wheel(2), []))
+    assert "start_game" not in spinning and "retry" not in spinning
+    assert ids(choices(table(), DEALER, done, wheel(7), []))["retry"]["label"] == "Re-spin"
+    assert "start_game" not in ids(choices(table(), DEALER, done, wheel(5, connected=False), []))
+    assert "start_game" in ids(choices(table(), DEALER, done, wheel(5, mode=1159), []))  # manual start
+    assert "start_game" not in ids(choices(table(), DEALER, done, wheel(5, mode=1157), []))  # arcade: it spins alone
+    paused = snap("voided", paused="t1/wheel: disconnected")
+    assert "start_game" not in ids(choices(table(), DEALER, paused, wheel(5), []))
+
+
+def test_corrections_are_offered_once_a_recent_round_is_certified():
+    recent = [{"round_id": "a", "state": "voided"}]
+    assert "correct" not in ids(choices(table(), DEALER, snap(None), wheel(6), recent))
+    recent.append({"round_id": "b", "state": "certified"})
+    c = ids(choices(table(), SUPERVISOR, snap(None), wheel(6), recent))
+    assert c["correct"]["needs_approval"]
+
+
+def test_dealer_paced_tables_open_and_close_betting_and_offer_a_shoe_change_between_rounds():
+    cards = table("serial-shoe", game=None)
+    dev = [{"role": "shoe", "family": "cards", "connected": True, "device": {}}]
+    c = ids(choices(cards, DEALER, snap(None, pacing="dealer"), dev, []))
+    assert "open_round" in c and "shoe_change" in c
+    c = ids(choices(cards, DEALER, snap("betting_open", pacing="dealer"), dev, []))
+    assert "close_betting" in c and "open_round" not in c and "shoe_change" not in c
+    c = ids(choices(cards, DEALER, snap(None, pacing="dealer", paused="shoe lost"), dev, []))
+    assert "open_round" not in c  # a paused table opens no round
+
+
+def test_an_opening_check_comes_before_the_first_round():
+    cards = table("serial-shoe", game=None)
+    dev = [{"role": "shoe", "family": "cards", "connected": True, "device": {}}]
+    s = snap(None, pacing="dealer")
+    s["opening_check"] = {"required": True, "passed": False, "running": False,
+                          "report": {"ok": False, "message": "ball 7 is missing"}}
+    c = ids(choices(cards, DEALER, s, dev, []))
+    assert "open_round" not in c and c["start_opening_check"]["label"] == "Run opening check"
+    n = notice(s)
+    assert n["title"] == "Opening check needed" and n["lines"][0] == "Last check: ball 7 is missing"
+    assert set(ids(choices(cards, TECH, s, dev, []))) == {"incident", "start_opening_check"}
+    s["opening_check"].update(running=True, report={"ok": False, "message": "12 of 48 balls read"})
+    c = ids(choices(cards, DEALER, s, dev, []))
+    assert "finish_opening_check" in c and "open_round" not in c
+    assert notice(s)["lines"] == ["12 of 48 balls read"]
+    s["opening_check"].update(running=False, passed=True)
+    c = ids(choices(cards, DEALER, s, dev, []))
+    assert "open_round" in c and c["start_opening_check"]["label"] == "Check again"
+    assert notice(s)["title"] == ""
+
+
+def test_a_game_may_let_the_dealer_confirm_its_own_holds():
+    cards = table("serial-shoe", game=None)
+    cards.game.dealer_releasable_holds = ("card_unreadable",)
+    s = snap("in_play", holds=[{"code": "card_unreadable", "message": "re-read the card"},
+                               {"code": "other", "message": "m"}], pacing="dealer")
+    c = [x for x in choices(cards, DEALER, s, [], []) if x["id"] == "release"]
+    assert [x["code"] for x in c] == ["card_unreadable"]
+
+
+def test_people_who_do_not_deal_get_no_round_choices():
+    for user in (TECH, User("ada", "admin")):
+        assert [c["id"] for c in choices(table(), user, snap("in_play"), wheel(4), [])] == ["incident"]
+    assert choices(table(), User("x", "dealer", disabled=True), snap("in_play"), wheel(4), []) == []
+
+
+def test_plain_words_for_pause_void_and_hand_entered_results():
+    n = notice(snap("in_play", paused="t1/wheel: no data from the device for 3.0 s"))
+    assert n["level"] == "paused" and "no data from the device" in n["lines"][0]
+    assert "nothing is paid" in n["lines"][1]
+    v = notice(snap("voided", void_code="miss_spin", void_message=VOID_REASONS["miss_spin"]))
+    assert v["level"] == "void" and v["lines"] == [VOID_REASONS["miss_spin"]]
+    ok = notice(snap("certified", source={"type": "manual", "people": ["dana", "sam"]}))
+    assert ok["lines"] == ["Entered by hand by dana and sam."]
+    assert notice(snap("betting_open"))["title"] == ""
+
+
+@pytest.mark.parametrize("kind, family", [
+    ("cammegh-ss2", "wheel"), ("serial-shoe", "cards"), ("camera-shoe", "cards"), ("rfid-shoe-x", "cards"),
+    ("dice-camera", "dice"), ("modbus-ball-machine", "balls"), ("lottery-balls", "balls"),
+    ("wheel-encoder", "money_wheel"), ("roulette-camera", "roulette_camera"), ("thermometer", "generic"),
+    (None, "generic"),
+])
+def test_device_kinds_find_their_family(kind, family):
+    assert family_for_kind(kind).id == family
+
+
+def test_a_guessed_family_never_sends_anything_to_the_device():
+    assert family_for_kind("cammegh-ss2") is WHEEL and family_for_kind("serial-shoe") is CARDS
+    guessed = family_for_kind("acme-roulette-x")  # not the SS2: it may read the same bytes differently
+    assert guessed.id == "wheel" and guessed.commands == () and guessed.self_test is None
+    assert guessed.start is None and guessed.retry is None and guessed.page == "generic"
+    assert not guessed.allows("*P 0")
+    assert guessed.void_reasons == WHEEL.void_reasons  # the dealer's words stay
+    assert family_for_kind("wheel-pointer").allows("*P 0") is False  # a money wheel is no SS2
+
+
+def test_the_wheel_family_allows_known_commands_and_warns_before_changes():
+    assert WHEEL.allows("*T N") and WHEEL.allows("*T n 2500") and WHEEL.allows("*T s 14.0 17.5")
+    assert WHEEL.allows("*F") and WHEEL.allows("*S") and WHEEL.allows("*u 3")
+    for bad in ("*T N 5", "*X;1;001", "rm -rf /", "*T n 2500\r\n*P 0", "*T f 1", "*P 2", ""):
+        assert not WHEEL.allows(bad), bad
+    assert WHEEL.warning("*T S") is None and WHEEL.warning("*S") is None
+    assert "voided" in WHEEL.warning("*P 0") and "real game" in WHEEL.warning("*K")
+    assert GENERIC.allows("*T N") is False
+
+
+def _two_balls(result: dict) -> dict:
+    if not isinstance(result.get("numbers"), list) or len(result["numbers"]) != 2:
+        raise ValueError("two numbers")
+    return result
+
+
+def _refuses(result: dict) -> dict:
+    raise ValueError("no")
+
+
+def test_result_forms():
+    form = result_form(game_rules("european_roulette"))
+    assert form["type"] == "pockets" and form["pockets"][0] == "0" and len(form["pockets"]) == 37
+    assert form["field"] == "number" and form["count"] == 1
+    two = result_form(SimpleNamespace(wheel=game_rules("european_roulette").wheel, validate_result=_two_balls))
+    assert two["field"] == "numbers" and two["count"] == 2
+    odd = result_form(SimpleNamespace(game_id="odd", wheel=game_rules("european_roulette").wheel,
+                                      validate_result=_refuses))
+    assert odd["type"] == "json"  # neither pocket form fits: the JSON form, checked by the game
+    assert form["colors"]["17"] == "black" and form["colors"]["0"] == "green"
+    assert "00" in result_form(game_rules("american_roulette"))["pockets"]
+    assert result_form(SimpleNamespace(game_id="sic_bo"))["example"] == {"dice": [1, 3, 6]}
+    cards = result_form(game_rules("baccarat"))
+    assert cards["type"] == "cards" and cards["field"] == "cards" and len(cards["ranks"]) * len(cards["suits"]) == 52
+    assert game_rules("baccarat").validate_result({"cards": ["9S", "9D", "TH", "TC"]})["winner"] == "tie"
+    assert result_form(SimpleNamespace(game_id="new_game")) == {"type": "json", "example": {}}
+
+
+def test_device_events_in_a_line():
+    assert summarize_event({"kind": "wheel_result", "number": "17", "game_counter": 4}) == "number 17 (game 4)"
+    assert summarize_event({"kind": "card_drawn", "card": None, "payload": "X9", "special": "cut_card"}) == \
+        "card cut_card (X9)"
+    assert summarize_event({"kind": "wheel_fault", "code": 21, "description": "sensor 1", "self_test": True}) == \
+        "self-test: fault 21: sensor 1"
+    assert summarize_event({"kind": "dice_read", "device_id": "x", "dice": [1, 2, 3]}) == "dice [1, 2, 3]"
