@@ -9,7 +9,14 @@ Everything a variant changes is data:
   American: 0-00 splits and trios and the Five Bet);
 * :class:`RouletteRules` turns a wheel into the game contract of
   :mod:`recognition.game`; its ``la_partage`` switch returns half of the
-  even-money stakes on a zero (seed L187).
+  even-money stakes on a zero (seed L187), written as the exact fraction
+  ``"1/2"`` (feed messages carry no floats).
+
+The judge: an SS2 wheel alone is judged by :class:`SS2SpinJudge`; a table that
+also has an overhead camera, checks the ball's revolutions or starts the wheel's
+games itself (auto-roulette) gets :class:`recognition.roulette_variants.table_judge.RouletteTableJudge`,
+which wraps the SS2 judge (docs/roulette.md). Lightning and Double Ball Roulette
+are in :mod:`recognition.roulette_variants`.
 
 Numbers 1-36 sit on the same 12 x 3 grid in every variant (row r holds
 3r+1, 3r+2, 3r+3; column 1 is 1, 4, ..., 34 as in seed L108), so the inside bets
@@ -33,10 +40,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from recognition.game import BaseGame
+from recognition.game import BaseGame, Judge
+from recognition.roulette_variants.table_judge import TABLE_SETTINGS, RouletteTableJudge
 from recognition.ss2_judge import SS2SpinJudge
 
 GREEN, RED, BLACK = "green", "red", "black"
+
+#: what la partage returns of an even-money stake on a zero (seed L187: "half of the bet"), exact
+HALF = "1/2"
 
 #: net odds to 1, per bet type
 PAYOUTS: dict[str, int] = {
@@ -224,10 +235,20 @@ class RouletteRules(BaseGame):
     """
 
     game_id: str = ""
-    device_kinds: tuple[str, ...] = ("cammegh-ss2",)
+    #: the wheel (its own number, state and timings) and, optionally, an overhead camera
+    #: (devices/overhead_camera) that cross-checks the number and counts the ball's revolutions
+    device_kinds: tuple[str, ...] = ("cammegh-ss2", "roulette-camera")
     wheel: Wheel = EUROPEAN
     #: on a zero, half of every even-money stake is returned (seed L187)
     la_partage: bool = False
+    #: balls thrown per spin (Double Ball Roulette: 2, which needs the camera)
+    balls: int = 1
+    #: table settings this game's draw_extras reads (not the judge's)
+    draw_settings: frozenset[str] = frozenset()
+    #: judge with :class:`RouletteTableJudge` even without table settings (so the ball-revolution
+    #: check, default 4, applies); the three original games keep the bare SS2 judge unless a
+    #: table setting asks for more (docs/roulette.md, "Ball revolutions")
+    uses_table_judge: bool = False
 
     @property
     def spots(self) -> tuple[BetSpot, ...]:
@@ -239,10 +260,21 @@ class RouletteRules(BaseGame):
                 return s
         raise ValueError(f"{spot_id!r} is not a bet spot of {self.game_id}")
 
-    def new_judge(self, **settings: Any) -> SS2SpinJudge:
-        """A spin judge for an SS2 wheel; it refuses numbers this wheel does not have."""
+    def new_judge(self, **settings: Any) -> Judge:
+        """A spin judge for an SS2 wheel; it refuses numbers this wheel does not have.
+
+        Without table settings beyond the SS2 judge's own, that is :class:`SS2SpinJudge`
+        itself. A camera (``camera = true``), a minimum of ball revolutions
+        (``min_ball_revolutions``), ``auto_start`` or a second ball make it a
+        :class:`RouletteTableJudge` around the SS2 judge (settings: docs/roulette.md).
+        A misspelt setting is a TypeError, never ignored.
+        """
+        settings = {k: v for k, v in settings.items() if k not in self.draw_settings}
         settings.setdefault("pockets", self.wheel.pockets)
-        return SS2SpinJudge(**settings)
+        table = {k: settings.pop(k) for k in list(settings) if k in TABLE_SETTINGS}
+        if self.balls == 1 and not table and not self.uses_table_judge:
+            return SS2SpinJudge(**settings)
+        return RouletteTableJudge(balls=self.balls, pockets=self.wheel.pockets, ss2_settings=settings, **table)
 
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """``{"number": "17"}`` (or 17) -> ``{"number": "17", "color": "black"}``.
@@ -264,7 +296,8 @@ class RouletteRules(BaseGame):
         """Every winning bet spot of a result, in the stable spot order.
 
         On a zero every even-money bet loses (seed L99); with la partage the
-        outcome also lists them under ``half_back_bets`` (half the stake returned).
+        outcome also lists them under ``half_back_bets`` with ``"returned": "1/2"``
+        (half the stake returned, as an exact fraction: no floats on the feed).
         """
         canonical = self.validate_result(result)
         number = canonical["number"]
@@ -274,7 +307,7 @@ class RouletteRules(BaseGame):
         }
         if self.la_partage:
             out["half_back_bets"] = (
-                [{"bet": s.id, "type": s.type, "numbers": list(s.numbers), "returned": 0.5}
+                [{"bet": s.id, "type": s.type, "numbers": list(s.numbers), "returned": HALF}
                  for s in self.spots if s.type == "even_money"]
                 if number in self.wheel.zeros
                 else []

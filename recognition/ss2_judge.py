@@ -40,6 +40,8 @@ Rules, by event:
 * ``WheelRestart`` -> void ``controller_restart``.
 * ``DeviceDisconnected`` -> void ``device_lost`` if a game is open, and
   :class:`Hold` ``device_lost``; ``DeviceConnected`` -> :class:`Release` ``device_lost``.
+  Once the wheel's own events have named its device, a connect or disconnect of another
+  device of the table (an overhead camera) is not the wheel's and changes nothing.
 
 A game is voided at most once; after a void, a certification or a hold, the rest
 of that game's events produce nothing until a new game opens.
@@ -170,11 +172,14 @@ class SS2SpinJudge:
         self._game: _Game | None = None  # the latest game, open or done
         self._device_lost_hold = False
         self._unverified_hold = False
+        self._device_id: str | None = None  # the wheel, once its events named it
 
     # -- entry -------------------------------------------------------------------
 
     def feed(self, event: DeviceEvent) -> list[Decision]:
         out: list[Decision] = []
+        if isinstance(event, (WheelStatus, WheelResult, WheelFault, WheelRestart)):
+            self._device_id = event.device_id
         self._check_tolerances(event.at, out)
         if isinstance(event, WheelStatus):
             self._on_status(event, out)
@@ -187,6 +192,9 @@ class SS2SpinJudge:
             self._void_open("controller_restart", f"counter {event.previous_counter} -> {event.game_counter}", out)
             self._last_certified = None  # a new counter epoch
             self._blind = False
+        elif isinstance(event, (DeviceConnected, DeviceDisconnected)) \
+                and self._device_id not in (None, event.device_id):
+            pass  # another device of the table (an overhead camera): not this wheel's link
         elif isinstance(event, DeviceDisconnected):
             self._void_open("device_lost", f"disconnected: {event.reason}", out)
             self._status = None

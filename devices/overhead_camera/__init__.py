@@ -1,0 +1,7 @@
+"""Overhead roulette camera: finds the ball(s) in the pockets of a wheel seen from above (kind ``roulette-camera``).
+
+Modules: :mod:`.events` (typed events, no image library), :mod:`.calibration` (the wheel's
+geometry and number order), :mod:`.finder` (one frame -> rotor angle and balls; pure),
+:mod:`.tracker` (frames -> events: revolutions, balls at rest; pure), :mod:`.source`
+(where frames come from), :mod:`.driver` (the driver). See docs/roulette.md.
+"""

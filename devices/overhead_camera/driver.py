@@ -1,0 +1,199 @@
+"""The overhead roulette camera driver (kind ``roulette-camera``).
+
+Frames (:mod:`.source`) -> :class:`.finder.BallFinder` (rotor angle, balls, pockets) ->
+:class:`.tracker.BallTracker` (revolutions, balls at rest, problems) -> events
+(:mod:`.events`), on a thread of its own. A live source that fails, or gives no frame for
+``frame_timeout`` seconds (a frozen stream), is reported lost (``DeviceDisconnected``) and
+reopened with backoff; a recording (``dir:``, ``file:``) is read once.
+
+Options (``[tables.devices.options]``, docs/roulette.md):
+
+* ``calibration`` (required): the wheel's place in the picture and its number order,
+  see :mod:`.calibration`;
+* ``settle_s`` (0.5), ``end_s`` (0.2), ``unreadable_s`` (1.0), ``max_gap_s`` (0.25): the
+  tracker's times; ``white_threshold`` (185), ``fret_margin`` (0.12), ``min_quality``
+  (0.75): the finder's;
+* ``attach_image`` (true): put the frame (JPEG) on each ``BallsAtRest`` (never journaled);
+* ``frame_timeout`` (2.0), ``reconnect_min`` (0.1), ``reconnect_max`` (5.0), ``fps`` (30, for
+  recordings).
+
+The camera takes no commands: :meth:`send` refuses every one.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..base import DeviceNotConnected, Driver, EventSink
+from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from .calibration import calibration_from_options
+from .finder import BallFinder, Reading
+from .source import FrameSource, SourceEnded, SourceError, open_source
+from .tracker import BallTracker
+
+__all__ = ["RouletteCameraDriver", "DRIVERS"]
+
+log = logging.getLogger(__name__)
+
+
+class RouletteCameraDriver(Driver):
+    kind = "roulette-camera"
+
+    def __init__(self, device_id: str, url: str, on_event: EventSink, *, calibration: dict[str, Any] | None = None,
+                 settle_s: float = 0.5, end_s: float = 0.2, unreadable_s: float = 1.0, max_gap_s: float = 0.25,
+                 white_threshold: int = 185, fret_margin: float = 0.12, min_quality: float = 0.75,
+                 attach_image: bool = True, frame_timeout: float = 2.0, reconnect_min: float = 0.1,
+                 reconnect_max: float = 5.0, fps: float = 30.0, stop_timeout: float = 5.0, **options: Any) -> None:
+        if options:
+            raise ValueError(f"{device_id}: unknown roulette-camera option(s) {', '.join(sorted(options))}")
+        super().__init__(device_id, url, on_event)
+        if calibration is None:
+            raise ValueError(f"{device_id}: the roulette camera needs its calibration (docs/roulette.md)")
+        self.calibration = calibration_from_options(calibration)
+        self.finder = BallFinder(self.calibration, white_threshold=white_threshold, fret_margin=fret_margin,
+                                 min_quality=min_quality)
+        self.tracker = BallTracker(device_id, self.calibration.order, clockwise=self.calibration.clockwise,
+                                   settle_s=settle_s, end_s=end_s,
+                                   unreadable_s=unreadable_s, max_gap_s=max_gap_s)
+        self.source: FrameSource = open_source(url, fps=fps)
+        self.attach_image = bool(attach_image)
+        if not 0 < reconnect_min <= reconnect_max:
+            raise ValueError("need 0 < reconnect_min <= reconnect_max")
+        self.frame_timeout = float(frame_timeout)
+        self.reconnect_min, self.reconnect_max = float(reconnect_min), float(reconnect_max)
+        self.stop_timeout = stop_timeout
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._online = False
+        self._last_error: str | None = None
+        self._last: Reading | None = None
+        self.counters = {"frames": 0, "read_us_total": 0, "events": 0, "connects": 0, "disconnects": 0}
+
+    # -- Driver contract ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._stop = threading.Event()
+            self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True,
+                                            name=f"{self.kind}:{self.device_id}")
+            self._thread.start()
+
+    def stop(self) -> None:
+        with self._lock:
+            thread, self._thread = self._thread, None
+            self._stop.set()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(self.stop_timeout)
+
+    @property
+    def connected(self) -> bool:
+        return self._online
+
+    def send(self, command: str) -> None:
+        if not self._online:
+            raise DeviceNotConnected(f"{self.device_id}: the camera is not connected")
+        raise ValueError(f"{self.device_id}: the overhead camera takes no commands ({command!r})")
+
+    def health(self) -> dict[str, Any]:
+        info = super().health()
+        frames = self.counters["frames"]
+        last = self._last
+        info.update(
+            counters=dict(self.counters),
+            mean_read_ms=round(self.counters["read_us_total"] / frames / 1000, 2) if frames else None,
+            last_error=self._last_error,
+            rotor_found=None if last is None else last.rotor_deg is not None,
+            ring_quality=None if last is None else last.quality,
+            balls=None if last is None else [b.pocket or b.zone for b in last.balls],
+            spinning=self.tracker.spinning,
+            running=self._thread is not None,
+        )
+        return info
+
+    # -- frames ------------------------------------------------------------------------------------
+
+    def process_frame(self, image: np.ndarray, t: float) -> list[DeviceEvent]:
+        """One frame -> events (public: tests, replays and the benchmark feed frames directly)."""
+        t0 = time.perf_counter()
+        reading = self.finder.read(image)
+        self.counters["read_us_total"] += int((time.perf_counter() - t0) * 1e6)
+        self.counters["frames"] += 1
+        self._last = reading
+        events = self.tracker.update(reading, t, utcnow())
+        if self.attach_image and events:
+            events = [self._with_image(e, image) for e in events]
+        self.counters["events"] += len(events)
+        return events
+
+    @staticmethod
+    def _with_image(event: DeviceEvent, image: np.ndarray) -> DeviceEvent:
+        if getattr(event, "kind", "") != "roulette_balls_at_rest":
+            return event
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return event.model_copy(update={"image": jpeg.tobytes()}) if ok else event
+
+    def _run(self, stop: threading.Event) -> None:
+        backoff = self.reconnect_min
+        reported_down = False
+        source = self.source
+        while not stop.is_set():
+            reason: str | None = None
+            ended = False
+            try:
+                source.open()
+                self._online = True
+                self.counters["connects"] += 1
+                self.tracker.reset()
+                self._emit(DeviceConnected(device_id=self.device_id, port=self.url))
+                reported_down = False
+                backoff = self.reconnect_min
+                last_frame = time.monotonic()
+                while not stop.is_set():
+                    frame = source.read(0.2)
+                    if frame is None:
+                        if source.live and time.monotonic() - last_frame > self.frame_timeout:
+                            raise SourceError(f"no frame for {self.frame_timeout:g} s")
+                        continue
+                    last_frame = time.monotonic()
+                    for event in self.process_frame(frame.image, frame.t):
+                        self._emit(event)
+            except SourceEnded as exc:
+                reason, ended = str(exc), True
+            except (SourceError, OSError) as exc:
+                reason = str(exc) or type(exc).__name__
+            except Exception as exc:  # a reader bug must not end the thread
+                log.exception("%s: frame processing failed", self.device_id)
+                reason = f"frame processing failed: {exc}"
+            finally:
+                source.close()
+            was_online, self._online = self._online, False
+            if stop.is_set():
+                if was_online:
+                    self._emit(DeviceDisconnected(device_id=self.device_id, reason="stopped"))
+                return
+            self._last_error = reason
+            if was_online or not reported_down:
+                self.counters["disconnects"] += int(was_online)
+                self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason or "the source ended"))
+                reported_down = True
+            if ended:
+                return
+            stop.wait(backoff)
+            backoff = min(backoff * 2, self.reconnect_max)
+
+    def _emit(self, event: DeviceEvent) -> None:
+        try:
+            self.on_event(event)
+        except Exception:
+            log.exception("%s: on_event failed for %s", self.device_id, type(event).__name__)
+
+
+DRIVERS = {RouletteCameraDriver.kind: RouletteCameraDriver}

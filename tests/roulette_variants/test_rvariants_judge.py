@@ -1,0 +1,436 @@
+"""The roulette table judge (wheel + camera + revolutions + auto-start), fed hand-built events with explicit times."""
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from devices.events import DeviceConnected, DeviceDisconnected, WheelResult, WheelStatus
+from devices.overhead_camera.events import BallsAtRest, BallSpin, CameraUnreadable
+from recognition.game import Hold, Note, ResultReady, RoundSignal, SendCommand, Void
+from recognition.games import GAMES
+from recognition.roulette import EUROPEAN, EuropeanRoulette
+from recognition.roulette_variants.spin_validity import revolutions_from_wheel, whole
+from recognition.roulette_variants.table_judge import HOLD_REASONS, NOTE_REASONS, VOID_REASONS, RouletteTableJudge
+from recognition.ss2_judge import HOLD_REASONS as _SS2_HOLDS
+from recognition.ss2_judge import NOTE_REASONS as _SS2_NOTES
+from recognition.ss2_judge import VOID_REASONS as _SS2_VOIDS
+from recognition.ss2_judge import SS2SpinJudge
+
+WHEEL, CAMERA = "t1/wheel", "t1/camera"
+T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=timezone.utc)
+
+
+def at(t: float) -> datetime:
+    return T0 + timedelta(seconds=t)
+
+
+def st(state: int, counter: int, t: float, flags: int = 0) -> WheelStatus:
+    return WheelStatus(device_id=WHEEL, at=at(t), state=state, game_counter=counter, last_number=None, flags=flags,
+                       speed_rpm=15.0, direction="clockwise", raw=f"*X;{state};{counter:03d};  ;{flags:X};150;0")
+
+
+def res(counter: int, number: str, t: float) -> WheelResult:
+    return WheelResult(device_id=WHEEL, at=at(t), game_counter=counter, number=number, raw=number)
+
+
+def started(t: float, balls: int = 1) -> BallSpin:
+    return BallSpin(device_id=CAMERA, at=at(t), phase="started", balls=balls, frames=1)
+
+
+def ended(t: float, revolutions: list[int], complete: bool = True) -> BallSpin:
+    return BallSpin(device_id=CAMERA, at=at(t), phase="ended", balls=len(revolutions), revolutions=revolutions,
+                    complete=complete, frames=100)
+
+
+def rest(t: float, *pockets: str) -> BallsAtRest:
+    return BallsAtRest(device_id=CAMERA, at=at(t), pockets=list(pockets), rotor_angle_cdeg=1234, quality=97,
+                       settled_ms=500, frames=15)
+
+
+def unreadable(t: float, reason: str = "ball_on_fret") -> CameraUnreadable:
+    return CameraUnreadable(device_id=CAMERA, at=at(t), reason=reason, detail="test")
+
+
+def game(counter: int, number: str, t: float, *, rim_s: float = 8.0, camera: list | None = None) -> list:
+    """A wheel game from state 2 (ball in rim after 4 s for rim_s, no more bets, the number 17 s later),
+    with the camera's events merged in by time."""
+    wheel = [st(2, counter, t), st(3, counter, t + 4), st(4, counter, t + 4 + rim_s),
+             res(counter, number, t + 21 + rim_s), st(5, counter, t + 21.5 + rim_s)]
+    return sorted(wheel + (camera or []), key=lambda e: e.at)
+
+
+def seen(counter: int, t: float, *pockets: str, revs: int = 6, rim_s: float = 8.0, complete: bool = True) -> list:
+    """What the camera sees of a normal spin of that game: launched, counted, at rest before the number."""
+    return [started(t + 3.9, len(pockets)), ended(t + 18 + rim_s, [revs] * len(pockets), complete),
+            rest(t + 20 + rim_s, *pockets)]
+
+
+def run(judge, events) -> list:
+    out = []
+    for e in events:
+        for d in judge.feed(e):
+            reasons = {Void: {**VOID_REASONS, **_SS2_VOIDS}, Hold: {**HOLD_REASONS, **_SS2_HOLDS},
+                       Note: {**NOTE_REASONS, **_SS2_NOTES}}.get(type(d))
+            if reasons is not None:
+                assert d.code in reasons, d
+                assert d.message.startswith(reasons[d.code]), d
+            out.append(d)
+    return out
+
+
+
+def kinds(decisions) -> list[str]:
+    return [d.kind if not hasattr(d, "code") else f"{d.kind}:{d.code}" for d in decisions]
+
+
+def results(decisions) -> list[dict]:
+    return [d.result for d in decisions if isinstance(d, ResultReady)]
+
+
+def camera_judge(**settings) -> RouletteTableJudge:
+    settings.setdefault("camera", True)
+    judge = EuropeanRoulette().new_judge(**settings)
+    assert isinstance(judge, RouletteTableJudge)
+    return judge
+
+
+# --- the camera's cross-check --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("camera_first", [True, False], ids=["camera-first", "wheel-first"])
+def test_the_camera_agrees_and_the_number_is_certified(camera_first):
+    cam = seen(1, 0, "17")
+    if not camera_first:
+        cam[-1] = rest(31, "17")  # the camera settles after the wheel's number
+    out = run(camera_judge(), game(1, "17", 0, camera=cam))
+    assert kinds(out) == ["open_round", "close_betting", "start_play", "result_ready"]
+    ready = out[-1]
+    assert ready.result == {"number": "17", "game_counter": 1}
+    assert ready.source == {"device_id": WHEEL, "game_counter": 1, "kind": "cammegh-ss2", "camera_device_id": CAMERA,
+                            "camera_pockets": ["17"], "ball_revolutions": 6, "revolutions_from": "camera"}
+
+
+def test_a_camera_that_disagrees_holds_and_never_certifies():
+    judge = camera_judge()
+    out = run(judge, game(1, "17", 0, camera=seen(1, 0, "34")))
+    assert kinds(out)[-1] == "hold:camera_disagrees"
+    assert "the wheel says 17, the camera sees 34" in out[-1].message
+    assert not results(out)
+    # the rest of the game changes nothing; the next game is judged afresh
+    out = run(judge, [rest(40, "17")] + game(2, "5", 50, camera=seen(2, 50, "5")))
+    assert results(out) == [{"number": "5", "game_counter": 2}]
+
+
+@pytest.mark.parametrize("when", [15.0, 30.0], ids=["before-the-number", "after-the-number"])
+def test_an_unreadable_camera_holds(when):
+    cam = [started(3.9), ended(26, [6]), unreadable(when)]
+    out = run(camera_judge(), game(1, "17", 0, camera=cam))
+    assert kinds(out)[-1] == "hold:camera_unreadable" and not results(out)
+
+
+def test_an_unreadable_moment_cleared_by_a_good_reading_certifies():
+    cam = [started(3.9), unreadable(10, "rotor_not_found"), ended(26, [6]), rest(28, "17")]
+    assert results(run(camera_judge(), game(1, "17", 0, camera=cam))) == [{"number": "17", "game_counter": 1}]
+
+
+def test_a_camera_lost_during_the_game_holds_and_its_return_releases_only_the_table_hold():
+    judge = camera_judge()
+    cam = [started(3.9), DeviceDisconnected(device_id=CAMERA, at=at(10), reason="cable"),
+           DeviceConnected(device_id=CAMERA, at=at(11), port="tcp://cam"), ended(26, [6]), rest(28, "17")]
+    out = run(judge, game(1, "17", 0, camera=cam))
+    assert kinds(out) == ["open_round", "hold:camera_lost", "release:camera_lost", "close_betting", "start_play",
+                          "hold:camera_missed_game"]
+    assert not results(out)
+    # a camera connect or disconnect never voids the wheel's game (that is the wheel's own link)
+    assert not [d for d in out if isinstance(d, Void)]
+
+
+def test_a_camera_that_never_reads_voids_the_game_when_the_next_one_opens():
+    judge = camera_judge()
+    out = run(judge, game(1, "17", 0, camera=[started(3.9), ended(26, [6])]))
+    assert kinds(out) == ["open_round", "close_betting", "start_play"]
+    out = run(judge, [st(2, 2, 40)])
+    assert kinds(out) == ["void:no_camera_reading", "open_round"]
+    assert "wheel number 17" in out[0].message
+
+
+def test_balls_at_rest_without_a_launch_are_the_last_game_and_cannot_confirm():
+    judge = camera_judge()
+    out = run(judge, game(1, "17", 0, camera=[rest(1, "17")]))  # still lying where the last game left it
+    assert kinds(out)[-1] == "hold:camera_missed_game" and not results(out)
+
+
+def test_the_last_games_ball_at_rest_before_the_launch_does_not_disturb():
+    cam = [rest(1, "3")] + seen(1, 0, "17")
+    assert results(run(camera_judge(), game(1, "17", 0, camera=cam))) == [{"number": "17", "game_counter": 1}]
+
+
+def test_a_camera_reading_outside_the_wheel_is_a_disagreement():
+    out = run(camera_judge(), game(1, "0", 0, camera=seen(1, 0, "00")))  # an American calibration on a European wheel
+    assert kinds(out)[-1] == "hold:camera_disagrees" and "not a pocket of this wheel" in out[-1].message
+
+
+def test_two_balls_seen_on_a_single_ball_table_hold():
+    out = run(camera_judge(), game(1, "17", 0, camera=seen(1, 0, "17", "5")))
+    assert kinds(out)[-1] == "hold:camera_disagrees" and "2 balls" in out[-1].message
+
+
+def test_a_round_the_dealer_voided_is_not_certified_by_the_wheel_playing_on():
+    judge = camera_judge()
+    out = run(judge, [st(2, 1, 0), st(3, 1, 4), started(3.9),
+                      RoundSignal(signal="round_ended", round_number=1, at=at(5), final_state="voided")])
+    out += run(judge, [st(4, 1, 12), ended(26, [6]), rest(28, "17"), res(1, "17", 30), st(5, 1, 30.5)])
+    assert not results(out) and not [d for d in out if isinstance(d, Hold)]
+
+
+def test_the_bare_ss2_judge_ignores_another_devices_link():
+    """A camera configured on a table whose game does not use it must not void the wheel's game."""
+    judge = EuropeanRoulette().new_judge()
+    out = run(judge, [st(2, 1, 0), st(3, 1, 4), DeviceDisconnected(device_id=CAMERA, at=at(5), reason="cable"),
+                      DeviceConnected(device_id=CAMERA, at=at(6), port="x"), st(4, 1, 12), res(1, "17", 30)])
+    assert results(out) == [{"number": "17", "game_counter": 1}]
+    out = run(judge, [DeviceDisconnected(device_id=WHEEL, at=at(40), reason="cable")])
+    assert kinds(out) == ["hold:device_lost"]  # its own link still counts
+
+
+def test_camera_events_on_a_table_that_does_not_use_the_camera_are_noted_once():
+    judge = EuropeanRoulette().new_judge(min_ball_revolutions=4)
+    out = run(judge, game(1, "17", 0, camera=seen(1, 0, "5") + [DeviceDisconnected(device_id=CAMERA, at=at(29),
+                                                                                   reason="cable")]))
+    assert kinds(out) == ["open_round", "note:camera_events_ignored", "close_betting", "start_play", "result_ready"]
+
+
+def test_the_wheels_own_voids_pass_through_and_acknowledge():
+    judge = camera_judge()
+    out = run(judge, [st(2, 1, 0), st(3, 1, 4), started(3.9), st(3, 1, 6, flags=2)])
+    assert kinds(out) == ["open_round", "void:miss_spin", "send_command"]
+    assert out[-1].command == "*R"
+    # the camera's reading of the voided game changes nothing
+    assert run(judge, [ended(8, [1]), rest(9, "17")]) == []
+
+
+# --- ball revolutions -----------------------------------------------------------------------------------
+
+
+def test_the_wheels_timing_bound_is_the_spec_arithmetic():
+    # state 3 lasts t3; each revolution in it is shorter than *T n / 2048 s (1.43 s by default)
+    assert revolutions_from_wheel(timedelta(seconds=0)) == 1
+    assert whole(revolutions_from_wheel(timedelta(seconds=7.5))) == 6  # the capture's games: 14-16 reports
+    assert whole(revolutions_from_wheel(timedelta(seconds=4.27))) == 3
+    assert whole(revolutions_from_wheel(timedelta(seconds=4.28))) == 4  # 1 + 4.28 * 2048 / 2920 = 4.0019
+    assert whole(revolutions_from_wheel(timedelta(seconds=2.5), nmb_threshold=2500)) == 3
+    from fractions import Fraction
+    assert whole(revolutions_from_wheel(timedelta(seconds=0.5), time_scale=Fraction(20))) == 8  # 1 + 10 * 2048 / 2920
+
+
+@pytest.mark.parametrize("rim_s, certified", [(8.0, True), (4.28, True), (4.27, False), (1.0, False)])
+def test_revolutions_from_the_wheel_timings(rim_s, certified):
+    judge = EuropeanRoulette().new_judge(min_ball_revolutions=4)
+    out = run(judge, game(1, "17", 0, rim_s=rim_s))
+    if certified:
+        assert results(out) == [{"number": "17", "game_counter": 1}]
+        assert out[-1].source["revolutions_from"] == "wheel"
+        assert out[-1].source["ball_revolutions"] == whole(revolutions_from_wheel(timedelta(seconds=rim_s)))
+    else:
+        assert kinds(out)[-1] == "void:too_few_revolutions" and not results(out)
+        assert "at least 4 needed; the wheel said 17" in out[-1].message
+
+
+def test_a_simulated_wheels_time_is_scaled():
+    # a simulator at speed 20 plays state 3 in 0.4 s: 8 s of a real wheel
+    out = run(EuropeanRoulette().new_judge(min_ball_revolutions=4, wheel_time_scale=20), game(1, "9", 0, rim_s=0.4))
+    assert out[-1].source["ball_revolutions"] == 6
+    out = run(EuropeanRoulette().new_judge(min_ball_revolutions=4), game(1, "9", 0, rim_s=0.4))
+    assert kinds(out)[-1] == "void:too_few_revolutions"
+
+
+@pytest.mark.parametrize("revs, expected", [(3, "void:too_few_revolutions"), (4, "result_ready"), (11, "result_ready")])
+def test_revolutions_counted_by_the_camera(revs, expected):
+    out = run(camera_judge(), game(1, "17", 0, camera=seen(1, 0, "17", revs=revs)))
+    assert kinds(out)[-1] == expected
+    if expected == "result_ready":
+        assert out[-1].source["ball_revolutions"] == revs
+
+
+def test_an_incomplete_camera_count_falls_back_to_the_wheel_or_holds():
+    cam = seen(1, 0, "17", revs=2, complete=False)
+    out = run(camera_judge(), game(1, "17", 0, camera=cam))
+    assert out[-1].source["revolutions_from"] == "wheel" and out[-1].source["ball_revolutions"] == 6
+    out = run(camera_judge(revolution_source="camera"), game(1, "17", 0, camera=seen(1, 0, "17", complete=False)))
+    assert kinds(out)[-1] == "hold:revolutions_unknown" and not results(out)
+
+
+def test_a_spin_the_camera_saw_in_two_pieces_is_not_its_count():
+    # the ball went out of sight in the track (a hand, glare): two partial spins, neither the whole count
+    cam = [started(3.9), ended(10, [2]), started(11), ended(26, [3]), rest(28, "17")]
+    out = run(camera_judge(), game(1, "17", 0, camera=cam))
+    assert results(out) and out[-1].source["revolutions_from"] == "wheel"
+
+
+def test_a_short_spin_by_the_camera_is_void_even_if_the_wheel_timing_looks_long():
+    out = run(camera_judge(), game(1, "17", 0, camera=seen(1, 0, "17", revs=2)))
+    assert kinds(out)[-1] == "void:too_few_revolutions" and "2 revolutions by the camera" in out[-1].message
+
+
+def test_no_revolution_check_when_switched_off():
+    out = run(camera_judge(min_ball_revolutions=0), game(1, "17", 0, rim_s=0.1, camera=seen(1, 0, "17", revs=0)))
+    assert results(out) and "ball_revolutions" not in out[-1].source
+
+
+def test_the_original_games_keep_the_bare_ss2_judge_and_the_new_ones_check_revolutions():
+    assert type(EuropeanRoulette().new_judge()) is SS2SpinJudge
+    for game_id in ("lightning_roulette", "double_ball_roulette"):
+        judge = GAMES[game_id].new_judge()
+        assert isinstance(judge, RouletteTableJudge) and judge.min_revolutions == 4
+
+
+# --- double ball ----------------------------------------------------------------------------------------
+
+
+def double_judge(**settings):
+    return GAMES["double_ball_roulette"].new_judge(**settings)
+
+
+@pytest.mark.parametrize("pockets, wheel", [(("17", "5"), "5"), (("17", "5"), "17"), (("0", "0"), "0")])
+def test_double_ball_takes_both_pockets_from_the_camera(pockets, wheel):
+    out = run(double_judge(), game(1, wheel, 0, camera=seen(1, 0, *pockets)))
+    assert results(out) == [{"game_counter": 1, "numbers": list(pockets)}]
+    assert out[-1].source["camera_pockets"] == list(pockets)
+
+
+@pytest.mark.parametrize("pockets, wheel, why", [
+    (("17", "5"), "6", "the wheel says 6, the camera sees 17 and 5"),
+    (("17",), "17", "the camera sees 1 ball at rest (17), this game throws 2"),
+])
+def test_double_ball_holds_when_the_wheel_is_not_one_of_the_balls(pockets, wheel, why):
+    out = run(double_judge(), game(1, wheel, 0, camera=seen(1, 0, *pockets)))
+    assert kinds(out)[-1] == "hold:camera_disagrees" and why in out[-1].message and not results(out)
+
+
+def test_double_ball_needs_both_balls_counted():
+    out = run(double_judge(), game(1, "5", 0, camera=[started(3.9, 2), ended(26, [6, 3]), rest(28, "5", "9")]))
+    assert kinds(out)[-1] == "void:too_few_revolutions"
+    out = run(double_judge(), game(1, "5", 0, camera=[started(3.9, 2), ended(26, [6]), rest(28, "5", "9")]))
+    assert out[-1].source["revolutions_from"] == "wheel"  # one track for two balls: not the camera's count
+
+
+def test_double_ball_without_a_camera_is_refused():
+    with pytest.raises(ValueError, match="two balls need the overhead camera"):
+        double_judge(camera=False)
+
+
+# --- auto-start -----------------------------------------------------------------------------------------
+
+
+def test_auto_start_sets_the_mode_at_connect_and_starts_each_settled_game():
+    judge = EuropeanRoulette().new_judge(auto_start=True, wheel_mode=135)
+    out = run(judge, [DeviceConnected(device_id=WHEEL, at=at(0), port="/dev/pts/9"), st(1, 1, 0.5)])
+    assert [d.command for d in out if isinstance(d, SendCommand)] == ["*o 135", "*u 1"]  # power-on: start
+    assert all(d.device_role is None for d in out)  # a wheel alone: the table's only device
+    out = run(judge, [st(1, 1, 1)] + game(1, "17", 2))
+    sends = [d.command for d in out if isinstance(d, SendCommand)]
+    assert sends == ["*u 1"] and kinds(out)[-1] == "send_command"  # once, after the certified game, in state 5
+    assert kinds(out)[-2] == "result_ready"
+    # a repeated status of the same waiting state sends nothing more
+    assert run(judge, [st(5, 1, 40)]) == []
+
+
+def test_auto_start_waits_for_the_dealer_on_a_held_game():
+    judge = camera_judge(auto_start=True)
+    out = run(judge, game(1, "17", 0, camera=seen(1, 0, "34")))
+    assert kinds(out)[-1] == "hold:camera_disagrees"
+    assert not [d for d in out if isinstance(d, SendCommand)]
+    # the dealer voids it: the wheel (named by its role, beside the camera) starts the next game
+    out = run(judge, [RoundSignal(signal="round_ended", round_number=1, at=at(60), final_state="voided")])
+    assert out == [SendCommand(command="*u 1", device_role="wheel")]
+
+
+def test_auto_start_after_the_dealer_settles_a_wheel_only_table():
+    judge = EuropeanRoulette().new_judge(auto_start=True, start_command="*K")
+    out = run(judge, [st(2, 1, 0), st(3, 1, 4), st(4, 1, 12), res(1, "00", 30), st(5, 1, 30.2)])  # not a pocket
+    assert kinds(out)[-1] == "hold:unverified_result"
+    assert not [d for d in out if isinstance(d, SendCommand)]
+    out = run(judge, [RoundSignal(signal="round_ended", round_number=1, at=at(60), final_state="voided")])
+    assert [d.command for d in out if isinstance(d, SendCommand)] == ["*K"]
+
+
+def test_auto_start_re_spins_a_short_spin():
+    judge = EuropeanRoulette().new_judge(auto_start=True, min_ball_revolutions=4)
+    out = run(judge, game(1, "17", 0, rim_s=2))
+    assert kinds(out)[-2:] == ["void:too_few_revolutions", "send_command"]
+
+
+def test_auto_start_with_a_camera_names_the_wheel_whoever_decides():
+    judge = camera_judge(auto_start=True, wheel_role="ss2")
+    out = run(judge, game(1, "17", 0, camera=seen(1, 0, "17")))  # the camera read first: the wheel's event decides
+    assert kinds(out)[-2:] == ["result_ready", "send_command"]
+    assert out[-1] == SendCommand(command="*u 1", device_role="ss2")
+    judge = camera_judge(auto_start=True)
+    cam = seen(1, 0, "17")
+    cam[-1] = rest(40, "17")  # the camera reads after the wheel waits in state 5: its event decides
+    out = run(judge, game(1, "17", 0, camera=cam))
+    assert kinds(out)[-2:] == ["result_ready", "send_command"]
+    assert out[-1] == SendCommand(command="*u 1", device_role="wheel")
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"auto_start": True, "wheel_mode": 133}, "lacks bit 2"),
+    ({"start_command": "*u 2"}, "start_command must be one of"),
+    ({"min_ball_revolutions": -1}, "min_ball_revolutions"),
+    ({"min_ball_revolutions": 4.5}, "min_ball_revolutions"),
+    ({"wheel_time_scale": 0}, "wheel_time_scale"),
+    ({"nmb_threshold": 0}, "nmb_threshold"),
+    ({"revolution_source": "camera"}, "needs the camera"),
+    ({"camera": "yes"}, "camera is true or false"),
+])
+def test_bad_settings_are_refused(settings, message):
+    with pytest.raises(ValueError, match=message):
+        EuropeanRoulette().new_judge(**settings)
+
+
+def test_a_misspelt_setting_is_an_error():
+    with pytest.raises(TypeError):
+        EuropeanRoulette().new_judge(camera=True, no_ball_tolerence_s=3)
+    with pytest.raises(TypeError):
+        GAMES["lightning_roulette"].new_judge(min_ball_revolution=3)
+
+
+# --- never a wrong number --------------------------------------------------------------------------------
+
+
+def test_random_faults_never_certify_a_number_the_ball_is_not_in():
+    """Thousands of games where the wheel or the camera may misread, lose the link or go quiet: whatever is
+    certified is where the ball lies (only both devices misreading alike could fool the judge, never tried)."""
+    rng = random.Random(20261129)
+    pockets = EUROPEAN.pockets
+    judge = camera_judge()
+    t, counter = 0.0, 0
+    truth: dict[int, str] = {}
+    certified = 0
+    for _ in range(1500):
+        counter = counter % 256 + 1
+        ball = rng.choice(pockets)
+        truth[counter] = ball
+        wrong = rng.choice([p for p in pockets if p != ball])
+        fault = rng.choice(["none", "none", "wheel_wrong", "camera_wrong", "camera_lost", "camera_quiet",
+                            "unreadable", "short", "miss_spin"])
+        cam = seen(counter, t, wrong if fault == "camera_wrong" else ball, revs=2 if fault == "short" else 6)
+        if fault == "camera_lost":
+            cam.insert(1, DeviceDisconnected(device_id=CAMERA, at=at(t + 9), reason="cable"))
+            cam.insert(2, DeviceConnected(device_id=CAMERA, at=at(t + 10), port="x"))
+        elif fault == "camera_quiet":
+            cam = cam[:1]
+        elif fault == "unreadable":
+            cam[-1] = unreadable(t + 28)
+        events = game(counter, wrong if fault == "wheel_wrong" else ball, t, camera=cam)
+        if fault == "miss_spin":
+            events = [e for e in events if e.at < at(t + 6)] + [st(3, counter, t + 6, flags=2)]
+        for d in run(judge, events):
+            if isinstance(d, ResultReady):
+                certified += 1
+                assert d.result["number"] == truth[d.result["game_counter"]], (fault, d)
+                assert fault == "none", (fault, d)
+        t += 60
+    assert certified > 200  # the clean games do get certified
