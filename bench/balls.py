@@ -237,6 +237,7 @@ def studio_config(data: Path, args: argparse.Namespace) -> Any:
                "options": {"machine_id": f"balls-{i}", "ball_set": ball_set, "transport": args.transport}}
         tables.append({
             "id": f"balls-{i}", "game": args.game, "betting_seconds": args.betting, "auto_round_seconds": 0.2,
+            "require_opening_check": False,
             "settings": {"mix_seconds": 0.3, "linger_s": 0.5},
             "devices": [
                 {"kind": "modbus-ball-machine", "role": "machine", "url": "simulator", "serial_number": f"LOTO-{i}",

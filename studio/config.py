@@ -133,6 +133,10 @@ class TableConfig(_Strict):
                 build_game(self.game, self.game_options)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"game_options for {self.game}: {exc}") from None
+        try:  # a wrong game setting is refused now, not when the studio starts
+            build_game(self.game, self.game_options).new_judge(**self.settings)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"settings for {self.game}: {exc}") from None
         kinds = GAMES[self.game].device_kinds
         for d in devices:
             if d.kind not in kinds:

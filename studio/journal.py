@@ -130,6 +130,9 @@ class Journal:
             "SELECT feed_seq, body FROM records WHERE feed_seq IS NOT NULL ORDER BY feed_seq DESC LIMIT 1").fetchone()
         self._feed_seq, self._feed_hash = (row[0], json.loads(row[1])["hash"]) if row else (0, GENESIS_HASH)
         self._readers = threading.local()
+        self._reader_conns: list[sqlite3.Connection] = []  # every thread's, so close() can close them all
+        self._reader_lock = threading.Lock()
+        self._reader_generation = 0  # bumped by close(): connections of an older generation are closed
         self._queue: queue.Queue[_Pending | None] = queue.Queue()
         self._closed = False
         self.failure: BaseException | None = None
@@ -259,14 +262,25 @@ class Journal:
         self._queue.put(None)
         self._thread.join()
         self._db.close()
+        with self._reader_lock:
+            for conn in self._reader_conns:
+                try:
+                    conn.close()
+                except sqlite3.Error:
+                    pass
+            self._reader_conns.clear()
+            self._reader_generation += 1
 
     # --- reading (any thread) ----------------------------------------------------
 
     def _reader(self) -> sqlite3.Connection:
         conn = getattr(self._readers, "conn", None)
-        if conn is None:
+        if conn is None or getattr(self._readers, "generation", -1) != self._reader_generation:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
             self._readers.conn = conn
+            self._readers.generation = self._reader_generation
+            with self._reader_lock:
+                self._reader_conns.append(conn)
         return conn
 
     def last_seq(self) -> int:

@@ -46,6 +46,7 @@ def make_studio(tmp_path, *, transport: str = "tcp", settings: dict | None = Non
         "consumers": [{"name": "t", "token": TOKEN}],
         "tables": [{
             "id": "lucky-1", "game": "lucky_5", "betting_seconds": 0.2, "auto_round_seconds": 0.3,
+            "require_opening_check": False,  # the ball-set check has its own tests (tests/studio/test_opening_check.py)
             "settings": {"mix_seconds": 0.1, "jam_timeout_s": 2, "read_timeout_s": 1, **(settings or {})},
             "devices": [
                 {"kind": "modbus-ball-machine", "role": "machine", "url": "simulator", "serial_number": "LOTO-1",

@@ -114,3 +114,9 @@ def test_game_options_build_a_table_specific_game_or_are_refused(tmp_path):
         parse_config({"tables": [dict(table, game_options={"nonsense": 1})]})
     with pytest.raises(ConfigError, match="role machine"):
         parse_config({"tables": [dict(table, devices=[table["devices"][0], table["devices"][0]])]})
+
+
+def test_wrong_game_settings_are_refused_at_load(tmp_path):
+    text = GOOD + '\n[tables.settings]\nbogus_setting = 3\n'
+    with pytest.raises(ConfigError, match="tables\\[1\\].*settings for european_roulette"):
+        load_config(write(tmp_path, text))
