@@ -51,6 +51,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import MachineLoad, process_cpu  # noqa: E402  (bench/machine.py)
 
 TARGET_P99_MS = 10.0
 PATH_INCLUDED = ("pty write -> driver thread (read, frame, parse, track) -> event loop (journal append, judge, "
@@ -192,13 +196,39 @@ def install_stage_probes(stamps: list[tuple[str, Any, int]]) -> None:
 
     write_batch = Journal._write_batch
 
+    class TimedConnection:
+        """Stands in for the writer's sqlite3 connection to time the commit (`with self._db:`)."""
+
+        def __init__(self, db: Any) -> None:
+            self._db = db
+            self.commit_ns = 0
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._db, name)
+
+        def __enter__(self) -> Any:
+            self._db.__enter__()
+            return self
+
+        def __exit__(self, *exc: Any) -> Any:
+            t = time.perf_counter_ns()
+            try:
+                return self._db.__exit__(*exc)
+            finally:
+                self.commit_ns = time.perf_counter_ns() - t
+
     def probe_write_batch(self: Any, batch: list[Any]) -> Any:
-        t = time.time_ns()
+        if not isinstance(self._db, TimedConnection):
+            self._db = TimedConnection(self._db)
+        t, c = time.time_ns(), time.thread_time_ns()
+        feed = False
         for p in batch:
             if getattr(p, "feed", False):
+                feed = True
                 stamps.append(("writing", p.round_id, t))
         out = write_batch(self, batch)
-        stamps.append(("write_time", len(batch), time.time_ns() - t))
+        stamps.append(("write_time", len(batch), (time.time_ns() - t, time.thread_time_ns() - c,
+                                                   self._db.commit_ns, feed)))
         return out
 
     CammeghSS2Driver.handle_line = probe_handle_line  # type: ignore[method-assign]
@@ -237,17 +267,34 @@ def studio_child(args: argparse.Namespace) -> int:
     from studio.service import Studio
 
     config = demo_config(argparse.Namespace(data=args.data, consumer_token=args.token, tables=args.tables,
-                                            speed=args.speed, seed=args.seed, host="127.0.0.1", port=args.port))
+                                            speed=args.speed, seed=args.seed, host="127.0.0.1", port=args.port,
+                                            families=False))
     studio = Studio(config)
     app = create_app(studio)
     # the same server settings as `studio demo` (studio/cli.py _serve)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=args.port, log_level="warning",
-                                           lifespan="on", ws_ping_interval=20))
+                                           lifespan="on", ws_ping_interval=20, ws_per_message_deflate=False))
+    # native thread id -> Python thread name, for the parent's per-thread CPU figures (Python 3.11 does not
+    # name OS threads)
+    mapper_stop = threading.Event()
+
+    def map_threads() -> None:
+        path = Path(args.data) / "threads.json"
+        while not mapper_stop.wait(1.0):
+            names = {t.native_id: t.name for t in threading.enumerate() if t.native_id is not None}
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(names))
+            os.replace(tmp, path)
+
+    mapper = threading.Thread(target=map_threads, name="bench-thread-map", daemon=True)
+    mapper.start()
     try:
         server.run()
     except KeyboardInterrupt:  # uvicorn re-raises the SIGINT it shut down on
         pass
     finally:
+        mapper_stop.set()
+        mapper.join()
         studio.stop()
         # keyed by table id, or by device id "<table>/<role>" (the part before "/" is the table)
         names = {id(sim): key.partition("/")[0] for key, sim in studio.simulators.items()}
@@ -272,12 +319,45 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def cpu_seconds(pid: int) -> float | None:
+def thread_cpu(pid: int) -> dict[int, tuple[str, float]]:
+    """{thread id: (thread name, CPU seconds)} of a process, from /proc."""
+    out: dict[int, tuple[str, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-    except (OSError, IndexError, ValueError):
-        return None
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            raw = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
+        except OSError:
+            continue
+        name = raw[raw.index("(") + 1: raw.rindex(")")]
+        fields = raw.rsplit(")", 1)[1].split()
+        out[int(tid)] = (name, (int(fields[11]) + int(fields[12])) / tick)
+    return out
+
+
+def thread_groups(pid: int, before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]],
+                  seconds: float, names: dict[int, str]) -> str:
+    groups: dict[str, float] = {}
+    for tid, (name, cpu) in after.items():
+        used = cpu - before.get(tid, (name, 0.0))[1]
+        name = names.get(tid, name)
+        if tid == pid:
+            group = "event loop (main thread)"
+        elif name.startswith("ss2-simulator"):
+            group = "simulators"
+        elif name.startswith("cammegh-ss2"):
+            group = "SS2 drivers"
+        elif name.startswith("journal-writer"):
+            group = "journal writer"
+        elif name.startswith("bench-"):
+            group = "benchmark probe"
+        else:
+            group = "other threads"
+        groups[group] = groups.get(group, 0.0) + used
+    return ", ".join(f"{g} {100 * v / seconds:.1f}%" for g, v in sorted(groups.items(), key=lambda kv: -kv[1]))
 
 
 async def consume(url: str, token: str, duration: float, received: list[tuple[int, dict[str, Any]]],
@@ -339,7 +419,7 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
     """Split each matched latency into the hops stamped by install_stage_probes()."""
     by_key: dict[str, dict[Any, list[int]]] = {}
     batches: list[int] = []
-    write_times: list[tuple[int, int]] = []
+    write_times: list[tuple[int, list[Any]]] = []
     for stage, key, value in stamps:
         if stage == "batch":
             batches.append(key)
@@ -384,9 +464,22 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
         print(f"    journal commits: {len(batches)}, records per commit mean {sum(batches) / len(batches):.1f}, "
               f"max {max(batches)}")
     if write_times:
-        ms = sorted(t / 1e6 for _, t in write_times)
-        print(f"    journal _write_batch time (ms): p50 {percentile(ms, 50):.2f}  p90 {percentile(ms, 90):.2f}  "
-              f"p99 {percentile(ms, 99):.2f}  max {ms[-1]:.2f}  busy {sum(ms) / 1e3:.1f} s in total")
+        def line(label: str, values: list[float]) -> None:
+            values = sorted(values)
+            print(f"      {label:<40} p50 {percentile(values, 50):6.2f}  p90 {percentile(values, 90):6.2f}  "
+                  f"p99 {percentile(values, 99):6.2f}  max {values[-1]:6.2f}  sum {sum(values) / 1e3:5.1f} s")
+
+        print("    journal _write_batch (ms):")
+        for label, want in (("batches with a feed message", True), ("batches without", False)):
+            rows = [v for _, v in write_times if v[3] == want]
+            if not rows:
+                continue
+            print(f"     {label} ({len(rows)}, mean {sum(n for n, v in write_times if v[3] == want) / len(rows):.1f} "
+                  "records):")
+            line("wall time", [v[0] / 1e6 for v in rows])
+            line("writer thread CPU time", [v[1] / 1e6 for v in rows])
+            line("commit (COMMIT + WAL fsync), wall", [v[2] / 1e6 for v in rows])
+            line("wall - CPU - commit (waiting for the GIL)", [max(0, v[0] - v[1] - v[2]) / 1e6 for v in rows])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -421,9 +514,15 @@ def run(args: argparse.Namespace) -> int:
         public_key = load_public_key_b64(httpx.get(base + "/v1/public-key", timeout=5).json()["public_key"])
         received: list[tuple[int, dict[str, Any]]] = []
         connected_at: list[int] = []
-        cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
+        machine = MachineLoad(os.getpid(), proc.pid)
+        cpu0, threads0, wall0 = process_cpu(proc.pid), thread_cpu(proc.pid), time.monotonic()
         asyncio.run(consume(f"ws://127.0.0.1:{port}/v1/feed?after=0", token, args.duration, received, connected_at))
-        cpu1, wall1 = cpu_seconds(proc.pid), time.monotonic()
+        cpu1, threads1, wall1 = process_cpu(proc.pid), thread_cpu(proc.pid), time.monotonic()
+        machine.stop()
+        try:
+            thread_names = {int(k): v for k, v in json.loads((data / "threads.json").read_text()).items()}
+        except (OSError, ValueError):
+            thread_names = {}
         t_end = time.time_ns()
         stop_child(proc)
         if proc.returncode not in (0, -signal.SIGINT):
@@ -471,13 +570,17 @@ def run(args: argparse.Namespace) -> int:
 
         # --- report -----------------------------------------------------------------------
         latencies.sort()
-        cpu_note = ""
-        if cpu0 is not None and cpu1 is not None:
-            cpu_note = f"; studio process CPU {100 * (cpu1 - cpu0) / (wall1 - wall0):.0f}% of one core"
-        print(f"  feed messages received: {sum(kinds.values())} ({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))}), "
-              f"signatures verified after timing: {sum(kinds.values()) - bad_signatures} ok, {bad_signatures} bad")
+        cpu_note = f"; studio process CPU {100 * (cpu1 - cpu0) / (wall1 - wall0):.0f}% of one core"
+        total = sum(kinds.values())
+        by_kind = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
+        print(f"  feed messages received: {total} ({by_kind}), "
+              f"signatures verified after timing: {total - bad_signatures} ok, {bad_signatures} bad")
         print(f"  winning-number lines written: {n_writes}; results matched to their line: {len(latencies)}"
               f"{cpu_note}")
+        print(f"  {machine.summary()}")
+        if threads1:
+            groups = thread_groups(proc.pid, threads0, threads1, wall1 - wall0, thread_names)
+            print(f"  studio CPU by thread (% of one core): {groups}")
         if lost or unmatched_results:
             print(f"  not delivered as results: {lost} lines written >2 s before the end (voided or held rounds); "
                   f"results without a probed line: {unmatched_results}")
@@ -486,7 +589,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         p50, p90, p99 = (percentile(latencies, q) for q in (50, 90, 99))
         mean = sum(latencies) / len(latencies)
-        print(f"  latency, winning-number line written -> consumer holds the signed result (ms):")
+        print("  latency, winning-number line written -> consumer holds the signed result (ms):")
         print(f"    count {len(latencies)}   p50 {p50:.2f}   p90 {p90:.2f}   p99 {p99:.2f}   max {latencies[-1]:.2f}"
               f"   mean {mean:.2f}   min {latencies[0]:.2f}")
         print(f"  wheels {args.tables}, speed {args.speed:g}x; p99 target < {TARGET_P99_MS:g} ms: "
@@ -538,7 +641,11 @@ def main(argv: list[str] | None = None) -> int:
         return studio_child(args)
     if args.tables < 1 or args.speed <= 0 or args.duration <= 0:
         p.error("--tables, --speed and --duration must be positive")
-    return run(args)
+    try:
+        return run(args)
+    except RuntimeError as exc:
+        print(f"bench/latency.py: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
