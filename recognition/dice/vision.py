@@ -1,0 +1,1122 @@
+"""Read dice at rest from one camera frame. Pure: numpy images in, a :class:`Reading` out.
+
+The pipeline (:func:`read_dice`), each step chosen to fail towards "uncertain", never
+towards a wrong face:
+
+1. **Region and scale.** Only the calibrated tray (plus a margin, to see dice that left
+   it) is searched, scaled so that a die is about ``work_die_px`` pixels wide (40 by
+   default): a 1280x720 frame with 64-pixel dice is read at 0.625 scale.
+2. **Die bodies.** A 3x3 median removes sensor noise; each calibrated die colour is a
+   hue/saturation/value box in HSV, and white dice must also be brighter than the felt
+   around them (the felt's brightness is estimated at 1/8 scale with a wide median, so
+   uneven light and shadows cancel out). Each blob's outline is filled, so the pips
+   become part of the die.
+3. **One die or several.** A blob's area is compared with the die area (calibrated, or
+   the median of the square-looking blobs of this frame). Blobs of two or three dice
+   that touch are cut along the line between two concave corners of their outline,
+   the cut that leaves parts the size of whole dice; a blob that cannot be cut into
+   whole dice is reported, never guessed.
+4. **Flat or not.** A die must be square (a cocked die's top face is foreshortened),
+   convex (a die resting on another shows the lower die's corners) and show no more of
+   its sides than the camera's perspective explains: a band of die-coloured but darker
+   pixels wider than ``max_side_band`` along an edge is the side face of a cocked die.
+5. **Pips.** Inside the die (its edge excluded), pixels far in colour from the die's
+   median colour are pips: dark pips on white dice, white pips on red or blue dice, red
+   ones on Asian dice alike. The threshold sits halfway between the body and the pips
+   of this die. Pips must be round and alike in size.
+6. **Layout.** The pips must sit where a die's pips sit: every face is point-symmetric,
+   so their centroid is the die's centre; rotated into the die's frame they must match
+   the face's pattern (1-6, both diagonals of 2 and 3, both orientations of 6) within a
+   tolerance, after a rotation fit. Two merged pips, a missed pip or a stray spot break
+   the pattern, and the die is unreadable instead of misread.
+7. **Confidence** is the smallest of the per-check scores (layout residual, shape,
+   pip uniformity, contrast, centre offset); the frame's confidence is the least sure
+   die's. ``status`` is "ok" only when the expected number of dice is found, every die
+   is flat, inside the tray and read with at least ``min_confidence``, and the exposure
+   is within limits.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Sequence
+
+import cv2
+import numpy as np
+
+from .calibration import Calibration, DieColor
+
+# Pip positions in die-side units, for each face (every face is point-symmetric about the centre).
+_D = 0.25
+
+
+def _layouts(d: float) -> dict[int, list[np.ndarray]]:
+    return {
+        1: [np.array([(0.0, 0.0)])],
+        2: [np.array([(-d, -d), (d, d)]), np.array([(-d, d), (d, -d)])],
+        3: [np.array([(-d, -d), (0, 0), (d, d)]), np.array([(-d, d), (0, 0), (d, -d)])],
+        4: [np.array([(-d, -d), (d, -d), (-d, d), (d, d)])],
+        5: [np.array([(-d, -d), (d, -d), (0, 0), (-d, d), (d, d)])],
+        6: [np.array([(-d, -d), (-d, 0), (-d, d), (d, -d), (d, 0), (d, d)]),
+            np.array([(-d, -d), (0, -d), (d, -d), (-d, d), (0, d), (d, d)])],
+    }
+
+
+LAYOUTS = _layouts(_D)
+_PERMS = {n: np.array(list(itertools.permutations(range(n))), dtype=np.intp) for n in range(1, 7)}
+
+#: issue codes a :class:`Reading` can carry, in words for the dealer
+ISSUE_TEXT: dict[str, str] = {
+    "missing": "a die is missing (not seen in the tray)",
+    "extra": "more dice than expected are in view",
+    "outside": "a die is outside the tray",
+    "cocked": "a die is cocked (not lying flat)",
+    "stacked": "dice are stacked or leaning on each other",
+    "touching": "touching dice could not be told apart",
+    "partial": "a die is only partly visible",
+    "unreadable": "a die's face could not be read",
+    "low_confidence": "a die's face is not clear enough",
+    "size": "a die has the wrong size for this camera",
+    "exposure": "the picture is too dark or too bright",
+    "colors": "the dice are not the expected colours",
+}
+
+
+@dataclass(frozen=True)
+class Issue:
+    code: str
+    message: str
+    die: int | None = None  # index into Reading.dice, when one die is concerned
+    where: tuple[float, float] | None = None  # frame pixels
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.die is not None:
+            out["die"] = self.die
+        if self.where is not None:
+            out["where"] = [round(self.where[0], 1), round(self.where[1], 1)]
+        return out
+
+
+@dataclass(frozen=True)
+class DieReading:
+    face: int | None  # None when the die could not be read
+    color: str
+    center: tuple[float, float]  # frame pixels
+    size: float  # side, frame pixels
+    angle: float  # degrees, 0-90
+    confidence: float
+    corners: tuple[tuple[float, float], ...]  # the die's outline (4 corners), frame pixels
+    pips: tuple[tuple[float, float], ...] = ()  # pip centres, frame pixels
+    problem: str | None = None  # an ISSUE_TEXT code when this die is not fit to certify
+    checks: dict[str, float] = field(default_factory=dict, compare=False)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"face": self.face, "color": self.color,
+                               "center": [round(self.center[0], 1), round(self.center[1], 1)],
+                               "confidence": round(self.confidence, 3)}
+        if self.problem:
+            out["problem"] = self.problem
+        return out
+
+
+@dataclass(frozen=True)
+class Reading:
+    status: str  # "ok" or "uncertain"
+    dice: tuple[DieReading, ...]
+    issues: tuple[Issue, ...]
+    expected: int | None
+    confidence: float
+    size: tuple[int, int]  # frame (width, height)
+    tray: tuple[tuple[float, float], ...] | None = None
+    die_size: float | None = None  # frame pixels
+    felt_value: float | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def faces(self) -> list[int]:
+        return sorted(d.face for d in self.dice if d.face is not None)
+
+    def by_color(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for d in self.dice:
+            if d.face is not None:
+                out.setdefault(d.color, []).append(d.face)
+        return {k: sorted(v) for k, v in sorted(out.items())}
+
+    def summary(self) -> str:
+        if self.ok:
+            return "read " + ", ".join(f"{d.color} {d.face}" for d in self.dice)
+        return "; ".join(i.message for i in self.issues) or "uncertain"
+
+    def as_json(self) -> dict[str, Any]:
+        """The `studio recognize dice` line (without "file")."""
+        return {
+            "status": self.status,
+            "faces": self.faces,
+            "dice": [{"face": d.face, "color": d.color, "center": [round(d.center[0], 1), round(d.center[1], 1)]}
+                     for d in self.dice],
+            "confidence": round(self.confidence, 3),
+            "issues": [i.as_json() for i in self.issues],
+        }
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def read_dice(image: np.ndarray, calibration: Calibration | None = None, expected: int | None = None,
+              colors: Sequence[str] | None = None) -> Reading:
+    """Read the dice in one BGR frame.
+
+    calibration: the camera's calibration (None: the whole frame, the default colours, sizes
+        estimated from the frame).
+    expected: how many dice were thrown (None: any number, at least one).
+    colors: the colours the dice must have, one per die (e.g. ["red", "blue"]); None: any.
+    """
+    cal = calibration or Calibration()
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise ValueError("read_dice needs an 8-bit BGR image (height, width, 3)")
+    h_full, w_full = image.shape[:2]
+    if colors is not None:
+        cal = cal.restricted_to(colors)
+    scale_hint = None
+    reading = None
+    for _ in range(2):  # a second pass only when the die size had to be guessed and the guess was far off
+        reading, estimated = _read(image, cal, expected, colors, scale_hint)
+        if cal.die_size is not None or estimated is None:
+            break
+        work = estimated * (scale_hint if scale_hint is not None else _default_scale(cal, w_full, h_full))
+        if 0.7 * cal.work_die_px <= work <= 1.45 * cal.work_die_px:
+            break
+        scale_hint = cal.work_die_px / estimated
+    assert reading is not None
+    return reading
+
+
+def _default_scale(cal: Calibration, w: int, h: int) -> float:
+    if cal.die_size is not None:
+        return cal.work_die_px / ((cal.die_size[0] + cal.die_size[1]) / 2)
+    return min(1.5, 800.0 / max(w, h)) * cal.work_die_px / 40.0
+
+
+# --------------------------------------------------------------------------- the pipeline
+
+
+@dataclass
+class _Blob:
+    color: DieColor
+    contour: np.ndarray  # work pixels
+    area: float
+    mask: np.ndarray | None = None  # filled, in the bbox
+    bbox: tuple[int, int, int, int] = (0, 0, 0, 0)  # x, y, w, h (work)
+
+
+@dataclass
+class _Work:
+    """Everything about the frame at work scale."""
+
+    bgr: np.ndarray
+    hsv: np.ndarray
+    felt_v: np.ndarray | None  # the felt's brightness around each pixel (only for colours that need it)
+    scale: float
+    offset: tuple[int, int]  # the work image's origin in frame pixels
+    tray: np.ndarray | None  # work pixels
+    strong: dict[str, np.ndarray]  # colour name -> body mask
+    weak: dict[str, np.ndarray]  # colour name -> lenient body mask (side faces, shade)
+    principal: tuple[float, float] = (0.0, 0.0)  # the middle of the camera frame, work pixels
+    felt_mask: np.ndarray | None = None  # the tray (work pixels), None: everything
+    tops: np.ndarray | None = None  # the dice's brightest flat parts (upper faces, lit side faces), all blobs
+    faces: np.ndarray | None = None  # of those, the square ones (filled): upper faces
+    face_labels: np.ndarray | None = None  # the same, one label per face
+    face_hulls: list[np.ndarray] = field(default_factory=list)  # the same, as outlines (work pixels)
+    dice_box: tuple[int, int, int, int] = (0, 0, 0, 0)  # x0, y0, x1, y1 around every blob, plus a die
+    felt_s: int | None = None  # the felt's median saturation
+
+    def to_frame(self, pts: np.ndarray) -> np.ndarray:
+        return pts / self.scale + np.array(self.offset, np.float64)
+
+
+def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Sequence[str] | None,
+          scale_hint: float | None) -> tuple[Reading, float | None]:
+    h_full, w_full = image.shape[:2]
+    scale = scale_hint if scale_hint is not None else _default_scale(cal, w_full, h_full)
+    scale = float(min(scale, 2.0))
+    # region: the tray plus a margin, or the whole frame
+    tray_frame = np.array(cal.tray, np.float64) if cal.tray else None
+    if tray_frame is not None and cal.frame_size is not None and tuple(cal.frame_size) != (w_full, h_full):
+        fx, fy = w_full / cal.frame_size[0], h_full / cal.frame_size[1]
+        tray_frame = tray_frame * np.array((fx, fy))
+    if tray_frame is not None:
+        die_guess = (cal.die_size[1] if cal.die_size else cal.work_die_px / scale)
+        margin = cal.search_margin * die_guess
+        x0 = int(max(0, math.floor(tray_frame[:, 0].min() - margin)))
+        y0 = int(max(0, math.floor(tray_frame[:, 1].min() - margin)))
+        x1 = int(min(w_full, math.ceil(tray_frame[:, 0].max() + margin)))
+        y1 = int(min(h_full, math.ceil(tray_frame[:, 1].max() + margin)))
+    else:
+        x0, y0, x1, y1 = 0, 0, w_full, h_full
+    roi = image[y0:y1, x0:x1]
+    bgr = _rescale(roi, scale)
+    # actual scale after rounding (x and y differ by < 0.1 %)
+    scale = bgr.shape[1] / roi.shape[1]
+    bgr = cv2.medianBlur(bgr, 3)
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    v = hsv[..., 2]
+    tray_work = (tray_frame - (x0, y0)) * scale if tray_frame is not None else None
+    felt_mask = None
+    if tray_work is not None:  # the rim around the tray is not felt: keep it out of the felt's estimate
+        felt_mask = np.zeros(v.shape, np.uint8)
+        cv2.fillPoly(felt_mask, [np.round(tray_work).astype(np.int32)], 255)
+        if cv2.countNonZero(felt_mask) < 100:
+            felt_mask = None
+    need_felt = any(c.brightness is not None for c in cal.colors)
+    felt_v, felt_level, felt_sat = _felt_estimates(hsv, cal.work_die_px, felt_mask, need_felt)
+
+    work = _Work(bgr, hsv, felt_v, scale, (x0, y0), tray_work, {}, {},
+                 principal=((w_full / 2 - x0) * scale, (h_full / 2 - y0) * scale), felt_mask=felt_mask)
+    issues: list[Issue] = []
+    work.felt_s = felt_sat
+    clipped = float(cv2.countNonZero(cv2.compare(v, 249, cv2.CMP_GT))) / v.size
+    lo, hi = cal.exposure.felt_value
+    if not lo <= felt_level <= hi or clipped > cal.exposure.max_clipped:
+        what = "too dark" if felt_level < lo else "too bright"
+        issues.append(Issue("exposure", f"the picture is {what} (felt brightness {felt_level:.0f}, "
+                                        f"{clipped:.1%} burnt out)"))
+
+    blobs = _find_blobs(work, cal)
+    die_px = _die_side(blobs, cal, scale, expected)
+    estimated = die_px / scale if cal.die_size is None and die_px is not None else None
+    dice: list[DieReading] = []
+    if die_px is not None:
+        dice, more = _dice_from_blobs(work, blobs, cal, die_px, w_full, h_full)
+        issues += more
+    # count and colour checks
+    if expected is not None:
+        found = len(dice)
+        if found < expected and not any(i.code in ("touching", "stacked") for i in issues):
+            issues.append(Issue("missing", f"{expected - found} of {expected} dice not found"
+                                if expected - found > 1 else f"a die is missing: found {found} of {expected}"))
+        elif found > expected:
+            issues.append(Issue("extra", f"found {found} dice, expected {expected}"))
+    elif not dice:
+        issues.append(Issue("missing", "no die found"))
+    if colors is not None and len(dice) == len(colors):
+        if sorted(d.color for d in dice) != sorted(colors):
+            issues.append(Issue("colors", "the dice are " + ", ".join(sorted(d.color for d in dice))
+                                + "; expected " + ", ".join(sorted(colors))))
+    for i, d in enumerate(dice):
+        if d.problem:
+            issues.append(Issue(d.problem, _die_words(d), die=i, where=d.center))
+        elif d.confidence < cal.min_confidence:
+            issues.append(Issue("low_confidence", f"the {d.color} die at ({d.center[0]:.0f}, {d.center[1]:.0f}) "
+                                                  f"reads {d.face} only {d.confidence:.0%} sure", die=i,
+                                where=d.center))
+    confidence = min((d.confidence for d in dice), default=0.0)
+    status = "ok" if not issues and dice else "uncertain"
+    tray_out = tuple((float(x), float(y)) for x, y in tray_frame) if tray_frame is not None else None
+    reading = Reading(status=status, dice=tuple(dice), issues=tuple(_dedupe(issues)), expected=expected,
+                      confidence=float(round(confidence, 4)), size=(w_full, h_full), tray=tray_out,
+                      die_size=(die_px / scale) if die_px else None, felt_value=felt_level)
+    return reading, estimated
+
+
+def _dedupe(issues: list[Issue]) -> list[Issue]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for i in issues:
+        if (i.code, i.message) not in seen:
+            seen.add((i.code, i.message))
+            out.append(i)
+    return out
+
+
+def _die_words(d: DieReading) -> str:
+    where = f"at ({d.center[0]:.0f}, {d.center[1]:.0f})"
+    text = ISSUE_TEXT.get(d.problem or "", d.problem or "")
+    return f"{text}: the {d.color} die {where}"
+
+
+def _rescale(img: np.ndarray, f: float) -> np.ndarray:
+    """Resize by f: whole-number reductions by pixel averaging (fast in OpenCV), the rest bilinear."""
+    k = int(1.0 / f + 1e-9) if f < 1 else 1
+    if k >= 2:
+        h, w = img.shape[:2]
+        img = cv2.resize(img[:h - h % k, :w - w % k], ((w - w % k) // k, (h - h % k) // k),
+                         interpolation=cv2.INTER_AREA)
+        f *= k
+    if abs(f - 1.0) < 1e-3:
+        return np.ascontiguousarray(img)
+    h, w = img.shape[:2]
+    return cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_LINEAR)
+
+
+def _median_u8(img: np.ndarray, mask: np.ndarray | None = None) -> int:
+    """Median of an 8-bit image (under a mask) from its histogram: far faster than sorting."""
+    return _percentile_u8(img, mask, 0.5)
+
+
+def _percentile_u8(img: np.ndarray, mask: np.ndarray | None, q: float) -> int:
+    hist = cv2.calcHist([img], [0], mask, [256], [0, 256]).ravel()
+    cum = np.cumsum(hist)
+    return int(np.searchsorted(cum, cum[-1] * q))
+
+
+def _felt_estimates(hsv: np.ndarray, die_px: float, felt_mask: np.ndarray | None,
+                    full: bool) -> tuple[np.ndarray | None, int, int]:
+    """The felt around every pixel (its brightness, at work size, when `full`), and the felt's overall
+    median brightness and saturation.
+
+    Measured at 1/8 scale with a median about three dice wide, so the dice are outvoted; outside
+    `felt_mask` (the rim around the tray) the felt is continued from the inside (a normalised blur),
+    so the rim does not leak into the felt near it.
+    """
+    h, w = hsv.shape[:2]
+    sw, sh = max(1, w // 8), max(1, h // 8)
+    def shrink(channel: int) -> np.ndarray:
+        c = cv2.extractChannel(hsv, channel)
+        return cv2.resize(c[:sh * 8, :sw * 8] if w >= 8 and h >= 8 else c, (sw, sh), interpolation=cv2.INTER_AREA)
+
+    sv, ss = shrink(2), shrink(1)
+    inside = None
+    if felt_mask is not None:
+        fm = cv2.resize(felt_mask[:sh * 8, :sw * 8] if w >= 8 and h >= 8 else felt_mask, (sw, sh),
+                        interpolation=cv2.INTER_AREA)
+        inside = (fm >= 128).astype(np.uint8)
+        if not cv2.countNonZero(inside):
+            inside = None
+    level_v = _median_u8(sv, inside)
+    level_s = _median_u8(ss, inside)
+    if not full:
+        return None, level_v, level_s
+    k = int(die_px * 3 / 8) | 1
+    if inside is not None and cv2.countNonZero(inside) < inside.size:
+        kk = (2 * k + 1, 2 * k + 1)
+        num = cv2.boxFilter(sv.astype(np.float32) * inside, -1, kk, normalize=False)
+        den = cv2.boxFilter(inside.astype(np.float32), -1, kk, normalize=False)
+        fill = np.where(den > 0, num / np.maximum(den, 1e-6), level_v)
+        sv = np.where(inside > 0, sv, np.clip(fill, 0, 255)).astype(np.uint8)
+    k = max(3, min(k, (min(sw, sh) - 1) | 1 if min(sw, sh) > 3 else 3))
+    if min(sw, sh) >= 3:
+        sv = cv2.medianBlur(sv, k)
+    return cv2.resize(sv, (w, h), interpolation=cv2.INTER_LINEAR), level_v, level_s
+
+
+def _color_mask(hsv: np.ndarray, felt_v: np.ndarray | None, c: DieColor, *, lenient: bool,
+                felt_s: int | None = None) -> np.ndarray:
+    s_lo, s_hi = c.saturation
+    v_lo, v_hi = c.value
+    if lenient:  # side faces and shaded parts of a die of this colour
+        s_lo = int(s_lo * 0.7)
+        v_lo = int(v_lo * 0.55)
+    if c.hue is None:
+        m = cv2.inRange(hsv, (0, s_lo, v_lo), (180, s_hi, v_hi))
+    elif c.hue[0] <= c.hue[1]:
+        m = cv2.inRange(hsv, (c.hue[0], s_lo, v_lo), (c.hue[1], s_hi, v_hi))
+    else:
+        m = cv2.inRange(hsv, (c.hue[0], s_lo, v_lo), (180, s_hi, v_hi))
+        m |= cv2.inRange(hsv, (0, s_lo, v_lo), (c.hue[1], s_hi, v_hi))
+    if c.brightness is not None and felt_v is not None:
+        k = c.brightness if not lenient else 1 + (c.brightness - 1) * 0.55
+        thr = cv2.convertScaleAbs(felt_v, alpha=k)
+        bright = cv2.compare(hsv[..., 2], thr, cv2.CMP_GT)
+        if lenient and felt_s is not None and felt_s > 80:
+            # on a coloured felt a shaded white face is told by its lack of colour, not its brightness
+            greyer = cv2.compare(hsv[..., 1], int(felt_s * 0.45), cv2.CMP_LT)
+            greyer &= cv2.compare(hsv[..., 2], cv2.convertScaleAbs(felt_v, alpha=0.8), cv2.CMP_GT)
+            bright |= greyer
+        m &= bright
+    return m
+
+
+_K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_K5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
+    blobs: list[_Blob] = []
+    min_area = (cal.work_die_px * 0.3) ** 2
+    for c in cal.colors:
+        m = _color_mask(work.hsv, work.felt_v, c, lenient=False)
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
+        work.strong[c.name] = m
+        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for cnt in contours:
+            area = cv2.contourArea(cnt)
+            if area < min_area:
+                continue
+            x, y, w, h = cv2.boundingRect(cnt)
+            mask = np.zeros((h, w), np.uint8)
+            cv2.drawContours(mask, [cnt - (x, y)], -1, 255, cv2.FILLED)
+            blobs.append(_Blob(c, cnt, float(cv2.countNonZero(mask)), mask, (x, y, w, h)))
+    # a region claimed by two colours (a hue between two boxes) keeps the larger blob only
+    blobs.sort(key=lambda b: -b.area)
+    kept: list[_Blob] = []
+    for b in blobs:
+        if any(k.color.name != b.color.name and _overlap_fraction(k, b) > 0.3 for k in kept):
+            continue
+        kept.append(b)
+    if kept:
+        m = int(cal.work_die_px)
+        H, W = work.hsv.shape[:2]
+        work.dice_box = (max(0, min(b.bbox[0] for b in kept) - m), max(0, min(b.bbox[1] for b in kept) - m),
+                         min(W, max(b.bbox[0] + b.bbox[2] for b in kept) + m),
+                         min(H, max(b.bbox[1] + b.bbox[3] for b in kept) + m))
+    # upper faces: within each blob, the pixels at least 85 % as bright as its brightest body pixels;
+    # bevelled edges and side faces are darker, so touching dice show apart here
+    # (the brightest is taken locally, within about a die: the light changes across a group of dice)
+    work.tops = np.zeros(work.hsv.shape[:2], np.uint8)
+    reach = max(3, int(round(cal.work_die_px * 0.8)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
+    for b in kept:
+        x, y, w, h = b.bbox
+        v = work.hsv[y:y + h, x:x + w, 2]
+        body = _inner_body(work, b.color.name, b.mask, x, y)  # type: ignore[arg-type]
+        if cv2.countNonZero(body) < 10:
+            continue
+        local = cv2.dilate(cv2.bitwise_and(v, body), kernel)
+        top = cv2.compare(v.astype(np.float32), local.astype(np.float32) * 0.85, cv2.CMP_GE)
+        top = cv2.bitwise_and(top, b.mask)  # type: ignore[arg-type]
+        top = cv2.morphologyEx(top, cv2.MORPH_OPEN, _K3)
+        filled = np.zeros_like(top)  # dark pips are holes in a face: fill them, then cut thin bridges
+        cv2.drawContours(filled, cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], -1, 255,
+                         cv2.FILLED)
+        top = cv2.morphologyEx(filled, cv2.MORPH_OPEN, _K5)
+        region = work.tops[y:y + h, x:x + w]
+        np.maximum(region, top, out=region)
+    # of those, the ones shaped like a die's upper face (a lit side face of a cocked die is a narrow strip),
+    # each grown again with its own brightness (a brighter neighbour may have cut it short)
+    work.faces = np.zeros_like(work.tops)
+    work.face_labels = np.zeros(work.tops.shape, np.int32)
+    work.face_hulls = []
+    filled = np.zeros_like(work.tops)
+    for b in kept:
+        x, y, w, h = b.bbox
+        region = filled[y:y + h, x:x + w]
+        np.maximum(region, b.mask, out=region)  # type: ignore[arg-type]
+    H, W = work.tops.shape
+    s = float(cal.work_die_px) if cal.die_size is None else (cal.die_size[0] + cal.die_size[1]) / 2 * work.scale
+    r = max(1, int(round(0.25 * s)))
+    near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    body_all = np.zeros_like(work.tops)
+    for m in work.strong.values():
+        body_all |= m
+    body_all = cv2.erode(body_all, _K3)
+    contours = cv2.findContours(work.tops, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    for i, c in enumerate(contours):
+        if cv2.contourArea(c) < 0.3 * s * s:
+            continue
+        bx, by, bw, bh = cv2.boundingRect(c)
+        x0, y0, x1, y1 = max(0, bx - r - 1), max(0, by - r - 1), min(W, bx + bw + r + 1), min(H, by + bh + r + 1)
+        cm = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(cm, [c - (x0, y0)], -1, 255, cv2.FILLED)
+        v = work.hsv[y0:y1, x0:x1, 2]
+        own = cv2.bitwise_and(body_all[y0:y1, x0:x1], cm)
+        if cv2.countNonZero(own) >= 10:
+            thr = 0.87 * _percentile_u8(v, own, 0.9)
+            grown = cv2.bitwise_and(cv2.compare(v, thr, cv2.CMP_GE), cv2.dilate(cm, near))
+            grown = cv2.bitwise_and(grown, filled[y0:y1, x0:x1])
+            others = np.zeros_like(cm)  # a face does not grow into its neighbour's
+            for j, o in enumerate(contours):
+                if j != i:
+                    cv2.drawContours(others, [o - (x0, y0)], -1, 255, cv2.FILLED)
+            grown = cv2.bitwise_and(grown, cv2.bitwise_not(cv2.dilate(others, _K3)))
+            grown = cv2.morphologyEx(grown, cv2.MORPH_OPEN, _K3) | cm
+            gc, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            c = max(gc, key=cv2.contourArea) + (x0, y0)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if rw <= 0 or rh <= 0 or min(rw, rh) / max(rw, rh) < 0.78:
+            continue  # not square: a lit side face, or a face too hidden to be sure of
+        hull = cv2.convexHull(c)
+        work.face_hulls.append(hull)
+        cv2.drawContours(work.faces, [hull], -1, 255, cv2.FILLED)
+        cv2.drawContours(work.face_labels, [hull], -1, len(work.face_hulls), cv2.FILLED)  # each its own label
+    return kept
+
+
+def _overlap_fraction(a: _Blob, b: _Blob) -> float:
+    ax, ay, aw, ah = a.bbox
+    bx, by, bw, bh = b.bbox
+    x0, y0, x1, y1 = max(ax, bx), max(ay, by), min(ax + aw, bx + bw), min(ay + ah, by + bh)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    ma = a.mask[y0 - ay:y1 - ay, x0 - ax:x1 - ax]  # type: ignore[index]
+    mb = b.mask[y0 - by:y1 - by, x0 - bx:x1 - bx]  # type: ignore[index]
+    inter = cv2.countNonZero(cv2.bitwise_and(ma, mb))
+    return inter / max(1.0, min(a.area, b.area))
+
+
+def _die_side(blobs: list[_Blob], cal: Calibration, scale: float, expected: int | None) -> float | None:
+    """The side of one die in work pixels: calibrated, or the median of the square blobs of this frame
+    (when every die touches another: the blobs' area shared by the expected number of dice)."""
+    if cal.die_size is not None:
+        return (cal.die_size[0] + cal.die_size[1]) / 2 * scale
+    sides = []
+    for b in blobs:
+        (_, _), (rw, rh), _ = cv2.minAreaRect(b.contour)
+        if rw <= 0 or rh <= 0:
+            continue
+        if min(rw, rh) / max(rw, rh) >= 0.86 and b.area / (rw * rh) >= 0.85:
+            sides.append(math.sqrt(b.area / _ROUND_AREA))
+    if sides:
+        return float(np.median(sides))
+    if blobs and expected:
+        return float(math.sqrt(sum(b.area for b in blobs) / expected / _ROUND_AREA))
+    if blobs:
+        return float(math.sqrt(min(b.area for b in blobs) / _ROUND_AREA))
+    return None
+
+
+#: area of a die's outline relative to side^2 (rounded corners)
+_ROUND_AREA = 0.985
+
+
+def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float, w_full: int,
+                     h_full: int) -> tuple[list[DieReading], list[Issue]]:
+    issues: list[Issue] = []
+    dice: list[DieReading] = []
+    die_area = _ROUND_AREA * s * s
+    for b in blobs:
+        k = b.area / die_area
+        x, y, w, h = b.bbox
+        centre = tuple(work.to_frame(np.array([[x + w / 2, y + h / 2]]))[0])
+        if k < 0.45:
+            continue
+        if k < 0.7:
+            issues.append(Issue("partial", f"{ISSUE_TEXT['partial']}: the {b.color.name} die at "
+                                           f"({centre[0]:.0f}, {centre[1]:.0f})", where=centre))
+            continue
+        cores = _blob_cores(work, b, s)
+        if k <= 1.3 or (len(cores) == 1 and k <= 1.8):  # one die (its side faces may add to its shape)
+            dice.append(_read_die(work, cal, b, b.mask, (x, y), s))  # type: ignore[arg-type]
+            continue
+        # touching dice: split at the dark seam between their upper faces; failing that, try the best
+        # few ways of cutting the shape into whole dice; keep the first whose every part reads well
+        chosen: list[DieReading] | None = None
+        ways = itertools.chain(_split_at_seams(work, b, s, k, cores),
+                               itertools.islice(_partitions(b.mask, s, die_area), 6))  # type: ignore[arg-type]
+        for pieces in ways:
+            read = [_read_die(work, cal, b, pm, (x, y), s) for pm in pieces]
+            if all(d.face is not None and d.problem is None and d.confidence >= cal.min_confidence for d in read):
+                chosen = read
+                break
+        if chosen is None:
+            code = "stacked" if k < 1.75 else "touching"
+            issues.append(Issue(code, f"{ISSUE_TEXT[code]} ({b.color.name}, about {k:.1f} dice in one shape at "
+                                      f"({centre[0]:.0f}, {centre[1]:.0f}))", where=centre))
+            continue
+        dice += chosen
+    # outside the tray
+    if work.tray is not None:
+        tray = work.to_frame(work.tray).astype(np.float32)
+        for i, d in enumerate(dice):
+            if cv2.pointPolygonTest(tray, (float(d.center[0]), float(d.center[1])), False) < 0:
+                dice[i] = _with_problem(d, "outside")
+    return dice, issues
+
+
+def _with_problem(d: DieReading, code: str) -> DieReading:
+    return DieReading(d.face, d.color, d.center, d.size, d.angle, d.confidence, d.corners, d.pips,
+                      d.problem or code, d.checks)
+
+
+# --------------------------------------------------------------------------- touching dice
+
+
+def _blob_cores(work: _Work, b: _Blob, s: float) -> list[np.ndarray]:
+    """The upper faces of the dice lying flat in a blob (outlines in the blob's box)."""
+    x, y, w, h = b.bbox
+    assert b.mask is not None
+    out = []
+    for hull in work.face_hulls:
+        m = cv2.moments(hull)
+        if m["m00"] <= 0:
+            continue
+        cx, cy = m["m10"] / m["m00"] - x, m["m01"] / m["m00"] - y
+        if 0 <= cx < w and 0 <= cy < h and b.mask[int(cy), int(cx)]:
+            out.append(hull - (x, y))
+    return out
+
+
+def _split_at_seams(work: _Work, b: _Blob, s: float, k: float, cores: list[np.ndarray]) -> list[list[np.ndarray]]:
+    """Touching dice by their upper faces: the brightest flat part of each die, apart from its neighbour's
+    by the darker rounded edges; every pixel of the shape then goes to the nearest face (watershed)."""
+    x, y, w, h = b.bbox
+    mask = b.mask
+    assert mask is not None
+    n = len(cores)
+    # as many faces as dice: the shape's area may exceed n dice by the side faces the camera sees
+    if n < 2 or not n - 0.35 <= k <= n + 0.8:
+        return []
+    hulls = []
+    for c in cores:
+        hm = np.zeros((h, w), np.uint8)
+        cv2.drawContours(hm, [c], -1, 255, cv2.FILLED)
+        hulls.append(cv2.bitwise_and(hm, mask))
+    # every pixel of the shape goes to the nearest upper face (watershed)
+    markers = np.zeros((h, w), np.int32)
+    taken = np.zeros((h, w), np.uint8)
+    for i, hm in enumerate(hulls):
+        markers[hm > 0] = i + 1
+        taken = cv2.add(taken, hm // 255)
+    markers[taken > 1] = 0  # where two grown faces overlap, let the watershed decide
+    markers[mask == 0] = len(cores) + 1
+    cv2.watershed(np.ascontiguousarray(work.bgr[y:y + h, x:x + w]), markers)
+    parts = []
+    for i in range(len(cores)):
+        pm = np.where(markers == i + 1, 255, 0).astype(np.uint8)
+        parts.append(cv2.bitwise_and(pm, mask))
+    out = [parts]
+    # or: each die is its upper face and a rim around it (the bevel), and what lies between the rims
+    # (a neighbour's side face seen in perspective) belongs to no die
+    r = max(1, int(round(0.1 * s)))
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    rims = []
+    for i in range(len(cores)):
+        pm = np.where(markers == i + 1, 255, 0).astype(np.uint8)
+        rims.append(cv2.bitwise_and(cv2.dilate(pm, disk), mask))
+    out.append(rims)
+    return out
+
+
+def _partitions(m: np.ndarray, s: float, die_area: float, depth: int = 0) -> Iterator[list[np.ndarray]]:
+    """Ways to cut a shape of touching dice into whole dice along concave corners, most likely first."""
+    k = cv2.countNonZero(m) / die_area
+    if k <= 1.3:
+        if k >= 0.72:
+            yield [m]
+        return
+    if depth > 3:
+        return
+    for a, b in _cuts(m, s, die_area)[:3]:
+        for pa in itertools.islice(_partitions(a, s, die_area, depth + 1), 2):
+            for pb in itertools.islice(_partitions(b, s, die_area, depth + 1), 2):
+                yield pa + pb
+
+
+def _cuts(m: np.ndarray, s: float, die_area: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Straight cuts between two concave corners that leave parts of whole-die areas, best first."""
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return []
+    cnt = max(contours, key=cv2.contourArea)
+    if len(cnt) < 8:
+        return []
+    hull = cv2.convexHull(cnt, returnPoints=False)
+    try:
+        defects = cv2.convexityDefects(cnt, hull)
+    except cv2.error:
+        return []
+    if defects is None:
+        return []
+    pts = cnt[:, 0, :].astype(np.float64)
+    deep = [(int(f), d / 256.0) for _, _, f, d in defects.reshape(-1, 4) if d / 256.0 >= 0.05 * s]
+    if len(deep) < 2:
+        return []
+    total = cv2.countNonZero(m)
+    scored = []
+    for (i, di), (j, dj) in itertools.combinations(deep, 2):
+        p, q = pts[i], pts[j]
+        length = float(np.hypot(*(p - q)))
+        if length > 1.5 * s:
+            continue
+        # the cut must run inside the shape
+        if not all(m[int(round(p[1] + t * (q[1] - p[1]))), int(round(p[0] + t * (q[0] - p[0])))]
+                   for t in np.linspace(0.15, 0.85, 8)):
+            continue
+        lo, hi = min(i, j), max(i, j)
+        area_a = abs(_poly_area(pts[lo:hi + 1]))
+        ka, kb = area_a / die_area, (total - area_a) / die_area
+        if min(ka, kb) < 0.72:
+            continue
+        err = abs(ka - round(ka)) + abs(kb - round(kb))
+        if err > 0.45:
+            continue
+        shape = 0.0
+        for part in (cnt[lo:hi + 1], np.concatenate([cnt[hi:], cnt[:lo + 1]])):
+            kp = abs(cv2.contourArea(part)) / die_area
+            if round(kp) == 1:  # a single die must look like a square
+                (_, _), (rw, rh), _ = cv2.minAreaRect(part)
+                if rw > 0 and rh > 0:
+                    shape += 1 - min(rw, rh) / max(rw, rh)
+        score = err + 2.0 * shape + 0.2 * length / s - 0.3 * (di + dj) / s
+        scored.append((score, lo, hi, pts[i], pts[j]))
+    scored.sort(key=lambda t: t[0])
+    out = []
+    for _, lo, hi, p, q in scored[:4]:
+        pair = []
+        for poly in (cnt[lo:hi + 1], np.concatenate([cnt[hi:], cnt[:lo + 1]])):
+            pm = np.zeros_like(m)
+            cv2.drawContours(pm, [poly], -1, 255, cv2.FILLED)
+            pm &= m
+            cv2.line(pm, (int(p[0]), int(p[1])), (int(q[0]), int(q[1])), 0, 1)  # the cut belongs to neither
+            pair.append(pm)
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def _poly_area(p: np.ndarray) -> float:
+    x, y = p[:, 0], p[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+# --------------------------------------------------------------------------- one die
+
+
+def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: tuple[int, int],
+              s: float) -> DieReading:
+    ox, oy = origin
+    contours, _ = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cnt = max(contours, key=cv2.contourArea)
+    area = float(cv2.countNonZero(pm))
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
+    side = math.sqrt(area / _ROUND_AREA)
+    aspect = min(rw, rh) / max(rw, rh) if max(rw, rh) > 0 else 0.0
+    hull_area = cv2.contourArea(cv2.convexHull(cnt))
+    solidity = cv2.contourArea(cnt) / hull_area if hull_area > 0 else 0.0
+    box = cv2.boxPoints(((cx, cy), (rw, rh), ang))
+    corners = work.to_frame(box + (ox, oy))
+    centre_frame = work.to_frame(np.array([[cx + ox, cy + oy]]))[0]
+    angle = float(ang % 90.0)
+    checks: dict[str, float] = {"aspect": aspect, "solidity": solidity, "size": side / s}
+
+    def result(face: int | None, conf: float, problem: str | None, pips: Sequence[Sequence[float]] = (),
+               centre: np.ndarray | None = None) -> DieReading:
+        c = centre if centre is not None else centre_frame
+        pts = work.to_frame(np.array(pips, np.float64).reshape(-1, 2) + (ox, oy)) if len(pips) else []
+        return DieReading(face=face, color=b.color.name, center=(float(c[0]), float(c[1])), size=side / work.scale,
+                          angle=angle, confidence=float(round(conf, 4)),
+                          corners=tuple((float(x), float(y)) for x, y in corners),
+                          pips=tuple((float(x), float(y)) for x, y in pts), problem=problem, checks=checks)
+
+    # --- flat? -------------------------------------------------------------------------------
+    whole = pm is b.mask  # a die on its own (not cut from touching dice): its outline is all its own
+    checks["whole"] = float(whole)
+    if whole and solidity < 0.86 and side > 1.06 * s:
+        # a shape bigger than a die and not convex: a die lying on another (or leaning on it); a die's own
+        # size with notches is only a side face's pips at its edge
+        return result(None, 0.0, "stacked")
+    if whole and aspect < 0.84:
+        return result(None, 0.0, "cocked")
+    if cal.die_size is not None:
+        lo, hi = cal.die_size[0] * work.scale, cal.die_size[1] * work.scale
+        if not 0.92 * lo <= side <= 1.08 * hi:
+            return result(None, 0.0, "size")
+
+    # --- pips ----------------------------------------------------------------------------------
+    x, y = ox, oy
+    h, w = pm.shape
+    crop = work.bgr[y:y + h, x:x + w].astype(np.float32)
+    # The upper face: the brightest flat part of the die. Its bevelled edge and the side faces the
+    # camera sees in perspective are darker; pips sit a quarter side in from the face's edge, so
+    # whatever lies outside the face or near its edge (a side face's pip seen edge-on) is not a pip.
+    core, second = _upper_face(work, b, pm, (x, y), s)
+    checks["second_face"] = second / (s * s)
+    if second >= 0.12 * s * s:  # two lit faces: one of them is a side of a tilted die
+        return result(None, 0.0, "cocked")
+    cc, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    (fx, fy), (fw, fh), fang = cv2.minAreaRect(max(cc, key=cv2.contourArea))
+    checks["face_aspect"] = min(fw, fh) / max(fw, fh) if max(fw, fh) > 0 else 0.0
+    checks["face_area"] = cv2.countNonZero(core) / (s * s)
+    # a cocked die shows one of its side faces: die-coloured pixels reaching further beyond its upper
+    # face than the bevel and the camera's perspective explain
+    bands = _side_bands(work, b.color, core, pm, origin, (fx, fy), (fw, fh), fang)
+    # the camera sees the sides of a flat die that face the middle of the picture, the more the further
+    # the die is from it: allow for that on each side
+    principal = np.array(work.principal, np.float64)
+    excess = 0.0
+    for reach, normal, seam in bands:
+        towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
+        # between two touching dice lie both their bevels (a cocked die shows the side away from the die
+        # it leans on, so the seam allowance costs little)
+        allowed = cal.max_side_band * side * (1.8 if seam else 1.0) + max(0.0, towards) / cal.camera_height
+        excess = max(excess, (reach - allowed) / side)
+    checks["side_band"] = max(r for r, _, _ in bands) / side
+    checks["band_excess"] = excess
+    if excess > 0:
+        return result(None, 0.0, "cocked")
+    edge = cv2.distanceTransform(np.pad(core, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    sel = edge > 0.05 * side
+    if np.count_nonzero(sel) < 20:
+        return result(None, 0.0, "unreadable")
+    body = np.median(crop[sel], axis=0)
+    dist = np.sqrt(((crop - body) ** 2).sum(axis=2))
+    vals = dist[sel]
+    p_body = float(np.percentile(vals, 40))
+    p_pip = float(np.percentile(vals, 99.3))
+    brightness = float(max(body.max(), 1.0))
+    contrast = (p_pip - p_body) / brightness
+    checks["contrast"] = contrast
+    if contrast < 0.25:
+        return result(None, 0.0, "unreadable")
+    thr = (p_body + p_pip) / 2
+    pipmask = ((dist > thr) & sel).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(pipmask, connectivity=8)
+    expect_area = math.pi * (0.085 * side) ** 2
+    amin = math.pi / 4 * (cal.pip_size[0] * side) ** 2
+    amax = math.pi / 4 * (cal.pip_size[1] * side) ** 2
+    pips = []
+    areas = []
+    stray = 0
+    for k in range(1, n):
+        a = stats[k, cv2.CC_STAT_AREA]
+        if a < 0.2 * expect_area:
+            continue  # noise
+        px, py = cents[k]
+        if edge[min(h - 1, int(round(py))), min(w - 1, int(round(px)))] < 0.1 * side:
+            continue  # a side face's pip seen edge-on, or the bevel
+        if a < amin or a > amax:
+            stray += 1
+            continue
+        bw, bh = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
+        if min(bw, bh) / max(bw, bh) < 0.55 or a / (bw * bh) < 0.5:
+            stray += 1
+            continue
+        pips.append(cents[k])
+        areas.append(a)
+    checks["stray"] = stray
+    if not 1 <= len(pips) <= 6:
+        return result(None, 0.0, "unreadable", pips)
+    P = np.array(pips, np.float64)
+    centroid = P.mean(axis=0)
+    off = float(np.hypot(centroid[0] - fx, centroid[1] - fy))  # both in the part's box coordinates
+    checks["offset"] = off / side
+    uniform = max(areas) / min(areas)
+    checks["uniform"] = uniform
+    face, residual, rot = _match_layout(P - centroid, side, fang % 90.0)
+    checks["face_angle"] = fang % 90.0
+    checks["residual"] = residual
+    if face is None:
+        return result(None, 0.0, "unreadable", pips, work.to_frame((centroid + (ox, oy))[None])[0])
+    # where this face has no pip, the die must be bare: a dark (or light) spot there is a pip the count
+    # missed (a 3 without its middle pip would read 2)
+    spot = _empty_spots(dist, p_body + 0.3 * (p_pip - p_body), sel, centroid, P, side, rot, face)
+    checks["empty_spot"] = spot
+    if spot > 0.2:
+        return result(None, 0.0, "unreadable", pips, work.to_frame((centroid + (ox, oy))[None])[0])
+    # confidence: the weakest check
+    scores = [
+        _ramp(residual, 0.045, 0.11),
+        _ramp(off / side, 0.12, 0.22),
+        _ramp(uniform, 1.9, 2.8),
+        _ramp(-contrast, -0.4, -0.25),
+        _ramp(-(aspect if whole else checks["face_aspect"]), -0.88, -0.84),
+        1.0 - 0.35 * min(stray, 3),
+    ]
+    if len(pips) >= 2:
+        spread = float(np.sqrt(((P - centroid) ** 2).sum(axis=1).mean())) / side
+        want = float(np.sqrt((LAYOUTS[len(pips)][0] ** 2).sum(axis=1).mean()))
+        ratio = spread / want if want > 0 else 1.0
+        checks["spread"] = ratio
+        scores.append(_ramp(abs(ratio - 1), 0.14, 0.3))
+    conf = max(0.0, min(scores))
+    centre_px = work.to_frame((centroid + (ox, oy))[None])[0] if len(pips) > 1 else centre_frame
+    return result(face, conf, None, pips, centre_px)
+
+
+def _inner_body(work: _Work, color: str, mask: np.ndarray, x: int, y: int) -> np.ndarray:
+    """The die-coloured pixels of `mask` away from pips and edges (light pips must not raise the bar)."""
+    h, w = mask.shape
+    body = cv2.bitwise_and(work.strong[color][y:y + h, x:x + w], mask)
+    return cv2.erode(body, _K3)
+
+
+def _upper_face(work: _Work, b: _Blob, pm: np.ndarray, origin: tuple[int, int], s: float) -> tuple[np.ndarray, float]:
+    """The die's upper face (filled, pips included) inside its part mask (the part itself if none is found),
+    and the area of the next largest bright region of the part (a second face lit like an upper face)."""
+    x, y = origin
+    h, w = pm.shape
+    # this die's own brightest body pixels nearby set the bar: a brighter neighbour must not, and the light
+    # may change across the die; the bevel and the side faces stay below it
+    v = work.hsv[y:y + h, x:x + w, 2]
+    body = _inner_body(work, b.color.name, pm, x, y)
+    if cv2.countNonZero(body) < 10:
+        return pm, 0.0
+    r = max(3, int(round(0.5 * s)) | 1)
+    local = cv2.dilate(cv2.bitwise_and(v, body), cv2.getStructuringElement(cv2.MORPH_RECT, (r, r)))
+    top = cv2.compare(v.astype(np.float32), local.astype(np.float32) * 0.87, cv2.CMP_GE)
+    top = cv2.bitwise_and(top, pm)
+    top = cv2.morphologyEx(top, cv2.MORPH_OPEN, _K3)
+    contours, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return pm, 0.0
+    contours = sorted(contours, key=cv2.contourArea, reverse=True)
+    c = contours[0]
+    second = cv2.contourArea(contours[1]) if len(contours) > 1 else 0.0
+    if cv2.contourArea(c) < 0.4 * s * s:
+        return pm, second
+    core = np.zeros_like(pm)
+    cv2.drawContours(core, [cv2.convexHull(c)], -1, 255, cv2.FILLED)  # convex: pips at its edge included
+    return core, second
+
+
+def _empty_spots(dist: np.ndarray, thr: float, sel: np.ndarray, centre: np.ndarray, pips: np.ndarray,
+                 side: float, rot: float, face: int) -> float:
+    """The most pip-like of the 3x3 pip places this face leaves empty: the fraction of a small disc there
+    that differs from the body as a pip does (0: bare)."""
+    a = math.radians(rot)
+    R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    rel = (pips - centre) / side
+    # the variant of the face the pips match (2, 3 and 6 have two)
+    layout = min((lay @ R.T for lay in LAYOUTS[face]),
+                 key=lambda lay: float(max(np.min(np.hypot(*(rel - q).T)) for q in lay)))
+    h, w = dist.shape
+    r = max(1.0, 0.06 * side)
+    worst = 0.0
+    for gx in (-_D, 0.0, _D):
+        for gy in (-_D, 0.0, _D):
+            p = R @ np.array((gx, gy))
+            if min(float(np.hypot(*(p - q))) for q in layout) < 0.05:
+                continue  # a pip belongs here
+            cx, cy = centre + p * side
+            x0, x1 = int(max(0, cx - r)), int(min(w, cx + r + 1))
+            y0, y1 = int(max(0, cy - r)), int(min(h, cy + r + 1))
+            if x1 <= x0 or y1 <= y0:
+                continue
+            region = sel[y0:y1, x0:x1]
+            if region.any():
+                worst = max(worst, float(np.mean(dist[y0:y1, x0:x1][region] > thr)))
+    return worst
+
+
+def _ramp(x: float, good: float, bad: float) -> float:
+    """1 at or below `good`, 0 at or above `bad`, linear between."""
+    if x <= good:
+        return 1.0
+    if x >= bad:
+        return 0.0
+    return (bad - x) / (bad - good)
+
+
+def _match_layout(q: np.ndarray, side: float, angle_deg: float) -> tuple[int | None, float, float]:
+    """Match centred pip positions to a face pattern: (face or None, worst residual in sides, rotation)."""
+    n = len(q)
+    qn = q / side
+    best_face, best_res, best_rot = None, 9.0, 0.0
+    if n == 1:
+        res = float(np.hypot(*qn[0]))
+        return (1 if res <= 0.11 else None), res, 0.0
+    perms = _PERMS[n]
+    for layout in LAYOUTS[n]:
+        for base in (angle_deg,):
+            a = math.radians(base)
+            R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+            target = layout @ R.T  # layout rotated into the picture
+            # best assignment of observed pips to pattern positions
+            cand = qn[perms]  # (P, n, 2): observed in every order
+            d2 = ((cand - target[None]) ** 2).sum(axis=2).sum(axis=1)
+            order = perms[int(np.argmin(d2))]
+            obs = qn[order]
+            # rotation fit (2D Procrustes, fixed scale)
+            num = float((target[:, 0] * obs[:, 1] - target[:, 1] * obs[:, 0]).sum())
+            den = float((target * obs).sum())
+            da = math.atan2(num, den)
+            if abs(math.degrees(da)) > 20:
+                continue
+            Rf = np.array([[math.cos(da), -math.sin(da)], [math.sin(da), math.cos(da)]])
+            fitted = target @ Rf.T
+            res = float(np.sqrt(((fitted - obs) ** 2).sum(axis=1)).max())
+            if res < best_res:
+                best_face, best_res, best_rot = n, res, base + math.degrees(da)
+    if best_res > 0.11:
+        return None, best_res, best_rot
+    return best_face, best_res, best_rot
+
+
+# --------------------------------------------------------------------------- side faces
+
+
+def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, origin: tuple[int, int],
+                centre: tuple[float, float], dims: tuple[float, float],
+                ang: float) -> list[tuple[float, np.ndarray, bool]]:
+    """How far (work pixels) die material reaches beyond each of the 4 edges of the die's upper face,
+    with each edge's outward normal and whether the material ends at another die's upper face (a seam).
+
+    Walks outward from the middle of each edge of the upper face through pixels of this die's colour
+    (lenient: shaded side faces count) and stops at the felt or at another die's upper face.
+    """
+    weak = work.weak.get(color.name)
+    if weak is None:  # computed once per colour, only where there are dice
+        weak = np.zeros(work.hsv.shape[:2], np.uint8)
+        x0, y0, x1, y1 = work.dice_box
+        if x1 > x0 and y1 > y0:
+            felt = work.felt_v[y0:y1, x0:x1] if work.felt_v is not None else None
+            sub = _color_mask(work.hsv[y0:y1, x0:x1], felt, color, lenient=True,
+                              felt_s=_felt_saturation(work))
+            sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, _K3)
+            sub |= work.strong[color.name][y0:y1, x0:x1]  # dice of this colour are its material
+            weak[y0:y1, x0:x1] = sub
+        work.weak[color.name] = weak
+    faces = work.face_labels
+    assert faces is not None
+    ox, oy = origin
+    ch, cw = core.shape
+    under = faces[oy:oy + ch, ox:ox + cw][core > 0]
+    under = under[under > 0]
+    own = np.array([np.bincount(under).argmax()] if under.size else [], np.int32)  # this die's own face
+    cx, cy = centre[0] + ox, centre[1] + oy
+    a = math.radians(ang)
+    ux, uy = math.cos(a), math.sin(a)
+    vx, vy = -uy, ux
+    H, W = weak.shape
+    steps = int(0.8 * max(dims)) + 2
+    gap = max(2, int(round(_BAND_GAP * max(dims))))  # a side face's pips interrupt its colour: step over them
+    sides = (((ux, uy), dims[0] / 2, (vx, vy), dims[1]), ((-ux, -uy), dims[0] / 2, (vx, vy), dims[1]),
+             ((vx, vy), dims[1] / 2, (ux, uy), dims[0]), ((-vx, -vy), dims[1] / 2, (ux, uy), dims[0]))
+    # all 4 x 7 walks at once: start points and directions
+    frac = np.linspace(-0.3, 0.3, 7)
+    px = np.concatenate([cx + n[0] * (half - 1) + t[0] * frac * along for n, half, t, along in sides])
+    py = np.concatenate([cy + n[1] * (half - 1) + t[1] * frac * along for n, half, t, along in sides])
+    dx = np.repeat([n[0] for n, _, _, _ in sides], 7)
+    dy = np.repeat([n[1] for n, _, _, _ in sides], 7)
+    ks = np.arange(1, steps, dtype=np.float64)
+    qx = np.rint(px[:, None] + dx[:, None] * ks[None, :]).astype(np.intp)
+    qy = np.rint(py[:, None] + dy[:, None] * ks[None, :]).astype(np.intp)
+    inb = (qx >= 0) & (qx < W) & (qy >= 0) & (qy < H)
+    qxc, qyc = np.clip(qx, 0, W - 1), np.clip(qy, 0, H - 1)
+    lx, ly = qx - ox, qy - oy
+    loc = (lx >= 0) & (lx < cw) & (ly >= 0) & (ly < ch)
+    in_core = loc & (core[np.clip(ly, 0, ch - 1), np.clip(lx, 0, cw - 1)] > 0)
+    lab = faces[qyc, qxc]
+    other_face = (lab > 0) & ~np.isin(lab, own)
+    material = weak[qyc, qxc] > 0
+    ib_rows, core_rows = inb.tolist(), in_core.tolist()
+    oth_rows, mat_rows = other_face.tolist(), material.tolist()
+    out: list[tuple[float, np.ndarray, bool]] = []
+    for side in range(4):
+        reach = []
+        seams = 0
+        for r in range(side * 7, side * 7 + 7):
+            ib, cor, oth, mat = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r]
+            start = last = None
+            for k in range(len(ib)):
+                if not ib[k]:
+                    break
+                if start is None:
+                    if cor[k]:
+                        continue
+                    start = last = k - 1
+                if oth[k]:
+                    seams += 1
+                    break  # another die's upper face
+                if mat[k]:
+                    last = k
+                elif k - last > gap:
+                    break
+            reach.append(last - start if start is not None and last is not None else 0)
+        reach.sort()
+        n = sides[side][0]
+        out.append((float(reach[_BAND_RANK]), np.array(n), seams >= 3))
+    return out
+
+
+_BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
+_BAND_GAP = 0.16
+
+
+def _felt_saturation(work: _Work) -> int:
+    """The felt's typical saturation (one number: a coloured felt or a grey one)."""
+    return work.felt_s if work.felt_s is not None else 0

@@ -1,0 +1,134 @@
+"""Shared helpers of the dice vision tests: rendered frames, camera frame events, a thread-leak check."""
+from __future__ import annotations
+
+import json
+import queue
+import random
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+import pytest
+
+from devices.camera.events import CameraFrame
+from devices.events import DeviceEvent
+from recognition.dice.calibration import Calibration, load_calibration
+from simulators.dice import (
+    DiceWorld,
+    TrayGeometry,
+    calibration_document,
+    camera_view,
+    frame_truth,
+    render,
+)
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+T0 = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture(autouse=True)
+def no_thread_leak() -> Iterator[None]:
+    """A test must not leave threads (drivers, simulators) behind."""
+    before = set(threading.enumerate())
+    yield
+    deadline = time.monotonic() + 5.0
+    while True:
+        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+        if not leaked or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
+
+
+def golden_labels() -> dict[str, Any]:
+    return json.loads((GOLDEN / "labels.json").read_text())
+
+
+def golden_calibration() -> Calibration:
+    return load_calibration((GOLDEN / "calibration.json").read_text())
+
+
+class Scene:
+    """A dice world seen by one or two cameras at 640x360: frames for the judge, with their truth."""
+
+    def __init__(self, colours: Sequence[str], *, seed: int = 1, cameras: int = 1, width: int = 640,
+                 height: int = 360, hard: bool = False) -> None:
+        self.geometry = TrayGeometry.for_frame(width, height)
+        self.world = DiceWorld(self.geometry, colours, seed=seed, roll_s=1.0, hard=hard, touching=0.2)
+        self.views = [camera_view(i, width, height) for i in range(cameras)]
+        self.nrng = np.random.default_rng(seed)
+        self.clock = 0.0  # seconds of scene time since T0
+        self.numbers = [0] * cameras
+
+    def calibration(self, camera: int = 0) -> dict[str, Any]:
+        return calibration_document(self.geometry, self.views[camera], camera=f"camera-{camera + 1}")
+
+    def throw(self, faces: Sequence[int] | None = None, faults: Sequence[str] = ()) -> Any:
+        final = self.world.throw(self.clock, faces=faces, faults=faults)
+        return frame_truth(final, self.geometry, self.views[0])
+
+    def frame(self, camera: int = 0, *, device_id: str | None = None, step: float = 0.2,
+              moving: bool | None = None) -> CameraFrame:
+        """The next sampled frame of a camera, `step` seconds after the previous one."""
+        self.clock += step
+        dice, blur, rest = self.world.scene(self.clock, 0.05)
+        view = self.views[camera]
+        img = render(dice, self.geometry, view, self.world.look(camera), self.nrng, blur_vectors=blur)
+        self.numbers[camera] += 1
+        at = T0 + timedelta(seconds=10 + self.clock)
+        is_moving = (not rest) if moving is None else moving
+        return CameraFrame(device_id=device_id or f"t1/camera-{camera + 1}", at=at, frame_number=self.numbers[camera],
+                           captured_at=at, width=view.width, height=view.height,
+                           motion=0.05 if is_moving else 0.0, moving=is_moving, still_frames=0 if is_moving else 5,
+                           reason="motion" if is_moving else "settling", image=img)
+
+    def at(self, extra: float = 0.0) -> datetime:
+        return T0 + timedelta(seconds=10 + self.clock + extra)
+
+
+def still_image(colours: Sequence[str], *, seed: int, faults: Sequence[str] = (), width: int = 640,
+                height: int = 360, hard: bool = True, touching: float = 0.3) -> tuple[np.ndarray, Any, TrayGeometry]:
+    from simulators.dice import render_still
+
+    g = TrayGeometry.for_frame(width, height)
+    img, truth = render_still(random.Random(seed), colours=colours, faults=faults, geometry=g, hard=hard,
+                              touching=touching)
+    return img, truth, g
+
+
+class EventLog:
+    """on_event sink for drivers: a queue the test waits on, with a timeout."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[DeviceEvent] = queue.Queue()
+        self.seen: list[DeviceEvent] = []
+
+    def __call__(self, event: DeviceEvent) -> None:
+        self.queue.put(event)
+
+    def wait_for(self, predicate: Callable[[DeviceEvent], bool], timeout: float = 10.0,
+                 what: str = "an event") -> DeviceEvent:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                kinds = [(getattr(e, "kind", "?"), getattr(e, "reason", "")) for e in self.seen[-12:]]
+                raise AssertionError(f"timed out waiting for {what}; last seen: {kinds}")
+            try:
+                event = self.queue.get(timeout=left)
+            except queue.Empty:
+                continue
+            self.seen.append(event)
+            if predicate(event):
+                return event
+
+    def wait_kind(self, kind: str, timeout: float = 10.0) -> DeviceEvent:
+        return self.wait_for(lambda e: getattr(e, "kind", None) == kind, timeout, kind)
+
+
+@pytest.fixture
+def events() -> EventLog:
+    return EventLog()

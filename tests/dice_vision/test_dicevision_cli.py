@@ -1,0 +1,68 @@
+"""`studio recognize dice` (recognition.dice.cli.recognize_main): JSON lines, exit codes, the accuracy mode."""
+from __future__ import annotations
+
+import json
+
+from recognition.dice.cli import recognize_main
+from simulators.dice import write_dataset
+
+from conftest import GOLDEN, golden_labels
+
+
+def run(capsys, *argv: str) -> tuple[int, list[dict], str]:
+    code = recognize_main(list(argv))
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines() if line.strip()], err
+
+
+def test_one_json_line_per_image(capsys, tmp_path) -> None:
+    labels = golden_labels()
+    names = ["sicbo-clean.jpg", "craps-clean.jpg", "fault-missing.jpg"]
+    code, lines, _ = run(capsys, *[str(GOLDEN / n) for n in names], "--count", "3", "--calibration",
+                         str(GOLDEN / "calibration.json"))
+    assert code == 0 and len(lines) == 3
+    sicbo, craps, missing = lines
+    assert set(sicbo) >= {"file", "status", "faces", "dice", "confidence"}
+    assert sicbo["file"].endswith("sicbo-clean.jpg")
+    assert sicbo["status"] == "ok" and sicbo["faces"] == labels["sicbo-clean.jpg"]["faces"]
+    assert all(set(d) == {"face", "color", "center"} for d in sicbo["dice"])
+    assert craps["status"] == "uncertain"  # two dice where three are expected
+    assert missing["status"] == "uncertain" and any("missing" in i for i in missing["issues"])
+    # without --count and without a calibration: the whole frame, any number of dice
+    code, lines, _ = run(capsys, str(GOLDEN / "craps-clean.jpg"))
+    assert code == 0 and lines[0]["status"] == "ok" and lines[0]["faces"] == labels["craps-clean.jpg"]["faces"]
+    # with colours, and annotated pictures written
+    code, lines, _ = run(capsys, str(GOLDEN / "duel-touching.jpg"), "--colors", "red,blue", "--annotate",
+                         str(tmp_path))
+    assert code == 0 and lines[0]["status"] == "ok"
+    assert sorted((d["color"], d["face"]) for d in lines[0]["dice"]) == sorted(
+        (d["color"], d["face"]) for d in labels["duel-touching.jpg"]["dice"])
+    assert (tmp_path / "duel-touching.annotated.jpg").stat().st_size > 1000
+
+
+def test_errors_and_exit_codes(capsys, tmp_path) -> None:
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"not a picture")
+    code, lines, _ = run(capsys, str(junk), str(tmp_path / "missing.png"), str(GOLDEN / "sicbo-clean.jpg"))
+    assert code == 1
+    assert [line["status"] for line in lines] == ["error", "error", "ok"]
+    assert run(capsys, str(GOLDEN / "sicbo-clean.jpg"), "--count", "0")[0] == 2
+    assert run(capsys, str(GOLDEN / "sicbo-clean.jpg"), "--count", "3", "--colors", "red,blue")[0] == 2
+    bad = tmp_path / "cal.json"
+    bad.write_text('{"tray": [[1, 2]]}')
+    code, _, err = run(capsys, str(GOLDEN / "sicbo-clean.jpg"), "--calibration", str(bad))
+    assert code == 2 and "cal.json" in err
+
+
+def test_accuracy_over_a_labelled_folder(capsys, tmp_path) -> None:
+    folder = tmp_path / "set"
+    write_dataset(folder, 6, colours=("white", "white", "white"), seed=3, width=640, height=360, hard=False)
+    write_dataset(tmp_path / "faults", 3, colours=("white", "white", "white"), faults=("missing",), seed=4,
+                  width=640, height=360, hard=False)
+    code, reports, _ = run(capsys, "--accuracy", str(folder), str(tmp_path / "faults"))
+    assert code == 0 and len(reports) == 2
+    clean, faulty = reports
+    assert clean["frames"] == 6 and clean["wrong_ok"] == 0 and clean["correct"] >= 5
+    assert clean["calibration"].startswith("1/")
+    assert faulty["faults"] == 3 and faulty["faults_held"] == 3 and faulty["wrong_ok"] == 0
+    assert run(capsys, "--accuracy", str(tmp_path / "nowhere"))[0] == 2
