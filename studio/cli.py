@@ -280,6 +280,15 @@ def evaluate_line(game: Any, line: str, lineno: int) -> dict[str, Any]:
     return {"id": rid, "valid": True, **evaluated}
 
 
+def cmd_recognize(args: argparse.Namespace) -> int:
+    if args.family != "dice":
+        print(f"studio recognize: no recognizer for {args.family!r} (known: dice)", file=sys.stderr)
+        return 2
+    from recognition.dice.cli import recognize_main
+
+    return recognize_main(args.rest)
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from streaming.messages import write_schemas
 
@@ -338,6 +347,12 @@ def build_parser() -> argparse.ArgumentParser:
     ua.add_argument("--pin", help="the PIN or password (visible in the process list: prefer stdin)")
     ua.add_argument("name")
     ua.set_defaults(func=cmd_user_add)
+
+    rc = sub.add_parser("recognize", help="run a recognizer over images: `studio recognize dice IMAGE... "
+                                          "[--count N] [--calibration FILE] [--accuracy FOLDER...]`")
+    rc.add_argument("family", help="dice")
+    rc.add_argument("rest", nargs=argparse.REMAINDER, help="the recognizer's own arguments")
+    rc.set_defaults(func=cmd_recognize)
 
     s = sub.add_parser("schema", help="write the feed message JSON Schemas")
     s.add_argument("--out", default="docs/schemas")

@@ -45,3 +45,17 @@ def test_missing_file_and_unknown_device_are_clear_errors(tmp_path):
     run = subprocess.run([sys.executable, "-m", "studio.cli", "replay", "--device", "teapot", str(CAPTURE)],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "teapot" in run.stderr
+
+
+def test_studio_recognize_dice_prints_one_line_per_image():
+    golden = Path(__file__).resolve().parents[1] / "dice_vision" / "golden"
+    images = sorted(str(p) for p in golden.glob("*-clean.jpg"))[:2]
+    assert images
+    run = subprocess.run([sys.executable, "-m", "studio.cli", "recognize", "dice", *images, "--count", "2"],
+                         capture_output=True, text=True, timeout=120)
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [line["file"] for line in lines] == images
+    assert all(line["status"] in ("ok", "uncertain") and all(1 <= f <= 6 for f in line["faces"]) for line in lines)
+    bad = subprocess.run([sys.executable, "-m", "studio.cli", "recognize", "teapot", "x.jpg"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "teapot" in bad.stderr
