@@ -43,7 +43,7 @@ from recognition.game import Decision, Hold, Note, Release, ResultReady, RoundSi
 
 from .annotate import annotate, encode_jpeg, encode_png
 from .calibration import Calibration, load_calibration
-from .stability import RestTracker, Sighting, reading_key
+from .stability import RestTracker, Sighting, reading_key, same_place
 from .vision import Reading, read_dice
 
 DEVICE_KIND = "dice-camera"
@@ -299,8 +299,9 @@ class DiceJudge:
         run = cam.tracker.add(Sighting(f.frame_number, f.at, reading))
         if run is not None:
             cam.stable = run
-        elif not reading.ok:
-            cam.stable = None
+        elif cam.stable is not None and (not reading.ok or reading_key(reading) != reading_key(cam.stable[-1].reading)
+                                         or not same_place(cam.stable[-1].reading, reading, self.move_tolerance)):
+            cam.stable = None  # what was at rest is not any more
         self._decide(f, out)
 
     def _on_motion(self, cam: _Camera, out: list[Decision]) -> None:

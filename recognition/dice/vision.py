@@ -245,6 +245,9 @@ def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Seq
     h_full, w_full = image.shape[:2]
     scale = scale_hint if scale_hint is not None else _default_scale(cal, w_full, h_full)
     scale = float(min(scale, 2.0))
+    k = round(1.0 / scale)
+    if k >= 2 and abs(1.0 / k - scale) <= 0.07 * scale:
+        scale = 1.0 / k  # a whole-number reduction is pixel averaging, fast and clean
     # region: the tray plus a margin, or the whole frame
     tray_frame = np.array(cal.tray, np.float64) if cal.tray else None
     if tray_frame is not None and cal.frame_size is not None and tuple(cal.frame_size) != (w_full, h_full):
@@ -505,7 +508,10 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
     for m in work.strong.values():
         body_all |= m
     body_all = cv2.erode(body_all, _K3)
-    contours = cv2.findContours(work.tops, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    contours = _separate_faces(work.tops, s)
+    labels = np.zeros(work.tops.shape, np.int32)
+    for i, c in enumerate(contours):
+        cv2.drawContours(labels, [c], -1, i + 1, cv2.FILLED)
     for i, c in enumerate(contours):
         if cv2.contourArea(c) < 0.3 * s * s:
             continue
@@ -519,10 +525,8 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
             thr = 0.87 * _percentile_u8(v, own, 0.9)
             grown = cv2.bitwise_and(cv2.compare(v, thr, cv2.CMP_GE), cv2.dilate(cm, near))
             grown = cv2.bitwise_and(grown, filled[y0:y1, x0:x1])
-            others = np.zeros_like(cm)  # a face does not grow into its neighbour's
-            for j, o in enumerate(contours):
-                if j != i:
-                    cv2.drawContours(others, [o - (x0, y0)], -1, 255, cv2.FILLED)
+            lab = labels[y0:y1, x0:x1]
+            others = ((lab > 0) & (lab != i + 1)).astype(np.uint8) * 255  # a face does not grow into its neighbour's
             grown = cv2.bitwise_and(grown, cv2.bitwise_not(cv2.dilate(others, _K3)))
             grown = cv2.morphologyEx(grown, cv2.MORPH_OPEN, _K3) | cm
             gc, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -535,6 +539,39 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         cv2.drawContours(work.faces, [hull], -1, 255, cv2.FILLED)
         cv2.drawContours(work.face_labels, [hull], -1, len(work.face_hulls), cv2.FILLED)  # each its own label
     return kept
+
+
+def _separate_faces(tops: np.ndarray, s: float) -> list[np.ndarray]:
+    """The outlines of the bright regions; a region the size of two or three faces joined by a thin neck
+    (two dice side by side) is eroded until it falls apart, and its pieces grown back within it."""
+    out: list[np.ndarray] = []
+    face = 0.7 * s * s
+    for c in cv2.findContours(tops, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        area = cv2.contourArea(c)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if area < 1.5 * face or (rw > 0 and rh > 0 and min(rw, rh) / max(rw, rh) >= 0.78 and area < 1.6 * face):
+            out.append(c)
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        m = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(m, [c - (x - 1, y - 1)], -1, 255, cv2.FILLED)
+        pieces = None
+        e = m
+        for k in range(1, max(2, int(0.12 * s)) + 1):
+            e = cv2.erode(e, _K3)
+            cs = [p for p in cv2.findContours(e, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+                  if cv2.contourArea(p) >= 0.25 * face]
+            if len(cs) >= 2:
+                pieces = []
+                for p in cs:
+                    pm = np.zeros_like(m)
+                    cv2.drawContours(pm, [p], -1, 255, cv2.FILLED)
+                    pm = cv2.bitwise_and(cv2.dilate(pm, _K3, iterations=k), m)
+                    pc = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+                    pieces.append(max(pc, key=cv2.contourArea) + (x - 1, y - 1))
+                break
+        out += pieces if pieces else [c]
+    return out
 
 
 def _overlap_fraction(a: _Blob, b: _Blob) -> float:
@@ -832,8 +869,11 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
         # it leans on, so the seam allowance costs little)
-        allowed = cal.max_side_band * side * (1.8 if seam else 1.0) + max(0.0, towards) / cal.camera_height
+        persp = max(0.0, towards) / cal.camera_height
+        allowed = cal.max_side_band * side * (_SEAM if seam else 1.0) + persp
         excess = max(excess, (reach - allowed) / side)
+        if seam:
+            checks["seam_net"] = max(checks.get("seam_net", 0.0), (reach - persp) / side)
     checks["side_band"] = max(r for r, _, _ in bands) / side
     checks["band_excess"] = excess
     if excess > 0:
@@ -845,8 +885,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     body = np.median(crop[sel], axis=0)
     dist = np.sqrt(((crop - body) ** 2).sum(axis=2))
     vals = dist[sel]
-    p_body = float(np.percentile(vals, 40))
-    p_pip = float(np.percentile(vals, 99.3))
+    p_body, p_pip = (float(v) for v in np.percentile(vals, (40, 99.3)))
     brightness = float(max(body.max(), 1.0))
     contrast = (p_pip - p_body) / brightness
     checks["contrast"] = contrast
@@ -953,6 +992,9 @@ def _upper_face(work: _Work, b: _Blob, pm: np.ndarray, origin: tuple[int, int], 
     return core, second
 
 
+_GRID = np.array([(gx, gy) for gx in (-_D, 0.0, _D) for gy in (-_D, 0.0, _D)])
+
+
 def _empty_spots(dist: np.ndarray, thr: float, sel: np.ndarray, centre: np.ndarray, pips: np.ndarray,
                  side: float, rot: float, face: int) -> float:
     """The most pip-like of the 3x3 pip places this face leaves empty: the fraction of a small disc there
@@ -961,24 +1003,22 @@ def _empty_spots(dist: np.ndarray, thr: float, sel: np.ndarray, centre: np.ndarr
     R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     rel = (pips - centre) / side
     # the variant of the face the pips match (2, 3 and 6 have two)
-    layout = min((lay @ R.T for lay in LAYOUTS[face]),
-                 key=lambda lay: float(max(np.min(np.hypot(*(rel - q).T)) for q in lay)))
+    layouts = [lay @ R.T for lay in LAYOUTS[face]]
+    layout = min(layouts, key=lambda lay: float(np.linalg.norm(rel[:, None, :] - lay[None], axis=2).min(0).max()))
+    grid = _GRID @ R.T
+    empty = np.linalg.norm(grid[:, None, :] - layout[None], axis=2).min(axis=1) >= 0.05
     h, w = dist.shape
     r = max(1.0, 0.06 * side)
     worst = 0.0
-    for gx in (-_D, 0.0, _D):
-        for gy in (-_D, 0.0, _D):
-            p = R @ np.array((gx, gy))
-            if min(float(np.hypot(*(p - q))) for q in layout) < 0.05:
-                continue  # a pip belongs here
-            cx, cy = centre + p * side
-            x0, x1 = int(max(0, cx - r)), int(min(w, cx + r + 1))
-            y0, y1 = int(max(0, cy - r)), int(min(h, cy + r + 1))
-            if x1 <= x0 or y1 <= y0:
-                continue
-            region = sel[y0:y1, x0:x1]
-            if region.any():
-                worst = max(worst, float(np.mean(dist[y0:y1, x0:x1][region] > thr)))
+    for p in grid[empty]:
+        cx, cy = centre + p * side
+        x0, x1 = int(max(0, cx - r)), int(min(w, cx + r + 1))
+        y0, y1 = int(max(0, cy - r)), int(min(h, cy + r + 1))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        region = sel[y0:y1, x0:x1]
+        if region.any():
+            worst = max(worst, float(np.count_nonzero(dist[y0:y1, x0:x1][region] > thr)) / np.count_nonzero(region))
     return worst
 
 
@@ -1029,17 +1069,10 @@ def _match_layout(q: np.ndarray, side: float, angle_deg: float) -> tuple[int | N
 # --------------------------------------------------------------------------- side faces
 
 
-def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, origin: tuple[int, int],
-                centre: tuple[float, float], dims: tuple[float, float],
-                ang: float) -> list[tuple[float, np.ndarray, bool]]:
-    """How far (work pixels) die material reaches beyond each of the 4 edges of the die's upper face,
-    with each edge's outward normal and whether the material ends at another die's upper face (a seam).
-
-    Walks outward from the middle of each edge of the upper face through pixels of this die's colour
-    (lenient: shaded side faces count) and stops at the felt or at another die's upper face.
-    """
+def _weak_mask(work: _Work, color: DieColor) -> np.ndarray:
+    """Die material of this colour (lenient: shaded side faces too), around the dice, once per frame."""
     weak = work.weak.get(color.name)
-    if weak is None:  # computed once per colour, only where there are dice
+    if weak is None:
         weak = np.zeros(work.hsv.shape[:2], np.uint8)
         x0, y0, x1, y1 = work.dice_box
         if x1 > x0 and y1 > y0:
@@ -1050,6 +1083,19 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
             sub |= work.strong[color.name][y0:y1, x0:x1]  # dice of this colour are its material
             weak[y0:y1, x0:x1] = sub
         work.weak[color.name] = weak
+    return weak
+
+
+def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, origin: tuple[int, int],
+                centre: tuple[float, float], dims: tuple[float, float],
+                ang: float) -> list[tuple[float, np.ndarray, bool]]:
+    """How far (work pixels) die material reaches beyond each of the 4 edges of the die's upper face,
+    with each edge's outward normal and whether the material ends at another die's upper face (a seam).
+
+    Walks outward from the middle of each edge of the upper face through pixels of this die's colour
+    (lenient: shaded side faces count) and stops at the felt or at another die's upper face.
+    """
+    weak = _weak_mask(work, color)
     faces = work.face_labels
     assert faces is not None
     ox, oy = origin
@@ -1113,6 +1159,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     return out
 
 
+_SEAM = 1.8
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
 _BAND_GAP = 0.16
 

@@ -209,3 +209,17 @@ def test_round_signals_reset_between_rounds() -> None:
     assert [d.result for d in play(judge, scene) if isinstance(d, ResultReady)] == [{"dice": second.faces}]
     assert T0 < scene.at()
     assert scene.at() - T0 > timedelta(seconds=1)
+
+
+def test_craps_and_lightning_dice_through_their_games() -> None:
+    from recognition.dice_games.craps import Craps
+    from recognition.dice_games.lightning_dice import LightningDice
+
+    for game, colours, key in ((Craps(), ("red", "red"), {"point": None}), (LightningDice(), ("white",) * 3, {})):
+        scene = Scene(colours, seed=21)
+        judge = game.new_judge(calibration=scene.calibration())
+        open_and_close(judge, scene)
+        truth = scene.throw()
+        ready = [d for d in play(judge, scene) if isinstance(d, ResultReady)]
+        assert ready and ready[0].result == {"dice": truth.faces, **key}
+        assert game.validate_result(ready[0].result)["dice"] == truth.faces
