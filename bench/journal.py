@@ -15,7 +15,7 @@ commit on its writer thread) in a temporary folder and prints, for each variant:
 last future resolved. "commits" is the number of batches the writer committed (one
 SQLite transaction and one WAL fsync each), from the journal's `on_commit` callback.
 
-    python bench/journal.py                 # about 20 s
+    python bench/journal.py                 # about 25 s
     python bench/journal.py --events 50000 --producers 8
     python bench/journal.py --dir /var/lib/studio   # measure on the disk the studio uses
 

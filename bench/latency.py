@@ -11,9 +11,11 @@ Two processes:
   ``studio demo --tables N --speed F`` (``studio.cli.demo_config``): N European roulette
   tables, each a Cammegh SS2 simulator on a pty read by the real SS2 driver. The only
   addition is a probe wrapped around ``SS2Simulator._flush`` (in this process only, no
-  file is changed) that stamps ``time.time_ns()`` right after the ``os.write`` that put a
+  file is changed) that stamps ``time.time_ns()`` just before the ``os.write`` that puts a
   winning-number line (``" 7\\r\\n"``, ``"23\\r\\n"``) on the pty, keyed by the wheel's
-  game counter (the spin field of the ``*X;5;...`` line written with it);
+  game counter (the spin field of the ``*X;5;...`` line written with it). Before, not
+  after: ``os.write`` releases the GIL, and the simulator thread may get it back only after
+  the driver thread has parsed the line;
 * **this process**, the consumer: a ``websockets`` client on ``/v1/feed?after=0`` with the
   Bearer token, which stamps ``time.time_ns()`` after ``json.loads`` of each message.
 
@@ -31,7 +33,7 @@ matching (table_id, source.game_counter). What that includes, in order:
 Usage::
 
     python bench/latency.py                       # 50 wheels at 10x real pace, 90 s of results
-    python bench/latency.py --speed 1 --duration 150   # the wheels' real pace (fewer results)
+    python bench/latency.py --speed 1 --duration 160   # the wheels' real pace (~200 results)
     python bench/latency.py --tables 10 --speed 20
 
 Everything runs in a temporary folder that is removed at the end; the studio child is
@@ -79,7 +81,7 @@ _STATUS5 = re.compile(rb"\*X;5;([0-9]{3});")
 
 
 def install_write_probe(records: list[tuple[int, int, int]]) -> None:
-    """Wrap SS2Simulator._flush: after bytes leave for the pty, stamp each winning-number line.
+    """Wrap SS2Simulator._flush: stamp each winning-number line it writes to the pty.
 
     Appends (id(simulator), game_counter, time_ns) to ``records`` (list.append is atomic
     under the GIL; each simulator has its own thread).
@@ -95,8 +97,10 @@ def install_write_probe(records: list[tuple[int, int, int]]) -> None:
             return original(self)
         pending = bytes(self._out)
         dropped = self.dropped_bytes
-        original(self)
+        # Stamp just before the write: os.write releases the GIL, so after it returns this thread may wait
+        # for the GIL while the driver thread already parses the line (a stamp taken then would be late).
         t_ns = time.time_ns()
+        original(self)
         if self.dropped_bytes != dropped:
             return  # nobody on the pty (or a write error): the bytes were thrown away
         written = len(pending) - len(self._out)
