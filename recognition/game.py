@@ -109,11 +109,89 @@ class RoundSignal(BaseModel):
     outcome: dict[str, Any] | None = None
 
 
-Decision = Union[OpenRound, CloseBetting, StartPlay, ResultReady, Hold, Release, Void, SendCommand, Note]
+class AskDecision(_Decision):
+    """Players must decide before the next card (blackjack: hit, stand, ...; draw poker: discards).
+
+    The table opens a decision window: it journals it, publishes it on the feed (kind
+    "decision_window") and starts the table's decision timer; when the window runs out
+    the table feeds the judge `PlayerDecision(by="default", action=default, window=window)`.
+    Several windows may be open at once (seats deciding in parallel). `window` is unique
+    within the round and deterministic (the same cards and decisions give the same ids),
+    e.g. "seat_3/hand_1/2".
+    """
+
+    kind: Literal["ask_decision"] = "ask_decision"
+    window: str
+    seat: str
+    hand: int = 1
+    allowed: tuple[str, ...]
+    #: what the rules do when nobody answers in time ("stand")
+    default: str
+    #: what the backend needs to show the player (the hand's cards and total, the dealer's card, ...)
+    detail: dict[str, Any] = {}
+
+
+class DecisionTaken(_Decision):
+    """The judge accepted a decision (the backend's, or the default at a window's timeout): the window closes;
+    the table journals it and publishes it on the feed (kind "decision")."""
+
+    kind: Literal["decision_taken"] = "decision_taken"
+    window: str
+    seat: str
+    hand: int = 1
+    action: str
+    cards: tuple[str, ...] = ()
+    by: Literal["backend", "default"] = "backend"
+
+
+class DecisionRefused(_Decision):
+    """The judge refused a decision (not allowed now, seat not in play, window closed, a second answer):
+    the table journals it and answers the backend with `code` and `message`; nothing else changes."""
+
+    kind: Literal["decision_refused"] = "decision_refused"
+    code: str
+    message: str
+
+
+Decision = Union[OpenRound, CloseBetting, StartPlay, ResultReady, Hold, Release, Void, SendCommand, Note,
+                 AskDecision, DecisionTaken, DecisionRefused]
+
+
+class PlayerDecision(BaseModel):
+    """A player's decision for the open round, from the betting backend (decisions API), or the rules' default
+    that the table applies when a window runs out (`by="default"`).
+
+    `seat` and `hand` name the hand as the judge's AskDecision did; `window` (optional from the backend)
+    names the window answered, so a late answer to a closed window is refused rather than applied to the
+    next one. `cards` are the card codes a draw-poker player discards.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["player_decision"] = "player_decision"
+    round_number: int
+    seat: str
+    hand: int = 1
+    action: str
+    cards: tuple[str, ...] = ()
+    window: str | None = None
+    by: Literal["backend", "default"] = "backend"
+    at: datetime
 
 
 class Judge(Protocol):
-    """Turns one table's device events (and the table's round signals), in order, into decisions."""
+    """Turns one table's device events (and the table's round signals), in order, into decisions.
+
+    Optional extras a judge may have (the table uses them when present):
+
+    * `prepare(event) -> Any`: heavy, pure, thread-safe work on a device event (a camera frame's vision),
+      run by the table on a worker thread, in order; the table then calls `feed` with what it returned.
+      `feed` must still accept the raw event.
+    * `status() -> dict | None`: what the dealer must know now, shown on the console, e.g.
+      {"next": {"position": ..., "label": ...} | None, "awaiting": [window ids]}.
+    * feeding a `PlayerDecision` (games with player decisions): answers with DecisionTaken or
+      DecisionRefused first, then any other decisions.
+    """
 
     def feed(self, event: DeviceEvent | RoundSignal) -> list[Decision]: ...
 
