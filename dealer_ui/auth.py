@@ -5,10 +5,11 @@
   scrypt hash (standard library, n=2**15, r=8, p=1, 16-byte salt), checked in
   constant time. The file is re-read when it changes, so ``studio user add``
   works while the studio runs.
-* :class:`SessionStore` keeps sessions server-side, in memory: a random token in
-  an HttpOnly, SameSite=Strict cookie, a separate CSRF token that every POST must
-  echo in a header, an idle timeout and an absolute lifetime. A restart signs
-  everybody out.
+* :class:`SessionStore` keeps sessions server-side: a random token in an
+  HttpOnly, SameSite=Strict cookie, a separate CSRF token that every POST must
+  echo in a header, an idle timeout and an absolute lifetime. The console keeps
+  them in ``console-sessions.sqlite`` in the data folder (mode 0600; only a hash
+  of each token), so a restart of the studio signs nobody out.
 * :class:`Throttle` slows repeated failures down, per user name and per client
   address: after a few free attempts every further failure doubles the wait
   (capped); an attempt during the wait is refused without checking the secret.
@@ -145,6 +146,17 @@ class UserStore:
             u = self._load().get(username)
         return User(u["username"], u["role"], bool(u.get("disabled"))) if u else None
 
+    def stamp(self, username: str) -> str | None:
+        """A fingerprint of the user's record (role, disabled, secret hash): it changes when any of them does.
+
+        None for a user who does not exist (any more)."""
+        with self._lock:
+            u = self._load().get(username)
+        if u is None:
+            return None
+        raw = f"{u['role']}|{bool(u.get('disabled'))}|{u['secret_hash']}"
+        return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]
+
     def verify(self, username: str, secret: str) -> User | None:
         """The user if the name and secret match an enabled user; slow on purpose (scrypt)."""
         with self._lock:
@@ -240,6 +252,15 @@ def ensure_demo_users(data_dir: Path | str) -> dict[str, tuple[str, str]]:
 
 # --- sessions --------------------------------------------------------------------------
 
+SESSIONS_FILE = "console-sessions.sqlite"
+#: last-activity times are written to the sessions file at most this often per session (seconds)
+TOUCH_WRITE_INTERVAL = 15.0
+
+
+def token_hash(token: str) -> str:
+    """What the sessions file keeps instead of a session token (SHA-256, hex): a stolen file signs nobody in."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
 
 @dataclass
 class Session:
@@ -249,60 +270,146 @@ class Session:
     created: float
     last_seen: float
     ip: str
+    #: the user's record when the session began (role, disabled, secret hash): a change ends the session
+    stamp: str = ""
+    written: float = 0.0  # last_seen as last written to the sessions file
 
     def expires_at(self, idle: float, lifetime: float) -> float:
         return min(self.last_seen + idle, self.created + lifetime)
 
 
 class SessionStore:
-    """Server-side sessions; not thread-safe: used on the event loop only."""
+    """Server-side sessions; not thread-safe: used on the event loop only.
+
+    With a ``path`` (the console uses ``<data>/console-sessions.sqlite``, mode 0600) sessions outlive a
+    restart of the studio: the file keeps, per session, only the SHA-256 of its token, its CSRF token, the
+    user name and role, a stamp of the user's record, the client address and its times (wall clock). All
+    sessions are read at start; every change is written through (a sign-in, a sign-out, a user signed out
+    everywhere, an expiry), and the last activity at most every ``TOUCH_WRITE_INTERVAL`` seconds, so a
+    restart may cost a session up to that much of its idle time. Without a path: memory only.
+
+    ``user_check(session) -> bool`` (set by the console) is asked on every look-up: a user disabled, given
+    a new PIN or another role (through the console or ``studio user`` in another process) is signed out.
+    """
 
     def __init__(self, *, idle_seconds: float = 3600.0, lifetime_seconds: float = 12 * 3600.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.time, path: Path | str | None = None,
+                 user_check: Callable[[Session], bool] | None = None) -> None:
         self.idle = idle_seconds
         self.lifetime = lifetime_seconds
         self.clock = clock
-        self._sessions: dict[str, Session] = {}
+        self.user_check = user_check
+        self._sessions: dict[str, Session] = {}  # by token hash
+        self.path = Path(path) if path is not None else None
+        self._db: Any = None
+        if self.path is not None:
+            self._open()
 
-    def create(self, user: User, ip: str) -> Session:
+    # --- the file ---------------------------------------------------------------------
+
+    def _open(self) -> None:
+        import sqlite3
+
+        assert self.path is not None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.exists():
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
+        os.chmod(self.path, 0o600)
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=DELETE")  # no -wal/-shm files beside it (their mode would follow umask)
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE IF NOT EXISTS sessions (token_hash TEXT PRIMARY KEY, csrf TEXT NOT NULL, "
+                   "username TEXT NOT NULL, role TEXT NOT NULL, stamp TEXT NOT NULL, ip TEXT NOT NULL, "
+                   "created REAL NOT NULL, last_seen REAL NOT NULL)")
+        self._db = db
+        now = self.clock()
+        for h, csrf, username, role, stamp, ip, created, last_seen in db.execute(
+                "SELECT token_hash, csrf, username, role, stamp, ip, created, last_seen FROM sessions"):
+            s = Session("", csrf, User(username, role), created, last_seen, ip, stamp, last_seen)
+            if now < s.expires_at(self.idle, self.lifetime):
+                self._sessions[h] = s
+        db.execute("DELETE FROM sessions WHERE token_hash NOT IN (%s)" % ",".join("?" * len(self._sessions)),
+                   list(self._sessions))
+
+    def _write(self, h: str, s: Session) -> None:
+        if self._db is not None:
+            self._db.execute("INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (h, s.csrf, s.user.username, s.user.role, s.stamp, s.ip, s.created, s.last_seen))
+            s.written = s.last_seen
+
+    def _delete(self, hashes: list[str]) -> None:
+        if self._db is not None and hashes:
+            self._db.executemany("DELETE FROM sessions WHERE token_hash = ?", [(h,) for h in hashes])
+
+    def close(self) -> None:
+        """Write the last activity of every session and close the file (the studio stops)."""
+        if self._db is None:
+            return
+        for h, s in self._sessions.items():
+            if s.last_seen != s.written:
+                self._write(h, s)
+        self._db.close()
+        self._db = None
+
+    # --- sessions ---------------------------------------------------------------------
+
+    def create(self, user: User, ip: str, stamp: str = "") -> Session:
         self._sweep()
         now = self.clock()
-        s = Session(secrets.token_urlsafe(32), secrets.token_urlsafe(24), user, now, now, ip)
-        self._sessions[s.token] = s
+        s = Session(secrets.token_urlsafe(32), secrets.token_urlsafe(24), user, now, now, ip, stamp)
+        h = token_hash(s.token)
+        self._sessions[h] = s
+        self._write(h, s)
         return s
 
     def get(self, token: str | None, *, touch: bool = True) -> Session | None:
         if not token:
             return None
-        s = self._sessions.get(token)
+        h = token_hash(token)
+        s = self._sessions.get(h)
         if s is None:
             return None
         now = self.clock()
-        if now >= s.expires_at(self.idle, self.lifetime):
-            del self._sessions[token]
+        if now >= s.expires_at(self.idle, self.lifetime) or (self.user_check is not None and not self.user_check(s)):
+            del self._sessions[h]
+            self._delete([h])
             return None
+        if not s.token:
+            s.token = token  # a session read back from the file learns its token from the cookie
         if touch:
             s.last_seen = now
+            if now - s.written >= TOUCH_WRITE_INTERVAL:
+                self._write(h, s)
         return s
 
     def seconds_left(self, s: Session) -> float:
         return max(0.0, s.expires_at(self.idle, self.lifetime) - self.clock())
 
     def end(self, token: str | None) -> Session | None:
-        return self._sessions.pop(token, None) if token else None
+        if not token:
+            return None
+        h = token_hash(token)
+        s = self._sessions.pop(h, None)
+        self._delete([h])
+        return s
 
     def end_user(self, username: str) -> int:
         """Sign a user out everywhere (disabled, PIN changed)."""
-        gone = [t for t, s in self._sessions.items() if s.user.username == username]
-        for t in gone:
-            del self._sessions[t]
+        gone = [h for h, s in self._sessions.items() if s.user.username == username]
+        for h in gone:
+            del self._sessions[h]
+        self._delete(gone)
         return len(gone)
+
+    def __len__(self) -> int:
+        return len(self._sessions)
 
     def _sweep(self) -> None:
         now = self.clock()
-        for t, s in list(self._sessions.items()):
-            if now >= s.expires_at(self.idle, self.lifetime):
-                del self._sessions[t]
+        gone = [h for h, s in self._sessions.items() if now >= s.expires_at(self.idle, self.lifetime)]
+        for h in gone:
+            del self._sessions[h]
+        self._delete(gone)
 
 
 # --- slow-down ---------------------------------------------------------------------------

@@ -9,9 +9,10 @@ EXTENSION POINTS (for the card, dice and ball families being built now) - see do
 1. Add the family's device kinds to its entry in :data:`FAMILIES` below (``kinds``); until then a kind is
    matched by the hints in its name (``kind_hints``) and otherwise falls back to the generic family.
 2. ``page``: the technician's calibration page, a JavaScript module ``dealer_ui/static/families/<page>.js``
-   registered in ``dealer_ui/static/families/index.js``. Today only ``wheel`` and ``generic`` exist; the
-   shoe decoder test (``cards``), the dice camera region/colour page with its live overlay (``dice``)
-   and the ball-set check (``balls``) are to be written and fall back to ``generic``.
+   registered in ``dealer_ui/static/families/index.js``, its data from ``dealer_ui/calibration.py``:
+   ``wheel``, ``cards`` (shoe decoder test), ``balls`` (ball-set check), ``money_wheel``, ``roulette_camera``,
+   ``generic``. ``dice`` (camera region and colours, live overlay) is the dice family's own: index.js loads
+   ``families/dice.js`` when it exists, else the generic page.
 3. ``self_test``, ``commands``/``confirm``: what a technician may send to the device (regular expressions
    over the command text) and which commands need a confirmation with a warning.
 4. ``void_reasons``, ``start``, ``retry``, ``shoe_change``, ``releasable_holds``: the dealer's choices.
@@ -65,6 +66,8 @@ class Family:
     page_data: dict[str, Any] = field(default_factory=dict)
     #: what the device's state means to a dealer, from health() (None: nothing to say)
     phase: Callable[[Health], dict[str, Any] | None] = lambda health: None
+    #: kind -> field overrides for that kind (e.g. the money wheel's pointer reader takes no commands)
+    per_kind: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def allows(self, command: str) -> bool:
         return any(re.fullmatch(p, command) for p in self.commands)
@@ -223,13 +226,22 @@ WHEEL = Family(
 
 # --- families being built now: EXTENSION POINTS ----------------------------------------------
 
+_BALL_COMMANDS = (r"start_blower", r"stop_blower", r"release_ball", r"reset_fault")
+_BALL_CONFIRM = (
+    (r"start_blower", "Starts the blower: the balls mix. Do it only while no round is being drawn."),
+    (r"stop_blower", "Stops the blower. During a draw the judge stops the draw (machine stopped)."),
+    (r"release_ball", "Releases one ball. During a round it is an extra ball and the judge stops the draw; use it "
+                      "for the ball-set check while the table is closed."),
+    (r"reset_fault", "Clears the machine's fault. Check the machine first."),
+)
+
 CARDS = Family(
     id="cards",
     name="Card shoe",
     kinds=("serial-shoe", "camera-shoe"),  # EXTENSION POINT: add the shoe kinds as they land
     kind_hints=("shoe", "card"),
-    page="generic",  # EXTENSION POINT: "cards" page with the shoe decoder test
-    commands=(),  # EXTENSION POINT: what a technician may send to a shoe
+    page="cards",  # the shoe decoder test (dealer_ui/static/families/cards.js, dealer_ui/calibration.py)
+    commands=(),  # a shoe takes no commands (a serial shoe's line goes to its scanner; a camera refuses)
     void_reasons={
         "card_exposed": "A card was exposed by mistake. The round is void and all bets are returned.",
         "misdeal": "Misdeal. The round is void and all bets are returned.",
@@ -242,7 +254,9 @@ DICE = Family(
     name="Dice shaker and camera",
     kinds=("dice-camera",),
     kind_hints=("dice", "shaker"),
-    page="generic",  # EXTENSION POINT: "dice" page: camera region and colours with a live overlay
+    # the dice camera's page (region and colours, live overlay) is another engineer's: dealer_ui/dice.py and
+    # dealer_ui/static/families/dice.js. families/index.js loads dice.js when it exists; until then the generic page.
+    page="dice",
     void_reasons={
         "dice_off_table": "A die left the tray. The round is void and all bets are returned.",
         "cocked_dice": "A die did not land flat. The round is void and all bets are returned.",
@@ -254,7 +268,12 @@ BALLS = Family(
     name="Ball draw machine",
     kinds=("modbus-ball-machine", "serial-ball-reader", "camera-ball-reader"),
     kind_hints=("ball", "draw", "lottery", "bingo", "keno"),
-    page="generic",  # EXTENSION POINT: "balls" page with the ball-set check
+    page="balls",  # the ball-set check and the machine's Modbus state
+    # the machine's register-map commands (docs/balls.md §2); the readers take none (per_kind below)
+    commands=_BALL_COMMANDS,
+    confirm=_BALL_CONFIRM,
+    per_kind={"serial-ball-reader": {"commands": (), "confirm": ()},
+              "camera-ball-reader": {"commands": (), "confirm": ()}},
     void_reasons={
         "machine_jam": "The draw machine jammed. The round is void and all bets are returned.",
     },
@@ -265,14 +284,19 @@ MONEY_WHEEL = Family(
     name="Money wheel",
     kinds=("wheel-encoder", "wheel-pointer"),
     kind_hints=("money", "fortune"),
-    page="generic",  # EXTENSION POINT: the money wheel's calibration page (segments, pointer)
+    page="money_wheel",  # layout, calibration, the segment under the pointer, the zero mark
+    commands=(r"mark_zero", r"sample"),  # the encoder's commands (devices/money_wheel/encoder.py COMMANDS)
+    confirm=((r"mark_zero", "Takes the encoder's position now as the centre of segment 0 (the marked segment must "
+                           "be under the pointer, the wheel still). The judge uses it at once; it is lost at a "
+                           "restart unless calibration.zero_offset is put in the table's settings."),),
+    per_kind={"wheel-pointer": {"commands": (), "confirm": ()}},
 )
 
 ROULETTE_CAMERA = Family(
     id="roulette_camera",
     name="Roulette camera",
     kinds=("roulette-camera",),
-    page="generic",  # EXTENSION POINT: the overhead camera's region and pocket calibration page
+    page="roulette_camera",  # the latest reading (balls, pockets, rotor angle) and the frame when the driver keeps one
 )
 
 GENERIC = Family(id="generic", name="Device")
@@ -290,7 +314,7 @@ def family_for_kind(kind: str | None) -> Family:
         return GENERIC
     for f in FAMILIES:
         if kind in f.kinds:
-            return f
+            return replace(f, **f.per_kind[kind]) if kind in f.per_kind else f
     low = kind.lower()
     for f in FAMILIES:
         if any(h in low for h in f.kind_hints):
@@ -308,8 +332,10 @@ def result_form(game: Any) -> dict[str, Any]:
     Roulette: a pad of the wheel's pockets with their colours. Card games (played with a shoe): a pad of the
     52 cards, tapped in deal order, sent as ``{"cards": [...]}`` (every card game's ``validate_result``
     re-deals that list through its own script). Any other game (or a wheel game whose result is neither of the
-    pocket forms): a JSON object checked by the game's own
-    ``validate_result`` on the server (EXTENSION POINT: dice and ball forms).
+    pocket forms): dice games a die pad per group of dice (with the dice's colours: Dice Duel's red and blue
+    die, Bac Bo's sides; craps adds the point), ball draws a pad of the game's balls tapped in draw order
+    (``{"balls": [...]}``), any other game a JSON object. Whatever the form, the game's own
+    ``validate_result`` checks the result on the server, and its message is shown when it refuses.
     """
     wheel = getattr(game, "wheel", None)
     pockets = getattr(wheel, "pockets", None)
@@ -327,7 +353,74 @@ def result_form(game: Any) -> dict[str, Any]:
     kinds = set(getattr(game, "device_kinds", ()) or ())
     if kinds and kinds <= set(CARDS.kinds):
         return {"type": "cards", "field": "cards", "ranks": list("A23456789TJQK"), "suits": list("SHDC")}
+    form = _dice_form(game) or _balls_form(game)
+    if form is not None:
+        return form
     return {"type": "json", "example": _EXAMPLES.get(getattr(game, "game_id", ""), {})}
+
+
+def _accepts(game: Any, probe: dict[str, Any]) -> bool:
+    """Does the game's own check take a result of this shape? (recognition is pure: asking it is safe)"""
+    check = getattr(game, "validate_result", None)
+    if not callable(check):
+        return False
+    try:
+        check(probe)
+    except (ValueError, TypeError, KeyError):
+        return False
+    return True
+
+
+#: the dice games' result shapes: groups of dice (field, how many, colour of the dice, one face or a list)
+_DICE_GROUPS: dict[str, list[dict[str, Any]]] = {
+    **{g: [{"field": "dice", "label": "Dice", "count": 3, "color": None, "single": False}]
+       for g in ("sic_bo", "super_sic_bo", "mega_sic_bo", "lightning_dice")},
+    "craps": [{"field": "dice", "label": "Dice", "count": 2, "color": None, "single": False}],
+    "bac_bo": [{"field": "player", "label": "Player", "count": 2, "color": "blue", "single": False},
+               {"field": "banker", "label": "Banker", "count": 2, "color": "red", "single": False}],
+    "dice_duel": [{"field": "red", "label": "Red die", "count": 1, "color": "red", "single": True},
+                  {"field": "blue", "label": "Blue die", "count": 1, "color": "blue", "single": True}],
+}
+#: craps: the point in force before the throw (None: a come-out roll)
+_CRAPS_POINTS = [None, 4, 5, 6, 8, 9, 10]
+
+
+def _dice_form(game: Any) -> dict[str, Any] | None:
+    """A die pad per group (Dice Duel: a red and a blue die; Bac Bo: the player's blue and the banker's red
+    pair), faces 1-6; checked against the game's own ``validate_result`` with a probe, else None."""
+    groups = _DICE_GROUPS.get(getattr(game, "game_id", ""))
+    if groups is None:
+        return None
+    side_colors = getattr(game, "side_colors", None)  # Bac Bo's dice colours per side, if the game says
+    groups = [dict(g, color=side_colors.get(g["field"], g["color"])) if isinstance(side_colors, dict) else dict(g)
+              for g in groups]
+    probe: dict[str, Any] = {g["field"]: 1 if g["single"] else [1] * g["count"] for g in groups}
+    form: dict[str, Any] = {"type": "dice", "groups": groups, "faces": [1, 2, 3, 4, 5, 6]}
+    if getattr(game, "game_id", "") == "craps":
+        probe["point"] = None
+        form["point"] = {"field": "point", "label": "Point before the throw", "choices": _CRAPS_POINTS}
+    return form if _accepts(game, probe) else None
+
+
+def _balls_form(game: Any) -> dict[str, Any] | None:
+    """A pad of the game's balls tapped in draw order, sent as ``{"balls": [...]}`` (every draw game)."""
+    labels = getattr(game, "ball_labels", None)
+    draw_count = getattr(game, "draw_count", None)
+    if not labels or not isinstance(draw_count, int):
+        return None
+    labels = [str(x) for x in labels]
+    colors = getattr(game, "colors", None) or {}
+    counts = {}
+    max_count = getattr(game, "max_count", None)
+    for label in labels:
+        try:
+            counts[label] = int(max_count(label)) if callable(max_count) else 1
+        except Exception:
+            counts[label] = 1
+    unique = list(dict.fromkeys(labels))
+    return {"type": "balls", "field": "balls", "labels": unique, "colors": {k: colors.get(k) for k in unique},
+            "counts": counts, "draw_count": draw_count,
+            "variable": callable(getattr(game, "draw_complete", None))}
 
 
 #: example results for the JSON form (docs/dice-games.md and the card family's shapes)

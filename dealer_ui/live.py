@@ -98,6 +98,7 @@ class ConsoleHub:
         self._table_events: dict[str, deque] = {}
         self._listeners: dict[str, Callable[[str, dict[str, Any]], None]] = {}
         self._last_noisy: dict[str, float] = {}
+        self._check_started: dict[str, str] = {}
 
     # --- attach / detach --------------------------------------------------------------------
 
@@ -165,6 +166,13 @@ class ConsoleHub:
             events.append(entry)
             del events[:-100]
         self._notify(table_id, {"type": "device", "table_id": table_id, "device_id": device_id, "event": entry})
+
+    def opening_check_begins(self, table_id: str) -> None:
+        """An opening check started at this table (the ball-set page lists the reads since then)."""
+        self._check_started[table_id] = _now()
+
+    def opening_check_started(self, table_id: str) -> str | None:
+        return self._check_started.get(table_id)
 
     def round_changed(self, table_id: str, data: dict[str, Any]) -> None:
         """A round change the table made without telling its listeners (a correction)."""

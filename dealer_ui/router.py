@@ -22,7 +22,8 @@ from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket, WebSo
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from .auth import PERMISSIONS, AuthError, Session, SessionStore, Throttle, User, UserStore
+from . import calibration
+from .auth import PERMISSIONS, SESSIONS_FILE, AuthError, Session, SessionStore, Throttle, User, UserStore
 from .families import INCIDENT_CATEGORIES, family_for_kind
 from .live import Client, ConsoleHub
 from .views import choices, device_views, table_meta, table_summary, table_view, table_families
@@ -79,6 +80,14 @@ class SelfTestBody(_Body):
     confirm: bool = False
 
 
+class DecodeBody(_Body):
+    payload: str = Field(min_length=1, max_length=200)
+
+
+class ResultCheckBody(_Body):
+    result: dict[str, Any]
+
+
 class NewUserBody(_Body):
     username: str = Field(max_length=64)
     role: Literal["dealer", "supervisor", "technician", "admin"]
@@ -103,10 +112,21 @@ class Console:
                  users: UserStore | None = None) -> None:
         self.studio = studio
         self.users = users or UserStore(studio.data_dir)
-        self.sessions = sessions or SessionStore()
+        # sessions outlive a restart: kept in the data folder (only hashes of the tokens)
+        self.sessions = sessions if sessions is not None else SessionStore(path=Path(studio.data_dir) / SESSIONS_FILE)
+        if self.sessions.user_check is None:
+            self.sessions.user_check = self.user_still_valid
         self.throttle = throttle or Throttle()
         self.hub = ConsoleHub(studio)
         self.closing = False
+
+    def user_still_valid(self, session: Session) -> bool:
+        """The session's user still exists, enabled, with the role, PIN and record they signed in with."""
+        try:
+            stamp = self.users.stamp(session.user.username)
+        except (OSError, ValueError):
+            return True  # a users file being rewritten: keep people signed in, the next look-up checks again
+        return stamp is not None and (not session.stamp or stamp == session.stamp)
 
     def journal(self, kind: str, data: dict[str, Any], *, table_id: str | None = None,
                 round_id: str | None = None) -> None:
@@ -176,6 +196,7 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         finally:
             console.closing = True
             hub.detach()
+            console.sessions.close()
 
     router = APIRouter(lifespan=lifespan)
     router.console = console  # type: ignore[attr-defined]  # tests reach the sessions and the hub
@@ -263,7 +284,8 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             raise _error(415, "Send the sign-in as JSON.")
         ip = _client_ip(request)
         user = await console.check_credentials(body.username, body.secret, ip, "sign_in")
-        s = console.sessions.create(user, ip)
+        stamp = await asyncio.to_thread(console.users.stamp, user.username)
+        s = console.sessions.create(user, ip, stamp or "")
         console.journal("console_sign_in", {"username": user.username, "role": user.role, "ip": ip})
         response = JSONResponse(me(s))
         response.set_cookie(COOKIE, s.token, httponly=True, samesite="strict", path=PREFIX,
@@ -297,6 +319,17 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
     async def table_detail(table: Any = Depends(get_table),
                            session: Session = Depends(require("view_tables"))) -> dict[str, Any]:
         return {"meta": table_meta(table), "view": table_view(table, hub, session.user)}
+
+    @router.post(PREFIX + "/api/tables/{table_id}/check-result")
+    async def check_result(body: ResultCheckBody, table: Any = Depends(get_table),
+                           session: Session = Depends(csrf)) -> dict[str, Any]:
+        """Ask the game's own validate_result about a result before it is entered (nothing is recorded)."""
+        if not session.user.can("deal"):
+            raise _error(403, f"A {session.user.role} may not enter results.")
+        try:
+            return {"ok": True, "result": table.game.validate_result(body.result)}
+        except (ValueError, TypeError, KeyError) as exc:
+            raise _error(400, str(exc).strip("'\"") or "The game refuses this result.") from None
 
     @router.post(PREFIX + "/api/tables/{table_id}/actions/{action}")
     async def table_action(action: str, body: ActionBody, request: Request, table: Any = Depends(get_table),
@@ -409,6 +442,7 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             return None
         if action == "start_opening_check":
             table.start_opening_check_by(by)
+            hub.opening_check_begins(table.table_id)
             return None
         if action == "finish_opening_check":
             report = table.finish_opening_check_by(by)
@@ -453,8 +487,71 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
                             session: Session = Depends(require("devices"))) -> dict[str, Any]:
         table, slot = found
         view = next(d for d in device_views(table) if d["device_id"] == slot.device_id)
-        return {"device": view, "family": family_for_kind(slot.kind).public(),
-                "log": hub.device_log(slot.device_id)}
+        family = family_for_kind(slot.kind)
+        return {"device": view, "family": family.public(), "log": hub.device_log(slot.device_id),
+                "page": calibration.page_data(family.page, table, slot, hub), "table_id": table.table_id,
+                "game": table.game.game_id}
+
+    @router.get(PREFIX + "/api/devices/{table_id}/{role}/page")
+    async def device_page(found: tuple[Any, Any] = Depends(get_device),
+                          session: Session = Depends(require("devices"))) -> dict[str, Any]:
+        """The family page's data now (the pages ask again when the device reports something)."""
+        table, slot = found
+        return {"page": calibration.page_data(family_for_kind(slot.kind).page, table, slot, hub)}
+
+    @router.post(PREFIX + "/api/devices/{table_id}/{role}/decode")
+    async def decode_payload(body: DecodeBody, found: tuple[Any, Any] = Depends(get_device),
+                             session: Session = Depends(csrf)) -> dict[str, Any]:
+        """Shoe decoder test: what the shoe's vendor table makes of a payload (typed in, or read off a card)."""
+        _technician(session)
+        table, slot = found
+        if family_for_kind(slot.kind).id != "cards":
+            raise _error(400, f"{slot.device_id} is not a card shoe.")
+        try:
+            return calibration.decode_payload(slot, body.payload.strip())
+        except LookupError as exc:
+            raise _error(409, str(exc)) from None
+
+    @router.post(PREFIX + "/api/devices/{table_id}/{role}/decode-image")
+    async def decode_image(request: Request, found: tuple[Any, Any] = Depends(get_device),
+                           session: Session = Depends(csrf)) -> dict[str, Any]:
+        """Shoe decoder test with a card image (the body is the image file): decoded as the camera shoe would."""
+        _technician(session)
+        table, slot = found
+        if family_for_kind(slot.kind).id != "cards":
+            raise _error(400, f"{slot.device_id} is not a card shoe.")
+        size = int(request.headers.get("content-length") or 0)
+        if size > calibration.MAX_IMAGE_BYTES:
+            raise _error(413, "The image is too large (8 MB at most).")
+        data = await request.body()
+        if not data:
+            raise _error(400, "Send a card image (PNG or JPEG).")
+        if len(data) > calibration.MAX_IMAGE_BYTES:
+            raise _error(413, "The image is too large (8 MB at most).")
+        try:
+            result = await asyncio.to_thread(calibration.decode_image, slot, data)
+        except LookupError as exc:
+            raise _error(409, str(exc)) from None
+        except ValueError as exc:
+            raise _error(400, str(exc)) from None
+        console.journal("console_action", {"action": "decoder_test", "by": session.user.username,
+                                           "device_id": slot.device_id, "payloads": [p["payload"] for p in
+                                                                                      result["payloads"]]},
+                        table_id=table.table_id)
+        return result
+
+    @router.get(PREFIX + "/api/devices/{table_id}/{role}/frame")
+    async def device_frame(found: tuple[Any, Any] = Depends(get_device),
+                           session: Session = Depends(require("devices"))) -> Response:
+        """The camera's latest frame (JPEG), when its driver keeps one."""
+        jpeg = await asyncio.to_thread(calibration.last_frame, found[1])
+        if not jpeg:
+            raise _error(404, "No frame: not available from this driver.")
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    def _technician(session: Session) -> None:
+        if not session.user.can("devices"):
+            raise _error(403, f"A {session.user.role} may not use the device pages.")
 
     @router.post(PREFIX + "/api/devices/{table_id}/{role}/command")
     async def device_command(body: CommandBody, found: tuple[Any, Any] = Depends(get_device),

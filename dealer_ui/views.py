@@ -176,6 +176,7 @@ def table_view(table: "Table", hub: "ConsoleHub", user: User) -> dict[str, Any]:
     r = snap.get("round")
     return {
         **snap,
+        "judge": judge_view(snap.get("judge")),
         "devices": devices,
         "betting_closes_at": iso(closes) if r and r["state"] == "betting_open" else None,
         "server_time": now_iso(),
@@ -185,6 +186,34 @@ def table_view(table: "Table", hub: "ConsoleHub", user: User) -> dict[str, Any]:
         "round_events": hub.round_events(table.table_id),
         "events": hub.table_events(table.table_id),
     }
+
+
+def judge_view(judge: Any) -> dict[str, Any] | None:
+    """What the judge says the dealer must do next (the blackjack family: where the next card goes, which
+    players' decisions are awaited), checked and trimmed for the screen; None when the game says nothing.
+
+    ``{"next": {"position", "label"} | None, "awaiting": [{"window", "seat", "hand", "allowed", "default",
+    "deadline"}]}``; anything else in the judge's view is passed on unchanged."""
+    if not isinstance(judge, dict):
+        return None
+    out = dict(judge)
+    nxt = judge.get("next")
+    if isinstance(nxt, dict) and (nxt.get("label") or nxt.get("position")):
+        out["next"] = {"position": str(nxt.get("position") or ""),
+                       "label": str(nxt.get("label") or str(nxt.get("position")).replace("_", " "))}
+    else:
+        out["next"] = None
+    awaiting = []
+    for w in judge.get("awaiting") or []:
+        if not isinstance(w, dict):
+            continue
+        allowed = w.get("allowed") if isinstance(w.get("allowed"), list) else []
+        awaiting.append({"window": str(w.get("window") or ""), "seat": str(w.get("seat") or ""),
+                         "hand": w.get("hand") if isinstance(w.get("hand"), int) else None,
+                         "allowed": [str(a) for a in allowed], "default": w.get("default"),
+                         "deadline": w.get("deadline") if isinstance(w.get("deadline"), str) else None})
+    out["awaiting"] = awaiting
+    return out
 
 
 def table_meta(table: "Table") -> dict[str, Any]:

@@ -26,6 +26,7 @@ function layout() {
   clear(main);
   parts.state = el("section", { class: "panel", id: "state", "aria-label": "round" });
   parts.notice = el("section", { class: "panel hidden", id: "notice", role: "alert" });
+  parts.judge = el("section", { class: "panel hidden", id: "judge", "aria-label": "what the game waits for", "aria-live": "polite" });
   parts.result = el("section", { class: "panel", id: "result", "aria-label": "result" });
   parts.live = el("section", { class: "panel", id: "live", "aria-label": "devices live" });
   parts.actions = el("section", { class: "panel", id: "actions", "aria-label": "actions" });
@@ -33,7 +34,7 @@ function layout() {
   parts.recent = el("section", { class: "panel", id: "recent", "aria-label": "recent rounds" });
   parts.events = el("section", { class: "panel", id: "events", "aria-label": "messages" });
   main.append(
-    el("div", { class: "left" }, parts.state, parts.notice, parts.result, parts.live),
+    el("div", { class: "left" }, parts.state, parts.judge, parts.notice, parts.result, parts.live),
     el("div", { class: "right" }, parts.actions, parts.devices, parts.recent, parts.events));
 }
 
@@ -72,7 +73,40 @@ function renderState() {
   tick();
 }
 
+/** Where the next card goes and which players' decisions the game waits for (the judge's view), big. */
+function renderJudge() {
+  const j = view.judge;
+  const show = j && (j.next || (j.awaiting && j.awaiting.length));
+  parts.judge.classList.toggle("hidden", !show);
+  clear(parts.judge);
+  if (!show) return;
+  if (j.next) parts.judge.append(el("div", { class: "judge-next", id: "judge-next" }, `Next card: ${j.next.label}`));
+  if (j.awaiting && j.awaiting.length) {
+    const list = el("div", { class: "judge-awaiting", id: "judge-awaiting" }, el("div", { class: "judge-title" }, "Waiting for players:"));
+    j.awaiting.forEach((w, i) => {
+      const seat = /^\d+$/.test(w.seat) ? `seat ${w.seat}` : w.seat.replace(/_/g, " ");
+      const hand = w.hand !== null && w.hand !== undefined ? ` hand ${w.hand}` : "";
+      const allowed = w.allowed.length ? ` (${w.allowed.join("/")})` : "";
+      list.append(el("div", { class: "judge-wait", id: `judge-wait-${i}` },
+        `${seat}${hand}${allowed}`, el("span", { class: "judge-left", "data-deadline": w.deadline || "" }),
+        w.default ? el("span", { class: "judge-default" }, ` · no answer: ${w.default}`) : null));
+    });
+    parts.judge.append(list);
+  }
+  tickJudge();
+}
+
+function tickJudge() {
+  for (const span of document.querySelectorAll("#judge .judge-left")) {
+    const deadline = span.dataset.deadline;
+    if (!deadline) { span.textContent = ""; continue; }
+    const left = Math.max(0, Math.ceil((Date.parse(deadline) - (Date.now() + clockOffset)) / 1000));
+    span.textContent = `, ${left} s`;
+  }
+}
+
 function tick() {
+  tickJudge();
   const box = document.getElementById("countdown");
   if (!box || !view) return;
   const r = view.round;
@@ -184,6 +218,7 @@ function renderEvents() {
 
 function render() {
   renderState();
+  renderJudge();
   renderNotice();
   renderResultPanel();
   renderLive();
@@ -368,10 +403,121 @@ function resultInput(d) {
       shown);
     return () => (dealt.length ? { [form.field]: [...dealt] } : null);
   }
+  if (form.type === "dice") return diceInput(d, form);
+  if (form.type === "balls") return ballsInput(d, form);
   const text = el("textarea", { id: "result-json", spellcheck: "false", class: "mono" },
     JSON.stringify(form.example || {}, null, 1));
   d.append(el("label", { for: "result-json" }, "Result (JSON, checked by the game's rules)"), text);
   return () => { try { return JSON.parse(text.value); } catch (e) { return undefined; } };
+}
+
+const DIE_FACES = ["", "\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
+
+/** A die pad per die of each group (Dice Duel: the red and the blue die; Bac Bo: the player's and the banker's
+ * pair), and craps' point: tap the face each die shows. */
+function diceInput(d, form) {
+  const chosen = {};
+  const shown = el("div", { class: "caption", id: "chosen-dice", "aria-live": "polite" });
+  let point;  // craps: undefined until chosen, null for a come-out roll
+  const describe = () => {
+    const parts = form.groups.map((g) => `${g.label}: ${Array.from({ length: g.count }, (_, i) => chosen[`${g.field}-${i}`] ?? "?").join(" ")}`);
+    if (form.point) parts.push(`point ${point === undefined ? "?" : point === null ? "none (come-out)" : point}`);
+    shown.textContent = parts.join(" \u00b7 ");
+  };
+  for (const g of form.groups) {
+    const box = el("div", { class: "dice-group" + (g.color ? ` die-${g.color}` : ""), id: `dice-${g.field}` },
+      el("div", { class: "label" }, g.color ? el("span", { class: `swatch ${g.color}`, "aria-hidden": "true" }) : null, g.label));
+    for (let i = 0; i < g.count; i += 1) {
+      const key = `${g.field}-${i}`;
+      const row = el("div", { class: "die-row", role: "group", "aria-label": `${g.label}${g.count > 1 ? " die " + (i + 1) : ""}` });
+      const buttons = form.faces.map((f) => el("button", { type: "button", class: `die-btn${g.color ? " " + g.color : ""}`, id: `die-${key}-${f}`,
+        "aria-label": `${g.label}${g.count > 1 ? " die " + (i + 1) : ""}: ${f}`, "aria-pressed": "false",
+        onclick: () => {
+          chosen[key] = f;
+          buttons.forEach((b, j) => { b.classList.toggle("selected", j + 1 === f); b.setAttribute("aria-pressed", j + 1 === f ? "true" : "false"); });
+          describe();
+        } }, el("span", { class: "face" }, DIE_FACES[f]), el("span", { class: "num" }, String(f))));
+      row.append(...buttons);
+      box.append(row);
+    }
+    d.append(box);
+  }
+  if (form.point) {
+    const row = el("div", { class: "choices", role: "group", id: "craps-point" });
+    const buttons = form.point.choices.map((p) => el("button", { type: "button", id: `point-${p === null ? "none" : p}`,
+      onclick: (ev) => {
+        point = p;
+        buttons.forEach((b) => b.classList.remove("selected"));
+        ev.currentTarget.classList.add("selected");
+        describe();
+      } }, p === null ? "No point (come-out)" : `Point ${p}`));
+    row.append(...buttons);
+    d.append(el("label", {}, form.point.label), row);
+  }
+  describe();
+  d.append(shown);
+  return () => {
+    const result = {};
+    for (const g of form.groups) {
+      const faces = Array.from({ length: g.count }, (_, i) => chosen[`${g.field}-${i}`]);
+      if (faces.some((x) => x === undefined)) return null;
+      result[g.field] = g.single ? faces[0] : faces;
+    }
+    if (form.point) {
+      if (point === undefined) return null;
+      result[form.point.field] = point;
+    }
+    return result;
+  };
+}
+
+/** The game's balls, tapped in the order they were drawn, sent as {"balls": [...]}. */
+function ballsInput(d, form) {
+  const drawn = [];
+  const shown = el("div", { class: "balls", id: "chosen-balls", "aria-live": "polite" });
+  const count = el("div", { class: "caption", id: "chosen-count" });
+  const buttons = {};
+  const redraw = () => {
+    clear(shown);
+    drawn.forEach((b, i) => shown.append(el("div", { class: "position" }, el("div", { class: "label" }, `#${i + 1}`),
+      el("div", { class: "ball" + (form.colors[b] ? ` ball-${form.colors[b]}` : "") }, b))));
+    if (!drawn.length) shown.append(el("span", { class: "muted" }, "No ball chosen: tap the balls in the order they were drawn."));
+    count.textContent = `${drawn.length} ball${drawn.length === 1 ? "" : "s"} of ${form.draw_count}`;
+    for (const [label, b] of Object.entries(buttons)) {
+      b.disabled = drawn.filter((x) => x === label).length >= (form.counts[label] || 1) || drawn.length >= form.draw_count;
+    }
+  };
+  const pad = el("div", { class: "pad ballpad", id: "ball-pad" });
+  for (const label of form.labels) {
+    buttons[label] = el("button", { type: "button", id: `ball-${label}`, class: form.colors[label] ? `ball-${form.colors[label]}` : "",
+      onclick: () => { drawn.push(label); redraw(); } }, label);
+    pad.append(buttons[label]);
+  }
+  d.append(el("label", {}, `Balls in the order they were drawn (the game draws ${form.draw_count})`), pad,
+    el("div", { class: "row" },
+      el("button", { type: "button", id: "ball-undo", onclick: () => { drawn.pop(); redraw(); } }, "Undo last ball"),
+      el("button", { type: "button", id: "ball-clear", onclick: () => { drawn.length = 0; redraw(); } }, "Clear")),
+    count, shown);
+  redraw();
+  return () => (drawn.length ? { [form.field]: [...drawn] } : null);
+}
+
+/** "Check": the game's own validate_result says whether it takes this result, before the supervisor signs. */
+function checkButton(read) {
+  const out = el("div", { id: "result-check-text", class: "caption", "aria-live": "polite" });
+  const button = el("button", { type: "button", id: "result-check", onclick: async () => {
+    const result = read();
+    if (!result) { out.className = "error"; out.textContent = "Choose the result first."; return; }
+    try {
+      const res = await api(`/tables/${encodeURIComponent(tableId)}/check-result`, { method: "POST", body: { result } });
+      out.className = "checked";
+      out.textContent = `The game's rules accept it: ${resultText(res.result)}`;
+    } catch (e) {
+      out.className = "error";
+      out.textContent = e.message;
+    }
+  } }, "Check with the game's rules");
+  return el("div", { class: "row" }, button, out);
 }
 
 function resultDialog(c, title, rounds) {
@@ -383,6 +529,7 @@ function resultDialog(c, title, rounds) {
           (x) => { chosen = x; }, "round", chosen));
     }
     const read = resultInput(d);
+    if (["dice", "balls"].includes(meta.result_form.type)) d.append(checkButton(read));
     const reason = el("textarea", { id: "result-reason", maxlength: "500" });
     const approval = approvalBox(rounds ? "A correction" : "A result entered by hand");
     d.append(el("label", { for: "result-reason" }, "Why (recorded with the result)"), reason, approval.node);

@@ -2,7 +2,7 @@
 import { ROOT, api, clear, el, header, live, requireMe, timeOf } from "./common.js";
 import { connectionPill, errorSummary, firmware } from "./tech.js";
 import { sendCommand } from "./device_commands.js";
-import { pages } from "./families/index.js";
+import { loadPage } from "./families/index.js";
 
 const main = document.getElementById("main");
 const [tableId, role] = location.pathname.split("/").filter(Boolean).slice(-2).map(decodeURIComponent);
@@ -50,12 +50,16 @@ async function start() {
       el("h1", { style: "margin:0" }, `${data.family.name}: ${deviceId}`)),
     el("div", { class: "grid-2", style: "margin-top:12px" },
       el("div", {}, parts.family), el("div", {}, parts.health, parts.log)));
-  const render = pages[data.family.page] || pages.generic;
+  const render = await loadPage(data.family.page);
+  const base = `/devices/${encodeURIComponent(tableId)}/${encodeURIComponent(role)}`;
   page = render(parts.family, {
-    device, family: data.family, log,
+    device, family: data.family, log, page: data.page, tableId, role, game: data.game,
     send: (command, quiet = false) => sendCommand(tableId, role, command, "command", false, quiet),
     selfTest: () => sendCommand(tableId, role, null, "self-test"),
-  });
+    refresh: async () => (await api(`${base}/page`)).page,
+    act: (action, body = {}) => api(`/tables/${encodeURIComponent(tableId)}/actions/${action}`,
+      { method: "POST", body }),
+  }) || {};
   renderHealth();
   renderLog();
   live("devices=1", (msg) => {

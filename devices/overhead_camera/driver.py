@@ -73,6 +73,7 @@ class RouletteCameraDriver(Driver):
         self._online = False
         self._last_error: str | None = None
         self._last: Reading | None = None
+        self._last_image: np.ndarray | None = None
         self.counters = {"frames": 0, "read_us_total": 0, "events": 0, "connects": 0, "disconnects": 0}
 
     # -- Driver contract ----------------------------------------------------------------------
@@ -120,6 +121,25 @@ class RouletteCameraDriver(Driver):
 
     # -- frames ------------------------------------------------------------------------------------
 
+    def last_frame_jpeg(self) -> bytes | None:
+        """The latest frame as JPEG (the technician's calibration page)."""
+        image = self._last_image
+        if image is None:
+            return None
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return jpeg.tobytes() if ok else None
+
+    def overlay(self) -> dict[str, Any] | None:
+        """What the finder saw in the latest frame, in picture coordinates (drawn over last_frame_jpeg)."""
+        last, image = self._last, self._last_image
+        if last is None or image is None:
+            return None
+        r = self.calibration.radius * self.calibration.zones.ball_diameter / 2
+        return {"width": int(image.shape[1]), "height": int(image.shape[0]),
+                "rotor_deg": None if last.rotor_deg is None else round(last.rotor_deg, 1),
+                "balls": [{"x": round(b.x), "y": round(b.y), "r": round(r), "pocket": b.pocket, "zone": b.zone}
+                          for b in last.balls]}
+
     def process_frame(self, image: np.ndarray, t: float) -> list[DeviceEvent]:
         """One frame -> events (public: tests, replays and the benchmark feed frames directly)."""
         t0 = time.perf_counter()
@@ -127,6 +147,7 @@ class RouletteCameraDriver(Driver):
         self.counters["read_us_total"] += int((time.perf_counter() - t0) * 1e6)
         self.counters["frames"] += 1
         self._last = reading
+        self._last_image = image
         events = self.tracker.update(reading, t, utcnow())
         if self.attach_image and events:
             events = [self._with_image(e, image) for e in events]

@@ -438,8 +438,10 @@ def test_technician_page_shows_what_is_needed_per_device(env, people):
     for key in ("connected", "last_line", "counters", "device"):
         assert key in health
     shoe = tom.get("/console/api/devices/cards-1/shoe").json()
-    assert shoe["family"]["id"] == "cards" and shoe["family"]["page"] == "generic"
+    assert shoe["family"]["id"] == "cards" and shoe["family"]["page"] == "cards"
     assert shoe["device"]["connected"] is False
+    # a shoe with no driver: the decoder page says what it cannot show instead of guessing
+    assert shoe["page"]["vendor"] is None and shoe["page"]["missing"] == ["vendor_table"]
 
 
 # --- live updates --------------------------------------------------------------------------------------------

@@ -210,3 +210,46 @@ def test_device_events_in_a_line():
     assert summarize_event({"kind": "wheel_fault", "code": 21, "description": "sensor 1", "self_test": True}) == \
         "self-test: fault 21: sensor 1"
     assert summarize_event({"kind": "dice_read", "device_id": "x", "dice": [1, 2, 3]}) == "dice [1, 2, 3]"
+
+
+def test_dice_forms_follow_each_game_and_its_own_check():
+    duel = result_form(game_rules("dice_duel"))
+    assert duel["type"] == "dice" and [(g["field"], g["count"], g["color"], g["single"]) for g in duel["groups"]] == \
+        [("red", 1, "red", True), ("blue", 1, "blue", True)]
+    bac_bo = result_form(game_rules("bac_bo"))
+    assert [(g["field"], g["count"], g["color"]) for g in bac_bo["groups"]] == [("player", 2, "blue"), ("banker", 2, "red")]
+    craps = result_form(game_rules("craps"))
+    assert craps["groups"][0]["count"] == 2 and craps["point"]["choices"] == [None, 4, 5, 6, 8, 9, 10]
+    for game_id in ("sic_bo", "super_sic_bo", "mega_sic_bo", "lightning_dice"):
+        form = result_form(game_rules(game_id))
+        assert form["type"] == "dice" and form["groups"][0]["count"] == 3 and form["faces"] == [1, 2, 3, 4, 5, 6]
+    # what each form sends is what the game takes, for every face the pad offers
+    for face in range(1, 7):
+        assert game_rules("dice_duel").validate_result({"red": face, "blue": 7 - face}) == {"red": face, "blue": 7 - face}
+    # a game whose check refuses the form's shape gets the JSON form (never a form that cannot be entered)
+    assert result_form(SimpleNamespace(game_id="dice_duel", validate_result=_refuses))["type"] == "json"
+
+
+def test_ball_forms_list_the_games_balls_with_their_counts():
+    lucky = result_form(game_rules("lucky_5"))
+    assert lucky["type"] == "balls" and lucky["draw_count"] == 5 and lucky["labels"][:3] == ["1", "2", "3"]
+    assert len(lucky["labels"]) == 36 and set(lucky["counts"].values()) == {1}
+    cash = result_form(game_rules("cash_or_crash"))
+    assert cash["counts"]["green"] == 19 and cash["colors"]["red"] == "red"
+    with pytest.raises(ValueError, match="draws 5 balls"):
+        game_rules("lucky_5").validate_result({"balls": ["1", "2", "3", "4"]})
+    assert game_rules("lucky_5").validate_result({"balls": ["1", "2", "3", "4", "5"]}) == {"balls": ["1", "2", "3", "4", "5"]}
+
+
+def test_the_judges_view_is_checked_for_the_screen():
+    from dealer_ui.views import judge_view
+
+    assert judge_view(None) is None and judge_view("x") is None
+    j = judge_view({"next": {"position": "seat_3_hand_1_card_3", "label": "Seat 3, hand 1: third card"},
+                    "awaiting": [{"window": "w1", "seat": "3", "hand": 1, "allowed": ["hit", "stand", "double"],
+                                  "default": "stand", "deadline": "2026-01-01T00:00:12Z"}, "junk"], "extra": 1})
+    assert j["next"]["label"] == "Seat 3, hand 1: third card" and j["extra"] == 1
+    assert j["awaiting"] == [{"window": "w1", "seat": "3", "hand": 1, "allowed": ["hit", "stand", "double"],
+                              "default": "stand", "deadline": "2026-01-01T00:00:12Z"}]
+    assert judge_view({"next": None, "awaiting": []}) == {"next": None, "awaiting": []}
+    assert judge_view({"next": {"position": "dealer_card_2"}})["next"]["label"] == "dealer card 2"

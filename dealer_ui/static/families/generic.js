@@ -29,3 +29,18 @@ export function render(container, ctx) {
   }
   return {};
 }
+
+const MISSING = {
+  vendor_table: "the vendor table the shoe uses",
+  machine_state: "the machine's register values",
+  calibration: "the wheel's calibration",
+  frame: "the camera's latest frame",
+  overlay: "the positions of the balls and the rotor in the frame",
+};
+
+/** A note naming what the page would show but the driver does not expose ("not available from this driver"). */
+export function missingNote(missing) {
+  if (!missing || !missing.length) return null;
+  return el("p", { class: "muted missing", id: "not-available" },
+    `Not available from this driver: ${missing.map((m) => MISSING[m] || m.replace(/_/g, " ")).join("; ")}.`);
+}
