@@ -188,7 +188,7 @@ class Judge(Protocol):
       run by the table on a worker thread, in order; the table then calls `feed` with what it returned.
       `feed` must still accept the raw event.
     * `status() -> dict | None`: what the dealer must know now, shown on the console, e.g.
-      {"next": {"position": ..., "label": ...} | None, "awaiting": [window ids]}.
+      {"next": {"position": ..., "label": ...} | None, "awaiting": [{"window", "seat", "hand", "allowed", "default"}]}.
     * feeding a `PlayerDecision` (games with player decisions): answers with DecisionTaken or
       DecisionRefused first, then any other decisions.
     """

@@ -32,6 +32,16 @@ the first card of the new shoe (releasing that hold itself, and burning per the
 ``shoe_start_burn`` rule). ``RoundSignal("round_ended")`` resets the round (after a
 certification, a void or a manual result alike).
 
+**Games with player decisions** (``game.has_decisions``: blackjack, draw poker): the judge
+also takes :class:`PlayerDecision` (from the betting backend, or the rules' default the table
+feeds when a window times out) and answers each with exactly one DecisionTaken or
+DecisionRefused first, then anything that follows (AskDecision for each newly opened window,
+once; ResultReady). "sit" decisions (the seats with a main bet) are taken while betting is open;
+a round where no seat sat is voided at betting_closed (``no_players``). A card drawn while the
+deal waits for a decision is held (``card_before_decision``, a check): it keeps its order and
+goes where the deal sends it once the decision comes. ``status()`` says where the next card
+goes, or which windows are awaited.
+
 Holds the judge raises carry codes the dealer releases by (``release_by``); a second
 incident of the same kind in one round gets ``code_2``, ``code_3``... so that releasing
 one never clears the other.
@@ -43,9 +53,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from devices.events import CardDrawn, CardUnreadable, DeviceConnected, DeviceDisconnected, DeviceEvent
-from recognition.game import Decision, Hold, Note, Release, ResultReady, RoundSignal
+from recognition.game import (AskDecision, Decision, DecisionRefused, DecisionTaken, Hold, Note, PlayerDecision,
+                              Release, ResultReady, RoundSignal, Void)
 
-from .base import SHOE_START_BURNS, CardGame
+from .base import SHOE_START_BURNS, SIT, Ask, CardGame, DecisionError, decision_dict
 from .cards import BACCARAT_VALUE, JOKERS, ShoeSpec, describe
 
 NONE, BETTING, DEALING, COMPLETE, FAULTED = "none", "betting", "dealing", "complete", "faulted"
@@ -82,6 +93,11 @@ HOLD_MESSAGES: dict[str, str] = {
     "shoe_change": "The cut card is out and the last hand of this shoe has been played: change the shoe before "
                    "the next deal. The studio starts counting the new shoe at its first card and lifts this hold "
                    "then.",
+    "card_before_decision": "A card came out before the player's decision it depends on. The studio keeps it in "
+                            "its order: when the decision comes, the card goes where the rules then send it (the "
+                            "next card of that hand on a hit or a double; otherwise the next hand's, or the "
+                            "dealer's). When the hand is complete, compare the cards on screen with the table: "
+                            "release this hold if they match, otherwise void the round.",
 }
 
 NOTE_MESSAGES: dict[str, str] = {
@@ -117,6 +133,11 @@ class _Round:
     extras: dict[str, Any] | None = None
     holds: set[str] = field(default_factory=set)
     rescan: bool = False  # an unreadable card is waiting for its re-scan
+    # games with player decisions
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    asked: set[str] = field(default_factory=set)  # windows already announced with AskDecision
+    early: list[tuple[str, str]] = field(default_factory=list)  # (card, device_id) drawn before their decision
+    device_id: str = ""  # the shoe of the last card placed
 
 
 class CardJudge:
@@ -177,6 +198,8 @@ class CardJudge:
         out: list[Decision] = []
         if isinstance(item, RoundSignal):
             self._on_signal(item, out)
+        elif isinstance(item, PlayerDecision):
+            self._on_decision(item, out)
         elif isinstance(item, CardDrawn):
             self._on_card(item, out)
         elif isinstance(item, CardUnreadable):
@@ -225,6 +248,14 @@ class CardJudge:
                 r.context = self.game.deal_context({"extras": s.extras} if s.extras is not None else None)
             except ValueError as exc:
                 self._fault("deal_context_missing", str(exc), out)
+                return
+            if self.game.has_decisions:
+                if not self.game.common_hand and not self.game.sat(r.decisions):
+                    r.phase = FAULTED
+                    out.append(Void(code="no_players", message=f"No seat has a main bet in round {r.number}: "
+                                                               "no cards are dealt."))
+                    return
+                self._advance(r, "", out)
         elif s.signal == "round_ended":
             self._round = None
             if self._cut_rounds_left == 0 and not self._change_pending:
@@ -287,6 +318,9 @@ class CardJudge:
         if phase == FAULTED:
             return
         # dealing: the card takes the next position of the deal script
+        if self.game.has_decisions:
+            self._place_decided(r, card, ev.device_id, what, out)
+            return
         position = self.game.next_position(r.cards, r.context)
         if position is None:  # cannot happen: a complete hand is COMPLETE
             r.phase = FAULTED
@@ -302,6 +336,116 @@ class CardJudge:
             r.phase = COMPLETE
             out.append(ResultReady(result=self.game.result_from_cards(r.cards, r.context),
                                    source={"device_id": ev.device_id, "cards": list(r.cards)}))
+
+    # --- games with player decisions ---------------------------------------------------------
+
+    def _step(self, r: _Round) -> str | list[Ask] | None:
+        return self.game.next_step(r.cards, r.decisions, r.context)
+
+    def _place_decided(self, r: _Round, card: str, device_id: str, what: str, out: list[Decision]) -> None:
+        step = self._step(r)
+        if r.early or isinstance(step, list):
+            # the deal waits for a decision: keep the card in its order until the decision says where it goes
+            waiting = step if isinstance(step, list) else []
+            label = ", ".join(f"{a.seat} hand {a.hand} ({a.window})" for a in waiting) or "an earlier decision"
+            r.early.append((card, device_id))
+            self._burns_skipped(r, f"{what} drawn before the decision of {label}", out)
+            if r.rescan:
+                r.rescan = False
+                out.append(Note(code="rescanned", message=_say(NOTE_MESSAGES, "rescanned",
+                                                               f"{what}, drawn before the decision of {label}")))
+            self._hold("card_before_decision", f"{what} while waiting for {label}", out)
+            return
+        if step is None:  # cannot happen: a complete hand is COMPLETE
+            r.phase = FAULTED
+            self._hold("extra_card", f"{what} after the hand {self._hand(r)}", out)
+            return
+        label = self.game.position_label(step)
+        self._burns_skipped(r, f"{what} taken as {label}", out)
+        if r.rescan:
+            r.rescan = False
+            out.append(Note(code="rescanned", message=_say(NOTE_MESSAGES, "rescanned", f"{what} taken as {label}")))
+        r.cards.append(card)
+        r.device_id = device_id
+        self._advance(r, device_id, out)
+
+    def _advance(self, r: _Round, device_id: str, out: list[Decision]) -> None:
+        """After a card or a decision: place the cards drawn early where the deal now sends them, announce
+        newly opened windows, or send the result when the hand is complete."""
+        while True:
+            step = self._step(r)
+            if isinstance(step, str) and r.early:
+                card, r.device_id = r.early.pop(0)
+                r.cards.append(card)
+                continue
+            break
+        if isinstance(step, list):
+            for ask in step:
+                if ask.window not in r.asked:
+                    r.asked.add(ask.window)
+                    out.append(AskDecision(window=ask.window, seat=ask.seat, hand=ask.hand, allowed=ask.allowed,
+                                           default=ask.default, detail=dict(ask.detail)))
+        elif step is None:
+            if r.early:
+                r.phase = FAULTED
+                extra = " ".join(c for c, _ in r.early)
+                r.early.clear()
+                self._hold("extra_card", f"{extra} drawn early and left over after the hand {self._hand(r)}", out)
+                return
+            r.phase = COMPLETE
+            out.append(ResultReady(result=self.game.result_from_play(r.cards, r.decisions, r.context),
+                                   source={"device_id": device_id or r.device_id, "cards": list(r.cards),
+                                           "decisions": [dict(d) for d in r.decisions]}))
+
+    def _on_decision(self, pd: PlayerDecision, out: list[Decision]) -> None:
+        r = self._round
+        if not self.game.has_decisions:
+            out.append(DecisionRefused(code="not_allowed", message=f"{self.game.game_id} takes no player decisions"))
+            return
+        if r is None or r.number != pd.round_number:
+            now = f"round {r.number} is in play" if r is not None else "no round is in play"
+            out.append(DecisionRefused(code="no_round", message=f"round {pd.round_number} is not in play ({now})"))
+            return
+        if r.phase == BETTING:
+            if pd.action != SIT:
+                out.append(DecisionRefused(code="betting_open", message=f"betting is still open in round {r.number}: "
+                                                                        f"no {pd.action!r} decisions yet"))
+                return
+        elif pd.action == SIT:
+            out.append(DecisionRefused(code="betting_closed",
+                                       message=f"betting has closed in round {r.number}: seats sit only while it is "
+                                               "open"))
+            return
+        elif r.phase in (COMPLETE, FAULTED):
+            why = "the hand is complete" if r.phase == COMPLETE else "the round is held for a fault"
+            out.append(DecisionRefused(code="round_over", message=f"round {r.number} takes no more decisions: {why}"))
+            return
+        try:
+            d = self.game.check_decision(r.cards, r.decisions, decision_dict(pd), r.context)
+        except DecisionError as exc:
+            out.append(DecisionRefused(code=exc.code, message=exc.message))
+            return
+        except ValueError as exc:
+            out.append(DecisionRefused(code="not_allowed", message=str(exc)))
+            return
+        r.decisions.append(d)
+        out.append(DecisionTaken(window=d["window"] or "", seat=d["seat"], hand=d["hand"], action=d["action"],
+                                 cards=tuple(d["cards"]), by=d["by"]))
+        if r.phase == DEALING:
+            self._advance(r, "", out)
+
+    def status(self) -> dict[str, Any] | None:
+        """What the dealer must know now: where the next card goes, and the decision windows awaited."""
+        r = self._round
+        if r is None or r.phase != DEALING:
+            return None
+        step = self._step(r)
+        if isinstance(step, str):
+            return {"next": {"position": step, "label": self.game.position_label(step)}, "awaiting": []}
+        if isinstance(step, list):
+            return {"next": None, "awaiting": [{"window": a.window, "seat": a.seat, "hand": a.hand,
+                                                "allowed": list(a.allowed), "default": a.default} for a in step]}
+        return {"next": None, "awaiting": []}
 
     def _take_burn(self, card: str | None, what: str, out: list[Decision]) -> bool:
         """Take a card drawn between rounds or while betting is open as an owed burn card, if one is owed.
@@ -355,8 +499,11 @@ class CardJudge:
             r.phase = FAULTED
             self._hold("extra_card", f"{what} after the hand {self._hand(r)}", out)
         elif r.phase == DEALING:
-            position = self.game.next_position(r.cards, r.context)
-            label = self.game.position_label(position) if position else "after the end of the hand"
+            position = self._step(r)
+            if isinstance(position, list):
+                label = "a card drawn before the decision of " + ", ".join(a.window for a in position)
+            else:
+                label = self.game.position_label(position) if position else "after the end of the hand"
             self._burns_skipped(r, f"{what} taken as {label}", out)
             self._hold("card_unreadable", f"{ev.reason}; it is {label}", out)
             r.rescan = True
@@ -458,7 +605,9 @@ class CardJudge:
         out.append(Hold(code=code, message=_say(HOLD_MESSAGES, code, detail)))
 
     def _label(self, r: _Round) -> str:
-        position = self.game.next_position(r.cards, r.context)
+        position = self._step(r)
+        if isinstance(position, list):
+            return "a card drawn before the decision of " + ", ".join(a.window for a in position)
         return self.game.position_label(position) if position else "after the end of the hand"
 
     def _where(self) -> str:
