@@ -23,6 +23,7 @@ from pydantic import (
     Field,
     PlainSerializer,
     WithJsonSchema,
+    model_serializer,
     model_validator,
 )
 
@@ -30,6 +31,8 @@ __all__ = [
     "GENESIS_PREV_HASH",
     "MAX_SAFE_INTEGER",
     "FeedKind",
+    "DECISION_WINDOW_FIELDS",
+    "DECISION_FIELDS",
     "Reason",
     "Commitment",
     "Reveal",
@@ -48,7 +51,12 @@ GENESIS_PREV_HASH = "0" * 64
 #: Largest integer every JSON library reads exactly (2^53 - 1).
 MAX_SAFE_INTEGER = 2**53 - 1
 
-FeedKind = Literal["result", "void", "correction", "commitment"]
+FeedKind = Literal["result", "void", "correction", "commitment", "decision_window", "decision"]
+
+#: fields of the decision kinds: present in a message of that kind, absent from every other message
+DECISION_WINDOW_FIELDS = ("window", "seat", "hand", "allowed", "default", "detail", "deadline")
+DECISION_FIELDS = ("window", "seat", "hand", "action", "cards", "by")
+_DECISION_ONLY = tuple(dict.fromkeys(DECISION_WINDOW_FIELDS + DECISION_FIELDS))
 
 _TIMESTAMP_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
 
@@ -135,7 +143,10 @@ class Reason(BaseModel):
 class FeedMessage(BaseModel):
     """One signed, certified message of the results feed.
 
-    Every field is always present (null when not applicable). 'hash' is the
+    Every field up to 'reveal' and from 'occurred_at' is always present (null
+    when not applicable); the decision fields (window, seat, hand, allowed,
+    default, detail, deadline, action, cards, by) appear only in the
+    'decision_window' and 'decision' kinds. 'hash' is the
     SHA-256 hex of the canonical JSON of the message without 'hash' and
     'signature'; 'signature' is Ed25519 over the canonical JSON of the message
     without 'signature'; 'prev_hash' is the 'hash' of the message with
@@ -151,7 +162,11 @@ class FeedMessage(BaseModel):
         description=(
             "'result': the certified result of a round (version 1). "
             "'correction': replaces the previous version of the round's result (version + 1, reason required). "
-            "'void': the round is void, bets are to be refunded (reason required)."
+            "'void': the round is void, bets are to be refunded (reason required). "
+            "'commitment': the hash of the round's computer-drawn values, before betting closes. "
+            "'decision_window': players must decide (window, seat, hand, allowed, default, detail, deadline). "
+            "'decision': a decision the rules accepted, the backend's or the default at the deadline "
+            "(window, seat, hand, action, cards, by)."
         )
     )
     table_id: str = Field(min_length=1, description="Identifier of the table.")
@@ -180,6 +195,29 @@ class FeedMessage(BaseModel):
         description="For 'commitment' messages: the hash fixing the round's computer-drawn values; else null.")
     reveal: Reveal | None = Field(
         description="In the result or void of a round that had a commitment: the values and nonce; else null.")
+    # --- decision kinds only (absent from every other message) ---
+    window: str | None = Field(
+        default=None, max_length=200,
+        description="'decision_window' and 'decision' only: the window's id, unique within the round "
+                    "(may be empty in the 'decision' of a 'sit', which answers no window).")
+    seat: str | None = Field(default=None, min_length=1, max_length=64,
+                             description="'decision_window' and 'decision' only: the seat deciding.")
+    hand: int | None = Field(default=None, ge=1, le=MAX_SAFE_INTEGER,
+                             description="'decision_window' and 'decision' only: the seat's hand (1, 2 after a split, ...).")
+    allowed: list[str] | None = Field(
+        default=None, description="'decision_window' only: the actions the rules allow now, e.g. ['hit', 'stand'].")
+    default: str | None = Field(
+        default=None, description="'decision_window' only: the action applied when nobody answers by the deadline.")
+    detail: dict[str, Any] | None = Field(
+        default=None, description="'decision_window' only: what the player needs to decide (cards, totals, ...).")
+    deadline: UtcTimestamp | None = Field(
+        default=None, description="'decision_window' only: when the default applies if nobody has answered (UTC).")
+    action: str | None = Field(default=None, min_length=1, description="'decision' only: the action taken.")
+    cards: list[str] | None = Field(
+        default=None, description="'decision' only: the cards the action names (draw-poker discards); [] if none.")
+    by: Literal["backend", "default"] | None = Field(
+        default=None,
+        description="'decision' only: 'backend' (posted by the betting backend) or 'default' (the deadline passed).")
     occurred_at: UtcTimestamp = Field(description="When the event happened (UTC).")
     prev_hash: HexSha256 = Field(
         description="'hash' of the feed message with seq - 1; 64 zeros for seq 1."
@@ -215,6 +253,20 @@ class FeedMessage(BaseModel):
                 raise ValueError("a 'commitment' message needs its commitment")
             if self.result is not None or self.outcome is not None or self.reveal is not None:
                 raise ValueError("a 'commitment' message carries no result, outcome or reveal")
+        elif self.kind in ("decision_window", "decision"):
+            if self.result is not None or self.outcome is not None or self.reveal is not None:
+                raise ValueError(f"a {self.kind!r} message carries no result, outcome or reveal")
+            if self.reason is not None:
+                raise ValueError(f"a {self.kind!r} message has no reason")
+        wanted = {"decision_window": DECISION_WINDOW_FIELDS, "decision": DECISION_FIELDS}.get(self.kind, ())
+        for name in _DECISION_ONLY:
+            present = getattr(self, name) is not None
+            if name in wanted and not present:
+                raise ValueError(f"a {self.kind!r} message needs {name!r}")
+            if name not in wanted and present:
+                raise ValueError(f"a {self.kind!r} message has no {name!r}")
+        if self.kind == "decision_window" and self.default not in (self.allowed or []):
+            raise ValueError("a 'decision_window' message's default must be one of its allowed actions")
         if self.kind != "commitment" and self.commitment is not None:
             raise ValueError("only a 'commitment' message carries a commitment")
         if self.seq == 1 and self.prev_hash != GENESIS_PREV_HASH:
@@ -223,9 +275,18 @@ class FeedMessage(BaseModel):
             _check_portable(getattr(self, name), name)
         if self.reveal is not None:
             _check_portable(self.reveal.extras, "reveal.extras")
-        for name in ():
+        for name in ("detail", "hand"):
             _check_portable(getattr(self, name), name)
         return self
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_decision_fields(self, handler: Any) -> dict[str, Any]:
+        """The decision fields exist only in the decision kinds: other messages serialise without them."""
+        data = handler(self)
+        for name in _DECISION_ONLY:
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
 
 
 def _check_portable(value: Any, path: str) -> None:

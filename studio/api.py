@@ -1,4 +1,4 @@
-"""The studio's HTTP and WebSocket surface: the results feed and the round queries."""
+"""The studio's HTTP and WebSocket surface: the results feed, the decisions API and the round queries."""
 from __future__ import annotations
 
 import asyncio
@@ -27,6 +27,9 @@ def create_app(studio: Studio) -> FastAPI:
     app = FastAPI(title="studio", version="1", lifespan=lifespan)
     app.state.studio = studio
     app.include_router(feed_router(studio.hub, authorize=studio.authorize, public_key_b64=studio.public_key_b64))
+    from .decisions_api import decisions_router
+
+    app.include_router(decisions_router(studio))
     from dealer_ui import console_router
 
     app.include_router(console_router(studio))

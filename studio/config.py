@@ -53,6 +53,12 @@ class ServerSection(_Strict):
 class Consumer(_Strict):
     name: str
     token: str = Field(min_length=16, description="bearer token; at least 16 characters")
+    #: tables this token may post player decisions for (`POST /v1/tables/{id}/decisions`); "*" = every table;
+    #: empty (the default): a feed-only token
+    decision_tables: list[str] = Field(default_factory=list)
+
+    def may_decide(self, table_id: str) -> bool:
+        return "*" in self.decision_tables or table_id in self.decision_tables
 
 
 class SimulatorSettings(_Strict):
@@ -100,6 +106,9 @@ class TableConfig(_Strict):
     betting_seconds: float = Field(15.0, ge=0, le=600)
     #: dealer-paced games: open the next round by itself this many seconds after one ends (None: the dealer opens)
     auto_round_seconds: float | None = Field(None, ge=0, le=600)
+    #: games with player decisions (blackjack, draw poker): seconds a decision window stays open before the
+    #: table applies the rules' default action (stand)
+    decision_seconds: float = Field(15.0, gt=0, le=600)
 
     @property
     def all_devices(self) -> list[DeviceConfig]:
@@ -170,6 +179,12 @@ class StudioConfig(_Strict):
             dup = {v for v in values if values.count(v) > 1}
             if dup:
                 raise ValueError(f"duplicate {what}: {', '.join(sorted(dup))}")
+        ids = {t.id for t in self.tables}
+        for c in self.consumers:
+            unknown = [t for t in c.decision_tables if t != "*" and t not in ids]
+            if unknown:
+                raise ValueError(f"consumer {c.name}: decision_tables names no configured table: "
+                                 f"{', '.join(unknown)} (tables: {', '.join(sorted(ids)) or 'none'}; '*' = all)")
         return self
 
     def table(self, table_id: str) -> TableConfig:

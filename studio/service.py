@@ -9,7 +9,7 @@ from typing import Any
 from devices.registry import driver_class
 from streaming.feed import FeedHub
 
-from .config import DeviceConfig, StudioConfig, build_game
+from .config import Consumer, DeviceConfig, StudioConfig, build_game
 from .journal import Committed, Journal
 from .keys import load_or_create_key
 from .table import DeviceSlot, Table
@@ -37,9 +37,17 @@ class Studio:
         return self.journal.public_key_b64
 
     def authorize(self, token: str) -> bool:
+        return self.consumer(token) is not None
+
+    def consumer(self, token: str) -> Consumer | None:
+        """The configured consumer (backend) a bearer token belongs to, or None."""
         given = token.encode()
+        found = None
         # compare against every token so the time taken does not tell which one nearly matched
-        return bool(sum(hmac.compare_digest(given, t) for t in self._tokens))
+        for consumer, t in zip(self.config.consumers, self._tokens):
+            if hmac.compare_digest(given, t):
+                found = consumer
+        return found
 
     # --- life cycle -------------------------------------------------------------
 
@@ -53,7 +61,7 @@ class Studio:
             slots = [DeviceSlot(f"{tcfg.id}/{d.role}", d.kind, d.role, d.serial_number) for d in tcfg.all_devices]
             table = Table(tcfg.id, build_game(tcfg.game, tcfg.game_options), self.journal, devices=slots, judge_settings=tcfg.settings,
                           betting_seconds=tcfg.betting_seconds, auto_round_seconds=tcfg.auto_round_seconds,
-                          require_opening_check=tcfg.require_opening_check)
+                          require_opening_check=tcfg.require_opening_check, decision_seconds=tcfg.decision_seconds)
             self.tables[tcfg.id] = table
             for dcfg, slot in zip(tcfg.all_devices, slots):
                 self._start_device(table, slot, dcfg)

@@ -20,25 +20,75 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 import secrets
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple, get_args
 
 from devices.base import Driver
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
 from recognition.game import (
-    CloseBetting, Decision, GameRules, Hold, Note, OpenRound, Release, ResultReady, RoundSignal, SendCommand,
-    StartPlay, Void,
+    AskDecision, CloseBetting, Decision, DecisionRefused, DecisionTaken, GameRules, Hold, Note, OpenRound,
+    PlayerDecision, Release, ResultReady, RoundSignal, SendCommand, StartPlay, Void,
 )
 from streaming.canonical import commitment_hash
+from streaming.messages import FeedKind
 
+from . import journal as _journal_module
 from .journal import Journal, check_feed_message, rfc3339
 from .rounds import HoldInfo, Round, RoundError, RoundState
 
 log = logging.getLogger(__name__)
+
+
+def _accept_all_feed_kinds() -> None:
+    """studio/journal.py keeps its own list of feed kinds (FEED_KINDS); until it takes them from
+    streaming.messages.FeedKind (a one-line change asked of its owner), widen that list here so that the
+    journal stores, and `studio verify` checks, the decision kinds as feed messages."""
+    kinds = tuple(get_args(FeedKind))
+    if set(_journal_module.FEED_KINDS) != set(kinds):
+        _journal_module.FEED_KINDS = kinds  # type: ignore[misc]
+
+
+_accept_all_feed_kinds()
+
+
+class DecisionError(Exception):
+    """A player decision the studio did not take: `code` and `message` go back to the backend (HTTP `status`)."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+class DecisionAccepted(NamedTuple):
+    decision: DecisionTaken
+    #: the signed "decision" feed message's seq (the message is durable in the journal)
+    feed_seq: int
+
+
+@dataclass
+class DecisionWindow:
+    """A decision window the judge opened and the table times."""
+
+    round_id: str
+    window: str
+    seat: str
+    hand: int
+    allowed: tuple[str, ...]
+    default: str
+    detail: dict[str, Any]
+    deadline: datetime
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"window": self.window, "seat": self.seat, "hand": self.hand, "allowed": list(self.allowed),
+                "default": self.default, "detail": self.detail, "deadline": rfc3339(self.deadline)}
 
 COMMITMENT_SCHEME = "sha256-canonical-json-v1"
 
@@ -71,7 +121,8 @@ class Table:
     def __init__(self, table_id: str, game: GameRules, journal: Journal, *,
                  devices: list[DeviceSlot] | None = None, judge_settings: dict[str, Any] | None = None,
                  betting_seconds: float = 15.0, auto_round_seconds: float | None = None,
-                 require_opening_check: bool = True, clock: Callable[[], datetime] = utcnow) -> None:
+                 require_opening_check: bool = True, clock: Callable[[], datetime] = utcnow,
+                 decision_seconds: float = 15.0) -> None:
         self.table_id = table_id
         self.game = game
         self.journal = journal
@@ -98,6 +149,22 @@ class Table:
         self.opening_check_passed = not self.needs_opening_check
         self.opening_check: Any = None
         self.last_opening_report: dict[str, Any] | None = None
+        # player decisions (blackjack, draw poker): the open windows of the open round, each with its timer
+        self.has_decisions = bool(getattr(game, "has_decisions", False))
+        self.decision_seconds = decision_seconds
+        self.windows: dict[str, DecisionWindow] = {}
+        self._answering: tuple[str, dict[str, Any] | str | None] | None = None  # (client, body) being answered
+        self._answer: tuple[DecisionTaken, Future] | DecisionRefused | None = None
+        # a judge with `prepare` gets its device events prepared on a worker thread, fed in order on the loop
+        prepare = getattr(self.judge, "prepare", None)
+        self._prepare: Callable[[Any], Any] | None = prepare if callable(prepare) else None
+        self._preparer: ThreadPoolExecutor | None = None
+        self._pipeline: deque[tuple[Future | None, Callable[[Future | None], None]]] = deque()
+        self._feeding = 0
+        self._draining = False
+        status = getattr(self.judge, "status", None)
+        self._status: Callable[[], Any] | None = status if callable(status) else None
+        self.judge_status: dict[str, Any] | None = None
         self._restore()
 
     # --- start-up ------------------------------------------------------------------
@@ -138,6 +205,11 @@ class Table:
         for t in self._timers:
             t.cancel()
         self._timers.clear()
+        self._close_windows()
+        self._pipeline.clear()
+        if self._preparer is not None:
+            self._preparer.shutdown(wait=True, cancel_futures=True)
+            self._preparer = None
         for slot in self.devices.values():
             if slot.sender is not None:
                 slot.sender.shutdown(wait=True, cancel_futures=False)
@@ -165,17 +237,121 @@ class Table:
             self._device_state(event.device_id, f"disconnected: {event.reason}; reconnecting")
         elif isinstance(event, DeviceConnected):
             self._device_state(event.device_id, None)
-        self._feed_judge(event)
+        if self._prepare is None:
+            self._feed_judge(event)
+        else:
+            self._prepare_and_feed(event)
 
     def _feed_judge(self, item: DeviceEvent | RoundSignal) -> None:
-        try:
-            decisions = self.judge.feed(item)
-        except Exception as exc:  # a judge bug must not take the table down
-            log.exception("table %s: judge failed on %s", self.table_id, item)
-            self._refused("judge_error", f"the game rules failed on {item.kind}: {exc}")
+        if self._pipeline and not self._feeding:
+            # device events ahead of this are still being prepared: the judge gets everything in order
+            self._pipeline.append((None, lambda _f, item=item: self._feed_now(item, item)))
             return
-        for decision in decisions:
-            self.apply(decision, item)
+        self._feed_now(item, item)
+
+    def _feed_now(self, fed: Any, item: Any) -> None:
+        """Feed the judge (`fed`: the item, or what `prepare` made of it) and apply its decisions."""
+        self._feeding += 1
+        try:
+            try:
+                decisions = self.judge.feed(fed)
+            except Exception as exc:  # a judge bug must not take the table down
+                log.exception("table %s: judge failed on %s", self.table_id, item)
+                self._refused("judge_error", f"the game rules failed on {item.kind}: {exc}")
+                return
+            for decision in decisions:
+                self.apply(decision, item)
+        finally:
+            self._feeding -= 1
+            if self._status is not None:
+                self._update_status()
+
+    # --- prepare off the loop (a camera judge's vision) ----------------------------------
+
+    def _prepare_and_feed(self, event: DeviceEvent) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (replays, pure tests): prepare inline
+            loop = None
+        if loop is None:
+            self._feed_prepared(None, event)
+            return
+        if self._preparer is None:
+            self._preparer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"prepare-{self.table_id}")
+        try:
+            prepared = self._preparer.submit(self._prepare, event)  # type: ignore[arg-type]
+        except RuntimeError:  # stopped
+            return
+        self._pipeline.append((prepared, lambda f, event=event: self._feed_prepared(f, event)))
+
+        def wake(_f: Future) -> None:
+            try:
+                loop.call_soon_threadsafe(self._drain)
+            except RuntimeError:  # the loop closed
+                pass
+
+        prepared.add_done_callback(wake)
+
+    def _feed_prepared(self, prepared: Future | None, event: DeviceEvent) -> None:
+        fed: Any = event
+        try:
+            fed = prepared.result() if prepared is not None else self._prepare(event)  # type: ignore[misc]
+        except Exception as exc:  # journaled like a judge error; the judge gets the raw event
+            log.exception("table %s: prepare failed on %s", self.table_id, event)
+            self._refused("judge_error", f"the game rules failed preparing {event.kind}: {exc}")
+            fed = event
+        self._feed_now(fed, event)
+
+    def _drain(self) -> None:
+        """Run what waits in the pipeline, in order, up to the first event still being prepared."""
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            while self._pipeline:
+                prepared, run = self._pipeline[0]
+                if prepared is not None and not prepared.done():
+                    return
+                self._pipeline.popleft()
+                try:
+                    run(prepared)
+                except Exception:
+                    log.exception("table %s: pipeline step failed", self.table_id)
+        finally:
+            self._draining = False
+
+    def _in_order(self, run: Callable[[], None]) -> None:
+        """Run now, or after the device events still being prepared (a timer's default decision)."""
+        if self._pipeline and not self._feeding:
+            self._pipeline.append((None, lambda _f: run()))
+            self._drain()
+        else:
+            run()
+
+    # --- the judge's status (what the dealer must know now) -------------------------------
+
+    def _update_status(self) -> None:
+        try:
+            raw = self._status()  # type: ignore[misc]
+        except Exception:
+            log.exception("table %s: judge status failed", self.table_id)
+            raw = None
+        status = self._with_deadlines(raw) if isinstance(raw, dict) else None
+        if status != self.judge_status:
+            self.judge_status = status
+            self._emit("judge", {"judge": status})
+
+    def _with_deadlines(self, raw: dict[str, Any]) -> dict[str, Any]:
+        status = dict(raw)
+        awaiting = []
+        for entry in raw.get("awaiting") or []:
+            item = dict(entry) if isinstance(entry, dict) else {"window": entry}
+            w = self.windows.get(item.get("window"))  # type: ignore[arg-type]
+            item["deadline"] = rfc3339(w.deadline) if w is not None else None
+            awaiting.append(item)
+        if "awaiting" in raw:
+            status["awaiting"] = awaiting
+        return status
 
     def _signal(self, signal: str) -> None:
         r = self.round
@@ -226,6 +402,12 @@ class Table:
                 self._send(d.command, getattr(cause, "device_id", None))
         elif isinstance(d, Note):
             self._note(d.code, d.message)
+        elif isinstance(d, AskDecision):
+            self._open_window(d)
+        elif isinstance(d, DecisionTaken):
+            self._decision_taken(d)
+        elif isinstance(d, DecisionRefused):
+            self._decision_judge_refused(d)
 
     def _source(self, source: dict[str, Any]) -> dict[str, Any]:
         out = {"type": "device", **source}
@@ -315,6 +497,7 @@ class Table:
                             round_projection=r.projection())
         self._emit("round", data)
         if r.is_final:
+            self._close_windows()
             self._signal("round_ended")
             self.betting_closes_at = None
             if self.pacing == "dealer" and self.auto_round_seconds is not None:
@@ -369,8 +552,11 @@ class Table:
 
     def _message(self, kind: str, r: Round, *, reason: dict[str, str] | None = None,
                  source: dict[str, Any] | None = None,
-                 commitment: dict[str, str] | None = None) -> dict[str, Any] | None:
-        """The feed message for a round, checked before anything is journaled; None (and the round held) if bad."""
+                 commitment: dict[str, str] | None = None,
+                 fields: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """The feed message for a round, checked before anything is journaled; None (and the round held) if bad.
+
+        `fields`: the fields only the decision kinds have (window, seat, hand, ...)."""
         message = {
             "kind": kind, "table_id": r.table_id, "game": r.game, "round_id": r.round_id,
             "round_number": r.round_number, "version": max(r.version, 1),
@@ -382,6 +568,7 @@ class Table:
                        if kind in ("result", "void") and self.draw and self.round is not None
                        and self.round.round_id == r.round_id else None),
             "occurred_at": rfc3339(self.clock()),
+            **(fields or {}),
         }
         try:
             check_feed_message(message)
@@ -393,6 +580,175 @@ class Table:
                 self._refused(kind, str(exc))
             return None
         return message
+
+    # --- player decisions (blackjack, draw poker) -------------------------------------------
+
+    def _open_window(self, d: AskDecision) -> None:
+        r = self._current("open a decision window")
+        if d.window in self.windows:
+            self._note("window_reopened", f"the rules asked again for the open window {d.window}; ignored")
+            return
+        deadline = self.clock() + timedelta(seconds=self.decision_seconds)
+        message = self._message("decision_window", r, source={"type": "rules"}, fields={
+            "window": d.window, "seat": d.seat, "hand": d.hand, "allowed": list(d.allowed), "default": d.default,
+            "detail": dict(d.detail), "deadline": rfc3339(deadline)})
+        if message is None:
+            return  # held: the round cannot go on without the window on the feed
+        w = DecisionWindow(r.round_id, d.window, d.seat, d.hand, tuple(d.allowed), d.default, dict(d.detail),
+                           deadline)
+        self.windows[d.window] = w
+        self.journal.append_feed(message)
+        w.timer = self._schedule(self.decision_seconds,
+                                 lambda rid=r.round_id, wid=d.window: self._window_timeout(rid, wid))
+        self._emit("decision_window", w.as_dict())
+
+    def _decision_taken(self, d: DecisionTaken) -> None:
+        r = self._current("take a decision")
+        w = self.windows.pop(d.window, None)
+        if w is not None and w.timer is not None:
+            w.timer.cancel()
+        if d.by == "default":
+            source: dict[str, Any] = {"type": "timer"}
+        else:
+            client = self._answering[0] if self._answering else None
+            source = {"type": "backend", "consumer": client} if client else {"type": "backend"}
+        message = self._message("decision", r, source=source, fields={
+            "window": d.window, "seat": d.seat, "hand": d.hand, "action": d.action, "cards": list(d.cards),
+            "by": d.by})
+        if message is None:  # the round is held (invalid_message)
+            if self._answering is not None and self._answer is None:
+                refused = DecisionRefused(code="not_published",
+                                          message="the decision could not be published; the round is held")
+                self._decision_judge_refused(refused)
+            return
+        committed = self.journal.append_feed(message)
+        if self._answering is not None and self._answer is None:
+            self._answer = (d, committed)
+        self._emit("decision", {k: message[k] for k in ("window", "seat", "hand", "action", "cards", "by")})
+
+    def _decision_judge_refused(self, d: DecisionRefused) -> None:
+        if self._answering is not None and self._answer is None:
+            self._answer = d
+            client, body = self._answering
+        else:
+            client, body = None, None
+        self.refuse_decision(client, body, d.code, d.message)
+
+    def refuse_decision(self, client: str | None, body: dict[str, Any] | str | None, code: str, message: str,
+                        status: int = 409) -> None:
+        """Journal a refused decision (`decision_refused`) with who sent it and what they sent."""
+        data = {"client": client, "body": body, "code": code, "message": message, "status": status}
+        self.journal.append("decision_refused", data, table_id=self.table_id, round_id=self._open_round_id())
+        self._emit("decision_refused", data)
+
+    def _close_windows(self) -> None:
+        for w in self.windows.values():
+            if w.timer is not None:
+                w.timer.cancel()
+        self.windows.clear()
+
+    def _window_timeout(self, round_id: str, window: str) -> None:
+        w = self.windows.get(window)
+        r = self.round
+        if w is None or w.round_id != round_id or r is None or r.round_id != round_id or r.is_final:
+            return
+        early = (w.deadline - self.clock()).total_seconds()
+        if early > 0:  # the loop's timer may fire a little early: never apply a default before its deadline
+            w.timer = self._schedule(early + 0.001, lambda: self._window_timeout(round_id, window))
+            return
+        pd = PlayerDecision(round_number=r.round_number, seat=w.seat, hand=w.hand, action=w.default, window=window,
+                            by="default", at=self.clock())
+
+        def run() -> None:
+            if self.windows.get(window) is not w:
+                return  # answered while the events ahead were prepared
+            try:
+                self._ask_judge(pd, "timer", {"window": window, "action": w.default})
+            except DecisionError as exc:
+                self.windows.pop(window, None)
+                self._hold("default_refused", f"The rules refused the default {w.default!r} for {window}: "
+                                              f"{exc.message}")
+
+        self._in_order(run)
+
+    async def decide(self, round_id: str, seat: str, hand: int, action: str, cards: tuple[str, ...] | list[str] = (),
+                     window: str | None = None, by_client: str = "backend",
+                     body: dict[str, Any] | None = None) -> DecisionAccepted:
+        """A decision from the betting backend (the decisions API; on the event loop).
+
+        Returns once the "decision" feed message is durable in the journal; raises DecisionError (journaled as
+        `decision_refused`) when the round is not open or the rules refuse it."""
+        if self._pipeline and not self._feeding:  # device events ahead of it are still being prepared
+            loop = asyncio.get_running_loop()
+            answer: asyncio.Future = loop.create_future()
+
+            def run() -> None:
+                try:
+                    out = self.decide_now(round_id, seat, hand, action, cards, window, by_client, body)
+                except Exception as exc:
+                    if not answer.done():
+                        answer.set_exception(exc)
+                else:
+                    if not answer.done():
+                        answer.set_result(out)
+
+            self._in_order(run)
+            taken, committed = await answer
+        else:
+            taken, committed = self.decide_now(round_id, seat, hand, action, cards, window, by_client, body)
+        done = await asyncio.wrap_future(committed)
+        return DecisionAccepted(taken, done.feed_seq)
+
+    def decide_now(self, round_id: str, seat: str, hand: int, action: str, cards: tuple[str, ...] | list[str] = (),
+                   window: str | None = None, by_client: str = "backend",
+                   body: dict[str, Any] | None = None) -> tuple[DecisionTaken, Future]:
+        """`decide` without waiting: (the decision taken, the future of its journal record)."""
+        if body is None:
+            body = {"round_id": round_id, "seat": seat, "hand": hand, "action": action, "cards": list(cards),
+                    "window": window}
+        r = self.round
+        if not self.has_decisions:
+            why = f"table {self.table_id} plays {self.game.game_id}, which takes no player decisions"
+            self.refuse_decision(by_client, body, "no_decisions", why)
+            raise DecisionError("no_decisions", why)
+        if r is None or r.is_final or r.round_id != round_id:
+            current = (f"its open round is {r.round_id} (round {r.round_number})" if r is not None and not r.is_final
+                       else "it has no open round")
+            why = f"round {round_id} is not open at table {self.table_id}: {current}"
+            self.refuse_decision(by_client, body, "no_round", why)
+            raise DecisionError("no_round", why)
+        pd = PlayerDecision(round_number=r.round_number, seat=seat, hand=hand, action=action, cards=tuple(cards),
+                            window=window, by="backend", at=self.clock())
+        return self._ask_judge(pd, by_client, body)
+
+    def _ask_judge(self, pd: PlayerDecision, client: str, body: dict[str, Any] | str | None
+                   ) -> tuple[DecisionTaken, Future]:
+        self._answering, self._answer = (client, body), None
+        try:
+            self._feed_now(pd, pd)
+            answer = self._answer
+        finally:
+            self._answering, self._answer = None, None
+        if isinstance(answer, DecisionRefused):
+            raise DecisionError(answer.code, answer.message)
+        if answer is None:
+            why = "the game rules gave no answer to the decision"
+            self.refuse_decision(client, body, "judge_error", why, status=500)
+            raise DecisionError("judge_error", why, status=500)
+        return answer
+
+    def decision_view(self) -> dict[str, Any]:
+        """The open round's open decision windows (GET /v1/tables/{id}/decisions)."""
+        r = self.round
+        open_round = r is not None and not r.is_final
+        return {
+            "table_id": self.table_id, "game": self.game.game_id, "decisions": self.has_decisions,
+            "decision_seconds": self.decision_seconds,
+            "round_id": r.round_id if open_round else None,  # type: ignore[union-attr]
+            "round_number": r.round_number if open_round else None,  # type: ignore[union-attr]
+            "state": r.state.value if open_round else None,  # type: ignore[union-attr]
+            "windows": [w.as_dict() for w in self.windows.values()],
+        }
 
     # --- people (the console's services) ---------------------------------------------
 
@@ -538,13 +894,16 @@ class Table:
 
     # --- bookkeeping -------------------------------------------------------------------
 
-    def _schedule(self, delay: float, fn: Callable[[], None]) -> None:
+    def _schedule(self, delay: float, fn: Callable[[], None]) -> asyncio.TimerHandle | None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            return  # no loop (replays, pure tests): nothing is timed
-        self._timers = [t for t in self._timers if not t.cancelled()]
-        self._timers.append(loop.call_later(delay, self._guarded, fn))
+            return None  # no loop (replays, pure tests): nothing is timed
+        now = loop.time()
+        self._timers = [t for t in self._timers if not t.cancelled() and t.when() > now]
+        handle = loop.call_later(delay, self._guarded, fn)
+        self._timers.append(handle)
+        return handle
 
     def _guarded(self, fn: Callable[[], None]) -> None:
         try:
@@ -628,6 +987,10 @@ class Table:
                               "report": (self.opening_check.report().as_dict() if self.opening_check is not None
                                          else self.last_opening_report)},
             "last_error": self.last_error,
+            # games with player decisions: the open windows with their deadlines; the judge's status (if it has
+            # one) with each awaiting window's deadline
+            "decision_windows": [w.as_dict() for w in self.windows.values()],
+            **({"judge": self.judge_status} if self._status is not None else {}),
             "devices": [dict(role=s.role, **(s.driver.health() if s.driver else {"device_id": s.device_id}))
                         for s in self.devices.values()],
         }

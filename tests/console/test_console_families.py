@@ -211,13 +211,22 @@ def test_money_wheel_page_shows_layout_calibration_and_what_a_zero_mark_would_se
 # --- the overhead camera -------------------------------------------------------------------------------------------
 
 
-def test_roulette_camera_page_gives_its_figures_and_says_what_the_driver_lacks(env, people):
+def test_roulette_camera_page_gives_its_figures_and_its_latest_frame(env, people):
     tom = people(env.url, "technician")
     data = page(tom, "cam-1", "camera")
     assert data["calibration"]["order"][:3] == ["0", "32", "15"] and data["calibration"]["radius"] == 300
-    assert data["has_frame"] is False and "frame" in data["missing"]
-    assert tom.get("/console/api/devices/cam-1/camera/frame").status_code == 404
+    assert data["has_frame"] is True and data["missing"] == []
     assert data["figures"]["connected"] is False and data["last_at_rest"] is None
+    assert tom.get("/console/api/devices/cam-1/camera/frame").status_code == 404  # no frame has come yet
+    import numpy as np
+
+    driver = env.table("cam-1").devices["cam-1/camera"].driver
+    driver.process_frame(np.full((360, 640, 3), 40, np.uint8), 0.0)
+    frame = tom.get("/console/api/devices/cam-1/camera/frame")
+    assert frame.status_code == 200 and frame.headers["content-type"] == "image/jpeg"
+    assert frame.content[:2] == b"\xff\xd8"  # a JPEG's start-of-image marker
+    overlay = page(tom, "cam-1", "camera")["overlay"]
+    assert overlay["width"] == 640 and overlay["height"] == 360 and overlay["balls"] == []
 
 
 # --- results entered by hand -------------------------------------------------------------------------------------------

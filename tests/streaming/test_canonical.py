@@ -374,7 +374,8 @@ def test_feed_message_schema_describes_the_wire_format() -> None:
     schema = json.loads(schema_documents()["feed-message.schema.json"])
     assert schema["additionalProperties"] is False
     assert set(schema["required"]) == set(feed_message()) | {"hash", "signature"}
-    assert schema["properties"]["kind"]["enum"] == ["result", "void", "correction", "commitment"]
+    assert schema["properties"]["kind"]["enum"] == ["result", "void", "correction", "commitment", "decision_window",
+                                                  "decision"]
     assert schema["properties"]["occurred_at"]["format"] == "date-time"
 
 

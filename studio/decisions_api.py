@@ -1,0 +1,129 @@
+"""The decisions API: the betting backend tells the studio what each player decided (docs/decisions.md).
+
+    POST /v1/tables/{table_id}/decisions   a decision for the table's open round (decision tokens only)
+    GET  /v1/tables/{table_id}/decisions   the open round's open decision windows (any consumer token)
+
+Every refusal from a known token is journaled (`decision_refused`: the client, what it sent, the code and the
+message); an accepted decision is answered only once its signed "decision" feed message is durable.
+"""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from .table import DecisionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .config import Consumer
+    from .service import Studio
+
+#: a decision body is small; anything bigger is refused unread
+MAX_BODY = 16 * 1024
+#: how much of a refused body the journal keeps
+JOURNALED_BODY = 4096
+
+
+class DecisionRequest(BaseModel):
+    """The body of `POST /v1/tables/{table_id}/decisions`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    round_id: StrictStr = Field(min_length=1, max_length=64, description="the open round (from the feed)")
+    seat: StrictStr = Field(min_length=1, max_length=64, description="the seat, as the decision window names it")
+    hand: StrictInt = Field(1, ge=1, le=99, description="the seat's hand: 1, or 2, 3, ... after splits")
+    action: StrictStr = Field(min_length=1, max_length=64, description="hit, stand, double, split, sit, ...")
+    cards: list[StrictStr] = Field(default_factory=list, max_length=52,
+                                   description="draw poker: the cards discarded")
+    window: StrictStr | None = Field(None, min_length=1, max_length=200,
+                                     description="the window answered (recommended: a late answer is refused "
+                                                 "instead of applied to the hand's next window)")
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse({"code": code, "message": message, **extra}, status_code=status, headers=headers)
+
+
+def _problems(exc: ValidationError) -> list[dict[str, str]]:
+    return [{"where": ".".join(str(p) for p in e["loc"]) or "(body)", "problem": e["msg"]} for e in exc.errors()]
+
+
+def decisions_router(studio: Studio) -> APIRouter:
+    router = APIRouter()
+
+    def who(request: Request) -> Consumer | None:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return None
+        return studio.consumer(token.strip())
+
+    def journal_unknown_table(consumer: Consumer, table_id: str, body: str) -> None:
+        try:
+            studio.journal.append("decision_refused", {
+                "client": consumer.name, "table": table_id[:100], "body": body, "code": "unknown_table",
+                "message": f"no table {table_id}", "status": 404})
+        except Exception:  # the journal is closed or failed: the answer says so anyway
+            pass
+
+    @router.post("/v1/tables/{table_id}/decisions", tags=["decisions"])
+    async def post_decision(table_id: str, request: Request) -> JSONResponse:
+        consumer = who(request)
+        if consumer is None:
+            return _error(401, "unauthorized", "a valid 'Authorization: Bearer <token>' header is required")
+        raw = await request.body()
+        text = raw[:JOURNALED_BODY].decode("utf-8", errors="replace")
+        table = studio.tables.get(table_id)
+        if table is None:
+            journal_unknown_table(consumer, table_id, text)
+            return _error(404, "unknown_table", f"no table {table_id}")
+        if not consumer.may_decide(table_id):
+            message = f"this token may not post decisions for table {table_id}"
+            table.refuse_decision(consumer.name, text, "forbidden", message, status=403)
+            return _error(403, "forbidden", message)
+        if len(raw) > MAX_BODY:
+            message = f"the body is {len(raw)} bytes; a decision is at most {MAX_BODY}"
+            table.refuse_decision(consumer.name, text, "too_large", message, status=413)
+            return _error(413, "too_large", message)
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            message = f"the body is not JSON: {exc}"
+            table.refuse_decision(consumer.name, text, "malformed", message, status=422)
+            return _error(422, "malformed", message, problems=[{"where": "(body)", "problem": str(exc)}])
+        try:
+            req = DecisionRequest.model_validate(data)
+        except ValidationError as exc:
+            problems = _problems(exc)
+            message = "; ".join(f"{p['where']}: {p['problem']}" for p in problems)
+            table.refuse_decision(consumer.name, text, "malformed", message, status=422)
+            return _error(422, "malformed", message, problems=problems)
+        body = req.model_dump()
+        try:
+            accepted = await table.decide(req.round_id, req.seat, req.hand, req.action, tuple(req.cards), req.window,
+                                          by_client=consumer.name, body=body)
+        except DecisionError as exc:
+            return _error(exc.status, exc.code, exc.message)
+        except Exception as exc:  # the journal failed or closed: nothing was taken durably
+            return _error(503, "unavailable", f"the studio could not record the decision: {exc}")
+        d = accepted.decision
+        return JSONResponse({
+            "decision": {"round_id": req.round_id, "window": d.window, "seat": d.seat, "hand": d.hand,
+                         "action": d.action, "cards": list(d.cards), "by": d.by},
+            "feed_seq": accepted.feed_seq,
+        })
+
+    @router.get("/v1/tables/{table_id}/decisions", tags=["decisions"])
+    async def open_windows(table_id: str, request: Request) -> JSONResponse:
+        if who(request) is None:
+            return _error(401, "unauthorized", "a valid 'Authorization: Bearer <token>' header is required")
+        table = studio.tables.get(table_id)
+        if table is None:
+            return _error(404, "unknown_table", f"no table {table_id}")
+        return JSONResponse(table.decision_view())
+
+    return router
