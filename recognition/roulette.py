@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from recognition.game import BaseGame, Judge
 from recognition.roulette_variants.table_judge import TABLE_SETTINGS, RouletteTableJudge
@@ -245,10 +245,13 @@ class RouletteRules(BaseGame):
     balls: int = 1
     #: table settings this game's draw_extras reads (not the judge's)
     draw_settings: frozenset[str] = frozenset()
-    #: judge with :class:`RouletteTableJudge` even without table settings (so the ball-revolution
-    #: check, default 4, applies); the three original games keep the bare SS2 judge unless a
-    #: table setting asks for more (docs/roulette.md, "Ball revolutions")
-    uses_table_judge: bool = False
+    #: judge with :class:`RouletteTableJudge` even without table settings, so the ball-revolution
+    #: check (default 4) applies to every wheel (docs/roulette.md, "Ball revolutions")
+    uses_table_judge: bool = True
+    #: the judge setting saying how much faster than real time the wheel's events come (a simulator at speed N)
+    time_scale_setting: str = "wheel_time_scale"
+    #: judge settings for events without real timings (a capture replayed from a file): no revolution count
+    untimed_settings: ClassVar[dict[str, Any]] = {"min_ball_revolutions": 0}
 
     @property
     def spots(self) -> tuple[BetSpot, ...]:

@@ -216,8 +216,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     iter_events = getattr(importlib.import_module(module), func)
     game = game_rules(args.game or default_game)
-    judge = game.new_judge()
+    untimed = dict(getattr(game, "untimed_settings", {}))
+    judge = game.new_judge(**untimed)
     out = sys.stdout
+    if untimed:
+        # a capture file has no arrival times, so checks that need them (the ball's revolutions) cannot run
+        out.write(json.dumps({"source": "replay", "kind": "note", "code": "untimed_capture",
+                              "message": "the capture has no timings: these checks are off", "settings": untimed})
+                  + "\n")
     for event in iter_events([data], device_id=args.device):
         out.write(json.dumps({"source": "device", **event.model_dump(mode="json")}) + "\n")
         for d in judge.feed(event):

@@ -142,6 +142,13 @@ class TableConfig(_Strict):
                 build_game(self.game, self.game_options)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"game_options for {self.game}: {exc}") from None
+        key = getattr(GAMES[self.game], "time_scale_setting", None)
+        speeds = {d.simulator.speed for d in devices if d.is_simulator}
+        if key and key not in self.settings and len(speeds) == 1 and all(d.is_simulator for d in devices):
+            # A simulator at speed N compresses the device's timings N-fold; a judge that checks timings (the ball's
+            # revolutions from the wheel's state times) must scale them back, or every fast simulated spin is void.
+            speed = speeds.pop()
+            self.settings[key] = int(speed) if float(speed).is_integer() else speed
         try:  # a wrong game setting is refused now, not when the studio starts
             build_game(self.game, self.game_options).new_judge(**self.settings)
         except (TypeError, ValueError) as exc:

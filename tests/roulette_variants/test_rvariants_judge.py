@@ -16,7 +16,6 @@ from recognition.roulette_variants.table_judge import HOLD_REASONS, NOTE_REASONS
 from recognition.ss2_judge import HOLD_REASONS as _SS2_HOLDS
 from recognition.ss2_judge import NOTE_REASONS as _SS2_NOTES
 from recognition.ss2_judge import VOID_REASONS as _SS2_VOIDS
-from recognition.ss2_judge import SS2SpinJudge
 
 WHEEL, CAMERA = "t1/wheel", "t1/camera"
 T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=timezone.utc)
@@ -279,11 +278,20 @@ def test_no_revolution_check_when_switched_off():
     assert results(out) and "ball_revolutions" not in out[-1].source
 
 
-def test_the_original_games_keep_the_bare_ss2_judge_and_the_new_ones_check_revolutions():
-    assert type(EuropeanRoulette().new_judge()) is SS2SpinJudge
-    for game_id in ("lightning_roulette", "double_ball_roulette"):
-        judge = GAMES[game_id].new_judge()
-        assert isinstance(judge, RouletteTableJudge) and judge.min_revolutions == 4
+def test_every_roulette_game_checks_four_revolutions_by_default():
+    roulettes = [g for g in GAMES.values() if getattr(g, "time_scale_setting", None) == "wheel_time_scale"]
+    assert {"european_roulette", "american_roulette", "lightning_roulette", "double_ball_roulette"} <= \
+        {g.game_id for g in roulettes}
+    for game in roulettes:
+        judge = game.new_judge()
+        assert isinstance(judge, RouletteTableJudge) and judge.min_revolutions == 4, game.game_id
+
+
+def test_a_short_spin_on_a_bare_european_wheel_is_void():
+    out = run(EuropeanRoulette().new_judge(), game(1, "9", 0, rim_s=0.4))
+    assert kinds(out)[-1] == "void:too_few_revolutions"
+    out = run(EuropeanRoulette().new_judge(), game(1, "9", 0, rim_s=8))
+    assert [r["number"] for r in results(out)] == ["9"]
 
 
 # --- double ball ----------------------------------------------------------------------------------------
