@@ -120,3 +120,16 @@ def test_wrong_game_settings_are_refused_at_load(tmp_path):
     text = GOOD + '\n[tables.settings]\nbogus_setting = 3\n'
     with pytest.raises(ConfigError, match="tables\\[1\\].*settings for european_roulette"):
         load_config(write(tmp_path, text))
+
+
+def test_simulated_wheels_get_their_time_scale_and_real_wheels_do_not():
+    from studio.config import TableConfig
+
+    def table(url: str, speed: float, settings: dict | None = None) -> TableConfig:
+        return TableConfig.model_validate({"id": "t1", "game": "european_roulette", "settings": settings or {},
+                                           "device": {"kind": "cammegh-ss2", "url": url, "simulator": {"speed": speed}}})
+
+    assert table("simulator", 20).settings["wheel_time_scale"] == 20
+    assert table("simulator", 2.5).settings["wheel_time_scale"] == 2.5
+    assert table("simulator", 20, {"wheel_time_scale": 1}).settings["wheel_time_scale"] == 1  # the file wins
+    assert "wheel_time_scale" not in table("/dev/ttyUSB0", 20).settings  # a real wheel runs in real time
