@@ -86,6 +86,9 @@ class BlackjackRules:
     #: the extra-stake actions offered (Power Blackjack: double, triple, quadruple)
     double_actions: tuple[str, ...] = ("double",)
     surrender: bool = False
+    #: a surrendered hand keeps its half stake when the dealer turns out to have blackjack (seed 000 settles the
+    #: surrender when made); False: a later dealer blackjack takes the whole stake (the usual no-hole-card rule)
+    surrender_beats_late_blackjack: bool = True
     insurance_upcards: frozenset[str] = frozenset("A")
     #: a blackjack hand is offered even money (else it is offered insurance like any hand)
     even_money: bool = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -26,11 +26,44 @@ SEVEN_SEATS = tuple(f"seat_{i}" for i in range(1, 8))
 #: Lightning Blackjack: the hand kinds that can carry a multiplier
 LIGHTNING_KINDS = ("17", "18", "19", "20", "21", "blackjack")
 
+#: BlackjackRules fields a table may set in its `game_options` (where operators differ)
+RULE_OPTIONS = frozenset(f.name for f in fields(BlackjackRules)
+                         if f.name not in ("decks", "ranks", "double_actions", "common_stream_max"))
+
+
+def _rule_value(key: str, value: Any) -> Any:
+    """A config value (TOML: bools, ints, strings, lists) as the rules field's type; ValueError if it does not fit."""
+    default = getattr(BlackjackRules(), key)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"{key} is true or false, not {value!r}")
+        return value
+    if isinstance(default, frozenset) or key == "double_totals":
+        if value is None and key == "double_totals":
+            return None
+        if not isinstance(value, (list, tuple)):
+            raise ValueError(f"{key} is a list, not {value!r}")
+        return frozenset(value)
+    if isinstance(default, Fraction):
+        try:
+            return Fraction(str(value))
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{key} is a fraction like \"3/2\", not {value!r}") from None
+    if isinstance(default, int) or key in ("charlie", "dealer_push_total"):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"{key} is a whole number, not {value!r}")
+        return value
+    if isinstance(default, str) and not isinstance(value, str):
+        raise ValueError(f"{key} is a string, not {value!r}")
+    return value
+
 
 def _fate(rules: BlackjackRules, hand: Mapping[str, Any], dealer: Mapping[str, Any], *, even_money: bool = False,
           peeked: bool = False) -> tuple[str, Fraction]:
     """The fate of a hand's main stake: ("win", net odds) / ("push", part returned) / ("loss", 0)."""
     if hand["surrendered"]:
+        if dealer["blackjack"] and not rules.surrender_beats_late_blackjack and not peeked:
+            return "loss", F(0)
         return "push", F(1, 2)
     if even_money:
         return "win", F(1)
@@ -80,6 +113,9 @@ class BlackjackGame(CardGame):
 
     def __init__(self, rules: BlackjackRules | None = None, **options: Any) -> None:
         self.rules = rules or self.default_rules()
+        changes = {k: _rule_value(k, options.pop(k)) for k in list(options) if k in RULE_OPTIONS}
+        if changes:  # a table's rule options (config `game_options`, e.g. hit_soft_17 = true)
+            self.rules = replace(self.rules, **changes)
         for key, val in options.items():
             if not hasattr(type(self), key) or key.startswith("_") or callable(getattr(type(self), key)):
                 raise ValueError(f"{type(self).__name__} has no option {key!r}")
