@@ -68,11 +68,20 @@ class Family:
     phase: Callable[[Health], dict[str, Any] | None] = lambda health: None
     #: kind -> field overrides for that kind (e.g. the money wheel's pointer reader takes no commands)
     per_kind: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: device tests (a test spin, a test ball release): outside maintenance they are real games and need the
+    #: confirmation with their warning; while the table is in maintenance they need none (nothing is published)
+    test_commands: tuple[str, ...] = ()
+
+    def is_test(self, command: str) -> bool:
+        return any(re.fullmatch(p, command) for p in self.test_commands)
 
     def allows(self, command: str) -> bool:
         return any(re.fullmatch(p, command) for p in self.commands)
 
-    def warning(self, command: str) -> str | None:
+    def warning(self, command: str, maintenance: bool = False) -> str | None:
+        """The confirmation a command needs (None: none); a device test in maintenance needs none."""
+        if maintenance and self.is_test(command):
+            return None
         for pattern, warning in self.confirm:
             if re.fullmatch(pattern, command):
                 return warning
@@ -84,7 +93,7 @@ class Family:
             "id": self.id, "name": self.name, "page": self.page, "self_test": self.self_test,
             "self_test_warning": self.self_test_warning, "commands": list(self.commands),
             "confirm": [list(c) for c in self.confirm], "page_data": self.page_data,
-            "shoe_change": self.shoe_change,
+            "shoe_change": self.shoe_change, "test_commands": list(self.test_commands),
         }
 
 
@@ -161,8 +170,9 @@ _WHEEL_CHANGES = (
     (r"\*P 0", "Stops the wheel. A round in play is voided and all bets are returned."),
     (r"\*P 1", "Starts the wheel turning."),
     (r"\*R", "Resets the wheel to state 1. A round in play is voided and all bets are returned."),
-    (r"\*(?:K|u [13])", "A test spin is a real game for the studio: the table opens a round and publishes its "
-                        "result. Do it only while the table is closed to players."),
+    (r"\*(?:K|u [13])", "The table is NOT in maintenance: a test spin outside maintenance is a real game for the "
+                        "studio: the table opens a round and publishes its result to the players. Turn maintenance "
+                        "mode on first to test the wheel."),
     (r"\*F", "Runs the wheel's self-test (idle wheel only, up to 5 minutes)."),
     (r"\*C", "Calibrates the sensor positions: the wheel must be stopped with the ball fixed in pocket 0."),
     (r"\*I [04]", "Turns the sensor debug output on (4) or off (0)."),
@@ -222,6 +232,7 @@ WHEEL = Family(
                        explain="Re-spin once the ball is back in the track (the wheel reports state 7)."),
     page_data={"settings": list(WHEEL_SETTINGS), "states": {str(k): v[0] for k, v in WHEEL_STATES.items()}},
     phase=_wheel_phase,
+    test_commands=(r"\*(?:K|u [13])",),
 )
 
 # --- families being built now: EXTENSION POINTS ----------------------------------------------
@@ -274,6 +285,7 @@ BALLS = Family(
     confirm=_BALL_CONFIRM,
     per_kind={"serial-ball-reader": {"commands": (), "confirm": ()},
               "camera-ball-reader": {"commands": (), "confirm": ()}},
+    test_commands=(r"release_ball",),  # a test draw
     void_reasons={
         "machine_jam": "The draw machine jammed. The round is void and all bets are returned.",
     },

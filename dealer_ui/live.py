@@ -149,6 +149,22 @@ class ConsoleHub:
         if what in ("note", "refused", "hold", "status"):
             entry = {"at": _now(), "what": what, **data}
             self._table_events[table_id].appendleft(entry)
+        if what == "maintenance":
+            on = bool(data.get("on"))
+            message = (f"Maintenance on ({data.get('by')}): {data.get('reason')}" if on else
+                       f"Maintenance off ({data.get('by')})" + (f": {data.get('reason')}" if data.get("reason") else ""))
+            self._table_events[table_id].appendleft({"at": _now(), "what": what, "on": on, "by": data.get("by"),
+                                                     "reason": data.get("reason"), "message": message})
+        if what == "maintenance_decision":
+            # what the judge would have decided about a device test: in the table's messages and the device's log
+            self._table_events[table_id].appendleft({"at": _now(), "what": what, "message": data.get("message"),
+                                                     "decision": data.get("decision")})
+            device_id = data.get("device_id")
+            if device_id:
+                entry = {"at": _now(), "kind": "maintenance_decision", "summary": data.get("message"), "data": data}
+                self._log(device_id).appendleft(entry)
+                self._notify(table_id, {"type": "device", "table_id": table_id, "device_id": device_id,
+                                        "event": entry})
         self._notify(table_id, {"type": "event", "table_id": table_id, "what": what, "data": data, "at": _now()})
 
     def _on_device(self, table_id: str, data: dict[str, Any]) -> None:

@@ -26,7 +26,9 @@ from . import calibration
 from .auth import PERMISSIONS, SESSIONS_FILE, AuthError, Session, SessionStore, Throttle, User, UserStore
 from .families import INCIDENT_CATEGORIES, family_for_kind
 from .live import Client, ConsoleHub
-from .views import choices, device_views, table_meta, table_summary, table_view, table_families
+from .views import (
+    choices, device_views, in_maintenance, maintenance_words, table_meta, table_summary, table_view, table_families,
+)
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,11 @@ class DecodeBody(_Body):
 
 class ResultCheckBody(_Body):
     result: dict[str, Any]
+
+
+class MaintenanceBody(_Body):
+    on: bool
+    reason: str = Field("", max_length=500)
 
 
 class NewUserBody(_Body):
@@ -398,6 +405,8 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         where = f"round {r['round_number']} is {r['state'].replace('_', ' ')}" if r else "no round has been played"
         if snap.get("status") == "paused":
             where += f"; the table is paused ({snap.get('paused_reason')})"
+        if in_maintenance(snap):
+            where = f"table {maintenance_words(snap['maintenance'])}; {where}"
         raise _error(409, f"'{action.replace('_', ' ')}' is not possible now: {where}.")
 
     def _perform(table: Any, action: str, choice: dict[str, Any], body: ActionBody, by: str,
@@ -476,6 +485,32 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             raise _error(400, "Say in a few words why the result is entered by hand.")
         return body.result, reason
 
+    # --- maintenance mode (technicians and admins) ---------------------------------------------------
+
+    @router.post(PREFIX + "/api/tables/{table_id}/maintenance")
+    async def set_maintenance(body: MaintenanceBody, table: Any = Depends(get_table),
+                              session: Session = Depends(csrf)) -> dict[str, Any]:
+        """Turn the table's maintenance mode on or off; every attempt is journaled with who made it."""
+        user = session.user
+        reason = body.reason.strip()
+        record = {"action": "maintenance", "by": user.username, "on": body.on, "reason": reason}
+        try:
+            if not user.can("devices"):
+                raise _error(403, f"A {user.role} may not put a table into maintenance; a technician does.")
+            if body.on and len(reason) < 3:
+                raise _error(400, "Say in a few words why the table goes into maintenance.")
+            try:
+                state = table.set_maintenance_by(user.username, body.on, reason)
+            except ValueError as exc:  # RoundError: a round is open, already on, not on
+                raise _error(409, str(exc)) from None
+        except HTTPException as exc:
+            message = exc.detail.get("error") if isinstance(exc.detail, dict) else str(exc.detail)
+            console.journal("console_action", {**record, "outcome": "refused", "status": exc.status_code,
+                                               "message": message}, table_id=table.table_id)
+            raise
+        console.journal("console_action", {**record, "outcome": "done"}, table_id=table.table_id)
+        return {"ok": True, "maintenance": state, "view": table_view(table, hub, user)}
+
     # --- devices (technicians) ---------------------------------------------------------------------
 
     @router.get(f"{PREFIX}/api/devices")
@@ -490,7 +525,8 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         family = family_for_kind(slot.kind)
         return {"device": view, "family": family.public(), "log": hub.device_log(slot.device_id),
                 "page": calibration.page_data(family.page, table, slot, hub), "table_id": table.table_id,
-                "game": table.game.game_id}
+                "game": table.game.game_id, "maintenance": table.snapshot().get("maintenance"),
+                "round": table.round.projection() if table.round is not None else None}
 
     @router.get(PREFIX + "/api/devices/{table_id}/{role}/page")
     async def device_page(found: tuple[Any, Any] = Depends(get_device),
@@ -577,7 +613,10 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             family = family_for_kind(slot.kind)
             if not family.allows(command):
                 raise _error(400, f"{command!r} is not a command the console sends to a {slot.kind}.")
-            warning = family.warning(command)
+            maintenance = bool(getattr(table, "in_maintenance", False))
+            warning = family.warning(command, maintenance=maintenance)
+            if family.is_test(command):
+                record["maintenance"] = maintenance
             if warning and not confirm:
                 raise _error(409, warning, needs_confirm=True, warning=warning)
             if slot.driver is None or not slot.driver.connected:

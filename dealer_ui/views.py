@@ -67,10 +67,27 @@ def device_of_family(devices: list[dict[str, Any]], family: Family) -> dict[str,
 # --- plain words --------------------------------------------------------------------------------
 
 
+def in_maintenance(snap: dict[str, Any]) -> bool:
+    m = snap.get("maintenance")
+    return bool(isinstance(m, dict) and m.get("on"))
+
+
+def maintenance_words(m: dict[str, Any]) -> str:
+    """"in maintenance: wheel settings (tom)" for refusals and banners."""
+    return f"in maintenance: {m.get('reason') or 'no reason given'} ({m.get('by')})"
+
+
 def notice(snap: dict[str, Any]) -> dict[str, Any]:
     """The one message the dealer must read now, in plain words: level, title and lines."""
     r = snap.get("round")
     lines: list[str] = []
+    if in_maintenance(snap):
+        m = snap["maintenance"]
+        lines = [f"{m.get('reason')} (by {m.get('by')}, since {m.get('since')})",
+                 "No round opens and nothing is published until a technician turns maintenance off. "
+                 "Device tests are shown here."]
+        lines += [d["message"] for d in (m.get("decisions") or [])[:3] if d.get("message")]
+        return {"level": "maintenance", "title": "Table in maintenance", "lines": lines}
     if snap.get("status") == "paused":
         lines.append(f"Device problem: {snap.get('paused_reason')}.")
         if r and r["state"] in OPEN_STATES:
@@ -130,6 +147,12 @@ def choices(table: "Table", user: User, snap: dict[str, Any], devices: list[dict
         else:
             out.append(_choice("start_opening_check", "Check again" if check.get("passed") else "Run opening check"))
     if not user.can("deal"):
+        return out
+    if in_maintenance(snap):
+        # no round is run in maintenance: the dealer's round buttons are off (the page says why); a correction of
+        # an earlier real round is still possible
+        if any(x.get("state") == "certified" for x in recent):
+            out.append(_choice("correct", "Correct a result", approval=True))
         return out
     paused = snap.get("status") == "paused"
     dealer_paced = snap.get("pacing") == "dealer"
@@ -240,4 +263,5 @@ def table_summary(table: "Table") -> dict[str, Any]:
     return {"table_id": table.table_id, "game": snap["game"], "pacing": snap["pacing"], "status": snap["status"],
             "paused_reason": snap["paused_reason"],
             "round": {k: r[k] for k in ("round_number", "state", "result")} if r else None,
-            "held": bool(r and r.get("holds")) or bool(snap.get("holds"))}
+            "held": bool(r and r.get("holds")) or bool(snap.get("holds")),
+            "maintenance": in_maintenance(snap)}

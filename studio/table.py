@@ -92,9 +92,55 @@ class DecisionWindow:
 
 COMMITMENT_SCHEME = "sha256-canonical-json-v1"
 
+#: the judge's decisions that move the round lifecycle: while a table is in maintenance they are journaled as
+#: `maintenance_decision` (what the judge would have done) and change nothing; SendCommand, Note and Release (with
+#: no open round it only lifts a table hold, e.g. a device that is back) still apply
+MAINTENANCE_HELD_BACK = (OpenRound, CloseBetting, StartPlay, ResultReady, Hold, Void, AskDecision,
+                         DecisionTaken, DecisionRefused)
+#: how many of the current maintenance period's decisions the snapshot shows
+MAINTENANCE_KEEP = 10
+#: the round number a dealer-paced table's judge is told for a maintenance test round (real rounds start at 1)
+TEST_ROUND_NUMBER = 0
+
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def _result_words(result: Any) -> str:
+    """A result in a few words for the screens: {"number": 17} -> "17", else "key value, ..."."""
+    if isinstance(result, dict):
+        for main in ("number", "numbers"):  # a wheel's pocket(s): the rest (counter, colour) is detail
+            if main in result:
+                return _result_words(result[main])
+        if len(result) == 1:
+            return _result_words(next(iter(result.values())))
+        return ", ".join(f"{k} {_result_words(v)}" for k, v in result.items())
+    if isinstance(result, (list, tuple)):
+        return " ".join(_result_words(v) for v in result)
+    return str(result)
+
+
+def _last_record(journal: Any, kind: str, table_id: str) -> dict[str, Any] | None:
+    """The body of the table's newest journal record of `kind` (None if there is none)."""
+    finder = getattr(journal, "last_record", None)  # a Journal method, once studio/journal.py has one
+    if callable(finder):
+        return finder(kind, table_id)
+    import json
+    import sqlite3
+    reader = getattr(journal, "_reader", None)
+    if callable(reader):
+        conn = reader()
+        row = conn.execute("SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1",
+                           (kind, table_id)).fetchone()
+    else:
+        db = sqlite3.connect(f"file:{journal.path}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1",
+                             (kind, table_id)).fetchone()
+        finally:
+            db.close()
+    return json.loads(row[0]) if row else None
 
 
 @dataclass
@@ -165,7 +211,12 @@ class Table:
         status = getattr(self.judge, "status", None)
         self._status: Callable[[], Any] | None = status if callable(status) else None
         self.judge_status: dict[str, Any] | None = None
+        # maintenance mode: device tests (a test spin, a test deal) never become published rounds
+        self.maintenance: dict[str, Any] | None = None
+        self.maintenance_decisions: deque[dict[str, Any]] = deque(maxlen=MAINTENANCE_KEEP)
+        self._test_extras: dict[str, Any] | None = None
         self._restore()
+        self._restore_maintenance()
 
     # --- start-up ------------------------------------------------------------------
 
@@ -374,6 +425,9 @@ class Table:
             self._refused(d.kind, str(exc))
 
     def _apply(self, d: Decision, cause: Any) -> None:
+        if self.in_maintenance and isinstance(d, MAINTENANCE_HELD_BACK):
+            self._maintenance_decision(d, cause)
+            return
         if isinstance(d, OpenRound):
             self._open_round(d.device_game)
         elif isinstance(d, CloseBetting):
@@ -429,6 +483,8 @@ class Table:
         return self.round.round_id if self.round and not self.round.is_final else None
 
     def _open_round(self, device_game: str | None, by: str | None = None) -> Round:
+        if self.in_maintenance:
+            raise RoundError(f"table {self.table_id} in maintenance: no round opens")
         if self.round is not None and not self.round.is_final:
             why = "The device started a new game before this round ended."
             if self._released:
@@ -481,6 +537,8 @@ class Table:
             self.apply_action(lambda: self._close_betting(by="timer"))
 
     def _auto_open(self) -> None:
+        if self.in_maintenance:
+            return  # paused: turning maintenance off starts the timer again
         if self.round is None or self.round.is_final:
             if self.lost_devices or not self.opening_check_passed:
                 self._schedule(1.0, self._auto_open)  # wait for the devices to come back
@@ -778,6 +836,9 @@ class Table:
             raise RoundError(f"table {self.table_id} plays {self.game.game_id}: its device opens the rounds")
         if self.round is not None and not self.round.is_final:
             raise RoundError(f"round {self.round.round_number} of table {self.table_id} is still open")
+        if self.in_maintenance:
+            raise RoundError(f"table {self.table_id} in maintenance: {self.maintenance['reason']}"  # type: ignore[index]
+                             f" ({self.maintenance['by']}); no round opens until it is turned off")  # type: ignore[index]
         if self.lost_devices:
             raise RoundError(f"table {self.table_id} is paused: {self.paused_reason}")
         if not self.opening_check_passed:
@@ -892,6 +953,144 @@ class Table:
         self._operator("device_command", by, role=role, command=command)
         self._send(command, slot.device_id, by=by)
 
+    # --- maintenance mode ------------------------------------------------------------------
+    #
+    # While a table is in maintenance a technician tests its devices (a test spin, a test deal, a test draw):
+    # no round opens, the judge still gets every device event (journaled and shown as always), and what it would
+    # have decided about the round is journaled as `maintenance_decision` instead of being done: nothing reaches
+    # the feed. Its commands to the device (the SS2's *R after a miss-spin) still go out. A dealer-paced table
+    # tells its judge about a test round (number 0) so a test deal is judged as a round would be. Turning
+    # maintenance off gives the table a fresh judge, so nothing of the tests carries into real rounds.
+
+    @property
+    def in_maintenance(self) -> bool:
+        return bool(self.maintenance and self.maintenance.get("on"))
+
+    def maintenance_view(self) -> dict[str, Any] | None:
+        """{"on", "by", "reason", "since", "decisions"} of the last change (None: never in maintenance)."""
+        if self.maintenance is None:
+            return None
+        return {**self.maintenance, "decisions": list(self.maintenance_decisions) if self.in_maintenance else []}
+
+    def set_maintenance_by(self, by: str, on: bool, reason: str) -> dict[str, Any]:
+        """Turn maintenance mode on or off (the console lets technicians and admins do it).
+
+        On is refused while a round is open (finish or void it first): a round is never ended by this switch."""
+        reason = (reason or "").strip()
+        if on:
+            if self.in_maintenance:
+                raise RoundError(f"table {self.table_id} is already in maintenance since "
+                                 f"{self.maintenance['since']} ({self.maintenance['by']}: "  # type: ignore[index]
+                                 f"{self.maintenance['reason']})")  # type: ignore[index]
+            if len(reason) < 3:
+                raise RoundError("say in a few words why the table goes into maintenance")
+            r = self.round
+            if r is not None and not r.is_final:
+                raise RoundError(f"round {r.round_number} of table {self.table_id} is "
+                                 f"{r.state.value.replace('_', ' ')}: finish or void it before maintenance mode")
+        elif not self.in_maintenance:
+            raise RoundError(f"table {self.table_id} is not in maintenance")
+        state = {"on": bool(on), "by": by, "reason": reason, "since": rfc3339(self.clock())}
+        self.journal.append("maintenance", state, table_id=self.table_id)
+        self.maintenance = state
+        self.maintenance_decisions.clear()
+        self._test_extras = None
+        if on:
+            self._begin_test_round()
+        else:
+            self._fresh_judge()
+        self._emit("maintenance", self.maintenance_view())  # type: ignore[arg-type]
+        if not on and self.pacing == "dealer" and self.auto_round_seconds is not None:
+            self._schedule(self.auto_round_seconds, self._auto_open)
+        return self.maintenance_view()  # type: ignore[return-value]
+
+    def _restore_maintenance(self) -> None:
+        """At start-up: the table's last `maintenance` record says whether it is in maintenance."""
+        try:
+            record = _last_record(self.journal, "maintenance", self.table_id)
+        except Exception:
+            log.exception("table %s: could not read its maintenance state from the journal", self.table_id)
+            return
+        if record is None:
+            return
+        self.maintenance = {k: record.get(k) for k in ("on", "by", "reason", "since")}
+        self.maintenance["on"] = bool(self.maintenance["on"])
+        if self.in_maintenance:
+            self._begin_test_round()
+
+    def _fresh_judge(self) -> None:
+        """A new judge, as at start-up: no state of a test game carries into the real rounds."""
+        self._pipeline.clear()  # events prepared for the old judge were journaled and belong to the tests
+        self.judge = self.game.new_judge(**self.settings)
+        prepare = getattr(self.judge, "prepare", None)
+        self._prepare = prepare if callable(prepare) else None
+        status = getattr(self.judge, "status", None)
+        self._status = status if callable(status) else None
+        self.judge_status = None
+        if self._status is not None:
+            self._update_status()
+        if self.round is not None and self.round.is_final:
+            self._signal("round_ended")  # the last real round, as a starting table tells its judge
+
+    def _begin_test_round(self) -> None:
+        """A dealer-paced table's judge is told a test round opened and its betting closed (nothing else is)."""
+        if self.pacing != "dealer":
+            return  # a device-paced judge follows the device's own games
+        try:
+            self._test_extras = self.game.draw_extras(self._rng, **self.settings) or None
+        except Exception:
+            self._test_extras = None
+        for signal in ("round_opened", "betting_closed"):
+            self._feed_judge(RoundSignal(signal=signal, round_number=TEST_ROUND_NUMBER, at=self.clock(),  # type: ignore[arg-type]
+                                         extras=self._test_extras if signal != "round_opened" else None))
+
+    def _end_test_round(self, final_state: str) -> None:
+        if self.pacing != "dealer":
+            return
+        self._feed_judge(RoundSignal(signal="round_ended", round_number=TEST_ROUND_NUMBER, at=self.clock(),  # type: ignore[arg-type]
+                                     extras=self._test_extras, final_state=final_state))  # type: ignore[arg-type]
+        if self.in_maintenance:
+            self._begin_test_round()
+
+    def _maintenance_decision(self, d: Decision, cause: Any) -> None:
+        """Journal and show what the judge would have done; do none of it."""
+        data: dict[str, Any] = {"decision": d.kind, **d.model_dump(mode="json", exclude={"kind"})}
+        data["device_id"] = getattr(cause, "device_id", None)
+        data["cause"] = getattr(cause, "kind", None)
+        summary = self._maintenance_summary(d, data)
+        data["summary"] = summary
+        data["message"] = f"Maintenance: {summary} - not published"
+        self.journal.append("maintenance_decision", data, table_id=self.table_id)
+        self.maintenance_decisions.appendleft({"at": rfc3339(self.clock()), **data})
+        self._emit("maintenance_decision", data)
+        if isinstance(d, (ResultReady, Void)):
+            self._end_test_round("voided")  # a test round is never certified: a judge carrying state forgets it
+
+    def _maintenance_summary(self, d: Decision, data: dict[str, Any]) -> str:
+        if isinstance(d, ResultReady):
+            try:
+                result = self.game.validate_result(d.result)
+            except (ValueError, TypeError, KeyError) as exc:
+                data["refused"] = str(exc)
+                return f"test result {_result_words(d.result)} (the game refuses it: {exc})"
+            data["device_result"], data["result"] = d.result, result
+            try:
+                data["outcome"] = self.game.outcome(result, self._test_extras)
+            except Exception:
+                pass
+            return f"test result {_result_words(d.result)}"  # as the judge gave it (device_result in the journal)
+        if isinstance(d, Void):
+            return f"the judge would void the round ({d.code}): {d.message}"
+        if isinstance(d, Hold):
+            return f"the judge would hold the round ({d.code}): {d.message}"
+        if isinstance(d, OpenRound):
+            return "the device started a test game" + (f" (game {d.device_game})" if d.device_game else "")
+        if isinstance(d, CloseBetting):
+            return "the judge would close betting"
+        if isinstance(d, StartPlay):
+            return "the judge would start play"
+        return f"the judge decided {d.kind}"
+
     # --- bookkeeping -------------------------------------------------------------------
 
     def _schedule(self, delay: float, fn: Callable[[], None]) -> asyncio.TimerHandle | None:
@@ -987,6 +1186,7 @@ class Table:
                               "report": (self.opening_check.report().as_dict() if self.opening_check is not None
                                          else self.last_opening_report)},
             "last_error": self.last_error,
+            "maintenance": self.maintenance_view(),
             # games with player decisions: the open windows with their deadlines; the judge's status (if it has
             # one) with each awaiting window's deadline
             "decision_windows": [w.as_dict() for w in self.windows.values()],

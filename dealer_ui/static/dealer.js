@@ -58,7 +58,7 @@ function phaseKey() {
 function renderState() {
   const r = view.round;
   const key = phaseKey();
-  const title = key === "paused" ? "Table paused" : key === "held" ? "Round held" : key === "none"
+  const title = view.maintenance && view.maintenance.on ? "Maintenance" : key === "paused" ? "Table paused" : key === "held" ? "Round held" : key === "none"
     ? "Waiting for the first round" : PHASES[r.state];
   const device = wheelPhase();
   const sub = device ? `${device.title}. ${device.text}` : view.pacing === "dealer" && r && r.state === "betting_open"
@@ -180,7 +180,16 @@ function renderActions() {
       onclick: () => act(c),
     }, c.label, c.needs_approval ? el("span", { class: "note" }, "with a supervisor") : null));
   }
-  if (!view.choices.length) box.append(el("p", { class: "none" }, "Nothing to do at this table for your role."));
+  const m = view.maintenance;
+  if (m && m.on && can("deal")) {
+    // the table is in maintenance: the round buttons are off, with the reason
+    const label = view.pacing === "dealer" ? "Open betting" : "Start spin";
+    box.append(el("button", { type: "button", class: "big", id: "action-maintenance-disabled", disabled: true },
+      label), el("p", { class: "none", id: "maintenance-reason" },
+      `Table in maintenance: ${m.reason} (${m.by}). No round opens until a technician turns it off.`));
+  } else if (!view.choices.length) {
+    box.append(el("p", { class: "none" }, "Nothing to do at this table for your role."));
+  }
   parts.actions.append(box);
 }
 

@@ -1,5 +1,5 @@
 // One device: its health, its family's calibration page, and its log, all live.
-import { ROOT, api, clear, el, header, live, requireMe, timeOf } from "./common.js";
+import { ROOT, api, clear, el, header, live, requireMe, timeOf, toast } from "./common.js";
 import { connectionPill, errorSummary, firmware } from "./tech.js";
 import { sendCommand } from "./device_commands.js";
 import { loadPage } from "./families/index.js";
@@ -9,8 +9,55 @@ const [tableId, role] = location.pathname.split("/").filter(Boolean).slice(-2).m
 const deviceId = `${tableId}/${role}`;
 let device = null;
 let page = null;
+let maintenance = null; // the table's maintenance state: {on, by, reason, since, decisions} or null
+let round = null;
 const log = [];
 const parts = {};
+
+const OPEN = ["betting_open", "betting_closed", "in_play", "result_pending"];
+
+/** Maintenance mode of the device's table: while it is on, device tests are journaled and never published. */
+function renderMaintenance() {
+  const m = maintenance;
+  const on = !!(m && m.on);
+  const reason = el("input", { id: "maintenance-reason", autocomplete: "off", maxlength: "500",
+    placeholder: on ? "What was done (optional)" : "Why (e.g. wheel settings and test spin)" });
+  const roundOpen = !on && round && OPEN.includes(round.state);
+  const toggle = el("button", { type: "button", id: "maintenance-toggle", class: on ? "go big" : "danger big",
+    disabled: roundOpen ? "" : null, onclick: async () => {
+      const text = reason.value.trim();
+      if (!on && text.length < 3) { toast("Say in a few words why the table goes into maintenance.", "bad"); return; }
+      try {
+        const res = await api(`/tables/${encodeURIComponent(tableId)}/maintenance`,
+          { method: "POST", body: { on: !on, reason: text } });
+        setMaintenance(res.maintenance);
+        toast(on ? "Maintenance off: the table runs real rounds again." : "Maintenance on: nothing is published.",
+          "good", 4000);
+      } catch (e) { toast(e.message, "bad"); }
+    } }, on ? "Turn maintenance off" : "Turn maintenance on");
+  clear(parts.maintenance).append(el("h2", {}, `Maintenance mode: table ${tableId}`),
+    el("div", { class: "row" },
+      el("span", { class: `pill ${on ? "warn" : "ok"}`, id: "maintenance-state" },
+        on ? "In maintenance" : "Live: real rounds"),
+      el("span", {}, on ? `${m.reason} (${m.by}, since ${timeOf(m.since)})` : "")),
+    el("p", {}, on ? "No round opens. What the judge would decide about a test (a test spin's number, a void) is " +
+      "journaled and shown here and on the dealer's screen, never published."
+      : "Turn it on before testing the device: a test outside maintenance is a real game for the players."),
+    roundOpen ? el("p", { class: "muted" }, `Round ${round.round_number} is open: finish or void it first.`) : null,
+    el("label", { for: "maintenance-reason" }, on ? "What was done" : "Reason"),
+    el("div", { class: "row" }, reason, toggle));
+  if (on) {
+    const list = el("ul", { class: "live-list", id: "maintenance-decisions" });
+    for (const d of m.decisions || []) list.append(el("li", {}, el("span", { class: "at" }, timeOf(d.at)), d.message));
+    parts.maintenance.append(el("h3", {}, "What the judge would have decided"), list);
+  }
+}
+
+function setMaintenance(m) {
+  maintenance = m;
+  renderMaintenance();
+  if (page && page.maintenance) page.maintenance(m);
+}
 
 function renderHealth() {
   const d = device;
@@ -40,20 +87,24 @@ async function start() {
   await requireMe();
   const data = await api(`/devices/${encodeURIComponent(tableId)}/${encodeURIComponent(role)}`);
   device = data.device;
+  maintenance = data.maintenance || null;
+  round = data.round || null;
   log.push(...data.log);
   header(`Device ${deviceId}`);
   parts.health = el("section", { class: "panel", id: "health" });
+  parts.maintenance = el("section", { class: "panel", id: "maintenance" });
   parts.family = el("section", { class: "panel", id: "family-page" });
   parts.log = el("section", { class: "panel", id: "log" });
   clear(main).append(
     el("div", { class: "row" }, el("a", { class: "button", href: `${ROOT}/tech` }, "All devices"),
       el("h1", { style: "margin:0" }, `${data.family.name}: ${deviceId}`)),
     el("div", { class: "grid-2", style: "margin-top:12px" },
-      el("div", {}, parts.family), el("div", {}, parts.health, parts.log)));
+      el("div", {}, parts.maintenance, parts.family), el("div", {}, parts.health, parts.log)));
   const render = await loadPage(data.family.page);
   const base = `/devices/${encodeURIComponent(tableId)}/${encodeURIComponent(role)}`;
   page = render(parts.family, {
     device, family: data.family, log, page: data.page, tableId, role, game: data.game,
+    maintenance: () => maintenance,
     send: (command, quiet = false) => sendCommand(tableId, role, command, "command", false, quiet),
     selfTest: () => sendCommand(tableId, role, null, "self-test"),
     refresh: async () => (await api(`${base}/page`)).page,
@@ -62,7 +113,19 @@ async function start() {
   }) || {};
   renderHealth();
   renderLog();
+  renderMaintenance();
   live("devices=1", (msg) => {
+    if (msg.type === "event" && msg.table_id === tableId) {
+      if (msg.what === "maintenance") setMaintenance(msg.data);
+      else if (msg.what === "maintenance_decision" && maintenance && maintenance.on) {
+        maintenance.decisions = [{ at: msg.at, ...msg.data }, ...(maintenance.decisions || [])].slice(0, 10);
+        renderMaintenance();
+      } else if (msg.what === "round") {
+        round = msg.data;
+        if (!(maintenance && maintenance.on)) renderMaintenance();
+      }
+      return;
+    }
     if (msg.type === "devices") {
       const d = msg.devices.find((x) => x.device_id === deviceId);
       if (d) { device = d; renderHealth(); if (page.update) page.update(d); }

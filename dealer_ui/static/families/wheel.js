@@ -1,7 +1,7 @@
 // Roulette wheel (Cammegh SS2): identity, the *T settings (read, change, save to flash), power, test spin,
 // self-test, statistics, sensor calibration, and a command line. Answers come back as the wheel's replies
 // in the device log; the settings table fills itself from them.
-import { el } from "../common.js";
+import { clear, el } from "../common.js";
 import { commandLine } from "./generic.js";
 
 export function render(container, ctx) {
@@ -9,12 +9,35 @@ export function render(container, ctx) {
   const current = {};
   const cells = {};
   const selfTest = el("ul", { class: "live-list", id: "self-test-answers" });
+  const testSpin = el("div", { id: "test-spin-box" });
+  const lastTest = el("p", { id: "test-spin-result", class: "caption" });
+
+  // A test spin is offered only while the table is in maintenance (then nothing is published); outside it, the
+  // command line can still send *K after the server's strong warning: it is a real game for the players.
+  function renderTestSpin(m) {
+    const on = !!(m && m.on);
+    clear(testSpin).append(
+      el("p", { id: "test-spin-warning" }, on
+        ? "The table is in maintenance: the wheel spins, the studio journals what the judge sees and publishes " +
+          "nothing. The number appears below and on the dealer's screen."
+        : "A test spin outside maintenance is a real game: the table opens a round and publishes its result to " +
+          "the players. Turn maintenance mode on (above) to test-spin."),
+      el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", id: "test-spin", disabled: !on,
+          onclick: () => ctx.send("*K") }, "Test spin"),
+        el("button", { type: "button", id: "test-spin-cw", disabled: !on, onclick: () => ctx.send("*u 1") },
+          "Clockwise"),
+        el("button", { type: "button", id: "test-spin-acw", disabled: !on, onclick: () => ctx.send("*u 3") },
+          "Anti-clockwise")),
+      lastTest);
+  }
 
   function readReply(entry) {
     if (entry.kind === "wheel_reply" && entry.data.command === "T") {
       const m = /^([a-z]) (.+)$/.exec(entry.data.text);
       if (m && cells[m[1]]) { current[m[1]] = m[2]; cells[m[1]].textContent = m[2]; }
     }
+    if (entry.kind === "maintenance_decision") lastTest.textContent = entry.summary;
     if (entry.kind === "wheel_fault" && entry.data.self_test) {
       selfTest.prepend(el("li", {}, `${entry.data.code}: ${entry.data.description}`));
     }
@@ -59,12 +82,8 @@ export function render(container, ctx) {
       el("button", { type: "button", id: "stats", onclick: async () => { await ctx.send("*W"); await ctx.send("*M"); } },
         "Statistics")),
     el("h3", { style: "margin-top:12px" }, "Test spin"),
-    el("p", {}, "In manual-start mode the wheel spins on command. A test spin is a real game for the studio: " +
-      "close the table to players first."),
-    el("div", { class: "row" },
-      el("button", { type: "button", class: "primary", id: "test-spin", onclick: () => ctx.send("*K") }, "Test spin"),
-      el("button", { type: "button", onclick: () => ctx.send("*u 1") }, "Clockwise"),
-      el("button", { type: "button", onclick: () => ctx.send("*u 3") }, "Anti-clockwise")),
+    el("p", {}, "In manual-start mode the wheel spins on command."),
+    testSpin,
     el("h3", { style: "margin-top:12px" }, "Self-test and calibration"),
     el("p", {}, ctx.family.self_test_warning),
     el("div", { class: "row" },
@@ -75,6 +94,7 @@ export function render(container, ctx) {
     el("h3", { style: "margin-top:12px" }, "Command"),
     commandLine(ctx, { label: "Any wheel command the console allows", placeholder: "*T N" }));
 
+  renderTestSpin(ctx.maintenance ? ctx.maintenance() : null);
   for (const entry of [...ctx.log].reverse()) readReply(entry);
-  return { event: readReply };
+  return { event: readReply, maintenance: renderTestSpin };
 }
