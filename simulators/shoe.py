@@ -39,6 +39,12 @@ studio, :meth:`ShoeSimulator.table_event` acts as the dealer: it deals up to ``c
 cards each time a round closes betting (``auto_deal``), ``deal_interval`` seconds apart (divided
 by ``speed``), and stops as soon as the round has its result, is held or voided (the simulator
 cannot know each game's deal script; the judge says when the hand is complete).
+
+Games whose deal depends on player decisions (blackjack, draw poker) cannot be dealt a fixed number
+of cards: with ``follow_judge=True`` the simulator deals one card each time the table's judge status
+(the table's ``"judge"`` event, what the dealer console shows) names a new position for the next
+card, and none while the judge waits for a decision; it changes the shoe when the judge asks for it
+(the ``shoe_change`` hold), as a dealer would.
 """
 from __future__ import annotations
 
@@ -432,6 +438,7 @@ class ShoeSimulator:
         cut_card: float | None = 0.75,
         cards_per_round: int = 6,
         auto_deal: bool = True,
+        follow_judge: bool = False,
         deal_interval: float = 1.0,
         no_read_message: str | None = "NOREAD",
         line_ending: str = "\r\n",
@@ -456,6 +463,7 @@ class ShoeSimulator:
         self.speed = float(speed)
         self.cards_per_round = cards_per_round
         self.auto_deal = auto_deal
+        self.follow_judge = follow_judge
         self.deal_interval = deal_interval
         self.no_read_message = no_read_message
         self.line_ending = line_ending
@@ -481,6 +489,10 @@ class ShoeSimulator:
         self._stopped_rounds: set[str] = set()
         self._pacing_round: str | None = None  # the round being dealt by table_event
         self._left = 0  # cards it may still deal
+        self._dealt_for: str | None = None  # follow_judge: the position the last card was dealt for
+        self._judge_next: str | None = None  # follow_judge: the position the judge's last status named
+        #: follow_judge: shoes changed at the judge's request (the shoe_change hold)
+        self.shoe_changes = 0
         self._closed = False
         self._master: int | None = None
         self._server: socket.socket | None = None
@@ -638,6 +650,9 @@ class ShoeSimulator:
         """
         if not self.auto_deal:
             return
+        if self.follow_judge:
+            self._follow_judge(what, data)
+            return
         if what == "device":
             # paced like a dealer who looks at the screen: the next card only once the last one was read
             # and the hand still wants cards (else a card in flight lands after the result)
@@ -661,6 +676,42 @@ class ShoeSimulator:
                 self._stopped_rounds.add(round_id)
                 if self._pacing_round == round_id:
                     self._pacing_round, self._left = None, 0
+
+    def _follow_judge(self, what: str, data: dict[str, Any]) -> None:
+        """``follow_judge``: one card each time the judge's status names a new position for the next card."""
+        with self._lock:
+            if what == "judge":
+                status = data.get("judge")
+                nxt = status.get("next") if isinstance(status, dict) else None
+                self._judge_next = str(nxt.get("position")) if isinstance(nxt, dict) and nxt.get("position") else None
+                self._deal_next()
+            elif what == "hold" and data.get("code") == "shoe_change":
+                # the judge asks for a new shoe: the dealer puts a freshly shuffled shoe in (cards queued for this
+                # round, if any, come from it)
+                self.shoe.new_shoe()
+                self.shoe_changes += 1
+            elif what == "round":
+                round_id = str(data.get("round_id", ""))
+                transition = data.get("transition")
+                if transition == "close_betting" and round_id not in self._dealt_rounds:
+                    self._dealt_rounds.add(round_id)
+                    self._pacing_round, self._dealt_for, self._judge_next = round_id, None, None
+                elif transition in ("result_pending", "certify", "void", "hold") and round_id in self._dealt_rounds:
+                    self._stopped_rounds.add(round_id)
+                elif transition == "release" and round_id == self._pacing_round and \
+                        data.get("state") not in ("certified", "voided") and not data.get("holds"):
+                    # the supervisor released the hold: deal on (the card for the position the judge still names,
+                    # if it was held back or went by unplaced)
+                    self._stopped_rounds.discard(round_id)
+                    self._dealt_for = None
+                    self._deal_next()
+
+    def _deal_next(self) -> None:
+        rid, position = self._pacing_round, self._judge_next
+        if rid is None or rid in self._stopped_rounds or position is None or position == self._dealt_for:
+            return
+        self._dealt_for = position
+        self.deal(1, round_id=rid)
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:

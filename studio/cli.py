@@ -13,7 +13,10 @@ from typing import Any, Sequence
 DEVICE_REPLAYERS = {"cammegh-ss2": ("devices.roulette.cammegh_ss2", "iter_capture_events", "european_roulette")}
 
 
-def _serve(config: Any, banner: bool = True, demo_users: dict[str, tuple[str, str]] | None = None) -> int:
+def _serve(config: Any, banner: bool = True, demo_users: dict[str, tuple[str, str]] | None = None,
+           background: list[Any] | None = None) -> int:
+    """Serve the studio; `background`: functions of the server returning coroutines run beside it (the demo's
+    backend), cancelled when the server stops."""
     import uvicorn
 
     from .api import create_app
@@ -21,9 +24,22 @@ def _serve(config: Any, banner: bool = True, demo_users: dict[str, tuple[str, st
 
     studio = Studio(config)
     app = create_app(studio)
-    server = uvicorn.Server(uvicorn.Config(app, host=config.server.host, port=config.server.port,
-                                           log_level="warning", lifespan="on", ws_ping_interval=20,
-                                           ws_per_message_deflate=False, timeout_graceful_shutdown=5))
+
+    class Server(uvicorn.Server):
+        async def serve(self, sockets: Any = None) -> None:
+            import asyncio
+
+            tasks = [asyncio.ensure_future(make(self)) for make in background or []]
+            try:
+                await super().serve(sockets)
+            finally:
+                for t in tasks:
+                    t.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+    server = Server(uvicorn.Config(app, host=config.server.host, port=config.server.port,
+                                   log_level="warning", lifespan="on", ws_ping_interval=20,
+                                   ws_per_message_deflate=False, timeout_graceful_shutdown=5))
     if banner:
         host = config.server.host
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
@@ -40,7 +56,11 @@ def _serve(config: Any, banner: bool = True, demo_users: dict[str, tuple[str, st
         if demo_users == {}:
             print("  console users:   this data folder has its own users ('studio user add' adds one)")
         for c in config.consumers:
-            print(f"  consumer token:  {c.token}  ({c.name}; send as 'Authorization: Bearer <token>')")
+            if c.decision_tables:
+                print(f"  decisions token: {c.token}  ({c.name}; may POST /v1/tables/{{id}}/decisions for "
+                      f"{', '.join(c.decision_tables)}; docs/decisions.md)")
+            else:
+                print(f"  consumer token:  {c.token}  ({c.name}; send as 'Authorization: Bearer <token>')")
         print("  Ctrl-C stops the studio.", flush=True)
     try:
         server.run()
@@ -51,8 +71,8 @@ def _serve(config: Any, banner: bool = True, demo_users: dict[str, tuple[str, st
     return 0
 
 
-def _demo_token(data_dir: Path) -> str:
-    path = data_dir / "demo-consumer-token"
+def _demo_token(data_dir: Path, name: str = "demo-consumer-token") -> str:
+    path = data_dir / name
     if path.exists():
         return path.read_text().strip()
     token = secrets.token_urlsafe(24)
@@ -73,7 +93,18 @@ DEMO_FAMILY_TABLES: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("lucky-6-1", "lucky_6_48", [{"kind": "modbus-ball-machine", "role": "machine", "sim": {"machine_id": "lucky-6-1", "act_as_dealer": True}},
                                  {"kind": "serial-ball-reader", "role": "reader", "sim": {"machine_id": "lucky-6-1"}}]),
     ("dream-catcher-1", "dream_catcher", [{"kind": "wheel-encoder", "role": "encoder"}]),
+    # a game with player decisions: the shoe deals one card each time the judge names where the next card goes;
+    # the demo backend (studio/demo_backend.py) sits players and answers their decision windows through the API
+    ("blackjack-1", "blackjack", [{"kind": "serial-shoe", "role": "shoe", "sim": {"follow_judge": True}}]),
 ]
+
+#: the demo's betting backend posts decisions with this consumer's token (kept in the data folder)
+DEMO_BACKEND = "demo-backend"
+
+
+def demo_decision_seconds(speed: float) -> float:
+    """A demo decision window: 10 s at the real pace, never under 2 s (the demo backend must be able to answer)."""
+    return max(2.0, 10.0 / speed)
 
 
 def demo_family_tables(speed: float, seed: int | None) -> list[dict[str, Any]]:
@@ -95,9 +126,22 @@ def demo_family_tables(speed: float, seed: int | None) -> list[dict[str, Any]]:
             devs.append({"kind": d["kind"], "role": d["role"], "url": "simulator",
                          "serial_number": f"SIM-{d['kind'].upper()}-{n:03d}", "simulator": sim})
         # a simulated ball set needs no check; the waiver is journaled (a real table runs the ball-set check)
-        tables.append({"id": table_id, "game": game, "devices": devs, "require_opening_check": False,
-                       "betting_seconds": max(1.0, 10.0 / speed), "auto_round_seconds": max(0.2, 3.0 / speed)})
+        table = {"id": table_id, "game": game, "devices": devs, "require_opening_check": False,
+                 "betting_seconds": max(1.0, 10.0 / speed), "auto_round_seconds": max(0.2, 3.0 / speed)}
+        if getattr(GAMES[game], "has_decisions", False):
+            table["decision_seconds"] = demo_decision_seconds(speed)
+            # a dealer takes a moment between two hands (and the first round does not crowd the demo's first
+            # seconds of feed with seats and windows)
+            table["auto_round_seconds"] = max(2.0, 3.0 / speed)
+        tables.append(table)
     return tables
+
+
+def demo_decision_tables(config: Any) -> list[str]:
+    """The demo's tables whose game takes player decisions (the demo backend plays them)."""
+    from recognition.games import GAMES
+
+    return [t.id for t in config.tables if getattr(GAMES.get(t.game), "has_decisions", False)]
 
 
 def demo_config(args: argparse.Namespace) -> Any:
@@ -116,12 +160,37 @@ def demo_config(args: argparse.Namespace) -> Any:
                                   "options": {"keep_powered": True}, "simulator": sim}})
     if args.families:
         tables += demo_family_tables(args.speed, args.seed)
+    consumers = [{"name": "demo-consumer", "token": token}]
+    from recognition.games import GAMES
+
+    deciding = [t["id"] for t in tables if getattr(GAMES.get(t["game"]), "has_decisions", False)]
+    if deciding:  # the demo backend's token: it may post decisions for the decision tables (a feed token cannot)
+        decisions_token = getattr(args, "decisions_token", None) or _demo_token(data_dir, "demo-decisions-token")
+        consumers.append({"name": DEMO_BACKEND, "token": decisions_token, "decision_tables": deciding})
     return parse_config({
         "studio": {"name": "demo", "data_dir": str(data_dir)},
         "server": {"host": args.host, "port": args.port},
-        "consumers": [{"name": "demo-consumer", "token": token}],
+        "consumers": consumers,
         "tables": tables,
     }, "studio demo")
+
+
+def demo_backend_task(config: Any, speed: float, seed: int | None) -> Any:
+    """The demo backend as a `_serve` background function (None when the demo has no decision tables)."""
+    tables = demo_decision_tables(config)
+    consumer = next((c for c in config.consumers if c.name == DEMO_BACKEND), None)
+    if not tables or consumer is None:
+        return None
+    host = config.server.host
+    base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '', '::') else host}:{config.server.port}"
+
+    def make(server: Any) -> Any:
+        from .demo_backend import DemoBackend
+
+        backend = DemoBackend(base, consumer.token, tables, speed=speed, seed=None if seed is None else seed + 500)
+        return backend.run(ready=lambda: server.started)
+
+    return make
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -136,7 +205,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return 2
     from dealer_ui import ensure_demo_users
 
-    return _serve(config, demo_users=ensure_demo_users(config.studio.data_dir))
+    backend = demo_backend_task(config, args.speed, args.seed) if args.demo_backend else None
+    return _serve(config, demo_users=ensure_demo_users(config.studio.data_dir),
+                  background=[backend] if backend is not None else None)
 
 
 def cmd_user_add(args: argparse.Namespace) -> int:
@@ -319,6 +390,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="roulette tables only (by default one table of each other game family is added too)")
     d.add_argument("--speed", type=float, default=1.0, help="simulator clock factor (1.0 = the wheel's real pace)")
     d.add_argument("--seed", type=int, help="seed the simulators for a reproducible demo")
+    d.add_argument("--decisions-token",
+                   help="bearer token of the demo's betting backend, which may post player decisions for the "
+                        "blackjack table (default: generated and kept in the data folder)")
+    d.add_argument("--no-demo-backend", dest="demo_backend", action="store_false",
+                   help="do not play the blackjack table's seats and decisions (post them yourself with the "
+                        "decisions token: docs/decisions.md)")
     d.set_defaults(func=cmd_demo)
 
     r = sub.add_parser("run", help="run the studio described by a TOML configuration file")
