@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -71,12 +72,14 @@ class DemoProcess:
         assert body["algorithm"] == "ed25519"
         return load_public_key_b64(body["public_key"])
 
-    def collect(self, after: int, count: int, timeout: float = 60) -> list[dict]:
+    def collect(self, after: int, count: int, timeout: float = 60,
+                until: Callable[[list[dict]], bool] | None = None) -> list[dict]:
+        """`count` feed messages after `after`; with `until`, at least `count` and then until it holds."""
         async def run() -> list[dict]:
             out: list[dict] = []
             async with websockets.connect(self.url(f"/v1/feed?after={after}", "ws"),
                                           additional_headers=self.headers) as ws:
-                while len(out) < count:
+                while len(out) < count or (until is not None and not until(out)):
                     out.append(json.loads(await asyncio.wait_for(ws.recv(), timeout)))
             return out
         return asyncio.run(run())

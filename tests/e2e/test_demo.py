@@ -107,7 +107,8 @@ def test_sigkill_mid_round_then_restart(tmp_path):
     try:
         assert second.public_key().public_bytes_raw() == key.public_bytes_raw()
         last = seen[-1]
-        rest = second.collect(after=last["seq"], count=8)
+        rest = second.collect(after=last["seq"], count=8,
+                              until=lambda msgs: any(m["kind"] == "result" for m in msgs))
         check_chain(rest, key, last["hash"], last["seq"] + 1)
         everything = seen + rest
         # rounds a crash left open are voided, never guessed
