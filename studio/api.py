@@ -31,8 +31,11 @@ def create_app(studio: Studio) -> FastAPI:
 
     app.include_router(decisions_router(studio))
     from dealer_ui import console_router
+    from dealer_ui.dice import router as dice_router
 
-    app.include_router(console_router(studio))
+    console = console_router(studio)
+    app.include_router(console)
+    app.include_router(dice_router(studio, console))
 
     @app.get("/", include_in_schema=False)
     async def root() -> RedirectResponse:

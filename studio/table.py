@@ -189,6 +189,7 @@ class Table:
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
         self._released: list[str] = []  # holds lifted from the open round, kept for its void reason
         self._timers: list[asyncio.TimerHandle] = []
+        self._stopped = False
         self._rng = secrets.SystemRandom()
         # a game that defines an opening check (a ball draw's ball-set check) opens no round until one passes
         self.needs_opening_check = require_opening_check and callable(getattr(game, "opening_check", None))
@@ -253,6 +254,7 @@ class Table:
             self._schedule(self.auto_round_seconds, self._auto_open)
 
     def stop(self) -> None:
+        self._stopped = True
         for t in self._timers:
             t.cancel()
         self._timers.clear()
@@ -320,6 +322,8 @@ class Table:
     # --- prepare off the loop (a camera judge's vision) ----------------------------------
 
     def _prepare_and_feed(self, event: DeviceEvent) -> None:
+        if self._stopped:
+            return  # stopping: a late frame must not start a worker that nobody shuts down
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (replays, pure tests): prepare inline

@@ -17,6 +17,7 @@ estimated from the picture. The exit status is 0 when every file could be read, 
 
 With --accuracy, each FOLDER holds pictures (.jpg, .jpeg, .png) with their truth beside them
 (NAME.json: {"faces": [...] or null for a fault, "dice": [{"face", "color"}...], "expected": N},
+or the file name itself: `throw7_1-3-6.jpg`, `duel_red5-blue2.png`, `x_fault.jpg`;
 as ``python -m simulators.dice --write-dataset`` writes them) and optionally a calibration.json
 (used when --calibration is not given). One JSON report per folder; exit status 0 when no picture
 was read wrong while saying ok, 1 otherwise.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -118,18 +120,71 @@ def _load(name: str) -> np.ndarray | None:
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def labelled_pictures(folder: Path) -> Iterator[tuple[str, np.ndarray, dict[str, Any]]]:
-    """(name, picture, truth) for every picture of `folder` that has a NAME.json beside it."""
+_FAULT_WORDS = ("fault", "cocked", "outside", "missing", "stacked")
+_NAME_TRUTH = re.compile(r"(?:^|_)((?:[a-z]*[1-6])(?:-[a-z]*[1-6])*|" + "|".join(_FAULT_WORDS) + r")$")
+_DIE_TOKEN = re.compile(r"^([a-z]*)([1-6])$")
+
+
+def truth_from_name(name: str) -> dict[str, Any] | None:
+    """The truth a picture's file name gives, or None: the stem ends with ``_`` and the dice, each an optional
+    colour and its face, joined by ``-`` (``throw7_1-3-6.jpg``, ``duel_red5-blue2.png``, or the whole stem
+    ``4-4-5.jpg``); a stem ending in ``_fault`` (or ``_cocked``, ``_outside``, ``_missing``, ``_stacked``) is a
+    picture that must be refused."""
+    stem = Path(name).stem.lower()
+    m = _NAME_TRUTH.search(stem)
+    if m is None:
+        return None
+    body = m.group(1)
+    if body in _FAULT_WORDS:
+        return {"faces": None, "dice": [], "faults": [body]}
+    dice = []
+    for token in body.split("-"):
+        t = _DIE_TOKEN.match(token)
+        if t is None:  # pragma: no cover - the pattern above allows only these
+            return None
+        dice.append({"face": int(t.group(2)), **({"color": t.group(1)} if t.group(1) else {})})
+    return {"faces": sorted(d["face"] for d in dice), "dice": dice, "faults": [], "expected": len(dice)}
+
+
+def labelled_pictures(folder: Path, *, limit: int | None = None) -> Iterator[tuple[str, np.ndarray, dict[str, Any]]]:
+    """(name, picture, truth) for every picture of `folder` with a truth: NAME.json beside it, else the file
+    name (:func:`truth_from_name`); pictures without either are skipped. At most `limit` pictures."""
+    count = 0
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in IMAGE_SUFFIXES:
             continue
         label = path.with_suffix(".json")
-        if not label.exists():
-            continue
+        if label.exists():
+            truth = json.loads(label.read_text(encoding="utf-8"))
+        else:
+            truth = truth_from_name(path.name)
+            if truth is None:
+                continue
+        if limit is not None and count >= limit:
+            return
         image = _load(str(path))
         if image is None:
             continue
-        yield path.name, image, json.loads(label.read_text(encoding="utf-8"))
+        count += 1
+        yield path.name, image, truth
+
+
+def folder_accuracy(folder: Path, calibration: Calibration | None = None, expected: int | None = None, *,
+                    limit: int | None = None) -> dict[str, Any]:
+    """The accuracy report of one labelled folder as JSON (what ``--accuracy`` prints and the console's
+    dice API returns): the counts, the calibration used (the one given, else the folder's calibration.json,
+    else none: the whole frame searched) and the first 20 misses. Raises ValueError for a folder that
+    cannot be used."""
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder")
+    cal = calibration
+    source = "given" if cal is not None else None
+    if cal is None and (folder / "calibration.json").exists():
+        cal = load_calibration((folder / "calibration.json").read_text(encoding="utf-8"))
+        source = "calibration.json"
+    report = accuracy(labelled_pictures(folder, limit=limit), cal, expected)
+    return {"folder": str(folder), **report.summary(), "calibration_source": source,
+            "misses": [m.model_dump() for m in report.misses[:20]]}
 
 
 def _accuracy(folders: Sequence[str], calibration: Calibration | None, expected: int | None) -> int:
@@ -139,13 +194,10 @@ def _accuracy(folders: Sequence[str], calibration: Calibration | None, expected:
         if not folder.is_dir():
             print(f"studio recognize dice: {name} is not a folder", file=sys.stderr)
             return 2
-        cal = calibration
-        if cal is None and (folder / "calibration.json").exists():
-            cal = load_calibration((folder / "calibration.json").read_text(encoding="utf-8"))
-        report = accuracy(labelled_pictures(folder), cal, expected)
-        body = {"folder": name, **report.summary(), "misses": [m.model_dump() for m in report.misses[:20]]}
+        body = folder_accuracy(folder, calibration, expected)
+        body["folder"] = name
         print(json.dumps(body))
-        if report.wrong_ok:
+        if body["wrong_ok"]:
             worst = 1
     return worst
 

@@ -31,7 +31,7 @@ Every time comes from the events (``at``), so the judge can be replayed.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
@@ -80,24 +80,58 @@ SETTINGS = ("game", "dice", "colors", "cameras", "calibration", "calibrations", 
             "move_tolerance", "require_throw", "evidence_keep", "min_confidence")
 
 
-@dataclass(frozen=True)
 class Evidence:
-    """A frame kept to show the dealer why the judge held: the picture with what was seen drawn on it."""
+    """A frame kept to show the dealer why the judge held: the picture with what was seen drawn on it.
 
-    evidence_id: str
-    device_id: str
-    frame_number: int
-    at: datetime
-    code: str
-    message: str
-    reading: Reading
-    image: np.ndarray = field(repr=False, compare=False)
+    The drawing is made when the picture is first asked for (``image``, ``png()``, ``jpeg()``), not when
+    the judge holds: the judge's bookkeeping on the event loop stays cheap.
+    """
+
+    __slots__ = ("evidence_id", "device_id", "frame_number", "at", "code", "message", "reading", "frame",
+                 "title", "_image")
+
+    def __init__(self, evidence_id: str, device_id: str, frame_number: int, at: datetime, code: str, message: str,
+                 reading: Reading, frame: np.ndarray, title: str | None = None) -> None:
+        self.evidence_id = evidence_id
+        self.device_id = device_id
+        self.frame_number = frame_number
+        self.at = at
+        self.code = code
+        self.message = message
+        self.reading = reading
+        self.frame = frame  # the camera's picture as it was (never drawn on)
+        self.title = title
+        self._image: np.ndarray | None = None
+
+    @property
+    def image(self) -> np.ndarray:
+        """The frame annotated with the tray, each die (outline, face, colour, confidence, problem), the issues."""
+        if self._image is None:
+            self._image = annotate(self.frame, self.reading, self.title)
+        return self._image
 
     def png(self) -> bytes:
         return encode_png(self.image)
 
     def jpeg(self, quality: int = 85) -> bytes:
         return encode_jpeg(self.image, quality)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"evidence_id": self.evidence_id, "device_id": self.device_id, "frame_number": self.frame_number,
+                "at": self.at.isoformat(), "code": self.code, "message": self.message,
+                "reading": self.reading.as_json()}
+
+    def __repr__(self) -> str:
+        return f"Evidence({self.evidence_id!r}, {self.code!r})"
+
+
+@dataclass(frozen=True)
+class PreparedFrame:
+    """What :meth:`DiceJudge.prepare` made of a camera frame: the frame and its reading (None: not read,
+    e.g. the picture moves). Handed to :meth:`DiceJudge.feed` on the event loop."""
+
+    event: CameraFrame
+    reading: Reading | None
 
 
 @dataclass
@@ -175,6 +209,7 @@ class DiceJudge:
         self._certified = False  # the round has its result: nothing more until the next round
         self._held: set[str] = set()
         self._lost_hold = False
+        self._digests: dict[int, str] = {}
 
     def _calibration(self, value: Calibration | Mapping[str, Any] | str | None) -> Calibration | None:
         if value is None:
@@ -205,9 +240,26 @@ class DiceJudge:
 
     # -- entry ---------------------------------------------------------------------------------------
 
-    def feed(self, event: DeviceEvent | RoundSignal) -> list[Decision]:
+    def prepare(self, event: Any) -> Any:
+        """The heavy part of :meth:`feed`, for a worker thread: read the dice of a camera frame.
+
+        Pure and thread-safe: it reads only the judge's fixed settings (dice, colours, calibrations) and
+        changes nothing. A still frame with a picture is read (whether the round will use it is decided
+        by :meth:`feed`); anything else is handed back as it is. ``feed(prepare(e))`` decides exactly
+        what ``feed(e)`` decides.
+        """
+        if isinstance(event, CameraFrame) and event.image is not None and not event.moving:
+            reading = read_dice(event.image, self.calibration_for(event.device_id), expected=self.dice,
+                                colors=self.colors)
+            return PreparedFrame(event, reading)
+        return event
+
+    def feed(self, event: DeviceEvent | RoundSignal | PreparedFrame) -> list[Decision]:
+        """One event (raw, or as :meth:`prepare` returned it) in, the decisions it leads to out."""
         out: list[Decision] = []
-        if isinstance(event, RoundSignal):
+        if isinstance(event, PreparedFrame):
+            self._on_frame(event.event, out, event.reading)
+        elif isinstance(event, RoundSignal):
             self._on_signal(event, out)
         elif isinstance(event, CameraFrame):
             self._on_frame(event, out)
@@ -276,7 +328,7 @@ class DiceJudge:
         out.append(Hold(code="dice_camera_lost",
                         message=f"{HOLD_TEXT['dice_camera_lost']} ({', '.join(devices)}: {why})"))
 
-    def _on_frame(self, f: CameraFrame, out: list[Decision]) -> None:
+    def _on_frame(self, f: CameraFrame, out: list[Decision], prepared: Reading | None = None) -> None:
         cam = self._cam(f.device_id)
         cam.lost = False
         if not cam.noted:
@@ -293,7 +345,8 @@ class DiceJudge:
             return
         if cam.rest_since is None:
             cam.rest_since = f.at
-        reading = read_dice(f.image, cam.calibration, expected=self.dice, colors=self.colors)
+        reading = prepared if prepared is not None else read_dice(f.image, cam.calibration, expected=self.dice,
+                                                                  colors=self.colors)
         cam.frames_read += 1
         cam.last = (f, reading)
         run = cam.tracker.add(Sighting(f.frame_number, f.at, reading))
@@ -422,15 +475,19 @@ class DiceJudge:
         f, reading = cam.last
         evidence_id = f.frame_id
         title = f"{cam.device_id} frame {f.frame_number} round {self._round}: {code}"
-        self._keep(Evidence(evidence_id, cam.device_id, f.frame_number, f.at, code, message, reading,
-                            annotate(f.image, reading, title)))
+        self._keep(Evidence(evidence_id, cam.device_id, f.frame_number, f.at, code, message, reading, f.image, title))
         return evidence_id
 
     # -- words ------------------------------------------------------------------------------------------
 
     def _cal_id(self, cam: _Camera) -> str:
         cal = cam.calibration
-        return f"v{cal.version}/{cal.digest()}" if cal is not None else "none"
+        if cal is None:
+            return "none"
+        key = id(cal)
+        if key not in self._digests:
+            self._digests[key] = f"v{cal.version}/{cal.digest()}"
+        return self._digests[key]
 
     def _calibration_note(self, cam: _Camera) -> str:
         cal = cam.calibration

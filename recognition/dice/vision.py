@@ -570,8 +570,40 @@ def _separate_faces(tops: np.ndarray, s: float) -> list[np.ndarray]:
                     pc = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
                     pieces.append(max(pc, key=cv2.contourArea) + (x - 1, y - 1))
                 break
+        if pieces is None:
+            pieces = _split_by_distance(m, s, (x - 1, y - 1))
         out += pieces if pieces else [c]
     return out
+
+
+def _split_by_distance(m: np.ndarray, s: float, offset: tuple[int, int]) -> list[np.ndarray] | None:
+    """Faces joined along a wide stretch (two dice side by side, edges offset) do not fall apart by erosion:
+    their middles are the peaks of the distance to the region's edge. Cut there (every pixel to the nearest
+    middle), or None."""
+    dist = cv2.distanceTransform(m, cv2.DIST_L2, 3)
+    top = float(dist.max())
+    if top < 0.2 * s:
+        return None
+    for frac in (0.55, 0.65, 0.75):
+        seeds = (dist > frac * top).astype(np.uint8)
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.02 * s * s]
+        if len(big) < 2:
+            continue
+        # every pixel of the region to the nearest middle
+        near = np.stack([cv2.distanceTransform(np.where(lab == i, 0, 255).astype(np.uint8), cv2.DIST_L2, 3)
+                         for i in big])
+        owner = np.argmin(near, axis=0)
+        pieces = []
+        for j in range(len(big)):
+            pm = np.where((owner == j) & (m > 0), 255, 0).astype(np.uint8)
+            pm = cv2.morphologyEx(pm, cv2.MORPH_OPEN, _K3)
+            pc = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+            if pc:
+                pieces.append(max(pc, key=cv2.contourArea) + offset)
+        if len(pieces) >= 2:
+            return pieces
+    return None
 
 
 def _overlap_fraction(a: _Blob, b: _Blob) -> float:
@@ -636,7 +668,7 @@ def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float
         ways = itertools.chain(_split_at_seams(work, b, s, k, cores),
                                itertools.islice(_partitions(b.mask, s, die_area), 6))  # type: ignore[arg-type]
         for pieces in ways:
-            read = [_read_die(work, cal, b, pm, (x, y), s) for pm in pieces]
+            read = [_read_die(work, cal, b, pm, (x, y), s, _union(pieces, i)) for i, pm in enumerate(pieces)]
             if all(d.face is not None and d.problem is None and d.confidence >= cal.min_confidence for d in read):
                 chosen = read
                 break
@@ -653,6 +685,15 @@ def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float
             if cv2.pointPolygonTest(tray, (float(d.center[0]), float(d.center[1])), False) < 0:
                 dice[i] = _with_problem(d, "outside")
     return dice, issues
+
+
+def _union(pieces: list[np.ndarray], skip: int) -> np.ndarray:
+    """The other parts of a cut shape (its box's pixels), all but piece `skip`."""
+    out = np.zeros_like(pieces[skip])
+    for i, p in enumerate(pieces):
+        if i != skip:
+            out |= p
+    return out
 
 
 def _with_problem(d: DieReading, code: str) -> DieReading:
@@ -804,7 +845,7 @@ def _poly_area(p: np.ndarray) -> float:
 
 
 def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: tuple[int, int],
-              s: float) -> DieReading:
+              s: float, others: np.ndarray | None = None) -> DieReading:
     ox, oy = origin
     contours, _ = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     cnt = max(contours, key=cv2.contourArea)
@@ -812,13 +853,24 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
     side = math.sqrt(area / _ROUND_AREA)
     aspect = min(rw, rh) / max(rw, rh) if max(rw, rh) > 0 else 0.0
+    flat_aspect = aspect
+    if max(rw, rh) > 0:
+        # a die far from the middle of the picture shows the sides facing it (perspective): its outline is
+        # longer that way by distance / camera height; for the confidence, measure the outline without that
+        # (a cocked die is still judged on its outline as seen, and on its side faces)
+        a = math.radians(ang)
+        dx, dy = work.principal[0] - (cx + ox), work.principal[1] - (cy + oy)
+        ew = rw - abs(dx * math.cos(a) + dy * math.sin(a)) / cal.camera_height
+        eh = rh - abs(-dx * math.sin(a) + dy * math.cos(a)) / cal.camera_height
+        if ew > 0 and eh > 0:
+            flat_aspect = max(aspect, min(1.0, min(ew, eh) / max(ew, eh)))
     hull_area = cv2.contourArea(cv2.convexHull(cnt))
     solidity = cv2.contourArea(cnt) / hull_area if hull_area > 0 else 0.0
     box = cv2.boxPoints(((cx, cy), (rw, rh), ang))
     corners = work.to_frame(box + (ox, oy))
     centre_frame = work.to_frame(np.array([[cx + ox, cy + oy]]))[0]
     angle = float(ang % 90.0)
-    checks: dict[str, float] = {"aspect": aspect, "solidity": solidity, "size": side / s}
+    checks: dict[str, float] = {"aspect": aspect, "flat_aspect": flat_aspect, "solidity": solidity, "size": side / s}
 
     def result(face: int | None, conf: float, problem: str | None, pips: Sequence[Sequence[float]] = (),
                centre: np.ndarray | None = None) -> DieReading:
@@ -860,7 +912,9 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     checks["face_area"] = cv2.countNonZero(core) / (s * s)
     # a cocked die shows one of its side faces: die-coloured pixels reaching further beyond its upper
     # face than the bevel and the camera's perspective explain
-    bands = _side_bands(work, b.color, core, pm, origin, (fx, fy), (fw, fh), fang)
+    # a die cut from touching dice: `others` are the parts of its neighbours (a walk that runs into them meets
+    # a neighbour, whose bevel and side face lie there; what lies between the parts belongs to nobody)
+    bands = _side_bands(work, b.color, core, pm, origin, (fx, fy), (fw, fh), fang, others)
     # the camera sees the sides of a flat die that face the middle of the picture, the more the further
     # the die is from it: allow for that on each side
     principal = np.array(work.principal, np.float64)
@@ -868,11 +922,12 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     for reach, normal, seam in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
-        # it leans on, so the seam allowance costs little)
+        # it leans on, so the seam allowance costs little); a side that meets a neighbour's bevel past
+        # its corner (not its upper face) gets a little more
         persp = max(0.0, towards) / cal.camera_height
-        allowed = cal.max_side_band * side * (_SEAM if seam else 1.0) + persp
+        allowed = cal.max_side_band * side * (_SEAM if seam == 2 else 1.0) + persp + (_CONTACT * side if seam == 1 else 0.0)
         excess = max(excess, (reach - allowed) / side)
-        if seam:
+        if seam == 2:
             checks["seam_net"] = max(checks.get("seam_net", 0.0), (reach - persp) / side)
     checks["side_band"] = max(r for r, _, _ in bands) / side
     checks["band_excess"] = excess
@@ -942,7 +997,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         _ramp(off / side, 0.12, 0.22),
         _ramp(uniform, 1.9, 2.8),
         _ramp(-contrast, -0.4, -0.25),
-        _ramp(-(aspect if whole else checks["face_aspect"]), -0.88, -0.84),
+        _ramp(-(flat_aspect if whole else checks["face_aspect"]), -0.88, -0.84),
         1.0 - 0.35 * min(stray, 3),
     ]
     if len(pips) >= 2:
@@ -1088,7 +1143,7 @@ def _weak_mask(work: _Work, color: DieColor) -> np.ndarray:
 
 def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, origin: tuple[int, int],
                 centre: tuple[float, float], dims: tuple[float, float],
-                ang: float) -> list[tuple[float, np.ndarray, bool]]:
+                ang: float, others: np.ndarray | None = None) -> list[tuple[float, np.ndarray, int]]:
     """How far (work pixels) die material reaches beyond each of the 4 edges of the die's upper face,
     with each edge's outward normal and whether the material ends at another die's upper face (a seam).
 
@@ -1129,15 +1184,20 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     lab = faces[qyc, qxc]
     other_face = (lab > 0) & ~np.isin(lab, own)
     material = weak[qyc, qxc] > 0
+    if others is not None:  # a neighbour cut from the same shape
+        neighbour = loc & (others[np.clip(ly, 0, ch - 1), np.clip(lx, 0, cw - 1)] > 0)
+    else:
+        neighbour = np.zeros_like(loc)
     ib_rows, core_rows = inb.tolist(), in_core.tolist()
-    oth_rows, mat_rows = other_face.tolist(), material.tolist()
-    out: list[tuple[float, np.ndarray, bool]] = []
+    oth_rows, mat_rows, nb_rows = other_face.tolist(), material.tolist(), neighbour.tolist()
+    out: list[tuple[float, np.ndarray, int]] = []
     for side in range(4):
         reach = []
-        seams = 0
+        seams = contacts = 0
         for r in range(side * 7, side * 7 + 7):
-            ib, cor, oth, mat = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r]
+            ib, cor, oth, mat, nb = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r]
             start = last = None
+            met = touched = False
             for k in range(len(ib)):
                 if not ib[k]:
                     break
@@ -1146,20 +1206,25 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                         continue
                     start = last = k - 1
                 if oth[k]:
-                    seams += 1
+                    met = True
                     break  # another die's upper face
+                if nb[k] and mat[k]:
+                    touched = True  # a neighbour's bevel or side face (it touches this die past its upper face)
                 if mat[k]:
                     last = k
                 elif k - last > gap:
                     break
+            seams += met
+            contacts += touched or met
             reach.append(last - start if start is not None and last is not None else 0)
         reach.sort()
         n = sides[side][0]
-        out.append((float(reach[_BAND_RANK]), np.array(n), seams >= 3))
+        out.append((float(reach[_BAND_RANK]), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0)))
     return out
 
 
 _SEAM = 1.8
+_CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
 _BAND_GAP = 0.16
 

@@ -132,3 +132,13 @@ class EventLog:
 @pytest.fixture
 def events() -> EventLog:
     return EventLog()
+
+
+def stop_late_preparers(studio: Any) -> None:
+    """Shut down a table's prepare worker if one is still there after Studio.stop() (Table.stop() now refuses
+    to start one for a late frame; this guard keeps the thread-leak check above meaningful if that regresses)."""
+    for table in studio.tables.values():
+        pool = getattr(table, "_preparer", None)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+            table._preparer = None

@@ -66,3 +66,43 @@ def test_accuracy_over_a_labelled_folder(capsys, tmp_path) -> None:
     assert clean["calibration"].startswith("1/")
     assert faulty["faults"] == 3 and faulty["faults_held"] == 3 and faulty["wrong_ok"] == 0
     assert run(capsys, "--accuracy", str(tmp_path / "nowhere"))[0] == 2
+
+
+def test_truth_from_file_names() -> None:
+    from recognition.dice.cli import truth_from_name
+
+    assert truth_from_name("throw7_1-3-6.jpg") == {"faces": [1, 3, 6], "dice": [{"face": 1}, {"face": 3}, {"face": 6}],
+                                                   "faults": [], "expected": 3}
+    assert truth_from_name("6-2.png")["faces"] == [2, 6]
+    duel = truth_from_name("duel_red5-blue2.png")
+    assert duel["dice"] == [{"face": 5, "color": "red"}, {"face": 2, "color": "blue"}] and duel["faces"] == [2, 5]
+    assert truth_from_name("tray_cocked.jpg") == {"faces": None, "dice": [], "faults": ["cocked"]}
+    assert truth_from_name("x_fault.jpg")["faces"] is None
+    for name in ("dice-00001.jpg", "throw_7-3.jpg", "photo.jpg", "x_0-3.jpg"):
+        assert truth_from_name(name) is None, name
+
+
+def test_accuracy_with_truth_in_the_file_names(capsys, tmp_path) -> None:
+    import random
+
+    import cv2
+
+    from simulators.dice import TrayGeometry, calibration_document, render_still
+
+    g = TrayGeometry.for_frame(640, 360)
+    (tmp_path / "calibration.json").write_text(json.dumps(calibration_document(g)))
+    for i in range(3):
+        img, truth = render_still(random.Random(80 + i), geometry=g, hard=False, touching=0.0)
+        cv2.imwrite(str(tmp_path / f"t{i}_{'-'.join(map(str, truth.faces))}.png"), img)
+    img, truth = render_still(random.Random(90), geometry=g, hard=False, touching=0.0)
+    wrong = [f % 6 + 1 for f in truth.faces]  # a label that does not match what the picture shows
+    cv2.imwrite(str(tmp_path / f"bad_{'-'.join(map(str, wrong))}.png"), img)
+    img, _ = render_still(random.Random(91), geometry=g, hard=False, faults=("outside",))
+    cv2.imwrite(str(tmp_path / "off_outside.png"), img)
+    code, reports, _ = run(capsys, "--accuracy", str(tmp_path), "--count", "3")
+    rep = reports[0]
+    assert rep["frames"] == 5 and rep["faults"] == 1 and rep["faults_held"] == 1
+    assert rep["calibration_source"] == "calibration.json"
+    # the mislabelled picture is read as it is, which its name calls wrong: exit status 1
+    assert rep["wrong_ok"] == 1 and rep["correct"] == 3 and code == 1
+    assert [m["name"] for m in rep["misses"]] == [f"bad_{'-'.join(map(str, wrong))}.png"]

@@ -13,6 +13,8 @@ from studio.config import parse_config
 from studio.journal import verify_journal
 from studio.service import Studio
 
+from conftest import stop_late_preparers
+
 TOKEN = "dice-vision-test-token-01"
 W, H = 640, 360
 
@@ -97,6 +99,7 @@ def test_dice_tables_certify_what_the_simulated_dealer_threw_and_hold_faults(tmp
             seen["sic_after_throws"] = list(sic.world.history)
         finally:
             await asyncio.to_thread(studio.stop)
+            stop_late_preparers(studio)
 
     asyncio.run(main())
     assert verify_journal(studio.data_dir).ok
