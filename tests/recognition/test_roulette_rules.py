@@ -286,10 +286,10 @@ def test_wheel_order(wheel):
 def test_game_contract():
     assert RULES.game_id == "european_roulette"
     assert RULES.device_kinds == ("cammegh-ss2", "roulette-camera")  # the wheel, and optionally its overhead camera
-    judge = RULES.new_judge()
+    judge = RULES.new_judge().ss2  # the table judge (revolution check) wraps the SS2 judge
     assert isinstance(judge, SS2SpinJudge)
     assert judge.pockets == frozenset(EUROPEAN.pockets)
-    tuned = RULES.new_judge(no_ball_tolerance_s=7, launch_tolerance_s=2.5)
+    tuned = RULES.new_judge(no_ball_tolerance_s=7, launch_tolerance_s=2.5).ss2
     assert tuned.no_ball_tolerance.total_seconds() == 7
     assert tuned.launch_tolerance.total_seconds() == 2.5
     with pytest.raises(TypeError):
