@@ -350,7 +350,7 @@ def test_american_layout():
     for s in rules.spots:
         expected = Fraction(35, 38) if s.type == "five_bet" else Fraction(36, 38)
         assert Fraction(s.payout + 1) * len(s.numbers) / 38 == expected, s
-    assert rules.new_judge().pockets == frozenset(AMERICAN.pockets)
+    assert rules.new_judge().ss2.pockets == frozenset(AMERICAN.pockets)
 
 
 def test_la_partage_returns_half_of_even_money_on_zero():
