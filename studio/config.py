@@ -158,6 +158,13 @@ class TableConfig(_Strict):
             if d.kind not in kinds:
                 raise ValueError(f"game {self.game} cannot be played with a {d.kind} device "
                                  f"(it takes {', '.join(kinds)})")
+        # a game whose settings must fit its devices (Monopoly Live's bonus dice from a dice camera)
+        check = getattr(build_game(self.game, self.game_options), "check_devices", None)
+        if callable(check):
+            try:
+                check(self.settings, {d.role: d.kind for d in devices})
+            except ValueError as exc:
+                raise ValueError(f"devices for {self.game}: {exc}") from None
         return self
 
 

@@ -40,7 +40,9 @@ def test_registered_with_the_seed_counts():
     for gid, n in seeds.items():
         g = GAMES[gid]
         assert isinstance(g, MoneyWheelGame) and g.pacing == "dealer"
-        assert g.device_kinds == ("wheel-encoder", "wheel-pointer")
+        # Monopoly Live also takes the dice camera that reads its bonus dice (bonus_dice = "camera")
+        assert g.device_kinds == ("wheel-encoder", "wheel-pointer") + (("dice-camera",) if gid == "monopoly_live"
+                                                                        else ())
         assert g.segments == n and g.default_layout().size == n
     counts = lambda gid: dict(GAMES[gid].segment_counts)  # noqa: E731
     assert counts("dream_catcher") == {"1": 23, "2": 15, "5": 7, "10": 4, "20": 2, "40": 1, "2x": 1, "7x": 1}  # L1758

@@ -133,3 +133,21 @@ def test_simulated_wheels_get_their_time_scale_and_real_wheels_do_not():
     assert table("simulator", 2.5).settings["wheel_time_scale"] == 2.5
     assert table("simulator", 20, {"wheel_time_scale": 1}).settings["wheel_time_scale"] == 1  # the file wins
     assert "wheel_time_scale" not in table("/dev/ttyUSB0", 20).settings  # a real wheel runs in real time
+
+
+def test_monopoly_bonus_dice_from_a_camera_need_a_dice_camera_at_the_table():
+    from studio.config import TableConfig
+
+    encoder = {"kind": "wheel-encoder", "role": "encoder", "url": "simulator"}
+    camera = {"kind": "dice-camera", "role": "dice", "url": "simulator"}
+
+    def table(settings: dict, devices: list[dict]) -> TableConfig:
+        return TableConfig.model_validate({"id": "m1", "game": "monopoly_live", "settings": settings,
+                                           "devices": devices})
+
+    assert table({"bonus_dice": "camera"}, [encoder, camera]).settings["bonus_dice"] == "camera"
+    assert table({}, [encoder])  # the secure generator's dice need no camera
+    with pytest.raises(ValueError, match="devices for monopoly_live"):
+        table({"bonus_dice": "camera"}, [encoder])
+    with pytest.raises(ValueError, match="devices for monopoly_live"):
+        table({}, [encoder, camera])
