@@ -22,8 +22,9 @@ Two processes:
 CLOCK_REALTIME is one clock for both processes, so latency = receive - write for the
 matching (table_id, source.game_counter). What that includes, in order:
 
-    simulator os.write on the pty master -> tty layer -> driver thread (pyserial read,
-    line framer, parse, SS2Tracker) -> loop.call_soon_threadsafe -> Table.device_event on
+    simulator os.write on the pty master -> tty layer -> the shared serial-reader thread
+    (devices/serial_line.py: os.read, line framer, parse, SS2Tracker) -> loop.call_soon_threadsafe
+    -> Table.device_event on
     the event loop (journal append of the device event, SS2 judge, round transitions
     result_pending + certify, append_feed) -> journal writer thread (canonical JSON, SHA-256,
     Ed25519 signature, one SQLite transaction with WAL fsync, synchronous=FULL: group
@@ -35,6 +36,11 @@ Usage::
     python bench/latency.py                       # 50 wheels at 10x real pace, 90 s of results
     python bench/latency.py --speed 1 --duration 160   # the wheels' real pace (~200 results)
     python bench/latency.py --tables 10 --speed 20
+
+Experiments (each changes the studio child only, in memory): ``--check-once`` (feed messages validated
+once, as if ``Table`` passed ``checked=True`` to ``Journal.append_feed``), ``--thread-per-port`` (each
+serial driver reads on its own thread, as before the shared reader), ``--switch-interval MS``,
+``--profile FILE`` (cProfile of the event loop and the journal writer; slows them).
 
 Everything runs in a temporary folder that is removed at the end; the studio child is
 stopped (SIGINT, then SIGKILL if it hangs) and also dies with this process
@@ -66,7 +72,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import MachineLoad, process_cpu  # noqa: E402  (bench/machine.py)
 
 TARGET_P99_MS = 10.0
-PATH_INCLUDED = ("pty write -> driver thread (read, frame, parse, track) -> event loop (journal append, judge, "
+PATH_INCLUDED = ("pty write -> serial reader thread (read, frame, parse, track) -> event loop (journal append, judge, "
                  "round steps, append_feed) -> journal writer (canonical JSON, SHA-256, Ed25519 signing, group "
                  "commit with fsync) -> on_commit -> event loop (FeedHub.publish) -> uvicorn websocket send -> "
                  "loopback TCP -> consumer process (websockets recv, json.loads)")
@@ -123,7 +129,7 @@ def install_write_probe(records: list[tuple[int, int, int]]) -> None:
 
 
 STAGES = (
-    ("parsed", "driver thread: line read, framed, parsed, WheelResult made"),
+    ("parsed", "serial reader thread: line read, framed, parsed, WheelResult made"),
     ("loop", "event loop: Table.device_event starts on the WheelResult"),
     ("append_feed", "event loop: judge + round steps done, append_feed queued"),
     ("writing", "journal writer: starts the batch holding the result (_write_batch)"),
@@ -244,6 +250,53 @@ def install_stage_probes(stamps: list[tuple[str, Any, int]]) -> None:
     Journal._write_batch = probe_write_batch  # type: ignore[method-assign]
 
 
+def install_check_once() -> None:
+    """Experiment (--check-once): what `Table` passing `checked=True` to `Journal.append_feed` would give.
+
+    Every `append_feed` in the studio comes from `Table`, which has just validated the message in
+    `Table._message`; the journal then validates it a second time unless told it is checked.
+    """
+    import inspect
+
+    from studio.journal import Journal
+
+    append_feed = Journal.append_feed
+    if "checked" not in inspect.signature(append_feed).parameters:
+        raise SystemExit("bench/latency.py --check-once: Journal.append_feed has no `checked` parameter here")
+
+    def checked_append_feed(self: Any, message: dict[str, Any], **kw: Any) -> Any:
+        kw.setdefault("checked", True)
+        return append_feed(self, message, **kw)
+
+    Journal.append_feed = checked_append_feed  # type: ignore[method-assign]
+
+
+def install_profilers(profiles: list[tuple[str, Any]]) -> None:
+    """Experiment (--profile): cProfile the event loop (main thread) and the journal writer thread.
+
+    cProfile slows what it profiles (~2x), so the latency figures of such a run are not comparable.
+    """
+    import cProfile
+
+    from studio.journal import Journal
+
+    run = Journal._run
+
+    def profiled_run(self: Any) -> None:
+        prof = cProfile.Profile()
+        profiles.append(("journal writer", prof))
+        prof.enable()
+        try:
+            run(self)
+        finally:
+            prof.disable()
+
+    Journal._run = profiled_run  # type: ignore[method-assign]
+    prof = cProfile.Profile()
+    profiles.append(("event loop", prof))
+    prof.enable()
+
+
 def _die_with_parent() -> None:
     try:
         import ctypes
@@ -258,11 +311,20 @@ def studio_child(args: argparse.Namespace) -> int:
     _die_with_parent()
     records: list[tuple[int, int, int]] = []
     install_write_probe(records)
+    if args.check_once:
+        install_check_once()
     stamps: list[tuple[str, Any, int]] = []
     if args.stages:
         install_stage_probes(stamps)
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval / 1000)
+    if args.thread_per_port:
+        from devices.serial_line import SerialLineDriver
+
+        SerialLineDriver.shared_reader = False
+    profiles: list[tuple[str, Any]] = []
+    if args.profile:
+        install_profilers(profiles)
 
     import uvicorn
 
@@ -309,6 +371,19 @@ def studio_child(args: argparse.Namespace) -> int:
         if args.stages:
             with open(Path(args.data) / "stages.json", "w") as f:
                 json.dump(list(stamps), f)
+        if profiles:
+            import io
+            import pstats
+
+            out = io.StringIO()
+            for name, prof in profiles:
+                prof.disable()
+                prof.dump_stats(f"{args.profile}.{name.replace(' ', '-')}.prof")
+                out.write(f"\n===== {name}: top functions by cumulative time =====\n")
+                pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(30)
+                out.write(f"\n===== {name}: top functions by own time =====\n")
+                pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(20)
+            Path(args.profile).write_text(out.getvalue())
     return 0
 
 
@@ -354,6 +429,8 @@ def thread_groups(pid: int, before: dict[int, tuple[str, float]], after: dict[in
             group = "simulators"
         elif name.startswith("cammegh-ss2"):
             group = "SS2 drivers"
+        elif name.startswith("serial-reader"):
+            group = "serial reader (every SS2 port)"
         elif name.startswith("journal-writer"):
             group = "journal writer"
         elif name.startswith("bench-"):
@@ -505,6 +582,12 @@ def run(args: argparse.Namespace) -> int:
             cmd += ["--stages"]
         if args.switch_interval:
             cmd += ["--switch-interval", str(args.switch_interval)]
+        if args.check_once:
+            cmd += ["--check-once"]
+        if args.thread_per_port:
+            cmd += ["--thread-per-port"]
+        if args.profile:
+            cmd += ["--profile", str(Path(args.profile).resolve())]
         print(f"latency benchmark: {args.tables} simulated SS2 wheels in one studio process, speed {args.speed:g}x "
               f"real pace, {args.duration:.0f} s of results; {os.cpu_count()} CPUs, python {sys.version.split()[0]}",
               flush=True)
@@ -636,6 +719,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="also stamp each hop inside the studio and print where the time goes")
     p.add_argument("--switch-interval", type=float, default=0.0, metavar="MS",
                    help="experiment: sys.setswitchinterval() in the studio process, in ms (default: Python's 5 ms)")
+    p.add_argument("--check-once", action="store_true",
+                   help="experiment: validate each feed message once (as if Table passed checked=True to append_feed)")
+    p.add_argument("--thread-per-port", action="store_true",
+                   help="experiment: each serial driver reads its port on its own thread (as before the shared reader)")
+    p.add_argument("--profile", default=None, metavar="FILE",
+                   help="experiment: cProfile the studio's event loop and journal writer, write the tables to FILE "
+                        "(slows them: the latency figures of such a run are not comparable)")
     # internal: the studio child
     p.add_argument("--studio-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--data", help=argparse.SUPPRESS)

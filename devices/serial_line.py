@@ -14,12 +14,23 @@ each event to ``on_event``; when the port errors, reaches EOF or vanishes it
 emits :class:`DeviceDisconnected` and reopens it with exponential backoff
 until :meth:`stop`. Exceptions raised by ``handle_line`` or by ``on_event`` are
 counted and logged; they never end the thread.
+
+A plain device path (a tty or pty; not ``socket://``, ``loop://`` or ``spy://``)
+is read by one thread shared by all such drivers, ``serial-reader``: it waits
+on every open port at once, and for each port that has bytes it frames, parses
+and calls ``on_event`` (so ``handle_line`` and ``on_event`` run on that thread
+and must not block); it also runs the partial-line and silence timers. The
+driver's own thread then only opens the port, waits (without waking) while the
+link is up and reconnects. The shared thread ends when no port is open.
 """
 # Engineers working in parallel: read docs/engineering.md first (file ownership, no git commands, test rules).
 
 from __future__ import annotations
 
 import logging
+import os
+import select
+import selectors
 import sys
 import threading
 import time
@@ -45,6 +56,8 @@ class SerialLineDriver(Driver):
     baudrate: int = 9600
     #: line terminator appended by :meth:`send`
     terminator: str = "\r\n"
+    #: read a plain device path on the shared ``serial-reader`` thread (False: on this driver's thread)
+    shared_reader: bool = True
 
     def __init__(
         self,
@@ -87,6 +100,7 @@ class SerialLineDriver(Driver):
         self._lifecycle_lock = threading.Lock()
         self._stop_event = threading.Event()
         self._thread: threading.Thread | None = None
+        self._link: _Link | None = None  # while the shared reader reads this driver's port
 
         self._last_line: str | None = None
         self._last_line_at: datetime | None = None
@@ -138,7 +152,10 @@ class SerialLineDriver(Driver):
         with self._lifecycle_lock:
             thread, self._thread = self._thread, None
             self._stop_event.set()
-        if thread is None or thread is threading.current_thread():
+            link = self._link
+        if link is not None:
+            link.wake.set()
+        if thread is None or thread is threading.current_thread() or _READER.is_current():
             return  # never started, already stopped, or called from on_event (the thread ends by itself)
         thread.join(self.stop_timeout)
         if thread.is_alive():  # pragma: no cover - only with a write stuck past write_timeout
@@ -266,6 +283,9 @@ class SerialLineDriver(Driver):
 
     def _read_loop(self, port: serial.SerialBase, stop: threading.Event) -> tuple[str | None, bool]:
         """Read until stop (returns None) or a port error (returns the reason)."""
+        # only pyserial's own posix class: spy:// (a subclass) must go through its read() to be traced
+        if self.shared_reader and type(port) is serial.Serial and isinstance(getattr(port, "fd", None), int):
+            return self._shared_read_loop(port.fd, stop)
         got_data = False
         last_rx = time.monotonic()
         self.silent = False
@@ -298,6 +318,64 @@ class SerialLineDriver(Driver):
                 self._count("handler_errors")
                 log.exception("%s: error while processing input", self.thread_name)
         return None, got_data
+
+    def _shared_read_loop(self, fd: int, stop: threading.Event) -> tuple[str | None, bool]:
+        """The shared reader reads the port; this thread sleeps until the link fails or stop()."""
+        self.silent = False
+        link = _Link(self, fd)
+        with self._lifecycle_lock:
+            self._link = link
+        _READER.add(link)
+        try:
+            while not stop.is_set() and link.reason is None:
+                link.wake.wait()
+                link.wake.clear()
+        finally:
+            _READER.remove(link)  # once it returns, the reader calls nothing of ours
+            with self._lifecycle_lock:
+                self._link = None
+        return (None if stop.is_set() else link.reason), link.got_data
+
+    def _read_ready(self, link: "_Link") -> None:
+        """On the shared reader: the port has bytes (or an error)."""
+        try:
+            data = os.read(link.fd, 4096)
+        except BlockingIOError:
+            return
+        except OSError as exc:  # EIO when a pty/USB port vanishes (the same words as pyserial's read)
+            link.down(f"read failed: read failed: {exc}")
+            return
+        if not data:
+            link.down("read failed: device reports readiness to read but returned no data "
+                      "(device disconnected or multiple access on port?)")
+            return
+        link.got_data = True
+        link.last_rx = time.monotonic()
+        if self.silent:
+            self._spoke_again()
+        try:
+            self._feed(data)
+        except Exception:  # pragma: no cover - belt and braces: the reader must survive
+            self._count("handler_errors")
+            log.exception("%s: error while processing input", self.thread_name)
+
+    def _check_timers(self, link: "_Link", now: float) -> None:
+        """On the shared reader, every read_timeout: the partial-line and silence timers."""
+        quiet = now - link.last_rx
+        if not (self.partial_line_timeout is not None and self._framer.pending and quiet > self.partial_line_timeout
+                or self.silence_timeout is not None and link.got_data and not self.silent
+                and quiet > self.silence_timeout):
+            return
+        if select.select([link.fd], [], [], 0)[0]:
+            return  # bytes came while this thread waited for the CPU: read them before calling it silence
+        if self.partial_line_timeout is not None and self._framer.pending and \
+                now - link.last_rx > self.partial_line_timeout:
+            dropped = self._framer.discard_partial()
+            self._count("partial_lines_dropped")
+            log.info("%s: dropped a %d-byte partial line after silence", self.thread_name, dropped)
+        if (self.silence_timeout is not None and link.got_data and not self.silent
+                and now - link.last_rx > self.silence_timeout):
+            self._went_silent(now - link.last_rx)
 
     def _went_silent(self, seconds: float) -> None:
         self.silent = True
@@ -352,3 +430,136 @@ class SerialLineDriver(Driver):
     def _set_error(self, reason: str) -> None:
         with self._state_lock:
             self._last_error = reason
+
+
+class _Link:
+    """One open port read by the shared reader."""
+
+    def __init__(self, driver: SerialLineDriver, fd: int) -> None:
+        self.driver = driver
+        self.fd = fd
+        self.reason: str | None = None  # set by the reader when the port fails
+        self.got_data = False
+        self.last_rx = time.monotonic()
+        self.next_check = self.last_rx + driver.read_timeout
+        self.wake = threading.Event()  # wakes the driver's thread (failure or stop)
+        self.removed = threading.Event()
+
+    def down(self, reason: str) -> None:
+        self.reason = reason
+        self.wake.set()
+
+
+class _SharedReader:
+    """One thread that waits on every open posix port and reads those that have bytes.
+
+    With a thread per port, 50 wheels are 50 threads that each wake on every line and every read
+    timeout and want the GIL at the moment the journal and the event loop do; one thread reading
+    every ready port in a row hands the GIL over far less often.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._commands: list[tuple[str, _Link]] = []
+        self._wake_w = -1
+
+    def is_current(self) -> bool:
+        return self._thread is not None and self._thread is threading.current_thread()
+
+    def add(self, link: _Link) -> None:
+        with self._lock:
+            self._commands.append(("add", link))
+            if self._thread is None:
+                wake_r, self._wake_w = os.pipe()
+                os.set_blocking(wake_r, False)
+                os.set_blocking(self._wake_w, False)
+                self._thread = threading.Thread(target=self._run, args=(wake_r, self._wake_w),
+                                                name="serial-reader", daemon=True)
+                self._thread.start()
+            else:
+                self._poke()
+
+    def remove(self, link: _Link) -> None:
+        with self._lock:
+            thread = self._thread
+            if thread is None:
+                return
+            self._commands.append(("remove", link))
+            self._poke()
+        link.removed.wait()
+        with self._lock:
+            ending = self._thread is not thread
+        if ending:  # that was the last port: leave no thread and no descriptor behind
+            thread.join()
+
+    def _poke(self) -> None:
+        try:
+            os.write(self._wake_w, b"x")
+        except BlockingIOError:
+            pass  # already poked
+
+    def _run(self, wake_r: int, wake_w: int) -> None:
+        sel = selectors.DefaultSelector()
+        sel.register(wake_r, selectors.EVENT_READ)
+        links: dict[int, _Link] = {}
+        try:
+            while True:
+                with self._lock:  # remove() sees the removal and the decision to end together
+                    commands, self._commands = self._commands, []
+                    for op, link in commands:
+                        if op == "remove":
+                            if links.get(link.fd) is link:
+                                del links[link.fd]
+                                sel.unregister(link.fd)
+                            link.removed.set()
+                        elif link.reason is None:
+                            try:
+                                sel.register(link.fd, selectors.EVENT_READ, link)
+                                links[link.fd] = link
+                            except (OSError, ValueError, KeyError) as exc:
+                                link.down(f"read failed: {exc}")
+                    if not links:
+                        self._thread = None  # the next add() starts a new thread
+                        return
+                now = time.monotonic()
+                timeout = max(0.0, min(link.next_check for link in links.values()) - now)
+                for key, _ in sel.select(timeout):
+                    link = key.data
+                    if link is None:
+                        try:
+                            os.read(wake_r, 4096)
+                        except BlockingIOError:
+                            pass
+                        continue
+                    link.driver._read_ready(link)
+                    if link.reason is not None:
+                        del links[link.fd]
+                        sel.unregister(link.fd)
+                now = time.monotonic()
+                for link in list(links.values()):
+                    if now >= link.next_check:
+                        link.next_check = now + link.driver.read_timeout
+                        try:
+                            link.driver._check_timers(link, now)
+                        except Exception:  # pragma: no cover - the reader must survive
+                            log.exception("%s: timer check failed", link.driver.thread_name)
+        except BaseException:  # pragma: no cover - every open link would hang: fail them all
+            log.exception("serial-reader: stopped on an error")
+            with self._lock:
+                self._thread = None
+                for _, link in self._commands:
+                    link.down("the serial reader thread failed")
+                    link.removed.set()
+                self._commands = []
+            for link in links.values():
+                link.down("the serial reader thread failed")
+                link.removed.set()
+            raise
+        finally:
+            sel.close()
+            os.close(wake_r)
+            os.close(wake_w)
+
+
+_READER = _SharedReader()

@@ -26,7 +26,7 @@ import secrets
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, NamedTuple, get_args
+from typing import Any, Callable, NamedTuple
 
 from devices.base import Driver
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
@@ -35,25 +35,11 @@ from recognition.game import (
     PlayerDecision, Release, ResultReady, RoundSignal, SendCommand, StartPlay, Void,
 )
 from streaming.canonical import commitment_hash
-from streaming.messages import FeedKind
 
-from . import journal as _journal_module
 from .journal import Journal, check_feed_message, rfc3339
 from .rounds import HoldInfo, Round, RoundError, RoundState
 
 log = logging.getLogger(__name__)
-
-
-def _accept_all_feed_kinds() -> None:
-    """studio/journal.py keeps its own list of feed kinds (FEED_KINDS); until it takes them from
-    streaming.messages.FeedKind (a one-line change asked of its owner), widen that list here so that the
-    journal stores, and `studio verify` checks, the decision kinds as feed messages."""
-    kinds = tuple(get_args(FeedKind))
-    if set(_journal_module.FEED_KINDS) != set(kinds):
-        _journal_module.FEED_KINDS = kinds  # type: ignore[misc]
-
-
-_accept_all_feed_kinds()
 
 
 class DecisionError(Exception):
@@ -119,28 +105,6 @@ def _result_words(result: Any) -> str:
     if isinstance(result, (list, tuple)):
         return " ".join(_result_words(v) for v in result)
     return str(result)
-
-
-def _last_record(journal: Any, kind: str, table_id: str) -> dict[str, Any] | None:
-    """The body of the table's newest journal record of `kind` (None if there is none)."""
-    finder = getattr(journal, "last_record", None)  # a Journal method, once studio/journal.py has one
-    if callable(finder):
-        return finder(kind, table_id)
-    import json
-    import sqlite3
-    reader = getattr(journal, "_reader", None)
-    if callable(reader):
-        conn = reader()
-        row = conn.execute("SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1",
-                           (kind, table_id)).fetchone()
-    else:
-        db = sqlite3.connect(f"file:{journal.path}?mode=ro", uri=True)
-        try:
-            row = db.execute("SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1",
-                             (kind, table_id)).fetchone()
-        finally:
-            db.close()
-    return json.loads(row[0]) if row else None
 
 
 @dataclass
@@ -526,7 +490,7 @@ class Table:
         message = self._message("commitment", r, commitment={"hash": self.draw.hash, "scheme": COMMITMENT_SCHEME},
                                 source={"type": "studio_rng", "generator": "secrets.SystemRandom"})
         if message is not None:
-            self.journal.append_feed(message)
+            self.journal.append_feed(message, checked=True)
 
     def _close_betting(self, by: str | None) -> None:
         r = self._current("close betting")
@@ -585,7 +549,7 @@ class Table:
         if message is None:
             return
         self._step(r, "certify")
-        self.journal.append_feed(message)
+        self.journal.append_feed(message, checked=True)
 
     def _void(self, code: str, message: str, source: dict[str, Any], by: str | None = None) -> None:
         r = self.round
@@ -595,7 +559,7 @@ class Table:
         if feed is None:
             return
         self._step(r, "void", by=by)
-        self.journal.append_feed(feed)
+        self.journal.append_feed(feed, checked=True)
 
     def _hold(self, code: str, message: str) -> None:
         if self.round is not None and not self.round.is_final:
@@ -659,7 +623,7 @@ class Table:
         w = DecisionWindow(r.round_id, d.window, d.seat, d.hand, tuple(d.allowed), d.default, dict(d.detail),
                            deadline)
         self.windows[d.window] = w
-        self.journal.append_feed(message)
+        self.journal.append_feed(message, checked=True)
         w.timer = self._schedule(self.decision_seconds,
                                  lambda rid=r.round_id, wid=d.window: self._window_timeout(rid, wid))
         self._emit("decision_window", w.as_dict())
@@ -683,7 +647,7 @@ class Table:
                                           message="the decision could not be published; the round is held")
                 self._decision_judge_refused(refused)
             return
-        committed = self.journal.append_feed(message)
+        committed = self.journal.append_feed(message, checked=True)
         if self._answering is not None and self._answer is None:
             self._answer = (d, committed)
         self._emit("decision", {k: message[k] for k in ("window", "seat", "hand", "action", "cards", "by")})
@@ -946,7 +910,7 @@ class Table:
         data["transition"] = "correct"
         self.journal.append("round_state", data, table_id=self.table_id, round_id=r.round_id,
                             round_projection=r.projection())
-        self.journal.append_feed(message)
+        self.journal.append_feed(message, checked=True)
         self._emit("round", data)
         return r
 
@@ -1011,7 +975,7 @@ class Table:
     def _restore_maintenance(self) -> None:
         """At start-up: the table's last `maintenance` record says whether it is in maintenance."""
         try:
-            record = _last_record(self.journal, "maintenance", self.table_id)
+            record = self.journal.last_record("maintenance", self.table_id)
         except Exception:
             log.exception("table %s: could not read its maintenance state from the journal", self.table_id)
             return
