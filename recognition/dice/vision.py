@@ -20,6 +20,9 @@ towards a wrong face:
    convex (a die resting on another shows the lower die's corners) and show no more of
    its sides than the camera's perspective explains: a band of die-coloured but darker
    pixels wider than ``max_side_band`` along an edge is the side face of a cocked die.
+   Where that edge meets a neighbour (its bevel or side face may lie there too) a little
+   more is allowed only for a 4, 5 or 6 whose pip grid is square across that edge: a
+   tilted die's upper face, and so its pip grid, is foreshortened by cos(tilt) there.
 5. **Pips.** Inside the die (its edge excluded), pixels far in colour from the die's
    median colour are pips: dark pips on white dice, white pips on red or blue dice, red
    ones on Asian dice alike. The threshold sits halfway between the body and the pips
@@ -919,6 +922,8 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     # the die is from it: allow for that on each side
     principal = np.array(work.principal, np.float64)
     excess = 0.0
+    seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
+    square_check: list[np.ndarray] = []
     for reach, normal, seam in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
@@ -926,13 +931,20 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # its corner (not its upper face) gets a little more
         persp = max(0.0, towards) / cal.camera_height
         allowed = cal.max_side_band * side * (_SEAM if seam == 2 else 1.0) + persp + (_CONTACT * side if seam == 1 else 0.0)
-        excess = max(excess, (reach - allowed) / side)
+        over = (reach - allowed) / side
+        if seam and over > 0:
+            seam_excess = max(seam_excess, over)
+            square_check.append(normal)
+        else:
+            excess = max(excess, over)
         if seam == 2:
             checks["seam_net"] = max(checks.get("seam_net", 0.0), (reach - persp) / side)
     checks["side_band"] = max(r for r, _, _ in bands) / side
-    checks["band_excess"] = excess
-    if excess > 0:
+    checks["band_excess"] = max(excess, seam_excess)
+    if excess > 0 or seam_excess > _SQUARE_EXTRA:
         return result(None, 0.0, "cocked")
+    # a wider band only where the die meets a neighbour is the neighbour's edge (flat die) or this die's own side
+    # face (cocked, leaning on it): decided below by the pip grid, which a tilted upper face foreshortens
     edge = cv2.distanceTransform(np.pad(core, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
     sel = edge > 0.05 * side
     if np.count_nonzero(sel) < 20:
@@ -985,6 +997,14 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     checks["residual"] = residual
     if face is None:
         return result(None, 0.0, "unreadable", pips, work.to_frame((centroid + (ox, oy))[None])[0])
+    if square_check:
+        # the second cue: the upper face of a die tilted by t is foreshortened by cos t across the edge it
+        # shows a side face at (0.95 at 18 degrees); a 2-D pip grid (4, 5, 6) measures that, a line of pips
+        # (2, 3) or one pip cannot, so those stay refused
+        square = _grid_squareness(P - centroid, face, rot, square_check) if face >= 4 else 0.0
+        checks["grid_square"] = square
+        if square < _SQUARE_MIN:
+            return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
     # where this face has no pip, the die must be bare: a dark (or light) spot there is a pip the count
     # missed (a 3 without its middle pip would read 2)
     spot = _empty_spots(dist, p_body + 0.3 * (p_pip - p_body), sel, centroid, P, side, rot, face)
@@ -1075,6 +1095,49 @@ def _empty_spots(dist: np.ndarray, thr: float, sel: np.ndarray, centre: np.ndarr
         if region.any():
             worst = max(worst, float(np.count_nonzero(dist[y0:y1, x0:x1][region] > thr)) / np.count_nonzero(region))
     return worst
+
+
+def _grid_squareness(q: np.ndarray, face: int, rot: float, normals: Sequence[np.ndarray]) -> float:
+    """How square the die's pip grid is across each of `normals` (image directions): the scale of the pips'
+    spread along the normal over the scale along the edge, fitted to the face's pattern (rotated by `rot`
+    degrees, each pip matched to its nearest pattern place); the least of min(ratio, 1 / ratio) (1: square).
+    Only meaningful for a 2-D pattern (faces 4, 5, 6)."""
+    a = math.radians(rot)
+    R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    best: tuple[float, np.ndarray] | None = None
+    for lay in LAYOUTS[face]:
+        target = lay @ R.T
+        d = np.linalg.norm(q[:, None, :] - target[None] * _grid_scale(q, target), axis=2)
+        err = float(d.min(axis=1).max())
+        if best is None or err < best[0]:
+            best = (err, target[d.argmin(axis=1)])
+    assert best is not None
+    L = best[1]
+    worst = 1.0
+    for n in normals:
+        n = np.asarray(n, np.float64)
+        t = np.array([-n[1], n[0]])
+        ln, lt, qn, qt = L @ n, L @ t, q @ n, q @ t
+        if float(ln @ ln) < 1e-9 or float(lt @ lt) < 1e-9:
+            return 0.0
+        sn, st = float(qn @ ln) / float(ln @ ln), float(qt @ lt) / float(lt @ lt)
+        if sn <= 0 or st <= 0:
+            return 0.0
+        r = sn / st
+        worst = min(worst, r, 1.0 / r)
+    return worst
+
+
+def _grid_scale(q: np.ndarray, target: np.ndarray) -> float:
+    """The scale from pattern units (die sides) to the observed pips' units, by their mean distance from the
+    middle (1 pip: none)."""
+    tq = float(np.sqrt((target ** 2).sum(axis=1).mean()))
+    oq = float(np.sqrt((q ** 2).sum(axis=1).mean()))
+    return oq / tq if tq > 0 else 1.0
+
+
+_SQUARE_EXTRA = 0.35  # the most a band at a neighbour may exceed its allowance (die sides) and be a neighbour's
+_SQUARE_MIN = 0.975  # a pip grid at least this square across that band: flat (cos 18 degrees = 0.951)
 
 
 def _ramp(x: float, good: float, bad: float) -> float:

@@ -58,6 +58,70 @@ def test_golden_picture(name: str) -> None:
         assert reading.confidence >= 0.9
 
 
+# --------------------------------------------------------------------------- regression pictures
+
+
+def _regression(name: str) -> tuple[np.ndarray, dict, Calibration]:
+    import json
+
+    entry = json.loads((GOLDEN / "regression.json").read_text())[name]
+    image = cv2.imread(str(GOLDEN / name))
+    assert image is not None, name
+    colours = tuple(d["color"] for d in entry["truth"]["dice"])
+    return image, entry["truth"], load_calibration(entry["calibration"]).restricted_to(colours)
+
+
+def test_touching_flat_dice_read_by_their_square_pip_grid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three flat dice, two of them touching edge to edge with their edges offset: the band between them is
+    wider than the seam allowance, but their pip grids are square, so they are read (they were refused as
+    cocked before the pip-grid cue: without it, they still are)."""
+    from recognition.dice import vision
+
+    image, truth, cal = _regression("touching-flat.png")
+    reading = read_dice(image, cal, expected=truth["expected"])
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"] == [5, 6, 6]
+    for d in reading.dice:
+        near = min(math.hypot(d.center[0] - t["center"][0], d.center[1] - t["center"][1]) for t in truth["dice"])
+        assert near < 0.3 * truth["die_size"]
+    assert any(d.checks.get("grid_square", 0.0) >= 0.975 for d in reading.dice)  # the cue decided one of them
+    monkeypatch.setattr(vision, "_SQUARE_EXTRA", 0.0)  # the band alone (the recognizer before the cue)
+    assert read_dice(image, cal, expected=truth["expected"]).status == "uncertain"
+
+
+def test_die_cocked_against_a_neighbour_stays_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A die tilted against its neighbour shows its side face where the seam is: the seam allowance lets the
+    band pass, the foreshortened pip grid does not. Without the pip-grid check this frame would read "ok"
+    (a wrong certification), so the picture keeps the cue honest."""
+    from recognition.dice import vision
+
+    image, truth, cal = _regression("cocked-leaning.png")
+    assert truth["faces"] is None and truth["faults"] == ["cocked"]
+    reading = read_dice(image, cal, expected=truth["expected"])
+    assert reading.status == "uncertain"
+    assert {i.code for i in reading.issues} & {"cocked", "touching"}
+    monkeypatch.setattr(vision, "_SQUARE_MIN", 0.0)  # no pip-grid check: the cocked die would pass
+    assert read_dice(image, cal, expected=truth["expected"]).status == "ok"
+
+
+def test_grid_squareness_measures_foreshortening() -> None:
+    """The pip-grid measure itself: a square 4, 5 or 6 scores 1; squeezed by cos 18 degrees across one edge
+    it scores cos 18 degrees (a die tilted that much), whichever way the die is turned."""
+    from recognition.dice.vision import _grid_squareness
+
+    for face in (4, 5, 6):
+        for deg in (0.0, 17.0, 33.0, 60.0):
+            a = math.radians(deg)
+            R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+            pips = LAYOUTS[face][0] @ R.T * 40.0
+            n = R @ np.array([0.0, 1.0])  # one of the die's edge normals, in the picture
+            assert _grid_squareness(pips, face, deg, [n]) == pytest.approx(1.0, abs=1e-9)
+            squeeze = np.eye(2) - (1 - math.cos(math.radians(18))) * np.outer(n, n)
+            tilted = pips @ squeeze.T
+            assert _grid_squareness(tilted, face, deg, [n]) == pytest.approx(math.cos(math.radians(18)), abs=1e-6)
+            assert _grid_squareness(tilted, face, deg, [n]) < 0.975
+
+
 # --------------------------------------------------------------------------- generated sets
 
 
