@@ -22,8 +22,8 @@ Two processes:
 CLOCK_REALTIME is one clock for both processes, so latency = receive - write for the
 matching (table_id, source.game_counter). What that includes, in order:
 
-    simulator os.write on the pty master -> tty layer -> the shared serial-reader thread
-    (devices/serial_line.py: os.read, line framer, parse, SS2Tracker) -> loop.call_soon_threadsafe
+    simulator os.write on the pty master -> tty layer -> the event loop (loop.add_reader, see
+    SerialLineDriver.read_on_loop: os.read, line framer, parse, SS2Tracker) -> loop.call_soon
     -> Table.device_event on
     the event loop (journal append of the device event, SS2 judge, round transitions
     result_pending + certify, append_feed) -> journal writer thread (canonical JSON, SHA-256,
@@ -38,7 +38,8 @@ Usage::
     python bench/latency.py --tables 10 --speed 20
 
 Experiments (each changes the studio child only, in memory): ``--check-once`` (feed messages validated
-once, as if ``Table`` passed ``checked=True`` to ``Journal.append_feed``), ``--thread-per-port`` (each
+once, as if ``Table`` passed ``checked=True`` to ``Journal.append_feed``), ``--reader-thread`` (the ports are
+read on the shared ``serial-reader`` thread, as before they were read on the event loop), ``--thread-per-port`` (each
 serial driver reads on its own thread, as before the shared reader), ``--switch-interval MS``,
 ``--profile FILE`` (cProfile of the event loop and the journal writer; slows them).
 
@@ -72,7 +73,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import MachineLoad, process_cpu  # noqa: E402  (bench/machine.py)
 
 TARGET_P99_MS = 10.0
-PATH_INCLUDED = ("pty write -> serial reader thread (read, frame, parse, track) -> event loop (journal append, judge, "
+PATH_INCLUDED = ("pty write -> event loop reads the port (read, frame, parse, track) -> Table.device_event "
+                 "(journal append, judge, "
                  "round steps, append_feed) -> journal writer (canonical JSON, SHA-256, Ed25519 signing, group "
                  "commit with fsync) -> on_commit -> event loop (FeedHub.publish) -> uvicorn websocket send -> "
                  "loopback TCP -> consumer process (websockets recv, json.loads)")
@@ -129,7 +131,7 @@ def install_write_probe(records: list[tuple[int, int, int]]) -> None:
 
 
 STAGES = (
-    ("parsed", "serial reader thread: line read, framed, parsed, WheelResult made"),
+    ("parsed", "event loop (--reader-thread: the serial-reader thread): line read, framed, parsed, WheelResult made"),
     ("loop", "event loop: Table.device_event starts on the WheelResult"),
     ("append_feed", "event loop: judge + round steps done, append_feed queued"),
     ("writing", "journal writer: starts the batch holding the result (_write_batch)"),
@@ -322,6 +324,10 @@ def studio_child(args: argparse.Namespace) -> int:
         from devices.serial_line import SerialLineDriver
 
         SerialLineDriver.shared_reader = False
+    if args.thread_per_port or args.reader_thread:
+        import studio.service
+
+        studio.service.READ_SERIAL_ON_LOOP = False
     profiles: list[tuple[str, Any]] = []
     if args.profile:
         install_profilers(profiles)
@@ -586,6 +592,8 @@ def run(args: argparse.Namespace) -> int:
             cmd += ["--check-once"]
         if args.thread_per_port:
             cmd += ["--thread-per-port"]
+        if args.reader_thread:
+            cmd += ["--reader-thread"]
         if args.profile:
             cmd += ["--profile", str(Path(args.profile).resolve())]
         print(f"latency benchmark: {args.tables} simulated SS2 wheels in one studio process, speed {args.speed:g}x "
@@ -723,6 +731,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="experiment: validate each feed message once (as if Table passed checked=True to append_feed)")
     p.add_argument("--thread-per-port", action="store_true",
                    help="experiment: each serial driver reads its port on its own thread (as before the shared reader)")
+    p.add_argument("--reader-thread", action="store_true",
+                   help="experiment: the serial ports are read on the shared serial-reader thread (as before they "
+                        "were read on the event loop)")
     p.add_argument("--profile", default=None, metavar="FILE",
                    help="experiment: cProfile the studio's event loop and journal writer, write the tables to FILE "
                         "(slows them: the latency figures of such a run are not comparable)")

@@ -22,11 +22,18 @@ and calls ``on_event`` (so ``handle_line`` and ``on_event`` run on that thread
 and must not block); it also runs the partial-line and silence timers. The
 driver's own thread then only opens the port, waits (without waking) while the
 link is up and reconnects. The shared thread ends when no port is open.
+
+:meth:`SerialLineDriver.read_on_loop` (called before :meth:`start`) reads such a port on
+an asyncio event loop instead (``loop.add_reader``): ``handle_line``, ``on_event`` and
+the timers then run on the loop's thread, with no thread hop between the port and the
+loop. The driver's thread still opens, reconnects and backs off; the port is taken off
+the loop before it is closed.
 """
 # Engineers working in parallel: read docs/engineering.md first (file ownership, no git commands, test rules).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import select
@@ -100,7 +107,8 @@ class SerialLineDriver(Driver):
         self._lifecycle_lock = threading.Lock()
         self._stop_event = threading.Event()
         self._thread: threading.Thread | None = None
-        self._link: _Link | None = None  # while the shared reader reads this driver's port
+        self._link: _Link | None = None  # while the shared reader (or the loop) reads this driver's port
+        self._loop: asyncio.AbstractEventLoop | None = None  # read_on_loop()
 
         self._last_line: str | None = None
         self._last_line_at: datetime | None = None
@@ -133,6 +141,15 @@ class SerialLineDriver(Driver):
         """Device-specific part of :meth:`health`."""
         return {}
 
+    def read_on_loop(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        """Read a plain device path on ``loop`` (``loop.add_reader``) rather than on the shared reader thread.
+
+        Call before :meth:`start`. ``handle_line`` and ``on_event`` then run on the loop's thread (they must not
+        block it); the connect/disconnect events still come from the driver's own thread. ``None``: the shared
+        reader thread (the default). socket://, loop:// and spy:// ports keep their own thread either way.
+        """
+        self._loop = loop
+
     # -- Driver contract -----------------------------------------------------
     @property
     def thread_name(self) -> str:
@@ -154,6 +171,8 @@ class SerialLineDriver(Driver):
             self._stop_event.set()
             link = self._link
         if link is not None:
+            if link.loop is not None and asyncio._get_running_loop() is link.loop:
+                _loop_detach(link)  # on the loop itself: the driver's thread cannot wait for it while we join
             link.wake.set()
         if thread is None or thread is threading.current_thread() or _READER.is_current():
             return  # never started, already stopped, or called from on_event (the thread ends by itself)
@@ -285,6 +304,9 @@ class SerialLineDriver(Driver):
         """Read until stop (returns None) or a port error (returns the reason)."""
         # only pyserial's own posix class: spy:// (a subclass) must go through its read() to be traced
         if self.shared_reader and type(port) is serial.Serial and isinstance(getattr(port, "fd", None), int):
+            loop = self._loop
+            if loop is not None and not loop.is_closed():
+                return self._loop_read_loop(loop, port.fd, stop)
             return self._shared_read_loop(port.fd, stop)
         got_data = False
         last_rx = time.monotonic()
@@ -332,6 +354,28 @@ class SerialLineDriver(Driver):
                 link.wake.clear()
         finally:
             _READER.remove(link)  # once it returns, the reader calls nothing of ours
+            with self._lifecycle_lock:
+                self._link = None
+        return (None if stop.is_set() else link.reason), link.got_data
+
+    def _loop_read_loop(self, loop: asyncio.AbstractEventLoop, fd: int,
+                        stop: threading.Event) -> tuple[str | None, bool]:
+        """The loop reads the port (read_on_loop); this thread sleeps until the link fails or stop()."""
+        self.silent = False
+        link = _Link(self, fd)
+        link.loop = loop
+        with self._lifecycle_lock:
+            self._link = link
+        try:
+            try:
+                loop.call_soon_threadsafe(_loop_attach, link)
+            except RuntimeError:  # the loop closed meanwhile
+                link.down("read failed: the event loop that reads this port is closed")
+            while not stop.is_set() and link.reason is None:
+                link.wake.wait()
+                link.wake.clear()
+        finally:
+            _loop_detach(link)  # once it returns, the loop calls nothing of ours and the port may close
             with self._lifecycle_lock:
                 self._link = None
         return (None if stop.is_set() else link.reason), link.got_data
@@ -444,10 +488,89 @@ class _Link:
         self.next_check = self.last_rx + driver.read_timeout
         self.wake = threading.Event()  # wakes the driver's thread (failure or stop)
         self.removed = threading.Event()
+        # read_on_loop: the loop that reads the port, whether its reader is registered, the timer handle
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.attached = False
+        self.detached = False
+        self.timer: asyncio.TimerHandle | None = None
 
     def down(self, reason: str) -> None:
         self.reason = reason
         self.wake.set()
+
+
+def _loop_attach(link: _Link) -> None:
+    """On the loop: start reading the port (unless the link was already given up)."""
+    loop = link.loop
+    assert loop is not None
+    if link.detached or link.reason is not None:
+        return
+    try:
+        loop.add_reader(link.fd, _loop_ready, link)
+    except (OSError, ValueError, KeyError) as exc:
+        link.down(f"read failed: {exc}")
+        return
+    link.attached = True
+    link.timer = loop.call_later(link.driver.read_timeout, _loop_tick, link)
+
+
+def _loop_unregister(link: _Link) -> None:
+    """On the loop (or with the loop not running): stop reading the port."""
+    if link.attached:
+        link.attached = False
+        if link.timer is not None:
+            link.timer.cancel()
+        try:
+            link.loop.remove_reader(link.fd)  # type: ignore[union-attr]
+        except (OSError, ValueError, RuntimeError):  # pragma: no cover - a closed loop
+            pass
+
+
+def _loop_ready(link: _Link) -> None:
+    if not link.attached:
+        return
+    try:
+        link.driver._read_ready(link)
+    finally:
+        if link.reason is not None:
+            _loop_unregister(link)  # before the driver's thread closes the port
+
+
+def _loop_tick(link: _Link) -> None:
+    if not link.attached:
+        return
+    try:
+        link.driver._check_timers(link, time.monotonic())
+    except Exception:  # pragma: no cover - the timers must keep running
+        log.exception("%s: timer check failed", link.driver.thread_name)
+    if link.attached:
+        link.timer = link.loop.call_later(link.driver.read_timeout, _loop_tick, link)  # type: ignore[union-attr]
+
+
+def _loop_finish(link: _Link) -> None:
+    _loop_unregister(link)
+    link.removed.set()
+
+
+def _loop_detach(link: _Link) -> None:
+    """Take the port off its loop and wait until the loop no longer reads it (from any thread)."""
+    loop = link.loop
+    assert loop is not None
+    link.detached = True  # an attach that has not run yet does nothing
+    if link.removed.is_set():
+        return
+    if asyncio._get_running_loop() is loop or loop.is_closed():
+        _loop_finish(link)
+        return
+    try:
+        loop.call_soon_threadsafe(_loop_finish, link)
+    except RuntimeError:  # closed meanwhile: nothing reads the port any more
+        link.removed.set()
+        return
+    while not link.removed.wait(0.05):
+        if not loop.is_running():  # a stopped loop runs no callback: nobody selects on the port, drop it here
+            _loop_finish(link)
+            return
 
 
 class _SharedReader:

@@ -155,11 +155,39 @@ def sign_message(message: dict[str, Any], private_key: Ed25519PrivateKey) -> dic
 def sign_message_text(message: dict[str, Any], private_key: Ed25519PrivateKey) -> tuple[dict[str, Any], bytes]:
     """Like :func:`sign_message`, also returning the canonical JSON of the signed message (with its signature)."""
     signed = _without(message, HASH_FIELD, SIGNATURE_FIELD)
-    signed[HASH_FIELD] = sha256_hex(canonical_json(signed))
-    # checked above: adding two ASCII strings cannot make it invalid, so plain dumps is enough from here
-    signature = private_key.sign(_encode(_dumps(signed)))
+    # Each top-level value is serialised (and checked) once; the three texts (without hash, with hash, with
+    # hash and signature) are put together from those pieces, in key order: the bytes json.dumps(sort_keys=True)
+    # gives for the whole object.
+    parts = _value_texts(signed)
+    signed[HASH_FIELD] = sha256_hex(_encode(_join(parts)))
+    parts[HASH_FIELD] = _dumps(signed[HASH_FIELD])
+    signature = private_key.sign(_encode(_join(parts)))
     signed[SIGNATURE_FIELD] = base64.b64encode(signature).decode("ascii")
-    return signed, _encode(_dumps(signed))
+    parts[SIGNATURE_FIELD] = _dumps(signed[SIGNATURE_FIELD])
+    return signed, _encode(_join(parts))
+
+
+def _value_texts(obj: dict[str, Any]) -> dict[str, str]:
+    """key -> canonical JSON text of its value, refusing what :func:`canonical_json` refuses."""
+    if any(type(k) is not str for k in obj):
+        _check_json_value(obj, "")  # names the bad key
+        raise TypeError("canonical JSON: object keys must be strings")  # pragma: no cover - the walk raised
+    parts: dict[str, str] = {}
+    try:
+        for key, value in obj.items():
+            text = _dumps(value)
+            if type(value) not in _SCALARS and json.loads(text) != value:
+                raise TypeError  # a hidden non-string key (or a tuple): let the walk decide below
+            parts[key] = text
+    except (TypeError, ValueError):
+        _check_json_value(obj, "")
+        # only tuples differ from what they read back as: serialise as canonical_json does
+        parts = {key: _dumps(value) for key, value in obj.items()}
+    return parts
+
+
+def _join(parts: dict[str, str]) -> str:
+    return "{" + ",".join([_dumps(k) + ":" + parts[k] for k in sorted(parts)]) + "}"
 
 
 def _decode_b64_strict(value: str, expected_len: int, what: str) -> bytes:

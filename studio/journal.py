@@ -17,6 +17,7 @@ import base64
 import json
 import logging
 import queue
+import re
 import sqlite3
 import threading
 from concurrent.futures import Future
@@ -172,7 +173,12 @@ class Journal:
     def append(self, kind: str, data: dict[str, Any], *, table_id: str | None = None,
                round_id: str | None = None, at: datetime | None = None,
                round_projection: dict[str, Any] | None = None) -> Future:
-        """Queue one record; the future resolves to its `Committed` once durable."""
+        """Queue one record; the future resolves to its `Committed` once durable.
+
+        `round_projection`: the round's new state for the `rounds` projection. Passing `data` itself (a
+        `round_state` record: the round's projection plus the step keys in ROUND_STEP_KEYS) stores the record's
+        canonical text once for both; the step keys are left out when the projection is read.
+        """
         if kind in FEED_KINDS:
             raise ValueError("use append_feed for results, voids and corrections")
         return self._enqueue(_Pending(kind, data, table_id, round_id, at or utcnow(), False, round_projection))
@@ -303,7 +309,10 @@ class Journal:
             out.append(Committed(seq, p.kind, p.table_id, p.round_id, fseq, body))
             if p.round_projection is not None:
                 r = p.round_projection
-                projections.append((r["round_id"], r["table_id"], r["round_number"], r["state"], canonical_json(r).decode()))
+                # the round's own record (`round_projection is data`: Table._step) is stored once, as its text;
+                # its step keys (ROUND_STEP_KEYS) are dropped when the projection is read
+                text = body if r is p.data else canonical_json(r).decode()
+                projections.append((r["round_id"], r["table_id"], r["round_number"], r["state"], text))
             prev = h
         with self._db:  # one transaction, one fsync
             _insert(self._db, "INSERT INTO records", rows)
@@ -363,7 +372,7 @@ class Journal:
     def open_rounds(self) -> list[dict[str, Any]]:
         rows = self._reader().execute(
             "SELECT body FROM rounds WHERE state NOT IN ('certified', 'voided') ORDER BY table_id, round_number")
-        return [json.loads(b) for (b,) in rows]
+        return [_round(b) for (b,) in rows]
 
     def last_record(self, kind: str, table_id: str) -> dict[str, Any] | None:
         """The body of the table's newest record of `kind` (a rare kind, e.g. "maintenance": it reads backwards
@@ -376,11 +385,23 @@ class Journal:
     def last_round(self, table_id: str) -> dict[str, Any] | None:
         row = self._reader().execute(
             "SELECT body FROM rounds WHERE table_id = ? ORDER BY round_number DESC LIMIT 1", (table_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        return _round(row[0]) if row else None
 
     def get_round(self, round_id: str) -> dict[str, Any] | None:
         row = self._reader().execute("SELECT body FROM rounds WHERE round_id = ?", (round_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        return _round(row[0]) if row else None
+
+
+#: keys a `round_state` record adds to the round's projection (what step, by whom); a projection stored as the
+#: record's text (see `Journal.append`) drops them when read
+ROUND_STEP_KEYS = ("transition", "by")
+
+
+def _round(text: str) -> dict[str, Any]:
+    r = json.loads(text)
+    for key in ROUND_STEP_KEYS:
+        r.pop(key, None)
+    return r
 
 
 _PLACEHOLDERS = {"seq": 1, "prev_hash": GENESIS_HASH, "hash": GENESIS_HASH,
@@ -395,11 +416,42 @@ def check_feed_message(message: dict[str, Any]) -> None:
     if message.get("kind") not in FEED_KINDS:
         raise ValueError(f"feed message kind must be one of {FEED_KINDS}")
     probe = {"occurred_at": rfc3339(utcnow()), **message, **_PLACEHOLDERS}
+    # Fast path. The schema's own portability check (no float, no integer beyond 2^53 - 1 in the free-form
+    # values) walks every value in Python, ~2 KB of a roulette outcome each time. Here the schema validates the
+    # message with its free-form values emptied, canonical_json checks them (strings as keys, JSON values) and
+    # reading the canonical text back with a float hook (and a look for 16-digit runs) does the portability check
+    # in C. Whatever the fast path refuses goes through the full check, so what it accepts and the errors it gives
+    # are the full check's.
+    try:
+        text = canonical_json(probe)
+        light = dict(probe)
+        for name in _FREE_FORM:
+            if type(light.get(name)) is dict and light[name]:
+                light[name] = {}
+        reveal = light.get("reveal")
+        if type(reveal) is dict and type(reveal.get("extras")) is dict and reveal["extras"]:
+            light["reveal"] = dict(reveal, extras={})
+        FeedMessage.model_validate(light)
+        if not _LONG_NUMBER.search(text):
+            json.loads(text, parse_float=_no_float)
+            return
+    except (ValidationError, TypeError, ValueError):
+        pass
     try:
         FeedMessage.model_validate(probe)
         canonical_json(probe)
     except (ValidationError, TypeError) as exc:
         raise ValueError(f"not a valid feed message: {exc}") from None
+
+
+#: the feed message's free-form objects (`dict[str, Any]` in the schema, checked for portability)
+_FREE_FORM = ("result", "outcome", "source", "detail")
+#: 16 digits in a row (maybe an integer beyond 2^53 - 1, maybe in a string): the full check decides
+_LONG_NUMBER = re.compile(rb"[0-9]{16}")
+
+
+def _no_float(text: str) -> Any:
+    raise ValueError("a floating-point number")
 
 
 def _check_commitment(message: dict[str, Any], seq: int, commitments: dict[str, tuple[str, int]],

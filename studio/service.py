@@ -16,6 +16,10 @@ from .table import DeviceSlot, Table
 
 log = logging.getLogger(__name__)
 
+#: read the serial (tty/pty) devices' ports on the event loop (SerialLineDriver.read_on_loop) rather than on the
+#: shared serial-reader thread
+READ_SERIAL_ON_LOOP = True
+
 
 class Studio:
     def __init__(self, config: StudioConfig) -> None:
@@ -77,10 +81,16 @@ class Studio:
         assert loop is not None
 
         def on_event(event: Any, table: Table = table) -> None:
-            loop.call_soon_threadsafe(table.device_event, event)
+            if asyncio._get_running_loop() is loop:  # a port read on the loop (read_on_loop)
+                loop.call_soon(table.device_event, event)
+            else:
+                loop.call_soon_threadsafe(table.device_event, event)
 
         driver = driver_class(dcfg.kind)(slot.device_id, url, on_event, **dcfg.options)
         slot.driver = driver
+        read_on_loop = getattr(driver, "read_on_loop", None)
+        if READ_SERIAL_ON_LOOP and callable(read_on_loop):
+            read_on_loop(loop)  # serial tty/pty ports are read on the event loop: no thread hop to the table
         driver.start()
 
     def simulator(self, table_id: str, role: str | None = None) -> Any:
@@ -109,6 +119,7 @@ class Studio:
     def _void_open_rounds(self) -> None:
         """A round cannot finish once the studio stops listening: void it now rather than leave bets hanging."""
         for table in self.tables.values():
+            table.closing = True  # and open no new one while the devices are being stopped
             if table.round is not None and not table.round.is_final:
                 try:
                     table.void_by("studio_stopped", "The studio was shut down during this round; stakes are returned.",

@@ -154,6 +154,9 @@ class Table:
         self._released: list[str] = []  # holds lifted from the open round, kept for its void reason
         self._timers: list[asyncio.TimerHandle] = []
         self._stopped = False
+        #: the studio is shutting down: no new round opens (one the device starts after the shutdown voided the
+        #: open round would be voided again as "device lost" when its driver stops)
+        self.closing = False
         self._rng = secrets.SystemRandom()
         # a game that defines an opening check (a ball draw's ball-set check) opens no round until one passes
         self.needs_opening_check = require_opening_check and callable(getattr(game, "opening_check", None))
@@ -219,6 +222,7 @@ class Table:
 
     def stop(self) -> None:
         self._stopped = True
+        self.closing = True
         for t in self._timers:
             t.cancel()
         self._timers.clear()
@@ -453,6 +457,8 @@ class Table:
     def _open_round(self, device_game: str | None, by: str | None = None) -> Round:
         if self.in_maintenance:
             raise RoundError(f"table {self.table_id} in maintenance: no round opens")
+        if self.closing or self._stopped:
+            raise RoundError(f"table {self.table_id} is stopping: no round opens")
         if self.round is not None and not self.round.is_final:
             why = "The device started a new game before this round ended."
             if self._released:
@@ -519,8 +525,9 @@ class Table:
         data["transition"] = transition
         if by is not None:
             data["by"] = by
+        # the record is the round's projection plus the step keys: the journal stores its text once for both
         self.journal.append("round_state", data, table_id=self.table_id, round_id=r.round_id,
-                            round_projection=r.projection())
+                            round_projection=data)
         self._emit("round", data)
         if r.is_final:
             self._close_windows()

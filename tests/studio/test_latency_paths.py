@@ -213,6 +213,86 @@ def test_append_feed_still_refuses_an_invalid_message_unless_told_it_was_checked
     assert j.append_feed(feed_message(2), checked=True).result(10).feed_seq == 1
 
 
+def full_feed_check(message: dict[str, Any]) -> None:
+    """check_feed_message before its fast path: the schema (with its Python portability walk), then canonical JSON."""
+    from pydantic import ValidationError
+    from streaming.messages import FeedMessage
+    from studio.journal import _PLACEHOLDERS
+    probe = {"occurred_at": rfc3339(utcnow()), **message, **_PLACEHOLDERS}
+    try:
+        FeedMessage.model_validate(probe)
+        canonical_json(probe)
+    except (ValidationError, TypeError) as exc:
+        raise ValueError(str(exc)) from None
+
+
+REVEAL = {"extras": {"side": 3}, "nonce": "ab" * 16}
+FEED_CASES = [
+    {}, {"result": {"number": 1.5}}, {"outcome": {"bets": [{"pays": 2**53}]}},
+    {"outcome": {"bets": [{"pays": 2**53 - 1}]}},
+    {"outcome": {"bets": [-(2**53)]}}, {"source": {"ms": 1e16}}, {"source": {"text": "1.5e16 and 12345678901234567"}},
+    {"outcome": {"nan": float("nan")}}, {"outcome": {1: "int key"}}, {"outcome": {"deep": {2: "int key"}}},
+    {"outcome": {"t": (1, 2.0)}}, {"outcome": {"odd": object()}}, {"version": 1.0}, {"version": 1.5},
+    {"reveal": REVEAL}, {"reveal": dict(REVEAL, extras={"side": 0.5})}, {"reveal": dict(REVEAL, extras={"big": 2**60})},
+    {"outcome": {"flag": True, "none": None, "neg": -7, "s": "\\\"0.5\\"}}, {"result": None},
+    {"kind": "void", "reason": {"code": "x", "message": "y"}, "result": None, "outcome": None},
+    {"kind": "decision_window", "result": None, "outcome": None, "window": "w", "seat": "1", "hand": 1,
+     "allowed": ["hit"], "default": "hit", "detail": {"total": 1.5}, "deadline": "2026-11-29T12:00:00.000000Z"},
+    {"kind": "decision_window", "result": None, "outcome": None, "window": "w", "seat": "1", "hand": 1,
+     "allowed": ["hit"], "default": "hit", "detail": {"total": 15}, "deadline": "2026-11-29T12:00:00.000000Z"},
+]
+
+
+@pytest.mark.parametrize("change", FEED_CASES, ids=range(len(FEED_CASES)))
+def test_check_feed_message_accepts_and_refuses_what_the_full_check_does(change: dict[str, Any]) -> None:
+    message = dict(ROULETTE_LIKE, **change)
+    try:
+        full_feed_check(message)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as got:
+            check_feed_message(message)
+        assert str(exc).splitlines()[-1].split("[")[0].strip() in str(got.value)  # the full check's words
+    else:
+        check_feed_message(message)
+
+
+def test_round_state_and_its_projection_share_one_text_and_read_back_without_the_step_keys(tmp_path: Path) -> None:
+    from studio.config import build_game
+    from studio.rounds import Round
+    from studio.table import Table
+    j = Journal(tmp_path, Ed25519PrivateKey.generate())
+    try:
+        table = Table("roulette-1", build_game("european_roulette", {}), j)
+        r = Round(round_id="r-1", table_id="roulette-1", game="european_roulette", round_number=1, opened_at=utcnow())
+        table.round = r
+        table._step(r.close_betting(), "close_betting", by="dealer")
+        table._step(table.round.start_play(), "start_play")
+        table._take_result({"number": 17}, {"type": "device", "device_id": "roulette-1/ss2", "game_counter": 4})
+        j.flush()
+        assert table.round.state.value == "certified"
+        assert j.get_round("r-1") == j.last_round("roulette-1") == table.round.projection()
+        assert Round.model_validate(j.get_round("r-1")) == table.round
+        steps = [rec["data"] for rec in j.round_records("r-1") if rec["kind"] == "round_state"]
+        assert [(d["transition"], d.get("by"), d["state"]) for d in steps] == [
+            ("close_betting", "dealer", "betting_closed"), ("start_play", None, "in_play"),
+            ("result_pending", None, "result_pending"), ("certify", None, "certified")]
+        assert {k: v for k, v in steps[-1].items() if k != "transition"} == table.round.projection()
+        db = sqlite3.connect(tmp_path / "journal.sqlite3")
+        try:
+            (stored,) = db.execute("SELECT body FROM rounds WHERE round_id = 'r-1'").fetchone()
+            (last,) = db.execute("SELECT body FROM records WHERE kind = 'round_state' ORDER BY seq DESC").fetchone()
+        finally:
+            db.close()
+        assert stored == last  # one serialisation for both
+        # a projection given as its own value is stored as itself
+        j.append("round_state", {"transition": "x"}, round_projection=dict(table.round.projection(), round_id="r-2"))
+        j.flush()
+        assert j.get_round("r-2") == dict(table.round.projection(), round_id="r-2")
+    finally:
+        j.close()
+    assert verify_journal(tmp_path).ok
+
+
 # --- the shared serial reader ------------------------------------------------------------------
 
 
@@ -311,3 +391,97 @@ def test_shared_reader_reconnects_times_out_partial_lines_and_can_be_stopped_fro
     finally:
         driver.stop()
         pty.close()
+
+
+# --- serial ports read on the event loop (read_on_loop) -----------------------------------------------
+
+
+def test_ports_read_on_the_loop_reconnect_time_out_partial_lines_and_stop_from_the_loop() -> None:
+    pty, other = Pty(), Pty()
+    events: asyncio.Queue = asyncio.Queue()
+    threads: set[str] = set()
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        box: list[LineDriver] = []
+
+        def on_event(event: DeviceEvent) -> None:  # from the loop (lines) or the driver's thread (connects)
+            threads.add("loop" if asyncio._get_running_loop() is loop else threading.current_thread().name)
+            loop.call_soon_threadsafe(events.put_nowait, event)
+            if isinstance(event, DeviceUnknownMessage) and event.raw == "stop":
+                box[0].stop()  # on the loop: must neither deadlock nor leave the port registered
+
+        async def next_event(predicate: Any) -> DeviceEvent:
+            while True:
+                event = await asyncio.wait_for(events.get(), 10)
+                if predicate(event):
+                    return event
+
+        driver = LineDriver("d", pty.path, on_event, partial_line_timeout=0.2, silence_timeout=0.5,
+                            reconnect_min=0.05, reconnect_max=0.2)
+        box.append(driver)
+        driver.read_on_loop(loop)
+        driver.start()
+        second = LineDriver("d2", other.path, lambda e: None)
+        second.read_on_loop(loop)
+        second.start()
+        try:
+            await next_event(lambda e: isinstance(e, DeviceConnected))
+            os.write(pty.master, b"torn")
+            await asyncio.sleep(0.05)
+            os.write(pty.master, b"\r\nnext\n")
+            assert (await next_event(lambda e: isinstance(e, DeviceUnknownMessage))).raw == "torn"
+            assert (await next_event(lambda e: isinstance(e, DeviceUnknownMessage))).raw == "next"
+            assert driver.threads == {threading.current_thread().name}  # handle_line ran on the loop
+            assert not any(t.name == "serial-reader" for t in threading.enumerate())
+            os.write(pty.master, b"no end")
+            lost = await next_event(lambda e: isinstance(e, DeviceDisconnected))
+            assert "no data" in lost.reason and driver.health()["counters"]["partial_lines_dropped"] == 1
+            os.write(pty.master, b"back\r\n")
+            await next_event(lambda e: isinstance(e, DeviceConnected))  # talking again
+            assert (await next_event(lambda e: isinstance(e, DeviceUnknownMessage))).raw == "back"
+            fd = driver._link.fd  # type: ignore[union-attr]
+            os.write(pty.master, b"stop\r\n")
+            await next_event(lambda e: isinstance(e, DeviceDisconnected) and e.reason == "stopped")
+            assert not driver.connected and driver._link is None
+            assert fd not in loop._selector.get_map()  # type: ignore[attr-defined]
+            assert second.connected  # the other port is still read
+        finally:
+            await asyncio.to_thread(second.stop)  # from another thread while the loop runs
+            driver.stop()
+        assert not loop._selector.get_map().keys() & {fd}  # type: ignore[attr-defined]
+
+    try:
+        asyncio.run(main())
+    finally:
+        pty.close()
+        other.close()
+    assert "loop" in threads
+
+
+def test_a_port_read_on_the_loop_reports_its_vanished_device_and_stops_cleanly() -> None:
+    pty = Pty()
+    got: "queue.Queue[DeviceEvent]" = queue.Queue()
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        driver = LineDriver("d", pty.path, got.put, reconnect_min=0.05, reconnect_max=0.1)
+        driver.read_on_loop(loop)
+        driver.start()
+        try:
+            await asyncio.to_thread(wait_for, got, lambda e: isinstance(e, DeviceConnected))
+            os.write(pty.master, b"one\r\n")
+            assert (await asyncio.to_thread(wait_for, got, lambda e: isinstance(e, DeviceUnknownMessage))).raw == "one"
+            os.close(pty.master)  # the pty goes away: EIO on the slave, then it cannot be opened
+            pty.master = -1
+            lost = await asyncio.to_thread(wait_for, got, lambda e: isinstance(e, DeviceDisconnected))
+            assert "read failed" in lost.reason
+            assert driver.health()["counters"]["disconnects"] == 1
+        finally:
+            await asyncio.to_thread(driver.stop)
+
+    try:
+        asyncio.run(main())
+    finally:
+        if pty.master >= 0:
+            pty.close()
