@@ -2,7 +2,7 @@
 
 Layers, each usable on its own:
 
-* :mod:`.modbus_url` - the URL (``modbus-tcp://host:port?unit=1``,
+* :mod:`devices.modbus_url` - the URL (``modbus-tcp://host:port?unit=1``,
   ``modbus-rtu:///dev/ttyUSB0?baud=19200&unit=1``);
 * :mod:`.registers` - the register map (which register is what, per machine model);
 * :class:`MachineTracker` - pure: successive register snapshots -> events
@@ -38,7 +38,7 @@ from typing import Any
 from ..base import DeviceNotConnected, Driver, EventSink
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from .events import BallReleased, MachineStatus
-from .modbus_url import ModbusUrl, parse_modbus_url
+from ..modbus_url import ModbusUrl, parse_modbus_url
 from .registers import COUNTER_MODULUS, ReadBlock, RegisterMap, Snapshot, register_map_from_option
 
 __all__ = ["MachineTracker", "ModbusBallMachineDriver", "DRIVERS"]
@@ -137,7 +137,7 @@ class ModbusBallMachineDriver(Driver):
                  failures_before_lost: int = 3, reconnect_min: float = 0.1, reconnect_max: float = 5.0,
                  timeout: float | None = None, stop_timeout: float = 5.0, **options: Any) -> None:
         super().__init__(device_id, url, on_event, **options)
-        self.target: ModbusUrl = parse_modbus_url(url)
+        self.target: ModbusUrl = parse_modbus_url(url, "a ball machine")
         if timeout is not None:
             if not 0 < timeout <= 60:
                 raise ValueError("timeout must be more than 0 and at most 60 seconds")

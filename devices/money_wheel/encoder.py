@@ -34,7 +34,8 @@ from typing import Any
 from ..base import DeviceNotConnected, Driver, EventSink
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from .events import EncoderFault, EncoderSample, EncoderZeroMark, WheelAtRest
-from .modbus import EncoderRegisterMap, ModbusUrl, ReadBlock, parse_modbus_url, register_map_from_option
+from ..modbus_url import ModbusUrl, parse_modbus_url
+from .modbus import EncoderRegisterMap, ReadBlock, register_map_from_option
 
 __all__ = ["EncoderTracker", "EncoderWheelDriver", "DRIVERS", "COMMANDS"]
 
@@ -273,7 +274,7 @@ class EncoderWheelDriver(Driver):
                  failures_before_lost: int = 3, reconnect_min: float = 0.1, reconnect_max: float = 5.0,
                  timeout: float | None = None, stop_timeout: float = 5.0, **options: Any) -> None:
         super().__init__(device_id, url, on_event, **options)
-        self.target: ModbusUrl = parse_modbus_url(url)
+        self.target: ModbusUrl = parse_modbus_url(url, "a wheel encoder")
         if timeout is not None:
             if not 0 < timeout <= 60:
                 raise ValueError("timeout must be more than 0 and at most 60 seconds")

@@ -1,12 +1,7 @@
 """Where a wheel encoder is on Modbus, and which registers say what. Pure.
 
-URLs::
-
-    modbus-tcp://HOST[:PORT][?unit=1&timeout=0.5]
-    modbus-rtu://PORT[?baud=19200&parity=N&bytesize=8&stopbits=1&unit=1&timeout=0.5]
-
-``PORT`` defaults to 502; for RTU the serial port follows the ``//``
-(``modbus-rtu:///dev/ttyUSB0``). ``unit`` is the Modbus device id (1-247).
+URLs (``modbus-tcp://HOST[:PORT]?unit=1``, ``modbus-rtu:///dev/ttyUSB0?baud=19200``): devices/modbus_url.py,
+shared with the ball machines.
 
 Register map (the ``register_map`` option of the driver: omitted for the default,
 a dict, or the path of a TOML file holding the same keys)::
@@ -39,99 +34,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping
-from urllib.parse import parse_qs, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-__all__ = ["ModbusUrl", "parse_modbus_url", "RegisterPoint", "EncoderRegisterMap", "ReadBlock",
+
+__all__ = ["RegisterPoint", "EncoderRegisterMap", "ReadBlock",
            "DEFAULT_REGISTER_MAP", "register_map_from_option"]
-
-DEFAULT_TCP_PORT = 502
-DEFAULT_TIMEOUT = 0.5
-_TCP_KEYS = {"unit", "timeout"}
-_RTU_KEYS = {"unit", "timeout", "baud", "parity", "bytesize", "stopbits"}
-
-
-@dataclass(frozen=True)
-class ModbusUrl:
-    transport: Literal["tcp", "rtu"]
-    unit: int = 1
-    timeout: float = DEFAULT_TIMEOUT
-    host: str | None = None
-    port: int | None = None
-    device: str | None = None
-    baudrate: int = 19200
-    parity: str = "N"
-    bytesize: int = 8
-    stopbits: int = 1
-
-    def describe(self) -> str:
-        if self.transport == "tcp":
-            return f"Modbus TCP {self.host}:{self.port} unit {self.unit}"
-        return (f"Modbus RTU {self.device} {self.baudrate} {self.bytesize}{self.parity}{self.stopbits} "
-                f"unit {self.unit}")
-
-
-def parse_modbus_url(url: str) -> ModbusUrl:
-    """Parse a ``modbus-tcp://`` or ``modbus-rtu://`` URL; ValueError saying what is wrong."""
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme not in ("modbus-tcp", "modbus-rtu"):
-        raise ValueError(f"{url!r}: a wheel encoder URL starts with modbus-tcp:// or modbus-rtu://")
-    query = parse_qs(parts.query, keep_blank_values=True)
-    allowed = _TCP_KEYS if scheme == "modbus-tcp" else _RTU_KEYS
-    unknown = sorted(set(query) - allowed)
-    if unknown:
-        raise ValueError(f"{url!r}: unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(allowed))})")
-    for key, values in query.items():
-        if len(values) != 1:
-            raise ValueError(f"{url!r}: {key} is given {len(values)} times")
-    q = {k: v[0] for k, v in query.items()}
-    unit = _int(url, q, "unit", 1)
-    if not 1 <= unit <= 247:
-        raise ValueError(f"{url!r}: unit must be a Modbus device id 1-247, not {unit}")
-    try:
-        timeout = float(q.get("timeout", DEFAULT_TIMEOUT))
-    except ValueError:
-        raise ValueError(f"{url!r}: timeout must be a number of seconds") from None
-    if not 0 < timeout <= 60:
-        raise ValueError(f"{url!r}: timeout must be more than 0 and at most 60 seconds")
-    if scheme == "modbus-tcp":
-        if parts.path not in ("", "/"):
-            raise ValueError(f"{url!r}: a Modbus TCP URL has no path (modbus-tcp://host:port?unit=1)")
-        if not parts.hostname:
-            raise ValueError(f"{url!r}: no host (modbus-tcp://host:port)")
-        try:
-            port = parts.port
-        except ValueError:
-            raise ValueError(f"{url!r}: the port must be a number 1-65535") from None
-        return ModbusUrl("tcp", unit=unit, timeout=timeout, host=parts.hostname,
-                         port=DEFAULT_TCP_PORT if port is None else port)
-    device = parts.netloc + parts.path
-    if not device:
-        raise ValueError(f"{url!r}: no serial port (modbus-rtu:///dev/ttyUSB0)")
-    baud = _int(url, q, "baud", 19200)
-    parity = q.get("parity", "N").upper()
-    if parity not in ("N", "E", "O"):
-        raise ValueError(f"{url!r}: parity must be N, E or O")
-    bytesize = _int(url, q, "bytesize", 8)
-    if bytesize not in (7, 8):
-        raise ValueError(f"{url!r}: bytesize must be 7 or 8")
-    stopbits = _int(url, q, "stopbits", 1)
-    if stopbits not in (1, 2):
-        raise ValueError(f"{url!r}: stopbits must be 1 or 2")
-    return ModbusUrl("rtu", unit=unit, timeout=timeout, device=device, baudrate=baud, parity=parity,
-                     bytesize=bytesize, stopbits=stopbits)
-
-
-def _int(url: str, q: dict[str, str], key: str, default: int) -> int:
-    text = q.get(key)
-    if text is None:
-        return default
-    if not text.isdigit():
-        raise ValueError(f"{url!r}: {key} must be a whole number, not {text!r}")
-    return int(text)
-
 
 # --- register map ------------------------------------------------------------------------------
 

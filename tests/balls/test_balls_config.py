@@ -6,7 +6,7 @@ import pytest
 from devices.balls.ballset import (
     BallSetError, ball_set_from_option, load_ball_set, numbered_ball_set, parse_ball_set,
 )
-from devices.balls.modbus_url import parse_modbus_url
+from devices.modbus_url import parse_modbus_url
 from devices.balls.registers import (
     ReadBlock, RegisterMapError, default_register_map, load_register_map, parse_register_map,
 )

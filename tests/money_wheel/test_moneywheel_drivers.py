@@ -7,7 +7,8 @@ import pytest
 
 from devices.base import DeviceNotConnected
 from devices.money_wheel.encoder import EncoderTracker, EncoderWheelDriver
-from devices.money_wheel.modbus import DEFAULT_REGISTER_MAP, parse_modbus_url, register_map_from_option
+from devices.modbus_url import parse_modbus_url
+from devices.money_wheel.modbus import DEFAULT_REGISTER_MAP, register_map_from_option
 from devices.money_wheel.pointer import PointerReaderDriver, PointerTracker, TagTable
 from recognition.money_wheel.calibration import Calibration
 from simulators.money_wheel import EncoderSimulator, PointerSimulator

@@ -1,4 +1,4 @@
-"""Modbus URLs: where a ball machine's PLC is and how to talk to it.
+"""Modbus URLs: where a Modbus device (a ball machine's PLC, a wheel encoder) is and how to talk to it.
 
     modbus-tcp://HOST[:PORT][?unit=1&timeout=0.5]
     modbus-rtu://PORT[?baud=19200&parity=N&bytesize=8&stopbits=1&unit=1&timeout=0.5]
@@ -48,12 +48,12 @@ class ModbusUrl:
                 f"unit {self.unit}")
 
 
-def parse_modbus_url(url: str) -> ModbusUrl:
-    """Parse a ``modbus-tcp://`` or ``modbus-rtu://`` URL; ValueError saying what is wrong."""
+def parse_modbus_url(url: str, what: str = "a Modbus device") -> ModbusUrl:
+    """Parse a ``modbus-tcp://`` or ``modbus-rtu://`` URL of `what` (for the error); ValueError saying what is wrong."""
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme not in ("modbus-tcp", "modbus-rtu"):
-        raise ValueError(f"{url!r}: a ball machine URL starts with modbus-tcp:// or modbus-rtu://")
+        raise ValueError(f"{url!r}: {what} URL starts with modbus-tcp:// or modbus-rtu://")
     if parts.fragment:
         raise ValueError(f"{url!r}: a Modbus URL has no #fragment")
     query = parse_qs(parts.query, keep_blank_values=True, strict_parsing=False)
