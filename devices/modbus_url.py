@@ -11,12 +11,13 @@
 * ``baud`` (default 19200), ``parity`` (``N``, ``E``, ``O``; default ``N``), ``bytesize``
   (7 or 8) and ``stopbits`` (1 or 2) are the RTU line settings.
 
-:func:`parse_modbus_url` is pure and says exactly what is wrong with a bad URL.
+:func:`parse_modbus_url` is pure and says exactly what is wrong with a bad URL; :meth:`ModbusUrl.client`
+makes the pymodbus client for it (not connected).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 __all__ = ["ModbusUrl", "parse_modbus_url", "DEFAULT_TCP_PORT", "DEFAULT_TIMEOUT"]
@@ -40,6 +41,19 @@ class ModbusUrl:
     parity: str = "N"
     bytesize: int = 8
     stopbits: int = 1
+
+    def client(self, name: str) -> Any:
+        """A pymodbus client for this target, not yet connected; no retries or reconnects of its own (the
+        drivers reconnect with their own backoff and report the link)."""
+        from pymodbus.client import ModbusSerialClient, ModbusTcpClient
+        from pymodbus.framer import FramerType
+
+        if self.transport == "tcp":
+            return ModbusTcpClient(self.host, port=self.port, timeout=self.timeout, retries=0, reconnect_delay=0,
+                                   name=name)
+        return ModbusSerialClient(self.device, framer=FramerType.RTU, baudrate=self.baudrate, parity=self.parity,
+                                  bytesize=self.bytesize, stopbits=self.stopbits, timeout=self.timeout, retries=0,
+                                  reconnect_delay=0, name=name)
 
     def describe(self) -> str:
         if self.transport == "tcp":

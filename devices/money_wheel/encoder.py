@@ -372,16 +372,7 @@ class EncoderWheelDriver(Driver):
     # -- polling thread ----------------------------------------------------------------------------
 
     def _make_client(self) -> Any:
-        from pymodbus.client import ModbusSerialClient, ModbusTcpClient
-        from pymodbus.framer import FramerType
-
-        t = self.target
-        if t.transport == "tcp":
-            return ModbusTcpClient(t.host, port=t.port, timeout=t.timeout, retries=0, reconnect_delay=0,
-                                   name=self.device_id)
-        return ModbusSerialClient(t.device, framer=FramerType.RTU, baudrate=t.baudrate, parity=t.parity,
-                                  bytesize=t.bytesize, stopbits=t.stopbits, timeout=t.timeout, retries=0,
-                                  reconnect_delay=0, name=self.device_id)
+        return self.target.client(self.device_id)
 
     def _poll(self, client: Any) -> dict[str, int]:
         values: dict[ReadBlock, list[int]] = {}
