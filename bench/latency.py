@@ -37,8 +37,7 @@ Usage::
     python bench/latency.py --speed 1 --duration 160   # the wheels' real pace (~200 results)
     python bench/latency.py --tables 10 --speed 20
 
-Experiments (each changes the studio child only, in memory): ``--check-once`` (feed messages validated
-once, as if ``Table`` passed ``checked=True`` to ``Journal.append_feed``), ``--reader-thread`` (the ports are
+Experiments (each changes the studio child only, in memory): ``--reader-thread`` (the ports are
 read on the shared ``serial-reader`` thread, as before they were read on the event loop), ``--thread-per-port`` (each
 serial driver reads on its own thread, as before the shared reader), ``--switch-interval MS``,
 ``--profile FILE`` (cProfile of the event loop and the journal writer; slows them).
@@ -252,27 +251,6 @@ def install_stage_probes(stamps: list[tuple[str, Any, int]]) -> None:
     Journal._write_batch = probe_write_batch  # type: ignore[method-assign]
 
 
-def install_check_once() -> None:
-    """Experiment (--check-once): what `Table` passing `checked=True` to `Journal.append_feed` would give.
-
-    Every `append_feed` in the studio comes from `Table`, which has just validated the message in
-    `Table._message`; the journal then validates it a second time unless told it is checked.
-    """
-    import inspect
-
-    from studio.journal import Journal
-
-    append_feed = Journal.append_feed
-    if "checked" not in inspect.signature(append_feed).parameters:
-        raise SystemExit("bench/latency.py --check-once: Journal.append_feed has no `checked` parameter here")
-
-    def checked_append_feed(self: Any, message: dict[str, Any], **kw: Any) -> Any:
-        kw.setdefault("checked", True)
-        return append_feed(self, message, **kw)
-
-    Journal.append_feed = checked_append_feed  # type: ignore[method-assign]
-
-
 def install_profilers(profiles: list[tuple[str, Any]]) -> None:
     """Experiment (--profile): cProfile the event loop (main thread) and the journal writer thread.
 
@@ -313,8 +291,6 @@ def studio_child(args: argparse.Namespace) -> int:
     _die_with_parent()
     records: list[tuple[int, int, int]] = []
     install_write_probe(records)
-    if args.check_once:
-        install_check_once()
     stamps: list[tuple[str, Any, int]] = []
     if args.stages:
         install_stage_probes(stamps)
@@ -588,8 +564,6 @@ def run(args: argparse.Namespace) -> int:
             cmd += ["--stages"]
         if args.switch_interval:
             cmd += ["--switch-interval", str(args.switch_interval)]
-        if args.check_once:
-            cmd += ["--check-once"]
         if args.thread_per_port:
             cmd += ["--thread-per-port"]
         if args.reader_thread:
@@ -727,8 +701,6 @@ def main(argv: list[str] | None = None) -> int:
                    help="also stamp each hop inside the studio and print where the time goes")
     p.add_argument("--switch-interval", type=float, default=0.0, metavar="MS",
                    help="experiment: sys.setswitchinterval() in the studio process, in ms (default: Python's 5 ms)")
-    p.add_argument("--check-once", action="store_true",
-                   help="experiment: validate each feed message once (as if Table passed checked=True to append_feed)")
     p.add_argument("--thread-per-port", action="store_true",
                    help="experiment: each serial driver reads its port on its own thread (as before the shared reader)")
     p.add_argument("--reader-thread", action="store_true",
