@@ -133,14 +133,14 @@ STAGES = (
     ("parsed", "event loop (--reader-thread: the serial-reader thread): line read, framed, parsed, WheelResult made"),
     ("loop", "event loop: Table.device_event starts on the WheelResult"),
     ("append_feed", "event loop: judge + round steps done, append_feed queued"),
-    ("writing", "journal writer: starts the batch holding the result (_write_batch)"),
-    ("committed", "journal writer: signed and committed (fsync), on_commit called"),
+    ("writing", "journal writer (its process, or --writer thread): starts the batch holding the result"),
+    ("committed", "studio: the writer's reply taken (signed, committed with fsync), on_commit called"),
     ("published", "event loop: FeedHub.publish"),
     ("sending", "event loop: the consumer's task hands the text to the websocket"),
 )
 
 
-def install_stage_probes(stamps: list[tuple[str, Any, int]]) -> None:
+def install_stage_probes(stamps: list[tuple[str, Any, int]], writer_stamps: str) -> None:
     """Optional (--stages): stamp the result at each hop inside the studio.
 
     Wraps (in this process only) CammeghSS2Driver.handle_line, Table.device_event,
@@ -205,42 +205,13 @@ def install_stage_probes(stamps: list[tuple[str, Any, int]]) -> None:
         stamps.append(("sending", seq, time.time_ns()))
         await deliver(self, consumer, seq, text, send)
 
-    write_batch = Journal._write_batch
+    # the writer's batches: timed where the writer runs (this process, or its own: see latency_writer_probe.py)
+    import latency_writer_probe
+    from studio.journal import writer_fork_server
 
-    class TimedConnection:
-        """Stands in for the writer's sqlite3 connection to time the commit (`with self._db:`)."""
-
-        def __init__(self, db: Any) -> None:
-            self._db = db
-            self.commit_ns = 0
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self._db, name)
-
-        def __enter__(self) -> Any:
-            self._db.__enter__()
-            return self
-
-        def __exit__(self, *exc: Any) -> Any:
-            t = time.perf_counter_ns()
-            try:
-                return self._db.__exit__(*exc)
-            finally:
-                self.commit_ns = time.perf_counter_ns() - t
-
-    def probe_write_batch(self: Any, batch: list[Any]) -> Any:
-        if not isinstance(self._db, TimedConnection):
-            self._db = TimedConnection(self._db)
-        t, c = time.time_ns(), time.thread_time_ns()
-        feed = False
-        for p in batch:
-            if getattr(p, "feed", False):
-                feed = True
-                stamps.append(("writing", p.round_id, t))
-        out = write_batch(self, batch)
-        stamps.append(("write_time", len(batch), (time.time_ns() - t, time.thread_time_ns() - c,
-                                                   self._db.commit_ns, feed)))
-        return out
+    os.environ[latency_writer_probe.ENV] = writer_stamps
+    latency_writer_probe.install(writer_stamps)
+    writer_fork_server(preload=("latency_writer_probe",))  # starts the writers' fork server with the probe
 
     CammeghSS2Driver.handle_line = probe_handle_line  # type: ignore[method-assign]
     Table.device_event = probe_device_event  # type: ignore[method-assign]
@@ -248,19 +219,19 @@ def install_stage_probes(stamps: list[tuple[str, Any, int]]) -> None:
     Studio._on_commit = probe_on_commit  # type: ignore[method-assign]
     Studio._publish = probe_publish  # type: ignore[method-assign]
     FeedHub._deliver = probe_deliver  # type: ignore[method-assign]
-    Journal._write_batch = probe_write_batch  # type: ignore[method-assign]
 
 
 def install_profilers(profiles: list[tuple[str, Any]]) -> None:
-    """Experiment (--profile): cProfile the event loop (main thread) and the journal writer thread.
+    """Experiment (--profile): cProfile the event loop (main thread) and the journal writer thread
+    (--writer thread; a writer process is not profiled).
 
     cProfile slows what it profiles (~2x), so the latency figures of such a run are not comparable.
     """
     import cProfile
 
-    from studio.journal import Journal
+    from studio.journal import _ThreadWriter
 
-    run = Journal._run
+    run = _ThreadWriter._run
 
     def profiled_run(self: Any) -> None:
         prof = cProfile.Profile()
@@ -271,10 +242,54 @@ def install_profilers(profiles: list[tuple[str, Any]]) -> None:
         finally:
             prof.disable()
 
-    Journal._run = profiled_run  # type: ignore[method-assign]
+    _ThreadWriter._run = profiled_run  # type: ignore[method-assign]
     prof = cProfile.Profile()
     profiles.append(("event loop", prof))
     prof.enable()
+
+
+def wheels_from_farm(config: Any, wheels: dict[str, str], speed: float) -> Any:
+    """The demo configuration with each table's wheel on the farm's pty (a device path, as a real wheel's port)."""
+    from studio.config import parse_config
+
+    raw = config.model_dump(mode="json", exclude_none=True)
+    for table in raw["tables"]:
+        device = table["device"]
+        device["url"] = wheels[table["id"]]
+        device.pop("simulator", None)
+        table.setdefault("settings", {})["wheel_time_scale"] = speed  # what config gives a simulated wheel
+    return parse_config(raw, "bench wheels")
+
+
+def wheel_farm(args: argparse.Namespace) -> int:
+    """--sims-process: the tables' SS2 simulators in a process of their own, as real wheels are outside the
+    studio. Writes {table id: pty path} to --wheels when ready, runs until SIGINT or SIGTERM, then writes the
+    probed winning-number lines to --data/writes.jsonl."""
+    _die_with_parent()
+    from simulators.cammegh_ss2 import SS2Simulator
+
+    records: list[tuple[int, int, int]] = []
+    install_write_probe(records)
+    sims: dict[str, Any] = {}
+    for i in range(1, args.tables + 1):
+        sim = SS2Simulator.on_pty(speed=args.speed, seed=None if args.seed is None else args.seed + i)
+        sim.start()
+        sims[f"roulette-{i}"] = sim
+    names = {id(sim): table_id for table_id, sim in sims.items()}
+    tmp = Path(args.wheels).with_suffix(".tmp")
+    tmp.write_text(json.dumps({table_id: sim.slave_path for table_id, sim in sims.items()}))
+    os.replace(tmp, args.wheels)
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    while not stop.wait(0.5):
+        pass
+    for sim in sims.values():
+        sim.stop()
+    with open(Path(args.data) / "writes.jsonl", "w") as f:
+        for sim_id, counter, t_ns in list(records):
+            f.write(json.dumps({"table_id": names.get(sim_id), "game_counter": counter, "t_ns": t_ns}) + "\n")
+    return 0
 
 
 def _die_with_parent() -> None:
@@ -293,7 +308,7 @@ def studio_child(args: argparse.Namespace) -> int:
     install_write_probe(records)
     stamps: list[tuple[str, Any, int]] = []
     if args.stages:
-        install_stage_probes(stamps)
+        install_stage_probes(stamps, str(Path(args.data) / "writer-stamps.jsonl"))
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval / 1000)
     if args.thread_per_port:
@@ -317,6 +332,9 @@ def studio_child(args: argparse.Namespace) -> int:
     config = demo_config(argparse.Namespace(data=args.data, consumer_token=args.token, tables=args.tables,
                                             speed=args.speed, seed=args.seed, host="127.0.0.1", port=args.port,
                                             families=False))
+    config.studio.journal_writer = args.writer
+    if args.wheels:
+        config = wheels_from_farm(config, json.loads(Path(args.wheels).read_text()), args.speed)
     studio = Studio(config)
     app = create_app(studio)
     # the same server settings as `studio demo` (studio/cli.py _serve)
@@ -346,7 +364,7 @@ def studio_child(args: argparse.Namespace) -> int:
         studio.stop()
         # keyed by table id, or by device id "<table>/<role>" (the part before "/" is the table)
         names = {id(sim): key.partition("/")[0] for key, sim in studio.simulators.items()}
-        out = Path(args.data) / "writes.jsonl"
+        out = Path(args.data) / ("writes-studio.jsonl" if args.wheels else "writes.jsonl")
         with open(out, "w") as f:
             for sim_id, counter, t_ns in list(records):
                 f.write(json.dumps({"table_id": names.get(sim_id), "game_counter": counter, "t_ns": t_ns}) + "\n")
@@ -532,7 +550,7 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
             print(f"      {label:<40} p50 {percentile(values, 50):6.2f}  p90 {percentile(values, 90):6.2f}  "
                   f"p99 {percentile(values, 99):6.2f}  max {values[-1]:6.2f}  sum {sum(values) / 1e3:5.1f} s")
 
-        print("    journal _write_batch (ms):")
+        print("    journal writer batches, BatchWriter.write (ms):")
         for label, want in (("batches with a feed message", True), ("batches without", False)):
             rows = [v for _, v in write_times if v[3] == want]
             if not rows:
@@ -550,6 +568,8 @@ def run(args: argparse.Namespace) -> int:
 
     tmp: Path | None = Path(tempfile.mkdtemp(prefix="studio-bench-latency-", dir=args.dir))
     proc: subprocess.Popen | None = None
+    farm: subprocess.Popen | None = None
+    farm_cpu0 = farm_cpu = 0.0
     try:
         data = tmp / "data"
         data.mkdir()
@@ -570,9 +590,25 @@ def run(args: argparse.Namespace) -> int:
             cmd += ["--reader-thread"]
         if args.profile:
             cmd += ["--profile", str(Path(args.profile).resolve())]
-        print(f"latency benchmark: {args.tables} simulated SS2 wheels in one studio process, speed {args.speed:g}x "
-              f"real pace, {args.duration:.0f} s of results; {os.cpu_count()} CPUs, python {sys.version.split()[0]}",
-              flush=True)
+        cmd += ["--writer", args.writer]
+        if args.sims_process:
+            wheels = tmp / "wheels.json"
+            farm_cmd = [sys.executable, str(Path(__file__).resolve()), "--wheel-farm", "--data", str(data),
+                        "--wheels", str(wheels), "--tables", str(args.tables), "--speed", str(args.speed)]
+            if args.seed is not None:
+                farm_cmd += ["--seed", str(args.seed)]
+            with open(tmp / "farm.log", "w") as farm_log:
+                farm = subprocess.Popen(farm_cmd, stdout=farm_log, stderr=subprocess.STDOUT, cwd=str(ROOT))
+            deadline = time.monotonic() + 60
+            while not wheels.exists():
+                if farm.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the wheel farm did not start:\n{(tmp / 'farm.log').read_text()[-3000:]}")
+                time.sleep(0.1)
+            cmd += ["--wheels", str(wheels)]
+        where = "in a process of their own (--sims-process)" if args.sims_process else "in the studio process"
+        print(f"latency benchmark: {args.tables} simulated SS2 wheels (simulators {where}), one studio process "
+              f"(journal writer: {args.writer}), speed {args.speed:g}x real pace, {args.duration:.0f} s of results; "
+              f"{os.cpu_count()} CPUs, python {sys.version.split()[0]}", flush=True)
         with open(log, "w") as logf:
             proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, cwd=str(ROOT))
         base = f"http://127.0.0.1:{port}"
@@ -583,8 +619,10 @@ def run(args: argparse.Namespace) -> int:
         public_key = load_public_key_b64(httpx.get(base + "/v1/public-key", timeout=5).json()["public_key"])
         received: list[tuple[int, dict[str, Any]]] = []
         connected_at: list[int] = []
-        machine = MachineLoad(os.getpid(), proc.pid)
+        machine = MachineLoad(os.getpid(), proc.pid, *([farm.pid] if farm is not None else []))
         cpu0, threads0, wall0 = process_cpu(proc.pid), thread_cpu(proc.pid), time.monotonic()
+        if farm is not None:
+            farm_cpu0 = process_cpu(farm.pid)
         asyncio.run(consume(f"ws://127.0.0.1:{port}/v1/feed?after=0", token, args.duration, received, connected_at))
         cpu1, threads1, wall1 = process_cpu(proc.pid), thread_cpu(proc.pid), time.monotonic()
         machine.stop()
@@ -594,6 +632,9 @@ def run(args: argparse.Namespace) -> int:
             thread_names = {}
         t_end = time.time_ns()
         stop_child(proc)
+        if farm is not None:
+            farm_cpu = process_cpu(farm.pid)
+            stop_child(farm)
         if proc.returncode not in (0, -signal.SIGINT):
             print(f"warning: the studio exited with {proc.returncode}; its log:\n{log.read_text()[-3000:]}")
         writes_file = data / "writes.jsonl"
@@ -640,6 +681,8 @@ def run(args: argparse.Namespace) -> int:
         # --- report -----------------------------------------------------------------------
         latencies.sort()
         cpu_note = f"; studio process CPU {100 * (cpu1 - cpu0) / (wall1 - wall0):.0f}% of one core"
+        if farm is not None:
+            cpu_note += f", wheel farm process {100 * (farm_cpu - farm_cpu0) / (wall1 - wall0):.0f}%"
         total = sum(kinds.values())
         by_kind = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
         print(f"  feed messages received: {total} ({by_kind}), "
@@ -667,7 +710,14 @@ def run(args: argparse.Namespace) -> int:
         if args.stages:
             stages_file = data / "stages.json"
             if stages_file.exists():
-                print_stages(json.loads(stages_file.read_text()), matched)
+                stamps = json.loads(stages_file.read_text())
+                writer_file = data / "writer-stamps.jsonl"
+                if writer_file.exists():  # latency_writer_probe.py: one line per writer batch
+                    for line in writer_file.read_text().splitlines():
+                        w = json.loads(line)
+                        stamps += [["writing", round_id, w["t"]] for round_id in w["feed"]]
+                        stamps.append(["write_time", w["n"], [w["wall"], w["cpu"], w["commit"], bool(w["feed"])]])
+                print_stages(stamps, matched)
         if args.json:
             Path(args.json).write_text(json.dumps({
                 "tables": args.tables, "speed": args.speed, "duration": args.duration, "count": len(latencies),
@@ -681,6 +731,9 @@ def run(args: argparse.Namespace) -> int:
         if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait(10)
+        if farm is not None and farm.poll() is None:
+            farm.kill()
+            farm.wait(10)
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
 
@@ -709,13 +762,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", default=None, metavar="FILE",
                    help="experiment: cProfile the studio's event loop and journal writer, write the tables to FILE "
                         "(slows them: the latency figures of such a run are not comparable)")
+    p.add_argument("--writer", choices=("process", "thread"), default="process",
+                   help="where the journal's writer runs ([studio] journal_writer; default: process)")
+    p.add_argument("--sims-process", action="store_true",
+                   help="run the wheel simulators in a process of their own (real wheels are outside the studio; "
+                        "by default they run in the studio process, as in `studio demo`)")
     # internal: the studio child
     p.add_argument("--studio-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--data", help=argparse.SUPPRESS)
     p.add_argument("--token", help=argparse.SUPPRESS)
+    p.add_argument("--wheel-farm", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--wheels", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.studio_child:
         return studio_child(args)
+    if args.wheel_farm:
+        return wheel_farm(args)
     if args.tables < 1 or args.speed <= 0 or args.duration <= 0:
         p.error("--tables, --speed and --duration must be positive")
     try:

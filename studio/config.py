@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -43,6 +43,9 @@ class _Strict(BaseModel):
 class StudioSection(_Strict):
     name: str = "studio"
     data_dir: Path = Path("data")
+    #: where the journal is written (chained, signed, committed): "process", a process of its own, keeps that
+    #: work off the event loop's GIL (lower result latency); "thread", a thread of the studio's process
+    journal_writer: Literal["process", "thread"] = "process"
 
 
 class ServerSection(_Strict):

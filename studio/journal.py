@@ -5,21 +5,33 @@ breaks the chain. Results, voids and corrections are stored as the signed feed
 message itself (with a studio-wide `feed_seq` that grows by exactly one), so the
 feed is replayed from the journal and is exactly what was signed.
 
-Appends go through one writer thread that commits in batches (group commit):
-each caller gets a future that resolves once its record is durable, and
-`on_commit` is called with every committed batch, in order, so that nothing is
-published before it is on disk.
+Appends go to one writer (studio/journal_writer.py; a process of its own by
+default) that commits in batches (group commit): each caller gets a future that
+resolves once its record is durable, and `on_commit` is called with every
+committed batch, in order, so that nothing is published before it is on disk.
 """
 from __future__ import annotations
 
 import asyncio
+import atexit
 import base64
+import collections
 import json
 import logging
+import multiprocessing.connection
+import os
+import pickle
 import queue
 import re
+import signal
+import socket
 import sqlite3
+import struct
+import subprocess
+import sys
 import threading
+import time
+import weakref
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -27,87 +39,32 @@ from pathlib import Path
 from typing import Any, Callable, get_args
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
 from pydantic import ValidationError
 
 from streaming.canonical import (
-    canonical_json, commitment_hash, public_key_b64, sha256_hex, sign_message_text, verify_message,
+    canonical_json, commitment_hash, public_key_b64, verify_message,
 )
 from streaming.messages import FeedKind, FeedMessage
 
+from .journal_writer import (  # noqa: F401  (JOURNAL_FILE, GENESIS_HASH, Committed, rfc3339: this module's API)
+    GENESIS_HASH, JOURNAL_FILE, BatchWriter, Committed, Record, record_hash, rfc3339, serve,
+)
+
 log = logging.getLogger(__name__)
-
-JOURNAL_FILE = "journal.sqlite3"
-GENESIS_HASH = "0" * 64
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS records (
-    seq       INTEGER PRIMARY KEY,
-    at        TEXT NOT NULL,
-    kind      TEXT NOT NULL,
-    table_id  TEXT,
-    round_id  TEXT,
-    feed_seq  INTEGER UNIQUE,
-    body      TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash      TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS records_round ON records(round_id) WHERE round_id IS NOT NULL;
--- a projection for fast start-up, rebuilt from records if lost; not part of the chain
-CREATE TABLE IF NOT EXISTS rounds (
-    round_id     TEXT PRIMARY KEY,
-    table_id     TEXT NOT NULL,
-    round_number INTEGER NOT NULL,
-    state        TEXT NOT NULL,
-    body         TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS rounds_table ON rounds(table_id, round_number);
-CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
-BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
-BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
-"""
 
 #: the kinds stored as signed feed messages: every kind the feed's schema knows
 FEED_KINDS: tuple[str, ...] = tuple(get_args(FeedKind))
-
-
-def rfc3339(at: datetime) -> str:
-    return at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def record_hash(seq: int, at: str, kind: str, table_id: str | None, round_id: str | None,
-                feed_seq: int | None, body: str, prev_hash: str) -> str:
-    return sha256_hex(canonical_json({
-        "seq": seq, "at": at, "kind": kind, "table_id": table_id, "round_id": round_id,
-        "feed_seq": feed_seq, "body": body, "prev_hash": prev_hash,
-    }))
-
-
-@dataclass
-class Committed:
-    seq: int
-    kind: str
-    table_id: str | None
-    round_id: str | None
-    feed_seq: int | None
-    body: str  # the stored JSON text; for feed records the signed message
-
-
 @dataclass
 class _Pending:
-    kind: str
-    data: dict[str, Any]
-    table_id: str | None
-    round_id: str | None
-    at: datetime
-    feed: bool
-    round_projection: dict[str, Any] | None
-    barrier: bool = False
+    record: Record
     future: Future = field(default_factory=Future)
 
 
@@ -135,38 +92,44 @@ class _HeldFuture(Future):
         return super().exception(timeout)
 
 
+#: where the journal's writer runs: "process" (a process of its own, the default) or "thread"
+WRITERS = ("process", "thread")
+
+
 class Journal:
+    """Appends (from any thread) and reads of the journal; the writing is done by a `BatchWriter`.
+
+    `writer="process"`: the BatchWriter runs in a process of its own (forked from a small server process
+    that only imported `studio.journal_writer`: `writer_fork_server`), fed through a pipe; a thread of this
+    process takes its replies. `writer="thread"`: on a thread of this process.
+    """
+
     def __init__(self, data_dir: Path, signing_key: Ed25519PrivateKey,
                  on_commit: Callable[[list[Committed]], None] | None = None,
-                 max_batch: int = 1000) -> None:
+                 max_batch: int = 1000, writer: str = "process",
+                 on_failure: Callable[[BaseException], None] | None = None) -> None:
+        if writer not in WRITERS:
+            raise ValueError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
         self.path = Path(data_dir) / JOURNAL_FILE
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._key = signing_key
         self.public_key_b64 = public_key_b64(signing_key.public_key())
         self.on_commit = on_commit
-        self._max_batch = max_batch
-        self._db = _connect(self.path)
-        self._db.executescript(SCHEMA)
-        row = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
-        self._seq, self._hash = (row[0], row[1]) if row else (0, GENESIS_HASH)
-        row = self._db.execute(
-            "SELECT feed_seq, body FROM records WHERE feed_seq IS NOT NULL ORDER BY feed_seq DESC LIMIT 1").fetchone()
-        self._feed_seq, self._feed_hash = (row[0], json.loads(row[1])["hash"]) if row else (0, GENESIS_HASH)
+        self.on_failure = on_failure
+        self.writer = writer
         self._readers = threading.local()
         self._reader_conns: list[sqlite3.Connection] = []  # every thread's, so close() can close them all
         self._reader_lock = threading.Lock()
         self._reader_generation = 0  # bumped by close(): connections of an older generation are closed
-        self._queue: queue.Queue[list[_Pending] | None] = queue.Queue()
         self._held: list[_Pending] = []  # appended on the event loop, queued at its next iteration
-        self._held_lock = threading.Lock()
+        self._held_lock = threading.RLock()  # RLock: a writer that fails while taking records calls _failed
         self._closed = False
         self.failure: BaseException | None = None
-        if self._seq == 0:
-            # the first record names the key, so a verifier can tell which key signed this journal
-            self._write_batch([_Pending("journal_opened", {"public_key": self.public_key_b64, "algorithm": "ed25519"},
-                                        None, None, utcnow(), False, None)])
-        self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
-        self._thread.start()
+        if writer == "process":
+            self._sink: _ProcessWriter | _ThreadWriter = _ProcessWriter(
+                self.path, signing_key, max_batch, self._committed, self._failed)
+        else:
+            self._sink = _ThreadWriter(BatchWriter(self.path, signing_key), max_batch, self._committed, self._failed)
+        _open_journals.add(self)
 
     # --- writing -------------------------------------------------------------
 
@@ -181,7 +144,8 @@ class Journal:
         """
         if kind in FEED_KINDS:
             raise ValueError("use append_feed for results, voids and corrections")
-        return self._enqueue(_Pending(kind, data, table_id, round_id, at or utcnow(), False, round_projection))
+        projection = True if round_projection is not None and round_projection is data else round_projection
+        return self._enqueue(Record(kind, data, table_id, round_id, at or utcnow(), False, projection))
 
     def append_feed(self, message: dict[str, Any], *, at: datetime | None = None,
                     round_projection: dict[str, Any] | None = None, checked: bool = False) -> Future:
@@ -192,25 +156,26 @@ class Journal:
         """
         if not checked:
             check_feed_message(message)
-        return self._enqueue(_Pending(message["kind"], dict(message), message.get("table_id"),
-                                      message.get("round_id"), at or utcnow(), True, round_projection))
+        return self._enqueue(Record(message["kind"], dict(message), message.get("table_id"),
+                                    message.get("round_id"), at or utcnow(), True, round_projection))
 
-    def _enqueue(self, item: _Pending) -> Future:
+    def _enqueue(self, record: Record) -> Future:
         if self._closed:
             raise JournalClosed("the journal is closed")
         if self.failure is not None:
             raise JournalClosed(f"the journal failed: {self.failure}")
         loop = asyncio._get_running_loop()
         if loop is None:
+            item = _Pending(record)
             with self._held_lock:  # what the loop appended before stays before this
                 self._queue_held()
-                self._queue.put([item])
+                self._put([item])
             return item.future
         # On the event loop, the records of one callback (a device event, the round steps it caused,
         # the signed result) and of the callbacks run in the same loop iteration are queued together at
         # the next iteration: one transaction and one fsync, instead of the result waiting behind the
         # commit of the records appended just before it.
-        item.future = _HeldFuture(self._release_held)
+        item = _Pending(record, _HeldFuture(self._release_held))
         with self._held_lock:
             self._held.append(item)
             first = len(self._held) == 1
@@ -225,114 +190,55 @@ class Journal:
     def _queue_held(self) -> None:
         if self._held:
             held, self._held = self._held, []
-            if self.failure is not None:  # the writer is gone
-                for p in held:
-                    p.future.set_exception(self.failure)
-            else:
-                self._queue.put(held)
+            self._put(held)
 
-    def _run(self) -> None:
-        while True:
-            items = self._queue.get()
-            if items is None:
-                return
-            batch = list(items)
-            stop = False
-            while len(batch) < self._max_batch:
-                try:
-                    nxt = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is None:
-                    stop = True
-                    break
-                batch += nxt
+    def _put(self, items: list[_Pending]) -> None:
+        """Hand `items` to the writer (under _held_lock: the writer gets them in append order)."""
+        if self.failure is not None:  # the writer is gone
+            for p in items:
+                p.future.set_exception(self.failure)
+            return
+        self._sink.put(items)
+
+    def _committed(self, batch: list[_Pending], committed: list[Committed | None]) -> None:
+        """The writer made `batch` durable (called on the writer's thread, in order)."""
+        for p, c in zip(batch, committed):
+            p.future.set_result(c)
+        done = [c for c in committed if c is not None]
+        if self.on_commit is not None and done:
             try:
-                committed = self._write_batch(batch)
-            except BaseException as exc:  # disk full, I/O error: nothing in the batch is durable
-                log.exception("journal write failed")
-                self.failure = exc
-                for p in batch:
-                    p.future.set_exception(exc)
-                self._fail_rest(exc)
-                return
-            for p, c in zip(batch, committed):
-                p.future.set_result(c)
-            committed = [c for c in committed if c is not None]
-            if self.on_commit is not None and committed:
-                try:
-                    self.on_commit(committed)
-                except Exception:
-                    log.exception("on_commit callback failed")
-            if stop:
-                return
+                self.on_commit(done)
+            except Exception:
+                log.exception("on_commit callback failed")
 
-    def _fail_rest(self, exc: BaseException) -> None:
+    def _failed(self, exc: BaseException, lost: list[_Pending]) -> None:
+        """The writer failed (disk full, I/O error, its process died): nothing in `lost` is durable, nothing
+        more will be; every later append raises JournalClosed."""
+        log.error("journal write failed: %s", exc)
         with self._held_lock:
+            self.failure = exc
             held, self._held = self._held, []
-        for p in held:
-            p.future.set_exception(exc)
-        while True:
-            try:
-                items = self._queue.get_nowait()
-            except queue.Empty:
-                return
-            for p in items or ():
+        for p in lost + held:
+            if not p.future.done():
                 p.future.set_exception(exc)
-
-    def _write_batch(self, batch: list[_Pending]) -> list[Committed | None]:
-        seq, prev, feed_seq, feed_hash = self._seq, self._hash, self._feed_seq, self._feed_hash
-        rows: list[tuple] = []
-        out: list[Committed | None] = []
-        projections: list[tuple] = []
-        for p in batch:
-            if p.barrier:
-                out.append(None)
-                continue
-            seq += 1
-            at = rfc3339(p.at)
-            fseq = None
-            if p.feed:
-                feed_seq += 1
-                fseq = feed_seq
-                msg = dict(p.data, seq=feed_seq, prev_hash=feed_hash)
-                msg.setdefault("occurred_at", at)
-                msg.pop("hash", None)
-                msg.pop("signature", None)
-                msg, text = sign_message_text(msg, self._key)
-                feed_hash = msg["hash"]
-                body = text.decode()
-            else:
-                body = canonical_json(p.data).decode()
-            h = record_hash(seq, at, p.kind, p.table_id, p.round_id, fseq, body, prev)
-            rows.append((seq, at, p.kind, p.table_id, p.round_id, fseq, body, prev, h))
-            out.append(Committed(seq, p.kind, p.table_id, p.round_id, fseq, body))
-            if p.round_projection is not None:
-                r = p.round_projection
-                # the round's own record (`round_projection is data`: Table._step) is stored once, as its text;
-                # its step keys (ROUND_STEP_KEYS) are dropped when the projection is read
-                text = body if r is p.data else canonical_json(r).decode()
-                projections.append((r["round_id"], r["table_id"], r["round_number"], r["state"], text))
-            prev = h
-        with self._db:  # one transaction, one fsync
-            _insert(self._db, "INSERT INTO records", rows)
-            _insert(self._db, "INSERT OR REPLACE INTO rounds", projections)
-        self._seq, self._hash, self._feed_seq, self._feed_hash = seq, prev, feed_seq, feed_hash
-        return out
+        if self.on_failure is not None:
+            try:
+                self.on_failure(exc)
+            except Exception:
+                log.exception("on_failure callback failed")
 
     def flush(self, timeout: float = 10.0) -> None:
         """Wait until everything queued so far is durable."""
         self._release_held()
-        self._enqueue(_Pending("", {}, None, None, utcnow(), False, None, barrier=True)).result(timeout)
+        self._enqueue(Record("", {}, None, None, utcnow(), False, None, barrier=True)).result(timeout)
 
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
         self._release_held()
-        self._queue.put(None)
-        self._thread.join()
-        self._db.close()
+        self._sink.close()
+        _open_journals.discard(self)
         with self._reader_lock:
             for conn in self._reader_conns:
                 try:
@@ -392,6 +298,252 @@ class Journal:
         return _round(row[0]) if row else None
 
 
+# --- the writers ----------------------------------------------------------------------
+
+_open_journals: "weakref.WeakSet[Journal]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_journals() -> None:
+    # a journal nobody closed: wait for its writer to make durable what it was given
+    for journal in list(_open_journals):
+        try:
+            journal.close()
+        except Exception:
+            log.exception("journal: close at exit failed")
+
+
+class _ThreadWriter:
+    """The BatchWriter on a thread of this process, fed through a queue."""
+
+    def __init__(self, writer: BatchWriter, max_batch: int,
+                 committed: Callable[[list[_Pending], list[Committed | None]], None],
+                 failed: Callable[[BaseException, list[_Pending]], None]) -> None:
+        self._writer = writer
+        self._max_batch = max_batch
+        self._committed = committed
+        self._failed = failed
+        self._queue: queue.Queue[list[_Pending] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
+        self._thread.start()
+
+    def put(self, items: list[_Pending]) -> None:
+        self._queue.put(items)
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+        self._writer.close()
+
+    def _run(self) -> None:
+        while True:
+            items = self._queue.get()
+            if items is None:
+                return
+            batch = list(items)
+            stop = False
+            while len(batch) < self._max_batch:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch += nxt
+            try:
+                committed = self._writer.write([p.record for p in batch])
+            except BaseException as exc:  # disk full, I/O error: nothing in the batch is durable
+                log.exception("journal write failed")
+                rest: list[_Pending] = []
+                while True:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    rest += more or []
+                self._failed(exc, batch + rest)
+                return
+            self._committed(batch, committed)
+            if stop:
+                return
+
+
+class _ForkServer:
+    """The studio's end of `python -m studio.journal_writer` (journal_writer.fork_server)."""
+
+    def __init__(self, preload: tuple[str, ...]) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        # the package's folder and the studio's own sys.path, whatever the working directory
+        root = str(Path(__file__).resolve().parent.parent)
+        before = os.environ.get("PYTHONPATH")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [root, *(p for p in sys.path if p), *([before] if before else [])]))
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "studio.journal_writer", str(theirs.fileno()), *preload],
+                pass_fds=[theirs.fileno()], env=env, stdin=subprocess.DEVNULL)
+        finally:
+            theirs.close()
+        self._sock = ours
+        self._lock = threading.Lock()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def start_writer(self, path: Path, key_raw: bytes, max_batch: int, fds: list[int]) -> int:
+        """Fork a writer for the journal at `path`, with its two pipe ends `fds`; its pid."""
+        with self._lock:
+            socket.send_fds(self._sock, [pickle.dumps((str(path), key_raw, max_batch))], fds)
+            reply = self._sock.recv(4)
+        if len(reply) != 4:
+            raise RuntimeError("the journal's writer fork server is gone")
+        return struct.unpack("!i", reply)[0]
+
+
+_fork_server: _ForkServer | None = None
+_fork_server_lock = threading.Lock()
+
+
+def writer_fork_server(preload: tuple[str, ...] = ()) -> _ForkServer:
+    """The process the journal writers are forked from, started on first use (the first journal, or a test
+    session's start) and kept while the studio runs. `preload`: modules it imports first (a benchmark's
+    probes); only the call that starts it can give them."""
+    global _fork_server
+    with _fork_server_lock:
+        if _fork_server is None or not _fork_server.alive():
+            _fork_server = _ForkServer(preload)
+        return _fork_server
+
+
+class _ProcessWriter:
+    """The BatchWriter in a process of its own: records go down one pipe, replies come back on another and are
+    taken by a thread of this process (`journal-replies`)."""
+
+    START_TIMEOUT = 60.0
+
+    def __init__(self, path: Path, key: Ed25519PrivateKey, max_batch: int,
+                 committed: Callable[[list[_Pending], list[Committed | None]], None],
+                 failed: Callable[[BaseException, list[_Pending]], None]) -> None:
+        self._committed = committed
+        self._failed = failed
+        requests_r, self._requests = multiprocessing.connection.Pipe(duplex=False)
+        self._replies, replies_w = multiprocessing.connection.Pipe(duplex=False)
+        raw = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        try:
+            self.pid = writer_fork_server().start_writer(path, raw, max_batch,
+                                                         [requests_r.fileno(), replies_w.fileno()])
+        finally:
+            requests_r.close()
+            replies_w.close()
+        _grow_pipe(self._requests)
+        if not self._replies.poll(self.START_TIMEOUT):
+            self._kill()
+            raise RuntimeError(f"the journal's writer process did not start in {self.START_TIMEOUT:.0f} s")
+        try:
+            what, payload = self._replies.recv()
+        except EOFError:
+            what, payload = "failed", RuntimeError("the journal's writer process ended at start")
+        if what != "ready":
+            self._replies.close()
+            self._requests.close()
+            raise payload
+        self._sent: collections.deque[_Pending] = collections.deque()  # handed over, not yet durable
+        self._lock = threading.Lock()
+        self._gone: BaseException | None = None
+        self._thread = threading.Thread(target=self._receive, name="journal-replies", daemon=True)
+        self._thread.start()
+
+    def put(self, items: list[_Pending]) -> None:
+        try:
+            payload = pickle.dumps([p.record for p in items], protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # a value that is not data: as the thread writer, the journal stops here
+            self._failed(exc, items)
+            return
+        with self._lock:
+            if self._gone is None:
+                self._sent.extend(items)
+                try:
+                    self._requests.send_bytes(payload)
+                except (OSError, ValueError) as exc:  # the writer process is gone; _receive says why
+                    log.error("journal: could not hand records to the writer process: %s", exc)
+                return
+            gone = self._gone
+        for p in items:
+            p.future.set_exception(gone)
+
+    def close(self) -> None:
+        with self._lock:
+            try:
+                self._requests.send_bytes(_CLOSE)
+            except (OSError, ValueError):
+                pass
+            self._requests.close()
+        self._thread.join()
+        self._replies.close()
+        if not self._ended(30):
+            log.error("journal: the writer process did not end; killing it")
+            self._kill()
+
+    def _ended(self, timeout: float) -> bool:
+        """Wait for the writer process to be gone (it is not our child: the fork server's, reaped by the kernel)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                os.kill(self.pid, 0)
+            except ProcessLookupError:
+                return True
+            except PermissionError:  # pragma: no cover - the pid was reused by another user's process
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.005)
+
+    def _kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+    def _receive(self) -> None:
+        while True:
+            try:
+                what, payload = self._replies.recv()
+            except (EOFError, OSError):
+                what, payload = "failed", JournalClosed("the journal's writer process ended")
+            except Exception as exc:  # a reply this process cannot read: nothing after it can be trusted
+                log.exception("journal: unreadable reply from the writer process")
+                self._kill()
+                what, payload = "failed", JournalClosed(f"unreadable reply from the journal's writer process: {exc}")
+            if what == "ok":
+                with self._lock:
+                    batch = [self._sent.popleft() for _ in payload]
+                self._committed(batch, payload)
+            elif what == "closed":
+                return
+            else:
+                with self._lock:
+                    self._gone = payload
+                    lost = list(self._sent)
+                    self._sent.clear()
+                self._failed(payload, lost)
+                return
+
+
+_CLOSE = pickle.dumps(None)
+
+
+def _grow_pipe(conn: Any) -> None:
+    """Make the pipe to the writer hold up to 1 MiB, so a burst of appends does not block the event loop while
+    the writer commits the batch before."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(conn.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+    except OSError:
+        pass  # the kernel's own size (64 KiB) then
+
+
 #: keys a `round_state` record adds to the round's projection (what step, by whom); a projection stored as the
 #: record's text (see `Journal.append`) drops them when read
 ROUND_STEP_KEYS = ("transition", "by")
@@ -404,8 +556,10 @@ def _round(text: str) -> dict[str, Any]:
     return r
 
 
-_PLACEHOLDERS = {"seq": 1, "prev_hash": GENESIS_HASH, "hash": GENESIS_HASH,
-                 "signature": base64.b64encode(bytes(64)).decode()}
+#: what the writer fills in, stood in for while checking; no run of digits in them (a run of 16 sends the check to
+#: its slow path: see check_feed_message), so not the genesis hash (and not seq 1, which requires it)
+_PLACEHOLDERS = {"seq": 2, "prev_hash": "ab" * 32, "hash": "ab" * 32,
+                 "signature": base64.b64encode(b"\xab" * 64).decode()}
 
 
 def check_feed_message(message: dict[str, Any]) -> None:
@@ -476,27 +630,6 @@ def _check_commitment(message: dict[str, Any], seq: int, commitments: dict[str, 
         if commitment_hash(rid, reveal["extras"], reveal["nonce"]) != commitments[rid][0]:
             return f"round {rid}'s revealed draw does not match its commitment"
     return None
-
-
-def _insert(db: sqlite3.Connection, head: str, rows: list[tuple], chunk: int = 500) -> None:
-    """Insert rows with one multi-row statement per `chunk` rows, in order.
-
-    sqlite3 lets go of the GIL for every statement step, and with a hundred device and simulator
-    threads runnable the writer may then wait a whole switch interval (5 ms) to get it back:
-    executemany (one step per row) paid that once per record.
-    """
-    for i in range(0, len(rows), chunk):
-        part = rows[i:i + chunk]
-        one = "(" + ",".join("?" * len(part[0])) + ")"
-        db.execute(f"{head} VALUES {','.join([one] * len(part))}", [v for row in part for v in row])
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=FULL")
-    db.isolation_level = "DEFERRED"
-    return db
 
 
 # --- verification ---------------------------------------------------------------

@@ -29,7 +29,8 @@ class Studio:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self._key = load_or_create_key(self.data_dir)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.journal = Journal(self.data_dir, self._key, on_commit=self._on_commit)
+        self.journal = Journal(self.data_dir, self._key, on_commit=self._on_commit,
+                               writer=config.studio.journal_writer, on_failure=self._on_journal_failure)
         self.hub = FeedHub(self.journal)
         self.tables: dict[str, Table] = {}
         self.simulators: dict[str, Any] = {}
@@ -127,6 +128,8 @@ class Studio:
         """A round cannot finish once the studio stops listening: void it now rather than leave bets hanging."""
         for table in self.tables.values():
             table.closing = True  # and open no new one while the devices are being stopped
+            if self.journal.failure is not None:
+                continue  # nothing can be journaled: the next start voids what is open (studio_restart)
             if table.round is not None and not table.round.is_final:
                 try:
                     table.void_by("studio_stopped", "The studio was shut down during this round; stakes are returned.",
@@ -181,6 +184,21 @@ class Studio:
                 loop.call_soon_threadsafe(self._publish, feed)
             except RuntimeError:  # the loop closed between the check and the call
                 pass
+
+    def _on_journal_failure(self, exc: BaseException) -> None:
+        """Called by the journal (any thread) when it stops: every table holds and shows why."""
+        log.critical("studio: the journal stopped: %s; no result can be certified until a restart", exc)
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+
+        def hold() -> None:
+            for table in self.tables.values():
+                table.journal_failed()
+        try:
+            loop.call_soon_threadsafe(hold)
+        except RuntimeError:  # the loop closed meanwhile
+            pass
 
     def _publish(self, feed: list[tuple[int, str]]) -> None:
         for seq, body in feed:

@@ -238,14 +238,24 @@ class Table:
 
     @property
     def paused_reason(self) -> str | None:
-        if not self.lost_devices:
-            return None
-        return "; ".join(f"{dev}: {why}" for dev, why in sorted(self.lost_devices.items()))
+        reasons = [f"{dev}: {why}" for dev, why in sorted(self.lost_devices.items())]
+        if self.journal.failure is not None:
+            reasons.insert(0, f"the journal stopped ({self.journal.failure}): nothing can be recorded or certified "
+                              "until the studio is restarted; call a technician")
+        return "; ".join(reasons) or None
+
+    def journal_failed(self) -> None:
+        """The journal stopped (Studio calls this on the loop): the table holds and says why. Nothing more can be
+        journaled, so nothing more is judged either."""
+        self._emit("status", {"state": "paused", "reason": self.paused_reason})
 
     # --- device input --------------------------------------------------------------
 
     def device_event(self, event: DeviceEvent) -> None:
         data = event.model_dump(mode="json")
+        if self.journal.failure is not None:  # what cannot be journaled is not judged (paused_reason says why)
+            self._emit("device", data)
+            return
         self.journal.append("device_event", data, table_id=self.table_id, round_id=self._open_round_id(), at=event.at)
         self._emit("device", data)
         if self.opening_check is not None:

@@ -22,10 +22,10 @@ def feed_message(n: int, kind: str = "result") -> dict:
             "commitment": None, "reveal": None}
 
 
-@pytest.fixture
-def journal(tmp_path):
+@pytest.fixture(params=["process", "thread"])
+def journal(tmp_path, request):
     committed = []
-    j = Journal(tmp_path, load_or_create_key(tmp_path), on_commit=committed.extend)
+    j = Journal(tmp_path, load_or_create_key(tmp_path), on_commit=committed.extend, writer=request.param)
     j.committed = committed
     yield j
     j.close()

@@ -256,6 +256,27 @@ def test_check_feed_message_accepts_and_refuses_what_the_full_check_does(change:
         check_feed_message(message)
 
 
+def test_check_feed_message_takes_its_fast_path_for_a_plain_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path skips the schema's Python walk of the free-form values; the placeholders for what the writer
+    fills in (hash, prev_hash) once held 64 zeros, a "long number" that sent every message down the slow path."""
+    import streaming.messages as messages
+
+    walked: list[str] = []
+    walk = messages._check_portable
+
+    def counting(value: Any, path: str) -> None:
+        walked.append(path)
+        walk(value, path)
+
+    monkeypatch.setattr(messages, "_check_portable", counting)
+    check_feed_message(dict(ROULETTE_LIKE))
+    assert walked and all("." not in p and "[" not in p for p in walked), walked  # top-level (emptied) values only
+    walked.clear()
+    with pytest.raises(ValueError, match="floating-point"):
+        check_feed_message(dict(ROULETTE_LIKE, outcome={"bets": [{"pays": 1.5}]}))
+    assert any(p.startswith("outcome.") for p in walked)  # a refusal is the full check's, with its words
+
+
 def test_round_state_and_its_projection_share_one_text_and_read_back_without_the_step_keys(tmp_path: Path) -> None:
     from studio.config import build_game
     from studio.rounds import Round

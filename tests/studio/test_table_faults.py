@@ -210,3 +210,33 @@ def test_correction_is_a_new_signed_version(tmp_path):
     assert corr["result"]["number"] != first["result"]["number"]
     history = studio.round_history(first["round_id"])
     assert history["round"]["version"] == 2
+
+
+def test_a_dead_journal_writer_holds_every_table_and_says_why(tmp_path) -> None:
+    import os
+    import signal
+
+    seen: list[dict] = []
+
+    async def scenario(studio: Studio, sim, table) -> None:
+        table.listeners.append(lambda what, data: seen.append({"what": what, **data}) if what == "status" else None)
+        await until(lambda: results(studio), what="a first certified result")
+        os.kill(studio.journal._sink.pid, signal.SIGKILL)  # the OOM killer, say
+        await until(lambda: table.paused_reason and "journal stopped" in table.paused_reason, what="the hold")
+        assert any("journal stopped" in (s.get("reason") or "") for s in seen)  # the console was told
+        assert table.snapshot()["status"] == "paused"
+        certified = len(results(studio))
+        await asyncio.sleep(60 / 60 * 2)  # two more spins' worth at 60x: the wheel keeps talking
+        assert len(results(studio)) == certified  # nothing judged, nothing certified without a journal
+    studio = make_studio(tmp_path)
+
+    async def main() -> None:
+        studio.start(asyncio.get_running_loop())
+        try:
+            await scenario(studio, studio.simulator("t1"), studio.tables["t1"])
+        finally:
+            await asyncio.to_thread(studio.stop)  # and the shutdown does not hang on the dead writer
+
+    asyncio.run(main())
+    report = verify_journal(studio.data_dir)
+    assert report.ok, report.error  # everything the writer said was durable is intact

@@ -1,0 +1,69 @@
+"""bench/latency.py --stages: time the journal writer's batches, wherever the writer runs.
+
+Imported by the benchmark's studio child and, when the journal's writer runs in a process of its own, by the
+writer processes' fork server (added to its preload list), so the probe is in place in both. When the
+environment variable STUDIO_BENCH_WRITER_STAMPS names a file, `BatchWriter.write` is wrapped (in this process
+only, no file is changed) to append one JSON line per batch:
+
+    {"t": start ns (CLOCK_REALTIME), "wall": ns, "cpu": thread CPU ns, "commit": COMMIT + fsync ns,
+     "n": records, "feed": [round ids of the feed messages in it]}
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from typing import Any
+
+ENV = "STUDIO_BENCH_WRITER_STAMPS"
+
+
+class _TimedConnection:
+    """Stands in for the writer's sqlite3 connection to time the commit (`with self._db:`)."""
+
+    def __init__(self, db: Any) -> None:
+        self._db = db
+        self.commit_ns = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+    def __enter__(self) -> Any:
+        self._db.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> Any:
+        t = time.perf_counter_ns()
+        try:
+            return self._db.__exit__(*exc)
+        finally:
+            self.commit_ns = time.perf_counter_ns() - t
+
+
+def install(path: str) -> None:
+    from studio.journal_writer import BatchWriter
+
+    write = BatchWriter.write
+    lock = threading.Lock()
+    out: list[Any] = []
+
+    def probe_write(self: Any, batch: list[Any]) -> Any:
+        if not isinstance(self._db, _TimedConnection):
+            self._db = _TimedConnection(self._db)
+        t, c = time.time_ns(), time.thread_time_ns()
+        committed = write(self, batch)
+        line = json.dumps({"t": t, "wall": time.time_ns() - t, "cpu": time.thread_time_ns() - c,
+                           "commit": self._db.commit_ns, "n": len(batch),
+                           "feed": [p.round_id for p in batch if p.feed]})
+        with lock:
+            if not out:
+                out.append(open(path, "a", buffering=1))  # opened in the process that writes
+            out[0].write(line + "\n")
+        return committed
+
+    BatchWriter.write = probe_write  # type: ignore[method-assign]
+
+
+if os.environ.get(ENV):
+    install(os.environ[ENV])

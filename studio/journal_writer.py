@@ -1,0 +1,291 @@
+"""The journal's writer: chains, signs and commits batches of records (group commit).
+
+`BatchWriter` owns the journal's one writing SQLite connection. `studio.journal.Journal` runs it either in a
+process of its own (`serve`, the default) or on a thread of the studio's process. In a process of its own its
+hashing, signing and SQLite work never holds the studio's GIL, so the event loop is not kept waiting by it
+between a winning number and its result (bench/latency.py).
+
+This module is small on purpose: it is what the writer process imports.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import socket
+import sqlite3
+import struct
+import traceback
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from multiprocessing.connection import Connection
+from typing import Any, NamedTuple
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from streaming.canonical import canonical_json, public_key_b64, sha256_hex, sign_message_text
+
+JOURNAL_FILE = "journal.sqlite3"
+GENESIS_HASH = "0" * 64
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    seq       INTEGER PRIMARY KEY,
+    at        TEXT NOT NULL,
+    kind      TEXT NOT NULL,
+    table_id  TEXT,
+    round_id  TEXT,
+    feed_seq  INTEGER UNIQUE,
+    body      TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_round ON records(round_id) WHERE round_id IS NOT NULL;
+-- a projection for fast start-up, rebuilt from records if lost; not part of the chain
+CREATE TABLE IF NOT EXISTS rounds (
+    round_id     TEXT PRIMARY KEY,
+    table_id     TEXT NOT NULL,
+    round_number INTEGER NOT NULL,
+    state        TEXT NOT NULL,
+    body         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rounds_table ON rounds(table_id, round_number);
+CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+"""
+
+
+def rfc3339(at: datetime) -> str:
+    return at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def record_hash(seq: int, at: str, kind: str, table_id: str | None, round_id: str | None,
+                feed_seq: int | None, body: str, prev_hash: str) -> str:
+    return sha256_hex(canonical_json({
+        "seq": seq, "at": at, "kind": kind, "table_id": table_id, "round_id": round_id,
+        "feed_seq": feed_seq, "body": body, "prev_hash": prev_hash,
+    }))
+
+
+@dataclass
+class Committed:
+    seq: int
+    kind: str
+    table_id: str | None
+    round_id: str | None
+    feed_seq: int | None
+    body: str  # the stored JSON text; for feed records the signed message
+
+
+class Record(NamedTuple):
+    """One record to write, as it crosses to the writer (a plain tuple: cheap to pickle)."""
+    kind: str
+    data: dict[str, Any]
+    table_id: str | None
+    round_id: str | None
+    at: datetime
+    feed: bool  # a signed feed message: `seq`, `prev_hash`, `hash` and `signature` are set by the writer
+    # the round's new state for the `rounds` projection; True: `data` itself is the projection (a round_state
+    # record: its canonical text is stored once for both)
+    projection: dict[str, Any] | bool | None
+    barrier: bool = False  # writes nothing; its reply says that everything before it is durable
+
+
+class BatchWriter:
+    def __init__(self, path: Path, key: Ed25519PrivateKey) -> None:
+        self._key = key
+        self._db = connect(path)
+        self._db.executescript(SCHEMA)
+        row = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        self._seq, self._hash = (row[0], row[1]) if row else (0, GENESIS_HASH)
+        row = self._db.execute(
+            "SELECT feed_seq, body FROM records WHERE feed_seq IS NOT NULL ORDER BY feed_seq DESC LIMIT 1").fetchone()
+        if row:
+            import json
+            self._feed_seq, self._feed_hash = row[0], json.loads(row[1])["hash"]
+        else:
+            self._feed_seq, self._feed_hash = 0, GENESIS_HASH
+        if self._seq == 0:
+            # the first record names the key, so a verifier can tell which key signed this journal
+            self.write([Record("journal_opened", {"public_key": public_key_b64(key.public_key()),
+                                                  "algorithm": "ed25519"},
+                               None, None, datetime.now(timezone.utc), False, None)])
+
+    def write(self, batch: list[Record]) -> list[Committed | None]:
+        """Chain, sign and commit `batch` in one transaction (one fsync); None for each barrier."""
+        seq, prev, feed_seq, feed_hash = self._seq, self._hash, self._feed_seq, self._feed_hash
+        rows: list[tuple] = []
+        out: list[Committed | None] = []
+        projections: list[tuple] = []
+        for p in batch:
+            if p.barrier:
+                out.append(None)
+                continue
+            seq += 1
+            at = rfc3339(p.at)
+            fseq = None
+            if p.feed:
+                feed_seq += 1
+                fseq = feed_seq
+                msg = dict(p.data, seq=feed_seq, prev_hash=feed_hash)
+                msg.setdefault("occurred_at", at)
+                msg.pop("hash", None)
+                msg.pop("signature", None)
+                msg, text = sign_message_text(msg, self._key)
+                feed_hash = msg["hash"]
+                body = text.decode()
+            else:
+                body = canonical_json(p.data).decode()
+            h = record_hash(seq, at, p.kind, p.table_id, p.round_id, fseq, body, prev)
+            rows.append((seq, at, p.kind, p.table_id, p.round_id, fseq, body, prev, h))
+            out.append(Committed(seq, p.kind, p.table_id, p.round_id, fseq, body))
+            if p.projection is not None:
+                r = p.data if p.projection is True else p.projection
+                # the round's own record is stored once, as its text; its step keys (studio.journal's
+                # ROUND_STEP_KEYS) are dropped when the projection is read
+                text = body if r is p.data else canonical_json(r).decode()
+                projections.append((r["round_id"], r["table_id"], r["round_number"], r["state"], text))
+            prev = h
+        with self._db:  # one transaction, one fsync
+            insert(self._db, "INSERT INTO records", rows)
+            insert(self._db, "INSERT OR REPLACE INTO rounds", projections)
+        self._seq, self._hash, self._feed_seq, self._feed_hash = seq, prev, feed_seq, feed_hash
+        return out
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def insert(db: sqlite3.Connection, head: str, rows: list[tuple], chunk: int = 500) -> None:
+    """Insert rows with one multi-row statement per `chunk` rows, in order.
+
+    sqlite3 lets go of the GIL for every statement step, and with a hundred device and simulator
+    threads runnable a writer thread may then wait a whole switch interval (5 ms) to get it back:
+    executemany (one step per row) paid that once per record.
+    """
+    for i in range(0, len(rows), chunk):
+        part = rows[i:i + chunk]
+        one = "(" + ",".join("?" * len(part[0])) + ")"
+        db.execute(f"{head} VALUES {','.join([one] * len(part))}", [v for row in part for v in row])
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.isolation_level = "DEFERRED"
+    return db
+
+
+def portable(exc: BaseException) -> BaseException:
+    """`exc` if it survives pickling (to cross back to the studio), else a RuntimeError that names it."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+
+
+def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: int) -> None:
+    """The writer process: read lists of `Record`s, commit them (merging what is waiting, up to `max_batch`
+    records a transaction), reply ("ok", [Committed | None, ...]) for each transaction, in order.
+
+    Ends on None ("closed" is the last reply, once the database is closed) or when the studio's end of
+    `requests` closes (the studio died: what arrived is committed first). A failed write replies ("failed",
+    exception) and ends: nothing of that transaction is durable, and nothing after it is written.
+    """
+    # Ctrl-C reaches the whole process group: the studio shuts down on it and still has records to write
+    # (its voids), so this process waits for the studio to say it is done. SIGTERM likewise.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        writer = BatchWriter(path, Ed25519PrivateKey.from_private_bytes(key_raw))
+    except BaseException as exc:
+        replies.send(("failed", portable(exc)))
+        return
+    del key_raw
+    try:
+        replies.send(("ready", None))
+        end = False
+        while not end:
+            try:
+                first = pickle.loads(requests.recv_bytes())
+            except EOFError:
+                return
+            if first is None:
+                break
+            batch = list(first)
+            while len(batch) < max_batch and requests.poll():
+                try:
+                    more = pickle.loads(requests.recv_bytes())
+                except EOFError:
+                    more = None
+                if more is None:
+                    end = True
+                    break
+                batch += more
+            try:
+                committed = writer.write(batch)
+            except BaseException as exc:  # disk full, I/O error: nothing in the batch is durable
+                replies.send(("failed", portable(exc)))
+                return
+            replies.send(("ok", committed))
+        writer.close()
+        replies.send(("closed", None))
+    except OSError:  # EOFError, BrokenPipeError: the studio is gone
+        return
+    finally:
+        writer.close()
+
+
+def fork_server(control: socket.socket) -> None:
+    """`python -m studio.journal_writer FD [MODULE ...]`: make writer processes for one studio.
+
+    The studio starts this once, small (it imports this module and the MODULEs, nothing of the studio's
+    running state), and asks it over the socket FD for each journal's writer: a message with the pickled
+    (path, raw signing key, max_batch) and the writer's two pipe ends; the reply is the writer's pid. A fork
+    of this process is cheap and safe where a fork of the studio (threads holding locks) is not, and a new
+    interpreter per journal would cost a tenth of a second. Ends when the studio's end of FD closes.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the writers
+    while True:
+        try:
+            message, fds, _flags, _addr = socket.recv_fds(control, 4096, 2)
+        except OSError:
+            return
+        if not message:
+            return
+        path, key_raw, max_batch = pickle.loads(message)
+        pid = os.fork()
+        if pid == 0:  # the writer
+            code = 0
+            try:
+                control.close()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                serve(Path(path), key_raw, Connection(fds[0], writable=False), Connection(fds[1], readable=False),
+                      max_batch)
+            except BaseException:
+                code = 1
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        for fd in fds:
+            os.close(fd)
+        del key_raw
+        control.sendall(struct.pack("!i", pid))
+
+
+if __name__ == "__main__":
+    import importlib
+    import sys
+
+    # run this module under its own name, not __main__: the Committed records it pickles must unpickle as
+    # studio.journal_writer.Committed in the studio
+    module = importlib.import_module("studio.journal_writer")
+    for name in sys.argv[2:]:
+        importlib.import_module(name)
+    module.fork_server(socket.socket(fileno=int(sys.argv[1])))

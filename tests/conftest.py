@@ -1,0 +1,11 @@
+"""Shared by every test folder."""
+from __future__ import annotations
+
+
+def pytest_configure(config: object) -> None:
+    # The journal's writer processes are forked from one fork server, started by the first journal and kept for
+    # the life of the process (with its pipe and socket). Start it before any test, so that the tests that check
+    # for descriptors left open do not count it against the first test that opens a journal.
+    from studio.journal import writer_fork_server
+
+    writer_fork_server()
