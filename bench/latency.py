@@ -140,7 +140,7 @@ STAGES = (
 )
 
 
-def install_stage_probes(stamps: list[tuple[str, Any, int]], writer_stamps: str) -> None:
+def install_stage_probes(stamps: list[tuple[str, Any, int]]) -> None:
     """Optional (--stages): stamp the result at each hop inside the studio.
 
     Wraps (in this process only) CammeghSS2Driver.handle_line, Table.device_event,
@@ -205,14 +205,6 @@ def install_stage_probes(stamps: list[tuple[str, Any, int]], writer_stamps: str)
         stamps.append(("sending", seq, time.time_ns()))
         await deliver(self, consumer, seq, text, send)
 
-    # the writer's batches: timed where the writer runs (this process, or its own: see latency_writer_probe.py)
-    import latency_writer_probe
-    from studio.journal import writer_fork_server
-
-    os.environ[latency_writer_probe.ENV] = writer_stamps
-    latency_writer_probe.install(writer_stamps)
-    writer_fork_server(preload=("latency_writer_probe",))  # starts the writers' fork server with the probe
-
     CammeghSS2Driver.handle_line = probe_handle_line  # type: ignore[method-assign]
     Table.device_event = probe_device_event  # type: ignore[method-assign]
     Journal.append_feed = probe_append_feed  # type: ignore[method-assign]
@@ -222,8 +214,8 @@ def install_stage_probes(stamps: list[tuple[str, Any, int]], writer_stamps: str)
 
 
 def install_profilers(profiles: list[tuple[str, Any]]) -> None:
-    """Experiment (--profile): cProfile the event loop (main thread) and the journal writer thread
-    (--writer thread; a writer process is not profiled).
+    """Experiment (--profile): cProfile the event loop (main thread) and the journal writer thread (--writer
+    thread); a writer process profiles itself (latency_writer_probe.py: FILE.journal-writer-process.prof).
 
     cProfile slows what it profiles (~2x), so the latency figures of such a run are not comparable.
     """
@@ -308,7 +300,7 @@ def studio_child(args: argparse.Namespace) -> int:
     install_write_probe(records)
     stamps: list[tuple[str, Any, int]] = []
     if args.stages:
-        install_stage_probes(stamps, str(Path(args.data) / "writer-stamps.jsonl"))
+        install_stage_probes(stamps)
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval / 1000)
     if args.thread_per_port:
@@ -322,6 +314,19 @@ def studio_child(args: argparse.Namespace) -> int:
     profiles: list[tuple[str, Any]] = []
     if args.profile:
         install_profilers(profiles)
+    if args.stages or args.profile:
+        # the writer's batches, timed (and profiled) where the writer runs: this process (--writer thread) or its
+        # own, forked from a fork server that imports the probe first (see latency_writer_probe.py)
+        import latency_writer_probe
+        from studio.journal import writer_fork_server
+
+        stamps_path = str(Path(args.data) / "writer-stamps.jsonl") if args.stages else None
+        profile_path = f"{args.profile}.journal-writer-process.prof" if args.profile else None
+        for key, value in ((latency_writer_probe.ENV, stamps_path), (latency_writer_probe.PROFILE_ENV, profile_path)):
+            if value:
+                os.environ[key] = value
+        latency_writer_probe.install(stamps_path, profile_path if args.writer == "thread" else None)
+        writer_fork_server(preload=("latency_writer_probe",))
 
     import uvicorn
 
@@ -518,6 +523,7 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
         return min(ts) if ts else None
 
     hops: dict[str, list[float]] = {}
+    totals: list[tuple[float, int]] = []  # (latency, index into each hop's list)
     names = ["write"] + [s for s, _ in STAGES] + ["received"]
     complete = 0
     for t_write, t_recv, m in matched:
@@ -533,12 +539,16 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
         complete += 1
         for a, b, ta, tb in zip(names, names[1:], times, times[1:]):
             hops.setdefault(f"{a} -> {b}", []).append((tb - ta) / 1e6)
+        totals.append(((times[-1] - times[0]) / 1e6, len(totals)))
     print(f"  where the time goes ({complete} results stamped at every hop; ms):")
-    print(f"    {'hop':<30} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7}  {'mean':>7}")
+    # the slowest 2 % of the results: what each hop took in them (which hops make the tail)
+    tail = [i for _, i in sorted(totals)[-max(1, len(totals) // 50):]]
+    print(f"    {'hop':<30} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7}  {'mean':>7}  {'slowest 2%: mean':>16}")
     for hop, values in hops.items():
-        values.sort()
+        in_tail = sum(values[i] for i in tail) / len(tail) if tail else float("nan")
+        values = sorted(values)
         print(f"    {hop:<30} {percentile(values, 50):7.2f} {percentile(values, 90):7.2f} "
-              f"{percentile(values, 99):7.2f} {values[-1]:7.2f}  {sum(values) / len(values):7.2f}")
+              f"{percentile(values, 99):7.2f} {values[-1]:7.2f}  {sum(values) / len(values):7.2f}  {in_tail:16.2f}")
     for stage, what in STAGES:
         print(f"      {stage:<12} = {what}")
     if batches:

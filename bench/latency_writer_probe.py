@@ -17,6 +17,8 @@ import time
 from typing import Any
 
 ENV = "STUDIO_BENCH_WRITER_STAMPS"
+#: also cProfile the writer's batches, dumped to this file every 500 batches (--profile)
+PROFILE_ENV = "STUDIO_BENCH_WRITER_PROFILE"
 
 
 class _TimedConnection:
@@ -41,18 +43,37 @@ class _TimedConnection:
             self.commit_ns = time.perf_counter_ns() - t
 
 
-def install(path: str) -> None:
+def install(path: str | None, profile_path: str | None = None) -> None:
     from studio.journal_writer import BatchWriter
 
     write = BatchWriter.write
     lock = threading.Lock()
     out: list[Any] = []
 
+    profiler: Any = None
+    if profile_path:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    batches = [0]
+
     def probe_write(self: Any, batch: list[Any]) -> Any:
         if not isinstance(self._db, _TimedConnection):
             self._db = _TimedConnection(self._db)
         t, c = time.time_ns(), time.thread_time_ns()
-        committed = write(self, batch)
+        if profiler is not None:
+            profiler.enable()
+            try:
+                committed = write(self, batch)
+            finally:
+                profiler.disable()
+            batches[0] += 1
+            if batches[0] % 500 == 0:  # the writer process ends with os._exit: no chance to dump at its end
+                profiler.dump_stats(profile_path)
+        else:
+            committed = write(self, batch)
+        if path is None:
+            return committed
         line = json.dumps({"t": t, "wall": time.time_ns() - t, "cpu": time.thread_time_ns() - c,
                            "commit": self._db.commit_ns, "n": len(batch),
                            "feed": [p.round_id for p in batch if p.feed]})
@@ -65,5 +86,5 @@ def install(path: str) -> None:
     BatchWriter.write = probe_write  # type: ignore[method-assign]
 
 
-if os.environ.get(ENV):
-    install(os.environ[ENV])
+if os.environ.get(ENV) or os.environ.get(PROFILE_ENV):
+    install(os.environ.get(ENV), os.environ.get(PROFILE_ENV))

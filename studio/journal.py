@@ -173,11 +173,16 @@ class Journal:
             return item.future
         # On the event loop, the records of one callback (a device event, the round steps it caused,
         # the signed result) and of the callbacks run in the same loop iteration are queued together at
-        # the next iteration: one transaction and one fsync, instead of the result waiting behind the
-        # commit of the records appended just before it.
+        # the next iteration, or at the first feed message: one transaction and one fsync, instead of the
+        # result waiting behind the commit of the records appended just before it.
         item = _Pending(record, _HeldFuture(self._release_held))
         with self._held_lock:
             self._held.append(item)
+            if record.feed:
+                # A feed message (a result, a void) ends its batch: it goes now, with what was appended before it,
+                # instead of after the rest of this loop iteration (other tables' events, the consoles) has run.
+                self._queue_held()
+                return item.future
             first = len(self._held) == 1
         if first:
             loop.call_soon(self._release_held)

@@ -151,6 +151,28 @@ def test_one_loop_callback_is_one_commit_and_the_result_comes_last(journal: tupl
     assert verify_journal(j.path.parent).ok
 
 
+def test_a_result_goes_to_the_writer_at_once_and_what_follows_it_in_a_later_batch(
+        journal: tuple[Journal, list]) -> None:
+    j, batches = journal
+
+    async def callback() -> bool:
+        j.append("round_state", {"state": "certified"}, table_id="t", round_id="r-1")
+        message = feed_message(1)
+        check_feed_message(message)
+        result = j.append_feed(message, checked=True)
+        after = j.append("note", {"after": "the result"}, table_id="t")
+        deadline = time.monotonic() + 10
+        while not result.done() and time.monotonic() < deadline:  # the loop is blocked: no next iteration
+            time.sleep(0.005)
+        durable_within_the_callback = result.done()
+        await asyncio.wrap_future(after)
+        return durable_within_the_callback
+
+    assert asyncio.run(callback())
+    j.flush()
+    assert [[c.kind for c in b] for b in batches] == [["round_state", "result"], ["note"]]
+
+
 def test_waiting_on_the_loop_thread_does_not_deadlock(journal: tuple[Journal, list]) -> None:
     j, _ = journal
 
