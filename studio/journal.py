@@ -454,7 +454,8 @@ class _ProcessWriter:
             self._requests.close()
             raise payload
         self._sent: collections.deque[_Pending] = collections.deque()  # handed over, not yet durable
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # _sent and _gone
+        self._send_lock = threading.Lock()
         self._gone: BaseException | None = None
         self._thread = threading.Thread(target=self._receive, name="journal-replies", daemon=True)
         self._thread.start()
@@ -465,20 +466,25 @@ class _ProcessWriter:
         except Exception as exc:  # a value that is not data: as the thread writer, the journal stops here
             self._failed(exc, items)
             return
-        with self._lock:
-            if self._gone is None:
-                self._sent.extend(items)
+        # _send_lock keeps the pipe in the order of _sent; the send may block (the pipe is full while the writer
+        # commits) and the replies thread must meanwhile be able to take _lock, or the writer, blocked on a full
+        # pipe of replies, would never read the one it is sent
+        with self._send_lock:
+            with self._lock:
+                gone = self._gone
+                if gone is None:
+                    self._sent.extend(items)
+            if gone is None:
                 try:
                     self._requests.send_bytes(payload)
                 except (OSError, ValueError) as exc:  # the writer process is gone; _receive says why
                     log.error("journal: could not hand records to the writer process: %s", exc)
                 return
-            gone = self._gone
         for p in items:
             p.future.set_exception(gone)
 
     def close(self) -> None:
-        with self._lock:
+        with self._send_lock:
             try:
                 self._requests.send_bytes(_CLOSE)
             except (OSError, ValueError):

@@ -190,3 +190,27 @@ def test_the_writer_is_a_setting(tmp_path: Path) -> None:
         parse_config({**base, "studio": {"data_dir": str(tmp_path), "journal_writer": "fork"}}, "t")
     with pytest.raises(ValueError, match="writer"):
         Journal(tmp_path, load_or_create_key(tmp_path), writer="fork")
+
+
+def test_a_burst_larger_than_the_pipes_neither_deadlocks_nor_loses_a_record(tmp_path: Path) -> None:
+    """The appender blocks on a full pipe while the writer blocks on a full pipe of replies: the replies must
+    still be taken (the appender's lock must not stop them), or neither side moves again."""
+    import threading
+
+    j = Journal(tmp_path, load_or_create_key(tmp_path))
+    futures: list = []
+    N = 30000
+
+    def burst() -> None:
+        for i in range(N):  # ~10 MB of records, replies of up to a thousand records: beyond both pipes
+            futures.append(j.append("device_event", {"i": i, "pad": "x" * 300}, table_id="t1"))
+
+    try:
+        producer = threading.Thread(target=burst)
+        producer.start()
+        producer.join(60)
+        assert not producer.is_alive(), "the appender is stuck"
+        assert [f.result(60).seq for f in futures] == list(range(2, N + 2))
+    finally:
+        j.close()
+    assert verify_journal(tmp_path).records == N + 1
