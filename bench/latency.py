@@ -314,7 +314,11 @@ def studio_child(args: argparse.Namespace) -> int:
     profiles: list[tuple[str, Any]] = []
     if args.profile:
         install_profilers(profiles)
-    if args.stages or args.profile:
+    if args.lazy_device_sync:
+        import latency_writer_probe as _probe
+
+        os.environ[_probe.LAZY_ENV] = "1"
+    if args.stages or args.profile or args.lazy_device_sync:
         # the writer's batches, timed (and profiled) where the writer runs: this process (--writer thread) or its
         # own, forked from a fork server that imports the probe first (see latency_writer_probe.py)
         import latency_writer_probe
@@ -325,7 +329,8 @@ def studio_child(args: argparse.Namespace) -> int:
         for key, value in ((latency_writer_probe.ENV, stamps_path), (latency_writer_probe.PROFILE_ENV, profile_path)):
             if value:
                 os.environ[key] = value
-        latency_writer_probe.install(stamps_path, profile_path if args.writer == "thread" else None)
+        if args.writer == "thread":
+            latency_writer_probe.install(stamps_path, profile_path)
         writer_fork_server(preload=("latency_writer_probe",))
 
     import uvicorn
@@ -598,6 +603,8 @@ def run(args: argparse.Namespace) -> int:
             cmd += ["--thread-per-port"]
         if args.reader_thread:
             cmd += ["--reader-thread"]
+        if args.lazy_device_sync:
+            cmd += ["--lazy-device-sync"]
         if args.profile:
             cmd += ["--profile", str(Path(args.profile).resolve())]
         cmd += ["--writer", args.writer]
@@ -774,6 +781,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(slows them: the latency figures of such a run are not comparable)")
     p.add_argument("--writer", choices=("process", "thread"), default="process",
                    help="where the journal's writer runs ([studio] journal_writer; default: process)")
+    p.add_argument("--lazy-device-sync", action="store_true",
+                   help="experiment: journal batches without a feed message are committed without an fsync of their "
+                        "own (SQLite synchronous=NORMAL; durable with the next result's); not what the studio does")
     p.add_argument("--sims-process", action="store_true",
                    help="run the wheel simulators in a process of their own (real wheels are outside the studio; "
                         "by default they run in the studio process, as in `studio demo`)")

@@ -19,6 +19,9 @@ from typing import Any
 ENV = "STUDIO_BENCH_WRITER_STAMPS"
 #: also cProfile the writer's batches, dumped to this file every 500 batches (--profile)
 PROFILE_ENV = "STUDIO_BENCH_WRITER_PROFILE"
+#: "1": experiment (--lazy-device-sync): batches without a feed message are committed with synchronous=NORMAL (no
+#: fsync of their own: durable with the next result's), results with FULL
+LAZY_ENV = "STUDIO_BENCH_LAZY_DEVICE_SYNC"
 
 
 class _TimedConnection:
@@ -57,9 +60,17 @@ def install(path: str | None, profile_path: str | None = None) -> None:
         profiler = cProfile.Profile()
     batches = [0]
 
+    lazy = os.environ.get(LAZY_ENV) == "1"
+    synchronous = ["FULL"]
+
     def probe_write(self: Any, batch: list[Any]) -> Any:
         if not isinstance(self._db, _TimedConnection):
             self._db = _TimedConnection(self._db)
+        if lazy:  # experiment: no fsync of its own for a batch without a feed message
+            wanted = "FULL" if any(p.feed or p.barrier for p in batch) else "NORMAL"
+            if wanted != synchronous[0]:
+                self._db.execute(f"PRAGMA synchronous={wanted}")
+                synchronous[0] = wanted
         t, c = time.time_ns(), time.thread_time_ns()
         if profiler is not None:
             profiler.enable()
@@ -86,5 +97,5 @@ def install(path: str | None, profile_path: str | None = None) -> None:
     BatchWriter.write = probe_write  # type: ignore[method-assign]
 
 
-if os.environ.get(ENV) or os.environ.get(PROFILE_ENV):
+if os.environ.get(ENV) or os.environ.get(PROFILE_ENV) or os.environ.get(LAZY_ENV):
     install(os.environ.get(ENV), os.environ.get(PROFILE_ENV))
