@@ -296,6 +296,8 @@ def _die_with_parent() -> None:
 
 def studio_child(args: argparse.Namespace) -> int:
     _die_with_parent()
+    if args.nice:
+        os.nice(args.nice)  # the studio, its writers' fork server and its writers (they inherit it)
     records: list[tuple[int, int, int]] = []
     install_write_probe(records)
     stamps: list[tuple[str, Any, int]] = []
@@ -605,6 +607,8 @@ def run(args: argparse.Namespace) -> int:
             cmd += ["--reader-thread"]
         if args.lazy_device_sync:
             cmd += ["--lazy-device-sync"]
+        if args.nice:
+            cmd += ["--nice", str(args.nice)]
         if args.profile:
             cmd += ["--profile", str(Path(args.profile).resolve())]
         cmd += ["--writer", args.writer]
@@ -781,6 +785,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(slows them: the latency figures of such a run are not comparable)")
     p.add_argument("--writer", choices=("process", "thread"), default="process",
                    help="where the journal's writer runs ([studio] journal_writer; default: process)")
+    p.add_argument("--nice", type=int, default=0, metavar="N",
+                   help="experiment: run the studio at nice N (negative: a higher priority; needs root)")
     p.add_argument("--lazy-device-sync", action="store_true",
                    help="experiment: journal batches without a feed message are committed without an fsync of their "
                         "own (SQLite synchronous=NORMAL; durable with the next result's); not what the studio does")
