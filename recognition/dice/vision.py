@@ -19,7 +19,8 @@ towards a wrong face:
 4. **Flat or not.** A die must be square (a cocked die's top face is foreshortened),
    convex (a die resting on another shows the lower die's corners) and show no more of
    its sides than the camera's perspective explains: a band of die-coloured but darker
-   pixels wider than ``max_side_band`` along an edge is the side face of a cocked die.
+   pixels wider than ``max_side_band`` along an edge is the side face of a cocked die (die material beyond a
+   strip of felt that runs into another die is that die's, not this one's).
    Where that edge meets a neighbour (its bevel or side face may lie there too) a little
    more is allowed only for a 4, 5 or 6 whose pip grid is square across that edge: a
    tilted die's upper face, and so its pip grid, is foreshortened by cos(tilt) there.
@@ -514,7 +515,8 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
     contours = _separate_faces(work.tops, s)
     labels = np.zeros(work.tops.shape, np.int32)
     for i, c in enumerate(contours):
-        cv2.drawContours(labels, [c], -1, i + 1, cv2.FILLED)
+        if cv2.contourArea(c) >= 0.3 * s * s:  # a strip of a face split by its pips does not stop the face's growth
+            cv2.drawContours(labels, [c], -1, i + 1, cv2.FILLED)
     for i, c in enumerate(contours):
         if cv2.contourArea(c) < 0.3 * s * s:
             continue
@@ -541,7 +543,56 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         work.face_hulls.append(hull)
         cv2.drawContours(work.faces, [hull], -1, 255, cv2.FILLED)
         cv2.drawContours(work.face_labels, [hull], -1, len(work.face_hulls), cv2.FILLED)  # each its own label
+    _gather_fragments(work, s, filled, body_all)
     return kept
+
+
+def _gather_fragments(work: _Work, s: float, filled: np.ndarray, body_all: np.ndarray) -> None:
+    """Upper faces that fell apart: a 6 (or 4, 5) whose pips come close to its edge, a little dimmer than a
+    brighter neighbour nearby, keeps only strips between its rows of pips above the bar. The strips no face
+    took, taken together, are grown with their own brightness; what comes out square and the size of a face
+    is an upper face too (a side face of a tilted die is never square: at most sin 45 deg of a die wide)."""
+    assert work.tops is not None and work.faces is not None and work.face_labels is not None
+    taken = cv2.dilate(work.faces, _K3)
+    rest = cv2.bitwise_and(work.tops, cv2.bitwise_not(taken))
+    if cv2.countNonZero(rest) < 0.1 * s * s:
+        return
+    H, W = rest.shape
+    g = max(1, int(round(0.12 * s)))  # strips of one face lie a row of pips apart
+    join = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
+    r = max(1, int(round(0.35 * s)))
+    near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(rest, join), connectivity=8)
+    for i in range(1, n):
+        bx, by, bw, bh = (int(v) for v in stats[i, :4])
+        x0, y0, x1, y1 = max(0, bx - r - 1), max(0, by - r - 1), min(W, bx + bw + r + 1), min(H, by + bh + r + 1)
+        seed = cv2.bitwise_and(rest[y0:y1, x0:x1], np.where(lab[y0:y1, x0:x1] == i, 255, 0).astype(np.uint8))
+        if cv2.countNonZero(seed) < 0.1 * s * s:
+            continue
+        own = cv2.bitwise_and(body_all[y0:y1, x0:x1], seed)
+        if cv2.countNonZero(own) < 10:
+            continue
+        v = work.hsv[y0:y1, x0:x1, 2]
+        thr = 0.87 * _percentile_u8(v, own, 0.9)
+        grown = cv2.bitwise_and(cv2.compare(v, thr, cv2.CMP_GE), cv2.dilate(seed, near))
+        grown = cv2.bitwise_and(grown, filled[y0:y1, x0:x1])
+        grown = cv2.bitwise_and(grown, cv2.bitwise_not(taken[y0:y1, x0:x1]))
+        grown = cv2.morphologyEx(grown, cv2.MORPH_OPEN, _K3) | seed
+        grown = cv2.morphologyEx(grown, cv2.MORPH_CLOSE, join)  # the rows of pips between the strips
+        gc, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not gc:
+            continue
+        c = max(gc, key=cv2.contourArea)
+        hull = cv2.convexHull(c)
+        area = cv2.contourArea(hull)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if not 0.55 * s * s <= area <= 1.1 * s * s or rw <= 0 or rh <= 0 or min(rw, rh) / max(rw, rh) < 0.78:
+            continue
+        hull = hull + (x0, y0)
+        work.face_hulls.append(hull)
+        cv2.drawContours(work.faces, [hull], -1, 255, cv2.FILLED)
+        cv2.drawContours(work.face_labels, [hull], -1, len(work.face_hulls), cv2.FILLED)
+        taken = cv2.dilate(work.faces, _K3)
 
 
 def _separate_faces(tops: np.ndarray, s: float) -> list[np.ndarray]:
@@ -940,6 +991,13 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         if seam == 2:
             checks["seam_net"] = max(checks.get("seam_net", 0.0), (reach - persp) / side)
     checks["side_band"] = max(r for r, _, _ in bands) / side
+    # the outline's squareness, for the confidence: a die on its own is judged by its outline (perspective
+    # allowed for); one whose edge meets another die's upper face may have its outline cut by that die's body
+    # (a neighbour of another colour, the dark seam between them): then its upper face may vouch for it
+    shape_aspect = checks["face_aspect"]
+    if whole:
+        met = any(seam == 2 for _, _, seam in bands)
+        shape_aspect = max(flat_aspect, checks["face_aspect"]) if met else flat_aspect
     checks["band_excess"] = max(excess, seam_excess)
     if excess > 0 or seam_excess > _SQUARE_EXTRA:
         return result(None, 0.0, "cocked")
@@ -1017,7 +1075,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         _ramp(off / side, 0.12, 0.22),
         _ramp(uniform, 1.9, 2.8),
         _ramp(-contrast, -0.4, -0.25),
-        _ramp(-(flat_aspect if whole else checks["face_aspect"]), -0.88, -0.84),
+        _ramp(-shape_aspect, -0.88, -0.84),
         1.0 - 0.35 * min(stray, 3),
     ]
     if len(pips) >= 2:
@@ -1228,6 +1286,8 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     H, W = weak.shape
     steps = int(0.8 * max(dims)) + 2
     gap = max(2, int(round(_BAND_GAP * max(dims))))  # a side face's pips interrupt its colour: step over them
+    # a gap wider than a side face's pip seen from above (0.17 sin t die: 0.07 at 25 degrees) is felt between dice
+    felt = max(3, int(round(_FELT_GAP * max(dims))))
     sides = (((ux, uy), dims[0] / 2, (vx, vy), dims[1]), ((-ux, -uy), dims[0] / 2, (vx, vy), dims[1]),
              ((vx, vy), dims[1] / 2, (ux, uy), dims[0]), ((-vx, -vy), dims[1] / 2, (ux, uy), dims[0]))
     # all 4 x 7 walks at once: start points and directions
@@ -1261,6 +1321,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
             ib, cor, oth, mat, nb = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r]
             start = last = None
             met = touched = False
+            before = None  # the last material before a stretch of felt: what lies beyond may be a neighbour's
             for k in range(len(ib)):
                 if not ib[k]:
                     break
@@ -1270,10 +1331,17 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                     start = last = k - 1
                 if oth[k]:
                     met = True
+                    if before is not None:
+                        last = before  # material beyond felt that runs into another die's upper face is that die's
                     break  # another die's upper face
                 if nb[k] and mat[k]:
                     touched = True  # a neighbour's bevel or side face (it touches this die past its upper face)
+                    if before is not None:
+                        last = before  # beyond felt: the neighbour's own bevel and side face, not this die's
+                        break
                 if mat[k]:
+                    if k - last > felt:
+                        before = last
                     last = k
                 elif k - last > gap:
                     break
@@ -1290,6 +1358,7 @@ _SEAM = 1.8
 _CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
 _BAND_GAP = 0.16
+_FELT_GAP = 0.11  # of the upper face's side (about 0.1 die): at least this much felt between two runs of material
 
 
 def _felt_saturation(work: _Work) -> int:

@@ -8,7 +8,14 @@ Regression pictures (``--regression``): crops (PNG) of benchmark frames (bench/d
 that decided a change of the recognizer, each with its truth and its calibration (the tray cut to the crop)
 in regression.json: ``touching-flat.png``, flat dice touching (Sic Bo, seed 2026, frame 672) refused as
 cocked before the pip-grid cue; ``cocked-leaning.png``, a die cocked against a neighbour (the bench's cocked
-frames of seed 7, frame 99) that only the pip-grid cue refuses.
+frames of seed 7, frame 99) that only the pip-grid cue refuses; ``six-in-strips.png``, a flat 6 whose
+upper face fell apart into strips between its rows of pips (Sic Bo, seed 7, frame 974: the 2 beside it was
+refused as cocked, its walks running over the 6's unlabelled face); ``felt-between.png``, a flat 2 whose walks
+crossed the felt into its neighbour's bevel (Craps, seed 2026, frame 231); ``outline-squeezed.png``, a blue 6
+between two red dice that cut its outline (Bac Bo, seed 7, frame 524: low confidence before); and two cocked
+dice that must stay refused: ``cocked-felt-cut.png`` (seed 7 cocked frame 73: the felt rule shortens a walk
+of the cocked die) and ``cocked-face-gathered.png`` (seed 7 cocked frame 44: the tilted die's upper face is
+found only by gathering its strips).
 """
 from __future__ import annotations
 
@@ -50,11 +57,22 @@ def main() -> None:
     (HERE / "calibration.json").write_text(json.dumps(calibration_document(g, camera="golden"), indent=1) + "\n")
 
 
-#: name -> (dice colours, fault, seed of the frame's generator, frame index) as bench/dice_vision.py renders them
+#: name -> (dice colours, fault, seed of the frame's generator, frame index[, the dice to keep]) as
+#: bench/dice_vision.py renders them; with dice to keep, the crop holds only those (the others lie well outside
+#: it) and the truth names only them
 REGRESSION = {
     "touching-flat": (("white", "white", "white"), None, 2026, 672),
     "cocked-leaning": (("white", "white", "white"), "cocked", 7 + 17, 99),
+    "six-in-strips": (("white", "white", "white"), None, 7, 974, (0, 1)),
+    "felt-between": (("red", "red"), None, 2026, 231),
+    "outline-squeezed": (("blue", "blue", "red", "red"), None, 7, 524),
+    "cocked-felt-cut": (("white", "white", "white"), "cocked", 7 + 17, 73, (0, 2)),
+    "cocked-face-gathered": (("white", "white", "white"), "cocked", 7 + 17, 44, (0,)),
 }
+
+
+#: the first regression pictures are read as crops, with the tray cut to the crop
+_CUT_CALIBRATION = ("touching-flat", "cocked-leaning")
 
 
 def regression() -> None:
@@ -63,14 +81,24 @@ def regression() -> None:
 
     g = TrayGeometry.for_frame(1280, 720)
     out = {}
-    for name, (colours, fault, seed, index) in REGRESSION.items():
+    for name, (colours, fault, seed, index, *rest) in REGRESSION.items():
         rng = random.Random(seed * 1_000_003 + index)  # as bench/dice_vision.py
         img, truth = render_still(rng, colours=colours, faults=(fault,) if fault else (), geometry=g,
                                   jpeg_quality=rng.choice((None, 80, 90)), touching=0.35)
         t = truth.as_json()
-        c = np.array([d["center"] for d in t["dice"]])
+        keep = rest[0] if rest else tuple(range(len(t["dice"])))
+        c = np.array([t["dice"][i]["center"] for i in keep])
         x0, y0 = (int(v) for v in np.maximum(0, np.floor(c.min(0) - 1.6 * t["die_size"])))
         x1, y1 = (int(v) for v in np.minimum((1280, 720), np.ceil(c.max(0) + 1.6 * t["die_size"])))
+        for i, d in enumerate(t["dice"]):
+            if i not in keep:  # a die left out must lie wholly outside the crop
+                cx, cy = d["center"]
+                gap = max(x0 - cx, cx - x1, y0 - cy, cy - y1)
+                assert gap > t["die_size"], (name, i)
+        t["dice"] = [t["dice"][i] for i in keep]
+        t["expected"] = len(keep)
+        if t["faces"] is not None:
+            t["faces"] = sorted(d["face"] for d in t["dice"])
         cal = calibration_document(g, camera="regression")
         tray = np.array(cal["tray"]) - (x0, y0)
         tray[:, 0] = tray[:, 0].clip(0, x1 - x0)
@@ -80,6 +108,12 @@ def regression() -> None:
         t["tray"] = cal["tray"]
         cv2.imwrite(str(HERE / f"{name}.png"), img[y0:y1, x0:x1], [cv2.IMWRITE_PNG_COMPRESSION, 9])
         out[f"{name}.png"] = {"truth": t, "calibration": cal, "source": {"seed": seed, "index": index}}
+        if name not in _CUT_CALIBRATION:
+            # read in place: the crop padded back to the whole frame (its edges, felt, repeated) with the camera's
+            # own calibration, so the perspective the reader allows for (from the middle of the picture) is the
+            # frame's, not the crop's
+            out[f"{name}.png"]["frame"] = {"size": [1280, 720], "offset": [x0, y0],
+                                          "calibration": calibration_document(g, camera="regression")}
     (HERE / "regression.json").write_text(json.dumps(out, indent=1) + "\n")
 
 
