@@ -19,8 +19,7 @@ towards a wrong face:
 4. **Flat or not.** A die must be square (a cocked die's top face is foreshortened),
    convex (a die resting on another shows the lower die's corners) and show no more of
    its sides than the camera's perspective explains: a band of die-coloured but darker
-   pixels wider than ``max_side_band`` along an edge is the side face of a cocked die (die material beyond a
-   strip of felt that runs into another die is that die's, not this one's).
+   pixels wider than ``max_side_band`` along an edge is the side face of a cocked die.
    Where that edge meets a neighbour (its bevel or side face may lie there too) a little
    more is allowed only for a 4, 5 or 6 whose pip grid is square across that edge: a
    tilted die's upper face, and so its pip grid, is foreshortened by cos(tilt) there.
@@ -1286,8 +1285,6 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     H, W = weak.shape
     steps = int(0.8 * max(dims)) + 2
     gap = max(2, int(round(_BAND_GAP * max(dims))))  # a side face's pips interrupt its colour: step over them
-    # a gap wider than a side face's pip seen from above (0.17 sin t die: 0.07 at 25 degrees) is felt between dice
-    felt = max(3, int(round(_FELT_GAP * max(dims))))
     sides = (((ux, uy), dims[0] / 2, (vx, vy), dims[1]), ((-ux, -uy), dims[0] / 2, (vx, vy), dims[1]),
              ((vx, vy), dims[1] / 2, (ux, uy), dims[0]), ((-vx, -vy), dims[1] / 2, (ux, uy), dims[0]))
     # all 4 x 7 walks at once: start points and directions
@@ -1321,7 +1318,6 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
             ib, cor, oth, mat, nb = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r]
             start = last = None
             met = touched = False
-            before = None  # the last material before a stretch of felt: what lies beyond may be a neighbour's
             for k in range(len(ib)):
                 if not ib[k]:
                     break
@@ -1331,17 +1327,10 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                     start = last = k - 1
                 if oth[k]:
                     met = True
-                    if before is not None:
-                        last = before  # material beyond felt that runs into another die's upper face is that die's
                     break  # another die's upper face
                 if nb[k] and mat[k]:
                     touched = True  # a neighbour's bevel or side face (it touches this die past its upper face)
-                    if before is not None:
-                        last = before  # beyond felt: the neighbour's own bevel and side face, not this die's
-                        break
                 if mat[k]:
-                    if k - last > felt:
-                        before = last
                     last = k
                 elif k - last > gap:
                     break
@@ -1358,7 +1347,6 @@ _SEAM = 1.8
 _CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
 _BAND_GAP = 0.16
-_FELT_GAP = 0.11  # of the upper face's side (about 0.1 die): at least this much felt between two runs of material
 
 
 def _felt_saturation(work: _Work) -> int:

@@ -75,14 +75,10 @@ def _regression(name: str) -> tuple[np.ndarray, dict, Calibration]:
 def test_touching_flat_dice_read_by_their_square_pip_grid(monkeypatch: pytest.MonkeyPatch) -> None:
     """Three flat dice, two of them touching edge to edge with their edges offset: the band between them is
     wider than the seam allowance, but their pip grids are square, so they are read (they were refused as
-    cocked before the pip-grid cue: without it, they still are). Since the felt rule (material beyond a strip
-    of felt that leads into a neighbour is the neighbour's) the band there is within the allowance anyway, so
-    the cue is tested with that rule switched off, as the recognizer was when the picture was taken."""
+    cocked before the pip-grid cue: without it, they still are)."""
     from recognition.dice import vision
 
     image, truth, cal = _regression("touching-flat.png")
-    assert read_dice(image, cal, expected=truth["expected"]).faces == [5, 6, 6]  # read by the band alone now
-    monkeypatch.setattr(vision, "_FELT_GAP", 100.0)
     reading = read_dice(image, cal, expected=truth["expected"])
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"] == [5, 6, 6]
@@ -161,30 +157,42 @@ def test_tilted_face_gathered_from_strips_stays_cocked() -> None:
     assert "cocked" in {i.code for i in reading.issues}
 
 
-def test_material_beyond_felt_belongs_to_the_neighbour(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two flat red dice touching past a corner: some walks out from the 2's edge cross a strip of felt and
-    run into the 4's bevel. Die material beyond felt that leads into a neighbour is the neighbour's (a side
-    face's pip, seen from above, is narrower than that strip), so the band stops before the felt; without that
-    rule the 2 was refused as cocked (and a 2 has no pip grid to vouch for it)."""
-    from recognition.dice import vision
-
+def test_flat_dice_touching_past_a_corner_over_felt_are_refused_not_misread() -> None:
+    """Two flat red dice touching past a corner: some walks out from the 2's edge cross a strip of felt and run
+    into the 4's bevel, and the frame is refused (a 2 has no pip grid to vouch for it). A known miss: a rule
+    that gave material beyond felt to the neighbour read this frame, but also let a cocked die through (the
+    next test), so it was withdrawn. Refused is allowed; read wrong is not."""
     image, truth, cal, colors = _in_frame("felt-between.png")
     reading = read_dice(image, cal, expected=truth["expected"], colors=colors)
-    assert reading.status == "ok", [i.message for i in reading.issues]
-    assert reading.faces == truth["faces"] == [2, 4]
-    monkeypatch.setattr(vision, "_FELT_GAP", 100.0)  # no felt rule: the recognizer before
-    assert read_dice(image, cal, expected=truth["expected"], colors=colors).status == "uncertain"
+    assert reading.status == "uncertain"
 
 
-def test_cocked_die_stays_refused_with_the_felt_rule(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The counterpart: a die cocked against its neighbour, where the felt rule shortens walks at the side it
-    leans on; its own side face shows at a free side, so it stays refused with or without the rule."""
-    from recognition.dice import vision
+def test_cocked_die_beside_a_neighbour_over_felt_stays_refused() -> None:
+    """Bac Bo, the benchmark's cocked frame 117 of seed 13 (fault seed 30): a blue 1 cocked beside a blue 4. Its
+    side face, tilted up, shows pips wider than a flat die's bevel gap; a rule that read die material beyond
+    such a gap as the neighbour's read this frame "ok" (faces 1, 2, 2, 4), a cocked die certified. It must be
+    held (rendered by the simulator itself, as the benchmark renders it)."""
+    import random
 
+    from recognition.dice.calibration import load_calibration
+    from simulators.dice import TrayGeometry, calibration_document, render_still
+
+    colours = ("blue", "blue", "red", "red")
+    geometry = TrayGeometry.for_frame(1280, 720)
+    rng = random.Random(30 * 1_000_003 + 117)
+    image, truth = render_still(rng, colours=colours, faults=("cocked",), geometry=geometry,
+                                jpeg_quality=rng.choice((None, 80, 90)), touching=0.35)
+    assert truth.as_json()["faults"] == ["cocked"]
+    cal = load_calibration(calibration_document(geometry)).restricted_to(colours)
+    reading = read_dice(image, cal, expected=4, colors=colours)
+    assert reading.status == "uncertain", reading.faces
+
+
+def test_cocked_die_stays_refused_at_a_side_it_leans_on() -> None:
+    """The counterpart of the felt picture: a die cocked against its neighbour; its own side face shows at a
+    free side, so it is refused."""
     image, truth, cal, colors = _in_frame("cocked-felt-cut.png")
     assert truth["faces"] is None and truth["faults"] == ["cocked"]
-    assert read_dice(image, cal, expected=truth["expected"], colors=colors).status == "uncertain"
-    monkeypatch.setattr(vision, "_FELT_GAP", 100.0)
     assert read_dice(image, cal, expected=truth["expected"], colors=colors).status == "uncertain"
 
 
