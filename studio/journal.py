@@ -49,7 +49,7 @@ from streaming.canonical import (
 from streaming.messages import FeedKind, FeedMessage
 
 from .journal_writer import (  # noqa: F401  (JOURNAL_FILE, GENESIS_HASH, Committed, rfc3339: this module's API)
-    GENESIS_HASH, JOURNAL_FILE, BatchWriter, Committed, Record, record_hash, rfc3339, serve,
+    GENESIS_HASH, JOURNAL_FILE, NOTHING, BatchWriter, Committed, Record, gather, record_hash, rfc3339,
 )
 
 log = logging.getLogger(__name__)
@@ -219,7 +219,7 @@ class Journal:
     def _failed(self, exc: BaseException, lost: list[_Pending]) -> None:
         """The writer failed (disk full, I/O error, its process died): nothing in `lost` is durable, nothing
         more will be; every later append raises JournalClosed."""
-        log.error("journal write failed: %s", exc)
+        log.error("journal write failed: %s", exc, exc_info=exc)
         with self._held_lock:
             self.failure = exc
             held, self._held = self._held, []
@@ -340,26 +340,21 @@ class _ThreadWriter:
         self._thread.join()
         self._writer.close()
 
+    def _take_waiting(self) -> Any:
+        try:
+            return self._queue.get_nowait()
+        except queue.Empty:
+            return NOTHING
+
     def _run(self) -> None:
         while True:
             items = self._queue.get()
             if items is None:
                 return
-            batch = list(items)
-            stop = False
-            while len(batch) < self._max_batch:
-                try:
-                    nxt = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is None:
-                    stop = True
-                    break
-                batch += nxt
+            batch, stop = gather(items, self._take_waiting, self._max_batch)
             try:
                 committed = self._writer.write([p.record for p in batch])
             except BaseException as exc:  # disk full, I/O error: nothing in the batch is durable
-                log.exception("journal write failed")
                 rest: list[_Pending] = []
                 while True:
                     try:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from multiprocessing.connection import Connection
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -189,6 +189,36 @@ def portable(exc: BaseException) -> BaseException:
         return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 
+#: what `gather`'s `take_waiting` returns when nothing more is waiting
+NOTHING = object()
+
+
+def gather(first: list[Any], take_waiting: Callable[[], Any], max_batch: int) -> tuple[list[Any], bool]:
+    """One transaction's worth (group commit): `first` and what waits behind it, up to `max_batch` records.
+
+    `take_waiting()` gives the next waiting list, NOTHING when none waits, or None for the end (close, or the
+    studio gone). Returns (batch, end): after an end, the batch is still written, then the writer stops.
+    """
+    batch = list(first)
+    while len(batch) < max_batch:
+        more = take_waiting()
+        if more is NOTHING:
+            break
+        if more is None:
+            return batch, True
+        batch += more
+    return batch, False
+
+
+def _take_waiting(requests: Any) -> Any:
+    if not requests.poll():
+        return NOTHING
+    try:
+        return pickle.loads(requests.recv_bytes())
+    except EOFError:
+        return None
+
+
 def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: int) -> None:
     """The writer process: read lists of `Record`s, commit them (merging what is waiting, up to `max_batch`
     records a transaction), reply ("ok", [Committed | None, ...]) for each transaction, in order.
@@ -217,16 +247,7 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
                 return
             if first is None:
                 break
-            batch = list(first)
-            while len(batch) < max_batch and requests.poll():
-                try:
-                    more = pickle.loads(requests.recv_bytes())
-                except EOFError:
-                    more = None
-                if more is None:
-                    end = True
-                    break
-                batch += more
+            batch, end = gather(first, lambda: _take_waiting(requests), max_batch)
             try:
                 committed = writer.write(batch)
             except BaseException as exc:  # disk full, I/O error: nothing in the batch is durable
