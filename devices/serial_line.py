@@ -258,12 +258,7 @@ class SerialLineDriver(Driver):
                 ever_connected = True
                 down_reported = False
                 log.info("%s: connected to %s", self.thread_name, self.url)
-                try:
-                    self.on_connected()
-                except Exception:
-                    self._count("handler_errors")
-                    log.exception("%s: on_connected failed", self.thread_name)
-                self._emit(DeviceConnected(device_id=self.device_id, port=self.url))
+                self._announce_connected()
                 reason, got_data = self._read_loop(port, stop)
             finally:
                 with self._port_lock:
@@ -318,27 +313,11 @@ class SerialLineDriver(Driver):
                 return f"read failed: {exc}", got_data
             now = time.monotonic()
             if not data:
-                if (
-                    self.partial_line_timeout is not None
-                    and self._framer.pending
-                    and now - last_rx > self.partial_line_timeout
-                ):
-                    dropped = self._framer.discard_partial()
-                    self._count("partial_lines_dropped")
-                    log.info("%s: dropped a %d-byte partial line after silence", self.thread_name, dropped)
-                if (self.silence_timeout is not None and got_data and not self.silent
-                        and now - last_rx > self.silence_timeout):
-                    self._went_silent(now - last_rx)
+                self._run_timers(now - last_rx, got_data)
                 continue
             got_data = True
             last_rx = now
-            if self.silent:
-                self._spoke_again()
-            try:
-                self._feed(data)
-            except Exception:  # pragma: no cover - belt and braces: the thread must survive
-                self._count("handler_errors")
-                log.exception("%s: error while processing input", self.thread_name)
+            self._received(data)
         return None, got_data
 
     def _shared_read_loop(self, fd: int, stop: threading.Event) -> tuple[str | None, bool]:
@@ -395,6 +374,33 @@ class SerialLineDriver(Driver):
             return
         link.got_data = True
         link.last_rx = time.monotonic()
+        self._received(data)
+
+    def _check_timers(self, link: "_Link", now: float) -> None:
+        """On the shared reader, every read_timeout: the partial-line and silence timers."""
+        if not any(self._timers_due(now - link.last_rx, link.got_data)):
+            return
+        if select.select([link.fd], [], [], 0)[0]:
+            return  # bytes came while this thread waited for the CPU: read them before calling it silence
+        self._run_timers(now - link.last_rx, link.got_data)
+
+    def _timers_due(self, quiet: float, got_data: bool) -> tuple[bool, bool]:
+        """(drop the partial line, call the device silent) after `quiet` seconds without a byte."""
+        return (self.partial_line_timeout is not None and bool(self._framer.pending)
+                and quiet > self.partial_line_timeout,
+                self.silence_timeout is not None and got_data and not self.silent and quiet > self.silence_timeout)
+
+    def _run_timers(self, quiet: float, got_data: bool) -> None:
+        drop, silent = self._timers_due(quiet, got_data)
+        if drop:
+            dropped = self._framer.discard_partial()
+            self._count("partial_lines_dropped")
+            log.info("%s: dropped a %d-byte partial line after silence", self.thread_name, dropped)
+        if silent:
+            self._went_silent(quiet)
+
+    def _received(self, data: bytes) -> None:
+        """Bytes from the port, on whichever reader read them (its own thread, the shared reader, the loop)."""
         if self.silent:
             self._spoke_again()
         try:
@@ -402,24 +408,6 @@ class SerialLineDriver(Driver):
         except Exception:  # pragma: no cover - belt and braces: the reader must survive
             self._count("handler_errors")
             log.exception("%s: error while processing input", self.thread_name)
-
-    def _check_timers(self, link: "_Link", now: float) -> None:
-        """On the shared reader, every read_timeout: the partial-line and silence timers."""
-        quiet = now - link.last_rx
-        if not (self.partial_line_timeout is not None and self._framer.pending and quiet > self.partial_line_timeout
-                or self.silence_timeout is not None and link.got_data and not self.silent
-                and quiet > self.silence_timeout):
-            return
-        if select.select([link.fd], [], [], 0)[0]:
-            return  # bytes came while this thread waited for the CPU: read them before calling it silence
-        if self.partial_line_timeout is not None and self._framer.pending and \
-                now - link.last_rx > self.partial_line_timeout:
-            dropped = self._framer.discard_partial()
-            self._count("partial_lines_dropped")
-            log.info("%s: dropped a %d-byte partial line after silence", self.thread_name, dropped)
-        if (self.silence_timeout is not None and link.got_data and not self.silent
-                and now - link.last_rx > self.silence_timeout):
-            self._went_silent(now - link.last_rx)
 
     def _went_silent(self, seconds: float) -> None:
         self.silent = True
@@ -433,8 +421,11 @@ class SerialLineDriver(Driver):
         self.silent = False
         self._framer.discard_partial()
         log.info("%s: the device is talking again", self.thread_name)
+        self._announce_connected()  # what happened while it was silent is unknown, as after a reconnect
+
+    def _announce_connected(self) -> None:
         try:
-            self.on_connected()  # what happened while it was silent is unknown, as after a reconnect
+            self.on_connected()
         except Exception:
             self._count("handler_errors")
             log.exception("%s: on_connected failed", self.thread_name)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import logging
 import os
 import queue
-import threading
 import time
 from typing import Any, Callable, Iterator
 
@@ -13,21 +12,15 @@ import pytest
 from devices.events import DeviceEvent
 
 from balls_helpers import DrawHarness  # noqa: E402  (tests/balls is on sys.path: rootdir-relative import)
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)
 def no_thread_leak() -> Iterator[None]:
     """Like pymodbus' system_health_check: a test must not leave threads or descriptors behind."""
-    before = set(threading.enumerate())
     fds_before = _open_fds()
-    yield
-    deadline = time.monotonic() + 3.0
-    while True:
-        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-        if not leaked or time.monotonic() > deadline:
-            break
-        time.sleep(0.02)
-    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
+    with no_new_threads(3.0):
+        yield
     if fds_before is not None:
         grown = _open_fds() - fds_before  # type: ignore[operator]
         assert grown <= 2, f"{grown} file descriptors left open"

@@ -5,7 +5,6 @@ import hashlib
 import os
 import queue
 import select
-import threading
 import time
 import tty
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Callable, Iterator
 import pytest
 
 from devices.events import DeviceEvent
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 SHARED = Path(os.environ.get("STUDIO_SHARED", Path(__file__).resolve().parents[3] / "shared"))
 CAPTURE = SHARED / "fixtures" / "cammegh-ss2-capture.log"
@@ -37,15 +37,8 @@ def capture_lines(capture_bytes: bytes) -> list[str]:
 @pytest.fixture(autouse=True)
 def no_thread_leak() -> Iterator[None]:
     """Like pymodbus' system_health_check: a test must not leave threads behind."""
-    before = set(threading.enumerate())
-    yield
-    deadline = time.monotonic() + 2.0
-    while True:
-        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-        if not leaked or time.monotonic() > deadline:
-            break
-        time.sleep(0.01)
-    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
+    with no_new_threads(2.0):
+        yield
 
 
 class FakeWheel:

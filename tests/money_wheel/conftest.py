@@ -4,28 +4,21 @@ from __future__ import annotations
 import logging
 import os
 import queue
-import threading
 import time
 from typing import Any, Callable, Iterator
 
 import pytest
 
 from devices.events import DeviceEvent
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)
 def no_leaks() -> Iterator[None]:
     """A test must not leave threads or file descriptors behind (like pymodbus' system_health_check)."""
-    before = set(threading.enumerate())
     fds = _open_fds()
-    yield
-    deadline = time.monotonic() + 5.0
-    while True:
-        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-        if not leaked or time.monotonic() > deadline:
-            break
-        time.sleep(0.02)
-    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
+    with no_new_threads(5.0):
+        yield
     if fds is not None:
         grown = (_open_fds() or 0) - fds
         assert grown <= 2, f"{grown} file descriptors left open"

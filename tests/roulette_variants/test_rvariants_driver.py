@@ -29,20 +29,6 @@ def wait_for(cond: Callable[[], Any], timeout: float = 20.0, what: str = "condit
     raise AssertionError(f"timed out waiting for {what}")
 
 
-@pytest.fixture(autouse=True)
-def no_thread_leak():
-    """A test must not leave threads (drivers, simulators, the journal's writer) running behind it."""
-    before = set(threading.enumerate())
-    yield
-    deadline = time.monotonic() + 3.0
-    while True:
-        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-        if not leaked or time.monotonic() > deadline:
-            break
-        time.sleep(0.02)
-    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
-
-
 class Sink(list):
     def of(self, kind: type) -> list:
         return [e for e in self if isinstance(e, kind)]

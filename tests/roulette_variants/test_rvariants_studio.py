@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import threading
 import time
 from typing import Any, Callable
 
@@ -22,20 +21,6 @@ from simulators.roulette_camera import View
 
 TOKEN = "roulette-variants-token-01"
 MANUAL_START_MODE = 135  # the simulator's 133 (reverse, NMB speed change, status) + 2 (manual start)
-
-
-@pytest.fixture(autouse=True)
-def no_thread_leak():
-    """A test must not leave threads (drivers, simulators, the journal's writer) running behind it."""
-    before = set(threading.enumerate())
-    yield
-    deadline = time.monotonic() + 3.0
-    while True:
-        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-        if not leaked or time.monotonic() > deadline:
-            break
-        time.sleep(0.02)
-    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
 
 
 def wheel(speed: float, seed: int, **sim_options: Any) -> dict[str, Any]:

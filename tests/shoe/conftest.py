@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import queue
-import threading
 import time
 import tty
 from typing import Callable, Iterator
@@ -11,20 +10,14 @@ from typing import Callable, Iterator
 import pytest
 
 from devices.events import DeviceEvent
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)
 def no_thread_leak() -> Iterator[None]:
     """A test must not leave driver or simulator threads behind."""
-    before = set(threading.enumerate())
-    yield
-    deadline = time.monotonic() + 3.0
-    while True:
-        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-        if not leaked or time.monotonic() > deadline:
-            break
-        time.sleep(0.01)
-    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
+    with no_new_threads(3.0):
+        yield
 
 
 class EventLog:

@@ -13,7 +13,6 @@ import math
 import os
 import queue
 import re
-import select
 import sqlite3
 import threading
 import time
@@ -30,19 +29,13 @@ from streaming.canonical import (
     _check_json_value, canonical_json, sign_message, sign_message_text, verify_message,
 )
 from studio.journal import Journal, check_feed_message, rfc3339, utcnow, verify_journal
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)
 def no_thread_left() -> Iterator[None]:
-    before = set(threading.enumerate())
-    yield
-    deadline = time.monotonic() + 3.0
-    while True:
-        left = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-        if not left or time.monotonic() > deadline:
-            break
-        time.sleep(0.01)
-    assert not left, f"threads left running: {[t.name for t in left]}"
+    with no_new_threads(3.0):
+        yield
 
 
 # --- canonical JSON -------------------------------------------------------------------------
