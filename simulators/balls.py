@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import errno
 import heapq
 import itertools
 import logging
@@ -67,6 +66,8 @@ import numpy as np
 from devices.balls.ballset import BallSet, ball_set_from_option
 from devices.balls.camera_reader import encode_frame
 from devices.balls.registers import BIT_TABLES, RegisterMap, register_map_from_option
+
+from .modbus_server import ModbusServerSim, opened
 
 __all__ = [
     "Timings",
@@ -381,7 +382,7 @@ _FC_WRITE = {"coil": 5, "discrete_input": 2, "holding_register": 6, "input_regis
 _WRITE_FCS = {5: "coil", 15: "coil", 6: "holding_register", 16: "holding_register"}
 
 
-class BallMachineSimulator:
+class BallMachineSimulator(ModbusServerSim):
     """The machine's PLC on Modbus TCP (127.0.0.1) or RTU (a relayed pty pair).
 
     :meth:`open` starts the server and returns the URL the driver opens;
@@ -389,21 +390,17 @@ class BallMachineSimulator:
     :meth:`stop` stops everything and closes every port (idempotent).
     """
 
+    label = "ball machine simulator"
+
     def __init__(self, *, transport: str = "tcp", speed: float = 1.0, seed: int | None = None,
                  machine_id: str | None = None, ball_set: Any = "1-48", tag_format: str | None = None,
                  register_map: Any = None, unit: int = 1, host: str = "127.0.0.1", port: int = 0,
                  baud: int = 115200, tick_s: float = 0.05, timings: dict[str, float] | Timings | None = None,
                  act_as_dealer: bool = False, dealer_delay_s: float = 2.0) -> None:
-        if transport not in ("tcp", "rtu"):
-            raise ValueError("transport must be 'tcp' or 'rtu'")
+        self._init_server(transport=transport, unit=unit, host=host, port=port, baud=baud)
         if speed <= 0:
             raise ValueError("speed must be positive")
-        self.transport = transport
         self.speed = float(speed)
-        self.unit = int(unit)
-        self.host = host
-        self.port = int(port)
-        self.baud = int(baud)
         self.tick_s = float(tick_s)
         self.map: RegisterMap = register_map_from_option(register_map)
         self.ball_set: BallSet = ball_set_from_option(ball_set, tag_format=tag_format)
@@ -414,53 +411,15 @@ class BallMachineSimulator:
         self.act_as_dealer = act_as_dealer
         self.dealer_delay_s = float(dealer_delay_s)
 
-        self.url: str | None = None
-        self._lock = threading.RLock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._server: Any = None
-        self._device: Any = None
-        self._tick_task: asyncio.Task | None = None
         self._t0: float | None = None  # monotonic time the machine clock started
         self._clock_running = False
-        self._pushed: dict[tuple[str, int], int] = {}
         self._internal = False
         self._stopping = False
-        self._link_up = True
-        self._closed = False
-        self._ptys: list[int] = []
-        self._relay: tuple[int, int] | None = None
-        self.slave_path: str | None = None  # RTU: the port the driver opens
-        self.server_path: str | None = None  # RTU: the port the Modbus server opens
         self.writes: list[tuple[str, int, int]] = []  # every write the driver made (table, address, value)
         self.path_log: list[tuple[str, str]] = []  # every ball delivered to the readers
         self._commands = self._command_index()
 
     # -- lifecycle -----------------------------------------------------------------------
-
-    def open(self) -> str:
-        """Start the Modbus server (not yet the machine's clock); return the driver's URL."""
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("simulator was stopped")
-            if self.url is not None:
-                return self.url
-            if self.transport == "rtu":
-                self._open_ptys()
-            self._loop = asyncio.new_event_loop()
-            ready = threading.Event()
-            errors: list[BaseException] = []
-            self._thread = threading.Thread(target=self._run_loop, args=(ready, errors), daemon=True,
-                                            name=f"ball-machine-sim:{self.path.key}")
-            self._thread.start()
-        if not ready.wait(10) or errors:
-            self.stop()
-            raise RuntimeError(f"the Modbus simulator did not start: {errors[0] if errors else 'timeout'}")
-        if self.transport == "tcp":
-            self.url = f"modbus-tcp://{self.host}:{self.port}?unit={self.unit}"
-        else:
-            self.url = f"modbus-rtu://{self.slave_path}?baud={self.baud}&unit={self.unit}"
-        return self.url
 
     def start(self) -> None:
         self.open()
@@ -470,35 +429,11 @@ class BallMachineSimulator:
                 if self._t0 is None:
                     self._t0 = time.monotonic()
 
-    def stop(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            loop, thread = self._loop, self._thread
-        if loop is not None and thread is not None and thread.is_alive():
-            try:
-                asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=5)
-            except Exception:
-                log.debug("ball machine simulator: shutdown failed", exc_info=True)
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join(timeout=5)
-        if loop is not None and not loop.is_running():
-            loop.close()
-        for fd in self._ptys:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self._ptys = []
+    def _on_stopped(self) -> None:
         self.path.detach()
 
-    def __enter__(self) -> "BallMachineSimulator":
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def _thread_name(self) -> str:
+        return f"ball-machine-sim:{self.path.key}"
 
     @property
     def running(self) -> bool:
@@ -518,7 +453,7 @@ class BallMachineSimulator:
             if seconds is not None and self._loop is not None:
                 loop = self._loop
                 loop.call_soon_threadsafe(loop.call_later, float(seconds),
-                                          lambda: loop.create_task(self._restore_async()))
+                                          lambda: loop.create_task(self._restore_link()))
             return
         with self._lock:
             self.model.inject(fault, self.now(), **options)
@@ -559,11 +494,11 @@ class BallMachineSimulator:
 
     def lose_link(self) -> None:
         """Cut the Modbus link (the machine carries on)."""
-        self._call_on_loop(self._lose_on_loop)
+        self._call_on_loop(self._cut_link)
 
     def restore_link(self) -> None:
         """Plug the Modbus link back in (TCP: listen again on the same port)."""
-        self._call_on_loop(self._restore_async)
+        self._call_on_loop(self._restore_link)
 
     def table_event(self, what: str, data: dict[str, Any]) -> None:
         """Act as the dealer in the demo (``act_as_dealer``): re-read a misread ball, free a jam."""
@@ -601,19 +536,6 @@ class BallMachineSimulator:
         loop.call_soon_threadsafe(run)
         done.wait(5)
 
-    def _run_loop(self, ready: threading.Event, errors: list[BaseException]) -> None:
-        loop = self._loop
-        assert loop is not None
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._setup())
-        except BaseException as exc:  # pragma: no cover - port in use, pty trouble
-            errors.append(exc)
-            ready.set()
-            return
-        ready.set()
-        loop.run_forever()
-
     def _sim_device(self) -> Any:
         from pymodbus.simulator import DataType, SimData, SimDevice
 
@@ -633,52 +555,16 @@ class BallMachineSimulator:
                 blocks.append([SimData(0, count=n, values=0, datatype=DataType.REGISTERS)])
         return SimDevice(id=self.unit, simdata=tuple(blocks), action=self._action)  # type: ignore[arg-type]
 
-    async def _start_server(self) -> None:
-        from pymodbus.framer import FramerType
-        from pymodbus.server import ModbusSerialServer, ModbusTcpServer
-
-        if self._device is None:
-            self._device = self._sim_device()
-        if self.transport == "tcp":
-            server = ModbusTcpServer(self._device, address=(self.host, self.port))
-            await server.serve_forever(background=True)
-            if self.port == 0:
-                self.port = server.transport.sockets[0].getsockname()[1]
-        else:
-            server = ModbusSerialServer(self._device, framer=FramerType.RTU, port=self.server_path,
-                                        baudrate=self.baud)
-            await server.serve_forever(background=True)
-        self._server = server
-        self._pushed = {}  # a new datastore: push the whole image again
-
-    async def _setup(self) -> None:
-        await self._start_server()
-        if self._relay is not None:
-            a, b = self._relay
-            loop = asyncio.get_running_loop()
-            loop.add_reader(a, self._relay_bytes, a, b)
-            loop.add_reader(b, self._relay_bytes, b, a)
+    async def _start_ticking(self) -> None:
         self._tick_task = asyncio.get_running_loop().create_task(self._ticker())
 
-    async def _shutdown(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self._relay is not None:
-            for fd in self._relay:
-                loop.remove_reader(fd)
+    async def _stop_ticking(self) -> None:
         self._stopping = True
         wake = getattr(self, "_wake", None)
         if wake is not None:
             wake.set()
         if self._tick_task is not None:
             await asyncio.wait({self._tick_task}, timeout=1.0)
-        if self._server is not None:
-            await self._server.shutdown()
-            self._server = None
-        others = [t for t in asyncio.all_tasks(loop) if t is not asyncio.current_task()]
-        for t in others:
-            t.cancel()
-        if others:
-            await asyncio.wait(others, timeout=1.0)
 
     async def _ticker(self) -> None:
         """Run the model: at its next due time (or every ``tick_s`` at most), and at once after a command."""
@@ -782,53 +668,6 @@ class BallMachineSimulator:
         if wake is not None:
             wake.set()  # run the model now: the change shows at once
         return None
-
-    # -- RTU: a pty pair with a relay (an in-process null-modem cable) -------------------
-
-    def _open_ptys(self) -> None:
-        ma, sa = os.openpty()
-        mb, sb = os.openpty()
-        self._ptys = [ma, sa, mb, sb]
-        for fd in (ma, mb):
-            tty.setraw(fd)
-            os.set_blocking(fd, False)
-        self.server_path = os.ttyname(sa)
-        self.slave_path = os.ttyname(sb)
-        self._relay = (ma, mb)
-
-    def _relay_bytes(self, src: int, dst: int) -> None:
-        try:
-            data = os.read(src, 4096)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError as exc:  # EIO: nobody has the slave open right now
-            if exc.errno != errno.EIO:
-                log.debug("relay read failed: %s", exc)
-            return
-        if not data or not self._link_up:
-            return  # the cable is pulled: bytes fall on the floor
-        try:
-            os.write(dst, data)
-        except OSError:
-            pass
-
-    async def _lose_on_loop(self) -> None:
-        self._link_up = False
-        if self.transport == "tcp" and self._server is not None:
-            server, self._server = self._server, None
-            await server.shutdown()
-
-    async def _restore_async(self) -> None:
-        if self._closed:
-            return
-        if self.transport == "tcp" and self._server is None:
-            for _ in range(50):
-                try:
-                    await self._start_server()
-                    break
-                except (OSError, RuntimeError):
-                    await asyncio.sleep(0.05)
-        self._link_up = True
 
 
 # =============================================================================
@@ -1001,13 +840,7 @@ class BallCameraSimulator:
 
 
 def _machine_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[BallMachineSimulator, str]:
-    sim = BallMachineSimulator(speed=speed, seed=seed, **options)
-    try:
-        url = sim.open()
-    except Exception:
-        sim.stop()
-        raise
-    return sim, url
+    return opened(BallMachineSimulator(speed=speed, seed=seed, **options))
 
 
 def _reader_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[BallReaderSimulator, str]:

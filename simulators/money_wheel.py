@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import errno
 import logging
 import math
 import os
@@ -63,6 +62,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from devices.money_wheel.modbus import EncoderRegisterMap, register_map_from_option
+
+from .modbus_server import ModbusServerSim, opened
 
 __all__ = ["Coast", "Move", "WheelModel", "wheel_model", "EncoderSimulator", "PointerSimulator", "FAULTS",
            "SIMULATORS"]
@@ -484,7 +485,7 @@ def _split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, A
 # =============================================================================
 
 
-class EncoderSimulator(_WheelUser):
+class EncoderSimulator(_WheelUser, ModbusServerSim):
     """An encoder on the wheel's axle behind a Modbus server (TCP on 127.0.0.1, or RTU on ptys).
 
     ``counts_per_turn`` (4096); ``counts_clockwise`` (True: the count goes up when the wheel turns
@@ -494,46 +495,28 @@ class EncoderSimulator(_WheelUser):
     technician would find (the position, in counts from the index, with segment 0 under the pointer).
     """
 
+    label = "wheel encoder simulator"
+
     def __init__(self, *, transport: str = "tcp", speed: float = 1.0, seed: int | None = None,
                  wheel_id: str | None = None, counts_per_turn: int = 4096, counts_clockwise: bool = True,
                  index_angle: float = 0.0, referenced: bool = False, count_base: int = 1_000_000,
                  register_map: Any = None, unit: int = 1, host: str = "127.0.0.1", port: int = 0,
                  baud: int = 115200, tick_s: float = 0.002, act_as_dealer: bool = True,
                  dealer_delay_s: float = 3.0, settle_s: float = 2.0, device_fault: int = 0, **options: Any) -> None:
-        if transport not in ("tcp", "rtu"):
-            raise ValueError("transport must be 'tcp' or 'rtu'")
+        self._init_server(transport=transport, unit=unit, host=host, port=port, baud=baud)
         model_options, rest = _split_options(dict(options))
         if rest:
             raise ValueError(f"unknown encoder simulator option(s): {', '.join(sorted(rest))}")
         super().__init__(speed, seed, wheel_id, act_as_dealer, dealer_delay_s, model_options, settle_s)
-        self.transport = transport
         self.cpr = int(counts_per_turn)
         self.sign = 1 if counts_clockwise else -1
         self.index_angle = float(index_angle)
         self.count_base = int(count_base)
         self.map: EncoderRegisterMap = register_map_from_option(register_map)
-        self.unit = int(unit)
-        self.host = host
-        self.port = int(port)
-        self.baud = int(baud)
         self.tick_s = float(tick_s)
         self.device_fault = int(device_fault)
         self.count_slip = 0  # counts lost (the "index_drift" test hook adds to it)
-        self.url: str | None = None
-        self._lock = threading.RLock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._server: Any = None
-        self._device: Any = None
-        self._tick_task: asyncio.Task | None = None
-        self._pushed: dict[tuple[str, int], int] = {}
-        self._closed = False
-        self._link_up = True
         self._auto_down = False
-        self._ptys: list[int] = []
-        self._relay: tuple[int, int] | None = None
-        self.slave_path: str | None = None
-        self.server_path: str | None = None
         # index tracking
         a = self.model.angle(self.now())
         self._last_mark = math.floor(a - self.index_angle)
@@ -564,61 +547,11 @@ class EncoderSimulator(_WheelUser):
 
     # -- lifecycle -----------------------------------------------------------------------------
 
-    def open(self) -> str:
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("simulator was stopped")
-            if self.url is not None:
-                return self.url
-            if self.transport == "rtu":
-                self._open_ptys()
-            self._loop = asyncio.new_event_loop()
-            ready = threading.Event()
-            errors: list[BaseException] = []
-            self._thread = threading.Thread(target=self._run_loop, args=(ready, errors), daemon=True,
-                                            name=f"wheel-encoder-sim:{self.wheel.key}")
-            self._thread.start()
-        if not ready.wait(10) or errors:
-            self.stop()
-            raise RuntimeError(f"the Modbus simulator did not start: {errors[0] if errors else 'timeout'}")
-        if self.transport == "tcp":
-            self.url = f"modbus-tcp://{self.host}:{self.port}?unit={self.unit}"
-        else:
-            self.url = f"modbus-rtu://{self.slave_path}?baud={self.baud}&unit={self.unit}"
-        return self.url
-
-    def start(self) -> None:
-        self.open()
-
-    def stop(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            loop, thread = self._loop, self._thread
-        if loop is not None and thread is not None and thread.is_alive():
-            try:
-                asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=5)
-            except Exception:
-                log.debug("wheel encoder simulator: shutdown failed", exc_info=True)
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join(timeout=5)
-        if loop is not None and not loop.is_running():
-            loop.close()
-        for fd in self._ptys:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self._ptys = []
+    def _on_stopped(self) -> None:
         self._release()
 
-    def __enter__(self) -> "EncoderSimulator":
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def _thread_name(self) -> str:
+        return f"wheel-encoder-sim:{self.wheel.key}"
 
     def lose_link(self) -> None:
         self._call_on_loop(self._lose)
@@ -638,19 +571,6 @@ class EncoderSimulator(_WheelUser):
         except Exception:
             log.debug("wheel encoder simulator: %s failed", fn, exc_info=True)
 
-    def _run_loop(self, ready: threading.Event, errors: list[BaseException]) -> None:
-        loop = self._loop
-        assert loop is not None
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._setup())
-        except BaseException as exc:  # pragma: no cover - port in use, pty trouble
-            errors.append(exc)
-            ready.set()
-            return
-        ready.set()
-        loop.run_forever()
-
     def _sim_device(self) -> Any:
         from pymodbus.simulator import DataType, SimData, SimDevice
 
@@ -663,48 +583,13 @@ class EncoderSimulator(_WheelUser):
             blocks.append([SimData(0, count=max(used[table], 1), values=0, datatype=DataType.REGISTERS)])
         return SimDevice(id=self.unit, simdata=tuple(blocks))  # type: ignore[arg-type]
 
-    async def _start_server(self) -> None:
-        from pymodbus.framer import FramerType
-        from pymodbus.server import ModbusSerialServer, ModbusTcpServer
-
-        if self._device is None:
-            self._device = self._sim_device()
-        if self.transport == "tcp":
-            server = ModbusTcpServer(self._device, address=(self.host, self.port))
-            await server.serve_forever(background=True)
-            if self.port == 0:
-                self.port = server.transport.sockets[0].getsockname()[1]
-        else:
-            server = ModbusSerialServer(self._device, framer=FramerType.RTU, port=self.server_path,
-                                        baudrate=self.baud)
-            await server.serve_forever(background=True)
-        self._server = server
-        self._pushed = {}
-
-    async def _setup(self) -> None:
-        await self._start_server()
-        if self._relay is not None:
-            a, b = self._relay
-            loop = asyncio.get_running_loop()
-            loop.add_reader(a, self._relay_bytes, a, b)
-            loop.add_reader(b, self._relay_bytes, b, a)
+    async def _start_ticking(self) -> None:
         await self._tick()
         self._tick_task = asyncio.get_running_loop().create_task(self._ticker())
 
-    async def _shutdown(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self._relay is not None:
-            for fd in self._relay:
-                loop.remove_reader(fd)
+    async def _stop_ticking(self) -> None:
         if self._tick_task is not None:
             self._tick_task.cancel()
-        if self._server is not None:
-            await self._server.shutdown()
-            self._server = None
-        others = [t for t in asyncio.all_tasks(loop) if t is not asyncio.current_task()]
-        for t in others:
-            t.cancel()
-        await asyncio.gather(*others, return_exceptions=True)
 
     async def _ticker(self) -> None:
         while True:
@@ -735,54 +620,14 @@ class EncoderSimulator(_WheelUser):
                 await server.context.async_setValues(self.unit, _FC_WRITE[point.table], point.address + i, [reg])
                 self._pushed[key] = reg
 
+    # The dropout fault pulls the link by itself: remember that, so that it plugs it back in by itself too.
     async def _lose(self) -> None:
-        self._link_up = False
         self._auto_down = self.sensors_down(time.monotonic())
-        if self.transport == "tcp" and self._server is not None:
-            server, self._server = self._server, None
-            await server.shutdown()
+        await self._cut_link()
 
     async def _restore(self) -> None:
-        if self._closed:
-            return
         self._auto_down = False
-        if self.transport == "tcp" and self._server is None:
-            for _ in range(50):
-                try:
-                    await self._start_server()
-                    break
-                except (OSError, RuntimeError):
-                    await asyncio.sleep(0.05)
-        self._link_up = True
-
-    # -- RTU: a pty pair with a relay ----------------------------------------------------------
-
-    def _open_ptys(self) -> None:
-        ma, sa = os.openpty()
-        mb, sb = os.openpty()
-        self._ptys = [ma, sa, mb, sb]
-        for fd in (ma, mb):
-            tty.setraw(fd)
-            os.set_blocking(fd, False)
-        self.server_path = os.ttyname(sa)
-        self.slave_path = os.ttyname(sb)
-        self._relay = (ma, mb)
-
-    def _relay_bytes(self, src: int, dst: int) -> None:
-        try:
-            data = os.read(src, 4096)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError as exc:
-            if exc.errno != errno.EIO:
-                log.debug("relay read failed: %s", exc)
-            return
-        if not data or not self._link_up:
-            return
-        try:
-            os.write(dst, data)
-        except OSError:
-            pass
+        await self._restore_link()
 
 
 # =============================================================================
@@ -925,13 +770,7 @@ class PointerSimulator(_WheelUser):
 
 
 def _encoder_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[EncoderSimulator, str]:
-    sim = EncoderSimulator(speed=speed, seed=seed, **options)
-    try:
-        url = sim.open()
-    except Exception:
-        sim.stop()
-        raise
-    return sim, url
+    return opened(EncoderSimulator(speed=speed, seed=seed, **options))
 
 
 def _pointer_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[PointerSimulator, str]:

@@ -28,17 +28,15 @@ write the PLC refuses (a Modbus exception response) raises ``RuntimeError``.
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
-import threading
 import time
 from datetime import datetime
 from typing import Any
 
-from ..base import DeviceNotConnected, Driver, EventSink
-from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from ..base import DeviceNotConnected, EventSink
+from ..events import DeviceEvent
+from ..modbus_polling import ModbusPollingDriver, PollError, short_text
 from .events import BallReleased, MachineStatus
-from ..modbus_url import ModbusUrl, parse_modbus_url
 from .registers import COUNTER_MODULUS, ReadBlock, RegisterMap, Snapshot, register_map_from_option
 
 __all__ = ["MachineTracker", "ModbusBallMachineDriver", "DRIVERS"]
@@ -114,11 +112,7 @@ def _status_key(s: Snapshot) -> tuple[Any, ...]:
     return (s.state_code, s.blower, s.gate, s.ball_in_chute, s.balls_released, s.balls_in_machine, s.fault_code)
 
 
-class _PollError(Exception):
-    pass
-
-
-class ModbusBallMachineDriver(Driver):
+class ModbusBallMachineDriver(ModbusPollingDriver):
     """The ``modbus-ball-machine`` driver. Options (all optional):
 
     * ``register_map``: "generic" (default), a .toml path or an inline table;
@@ -131,80 +125,19 @@ class ModbusBallMachineDriver(Driver):
     """
 
     kind = "modbus-ball-machine"
+    what = "a ball machine"
+    max_poll_interval = 10
+    extra_counters = ("commands_sent", "command_errors")
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, *, register_map: Any = None,
                  poll_interval: float = 0.05, heartbeat_s: float = 1.0, command_watch_s: float = 30.0,
-                 failures_before_lost: int = 3, reconnect_min: float = 0.1, reconnect_max: float = 5.0,
-                 timeout: float | None = None, stop_timeout: float = 5.0, **options: Any) -> None:
-        super().__init__(device_id, url, on_event, **options)
-        self.target: ModbusUrl = parse_modbus_url(url, "a ball machine")
-        if timeout is not None:
-            if not 0 < timeout <= 60:
-                raise ValueError("timeout must be more than 0 and at most 60 seconds")
-            self.target = dataclasses.replace(self.target, timeout=float(timeout))
-        if not 0 < poll_interval <= 10:
-            raise ValueError("poll_interval must be more than 0 and at most 10 seconds")
-        if failures_before_lost < 1:
-            raise ValueError("failures_before_lost must be at least 1")
-        if not 0 < reconnect_min <= reconnect_max:
-            raise ValueError("need 0 < reconnect_min <= reconnect_max")
+                 **options: Any) -> None:
+        super().__init__(device_id, url, on_event, poll_interval=poll_interval, **options)
         self.register_map = register_map_from_option(register_map)
         self.plan: tuple[ReadBlock, ...] = self.register_map.read_plan()
-        self.poll_interval = float(poll_interval)
-        self.failures_before_lost = int(failures_before_lost)
-        self.reconnect_min = float(reconnect_min)
-        self.reconnect_max = float(reconnect_max)
-        self.stop_timeout = stop_timeout
         self.tracker = MachineTracker(device_id, self.register_map, heartbeat_s=heartbeat_s or None,
                                       command_watch_s=command_watch_s)
-
-        self._io_lock = threading.Lock()  # one request at a time on the client (polls and commands)
-        self._state_lock = threading.Lock()
-        self._lifecycle_lock = threading.Lock()
-        self._stop = threading.Event()
-        self._wake = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._client: Any = None
-        self._online = False
-        self._backoff = self.reconnect_min
         self._last_snapshot: Snapshot | None = None
-        self._last_poll_at: datetime | None = None
-        self._last_error: str | None = None
-        self._counters: dict[str, int] = {
-            "polls": 0, "poll_errors": 0, "commands_sent": 0, "command_errors": 0, "connects": 0,
-            "reconnects": 0, "disconnects": 0, "connect_failures": 0, "events": 0, "callback_errors": 0,
-        }
-        self._last_round_trip_us: int | None = None
-
-    # -- Driver contract -------------------------------------------------------------
-
-    @property
-    def thread_name(self) -> str:
-        return f"{self.kind}:{self.device_id}"
-
-    def start(self) -> None:
-        with self._lifecycle_lock:
-            if self._thread is not None:
-                return
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,), name=self.thread_name,
-                                            daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        with self._lifecycle_lock:
-            thread, self._thread = self._thread, None
-            self._stop.set()
-            self._wake.set()
-        if thread is None or thread is threading.current_thread():
-            return
-        thread.join(self.stop_timeout)
-        if thread.is_alive():  # pragma: no cover - a request stuck past its timeout
-            log.error("%s: polling thread did not stop within %.1f s", self.thread_name, self.stop_timeout)
-
-    @property
-    def connected(self) -> bool:
-        return self._online
 
     def send(self, command: str) -> None:
         """Carry out a register-map command ("start_blower", "release_ball", ...)."""
@@ -232,32 +165,19 @@ class ModbusBallMachineDriver(Driver):
         log.debug("%s: sent %s", self.thread_name, command)
         self._wake.set()  # poll now: the change shows at once
 
-    def health(self) -> dict[str, Any]:
-        info = super().health()
-        with self._state_lock:
-            snap = self._last_snapshot
-            info.update(
-                target=self.target.describe(),
-                register_map=self.register_map.model,
-                running=self._thread is not None,
-                last_poll_at=self._last_poll_at.isoformat() if self._last_poll_at else None,
-                last_error=self._last_error,
-                reconnect_delay=self._backoff,
-                last_round_trip_us=self._last_round_trip_us,
-                counters=dict(self._counters, counter_resets=self.tracker.counter_resets),
-                machine=None if snap is None else {
-                    "state": self.register_map.state_name(snap.state_code), "blower": snap.blower,
-                    "gate": snap.gate, "ball_in_chute": snap.ball_in_chute, "balls_released": snap.balls_released,
-                    "balls_in_machine": snap.balls_in_machine, "fault_code": snap.fault_code,
-                    "fault": self.register_map.fault_name(snap.fault_code),
-                },
-            )
-        return info
+    def _tracker_counters(self) -> dict[str, int]:
+        return {"counter_resets": self.tracker.counter_resets}
+
+    def _device_health(self) -> dict[str, Any]:
+        snap = self._last_snapshot
+        return {"machine": None if snap is None else {
+            "state": self.register_map.state_name(snap.state_code), "blower": snap.blower,
+            "gate": snap.gate, "ball_in_chute": snap.ball_in_chute, "balls_released": snap.balls_released,
+            "balls_in_machine": snap.balls_in_machine, "fault_code": snap.fault_code,
+            "fault": self.register_map.fault_name(snap.fault_code),
+        }}
 
     # -- polling thread ---------------------------------------------------------------
-
-    def _make_client(self) -> Any:
-        return self.target.client(self.device_id)
 
     def _poll(self, client: Any) -> Snapshot:
         values: dict[ReadBlock, list[Any]] = {}
@@ -272,122 +192,18 @@ class ModbusBallMachineDriver(Driver):
             try:
                 rr = read(block.address, count=block.count, device_id=unit)
             except Exception as exc:  # ConnectionException, ModbusIOException (no answer), OSError
-                raise _PollError(f"no answer from the PLC ({self.target.describe()}): {_short(exc)}") from exc
+                raise PollError(f"no answer from the PLC ({self.target.describe()}): {short_text(exc)}") from exc
             if rr.isError():
-                raise _PollError(f"the PLC refused to read {block.table} {block.address}-"
-                                 f"{block.address + block.count - 1}: {_exception_text(rr)}; check the register map")
+                raise PollError(f"the PLC refused to read {block.table} {block.address}-"
+                                f"{block.address + block.count - 1}: {_exception_text(rr)}; check the register map")
             vals = rr.bits if block.table in ("coil", "discrete_input") else rr.registers
             if len(vals) < block.count:
-                raise _PollError(f"the PLC answered {len(vals)} values for {block.count} {block.table}s")
+                raise PollError(f"the PLC answered {len(vals)} values for {block.count} {block.table}s")
             values[block] = list(vals[: block.count])
         return self.register_map.decode(values)
 
-    def _run(self, stop: threading.Event) -> None:
-        ever_online = False
-        down_reported = False
-        self._backoff = self.reconnect_min
-        while not stop.is_set():
-            client = self._make_client()
-            try:
-                opened = client.connect()
-            except Exception as exc:  # pragma: no cover - pymodbus catches its own errors
-                opened, self._last_error = False, str(exc)
-            if not opened:
-                self._count("connect_failures")
-                reason = f"cannot connect to {self.target.describe()}"
-                self._set_error(reason)
-                client.close()
-                if not down_reported:
-                    self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
-                    down_reported = True
-                self._sleep_backoff(stop)
-                continue
-
-            with self._io_lock:
-                self._client = client
-            failures = 0
-            reason: str | None = None
-            online = False
-            while not stop.is_set():
-                started = time.monotonic()
-                try:
-                    with self._io_lock:
-                        snap = self._poll(client)
-                except _PollError as exc:
-                    failures += 1
-                    self._count("poll_errors")
-                    self._set_error(str(exc))
-                    if failures >= self.failures_before_lost:
-                        reason = str(exc)
-                        break
-                    self._pause(stop, self.poll_interval)
-                    continue
-                now = time.monotonic()
-                at = utcnow()
-                failures = 0
-                with self._state_lock:
-                    self._counters["polls"] += 1
-                    self._last_snapshot = snap
-                    self._last_poll_at = at
-                    self._last_round_trip_us = int((now - started) * 1e6)
-                if not online:
-                    online = True
-                    self._online = True
-                    self._count("connects")
-                    if ever_online:
-                        self._count("reconnects")
-                    ever_online = True
-                    down_reported = False
-                    self._backoff = self.reconnect_min
-                    self.tracker.reset()
-                    log.info("%s: connected to %s", self.thread_name, self.target.describe())
-                    self._emit(DeviceConnected(device_id=self.device_id, port=self.url, at=at))
-                for event in self.tracker.update(snap, now, at):
-                    self._emit(event)
-                self._pause(stop, self.poll_interval - (time.monotonic() - started))
-
-            with self._io_lock:
-                self._client = None
-                self._online = False
-            try:
-                client.close()
-            except Exception:  # pragma: no cover
-                log.debug("%s: error closing the client", self.thread_name, exc_info=True)
-            if reason is None:  # stop() was called
-                if online:
-                    self._emit(DeviceDisconnected(device_id=self.device_id, reason="stopped"))
-                break
-            if online or not down_reported:
-                self._count("disconnects")
-                log.warning("%s: link lost: %s", self.thread_name, reason)
-                self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
-                down_reported = True
-            self._sleep_backoff(stop)
-
-    def _pause(self, stop: threading.Event, seconds: float) -> None:
-        if seconds > 0 and not stop.is_set():
-            self._wake.wait(seconds)
-        self._wake.clear()
-
-    def _sleep_backoff(self, stop: threading.Event) -> None:
-        stop.wait(self._backoff)
-        self._backoff = min(self._backoff * 2, self.reconnect_max)
-
-    def _emit(self, event: DeviceEvent) -> None:
-        self._count("events")
-        try:
-            self.on_event(event)
-        except Exception:
-            self._count("callback_errors")
-            log.exception("%s: on_event failed for %s", self.thread_name, type(event).__name__)
-
-    def _count(self, name: str, n: int = 1) -> None:
-        with self._state_lock:
-            self._counters[name] = self._counters.get(name, 0) + n
-
-    def _set_error(self, reason: str) -> None:
-        with self._state_lock:
-            self._last_error = reason
+    def _note_poll(self, reading: Snapshot) -> None:
+        self._last_snapshot = reading
 
 
 def _exception_text(rr: Any) -> str:
@@ -395,11 +211,6 @@ def _exception_text(rr: Any) -> str:
     if code is None:
         return str(rr)
     return f"Modbus exception {code} ({_EXCEPTION_NAMES.get(code, 'unknown')})"
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text if len(text) <= 200 else text[:197] + "..."
 
 
 DRIVERS = {ModbusBallMachineDriver.kind: ModbusBallMachineDriver}

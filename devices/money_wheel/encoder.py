@@ -31,10 +31,10 @@ import time
 from datetime import datetime
 from typing import Any
 
-from ..base import DeviceNotConnected, Driver, EventSink
-from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from ..base import DeviceNotConnected, EventSink
+from ..events import DeviceEvent
+from ..modbus_polling import ModbusPollingDriver, PollError, short_text
 from .events import EncoderFault, EncoderSample, EncoderZeroMark, WheelAtRest
-from ..modbus_url import ModbusUrl, parse_modbus_url
 from .modbus import EncoderRegisterMap, ReadBlock, register_map_from_option
 
 __all__ = ["EncoderTracker", "EncoderWheelDriver", "DRIVERS", "COMMANDS"]
@@ -245,11 +245,7 @@ def _raw_text(raw: dict[str, int]) -> str:
     return " ".join(f"{k}={v}" for k, v in raw.items())
 
 
-class _PollError(Exception):
-    pass
-
-
-class EncoderWheelDriver(Driver):
+class EncoderWheelDriver(ModbusPollingDriver):
     """The ``wheel-encoder`` driver. Options (all optional but ``counts_per_turn`` matters):
 
     * ``counts_per_turn``: encoder counts per wheel turn (default 4096);
@@ -266,80 +262,24 @@ class EncoderWheelDriver(Driver):
     """
 
     kind = "wheel-encoder"
+    what = "a wheel encoder"
+    max_poll_interval = 1
+    extra_counters = ("commands",)
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, *, counts_per_turn: int = 4096,
                  register_map: Any = None, poll_interval: float = 0.01, rest_ms: int = 400,
                  rest_tolerance: int = 1, sample_interval: float = 0.05, heartbeat_s: float = 1.0,
                  reversal_tolerance: int | None = None, index_tolerance: int | None = None,
-                 failures_before_lost: int = 3, reconnect_min: float = 0.1, reconnect_max: float = 5.0,
-                 timeout: float | None = None, stop_timeout: float = 5.0, **options: Any) -> None:
-        super().__init__(device_id, url, on_event, **options)
-        self.target: ModbusUrl = parse_modbus_url(url, "a wheel encoder")
-        if timeout is not None:
-            if not 0 < timeout <= 60:
-                raise ValueError("timeout must be more than 0 and at most 60 seconds")
-            self.target = ModbusUrl(**{**self.target.__dict__, "timeout": float(timeout)})
-        if not 0 < poll_interval <= 1:
-            raise ValueError("poll_interval must be more than 0 and at most 1 second")
-        if failures_before_lost < 1:
-            raise ValueError("failures_before_lost must be at least 1")
-        if not 0 < reconnect_min <= reconnect_max:
-            raise ValueError("need 0 < reconnect_min <= reconnect_max")
+                 **options: Any) -> None:
+        super().__init__(device_id, url, on_event, poll_interval=poll_interval, **options)
         self.register_map = register_map_from_option(register_map)
         self.plan: tuple[ReadBlock, ...] = self.register_map.read_plan()
-        self.poll_interval = float(poll_interval)
-        self.failures_before_lost = int(failures_before_lost)
-        self.reconnect_min = float(reconnect_min)
-        self.reconnect_max = float(reconnect_max)
-        self.stop_timeout = stop_timeout
         self.tracker = EncoderTracker(device_id, self.register_map, counts_per_turn=int(counts_per_turn),
                                       rest_ms=int(rest_ms), rest_tolerance=int(rest_tolerance),
                                       sample_interval=sample_interval, heartbeat_s=heartbeat_s,
                                       reversal_tolerance=reversal_tolerance, index_tolerance=index_tolerance)
-        self._io_lock = threading.Lock()
-        self._state_lock = threading.Lock()
-        self._lifecycle_lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._client: Any = None
-        self._online = False
-        self._backoff = self.reconnect_min
-        self._pending: list[str] = []
-        self._last_poll_at: datetime | None = None
-        self._last_error: str | None = None
-        self._last_round_trip_us: int | None = None
-        self._counters: dict[str, int] = {"polls": 0, "poll_errors": 0, "connects": 0, "reconnects": 0,
-                                          "disconnects": 0, "connect_failures": 0, "events": 0,
-                                          "callback_errors": 0, "commands": 0}
-
-    # -- Driver contract ---------------------------------------------------------------------------
-
-    @property
-    def thread_name(self) -> str:
-        return f"{self.kind}:{self.device_id}"
-
-    def start(self) -> None:
-        with self._lifecycle_lock:
-            if self._thread is not None:
-                return
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,), name=self.thread_name,
-                                            daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        with self._lifecycle_lock:
-            thread, self._thread = self._thread, None
-            self._stop.set()
-        if thread is None or thread is threading.current_thread():
-            return
-        thread.join(self.stop_timeout)
-        if thread.is_alive():  # pragma: no cover
-            log.error("%s: polling thread did not stop within %.1f s", self.thread_name, self.stop_timeout)
-
-    @property
-    def connected(self) -> bool:
-        return self._online
+        self._pending: list[str] = []  # commands sent, for the next poll
+        self._due: list[str] = []  # commands taken by this poll (polling thread only)
 
     def send(self, command: str) -> None:
         """``mark_zero`` or ``sample``; carried out by the polling thread at its next poll."""
@@ -352,27 +292,17 @@ class EncoderWheelDriver(Driver):
             self._pending.append(command)
             self._counters["commands"] += 1
 
-    def health(self) -> dict[str, Any]:
-        info = super().health()
+    def _tracker_counters(self) -> dict[str, int]:
+        return {"faults": self.tracker.faults}
+
+    def _device_health(self) -> dict[str, Any]:
         last = self.tracker.last
-        with self._state_lock:
-            info.update(
-                target=self.target.describe(), register_map=self.register_map.model, running=self._thread is not None,
-                last_poll_at=self._last_poll_at.isoformat() if self._last_poll_at else None,
-                last_error=self._last_error, reconnect_delay=self._backoff,
-                last_round_trip_us=self._last_round_trip_us,
-                counters=dict(self._counters, faults=self.tracker.faults),
-                device={"counts_per_turn": self.tracker.cpr, "count": last.count if last else None,
-                        "position": last.position if last else None,
-                        "index_count": last.index_count if last else None,
-                        "moving": self.tracker.moving, "referenced": bool(last and last.position is not None)},
-            )
-        return info
+        return {"device": {"counts_per_turn": self.tracker.cpr, "count": last.count if last else None,
+                           "position": last.position if last else None,
+                           "index_count": last.index_count if last else None,
+                           "moving": self.tracker.moving, "referenced": bool(last and last.position is not None)}}
 
     # -- polling thread ----------------------------------------------------------------------------
-
-    def _make_client(self) -> Any:
-        return self.target.client(self.device_id)
 
     def _poll(self, client: Any) -> dict[str, int]:
         values: dict[ReadBlock, list[int]] = {}
@@ -382,134 +312,43 @@ class EncoderWheelDriver(Driver):
             try:
                 rr = read(block.address, count=block.count, device_id=unit)
             except Exception as exc:  # ConnectionException, ModbusIOException, OSError
-                raise _PollError(f"no answer from the encoder ({self.target.describe()}): {_short(exc)}") from exc
+                raise PollError(f"no answer from the encoder ({self.target.describe()}): {short_text(exc)}") from exc
             if rr.isError():
-                raise _PollError(f"the encoder refused to read {block.table} {block.address}-"
-                                 f"{block.address + block.count - 1}: {rr}; check the register map")
+                raise PollError(f"the encoder refused to read {block.table} {block.address}-"
+                                f"{block.address + block.count - 1}: {rr}; check the register map")
             regs = list(rr.registers)
             if len(regs) < block.count:
-                raise _PollError(f"the encoder answered {len(regs)} registers for {block.count}")
+                raise PollError(f"the encoder answered {len(regs)} registers for {block.count}")
             values[block] = regs[: block.count]
         return self.register_map.decode(values)
 
-    def _run(self, stop: threading.Event) -> None:
-        ever_online = False
-        down_reported = False
-        self._backoff = self.reconnect_min
-        while not stop.is_set():
-            client = self._make_client()
-            try:
-                opened = client.connect()
-            except Exception:  # pragma: no cover - pymodbus catches its own errors
-                opened = False
-            if not opened:
-                self._count("connect_failures")
-                reason = f"cannot connect to {self.target.describe()}"
-                self._set_error(reason)
-                client.close()
-                if not down_reported:
-                    self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
-                    down_reported = True
-                self._sleep_backoff(stop)
-                continue
-            with self._io_lock:
-                self._client = client
-            failures = 0
-            reason: str | None = None
-            online = False
-            next_poll = time.monotonic()
-            while not stop.is_set():
-                started = time.monotonic()
-                try:
-                    with self._io_lock:
-                        raw = self._poll(client)
-                except _PollError as exc:
-                    failures += 1
-                    self._count("poll_errors")
-                    self._set_error(str(exc))
-                    if failures >= self.failures_before_lost:
-                        reason = str(exc)
-                        break
-                    stop.wait(self.poll_interval)
-                    continue
-                now = time.monotonic()
-                at = utcnow()
-                failures = 0
-                with self._state_lock:
-                    self._counters["polls"] += 1
-                    self._last_poll_at = at
-                    self._last_round_trip_us = int((now - started) * 1e6)
-                    pending, self._pending = self._pending, []
-                if not online:
-                    online = True
-                    self._online = True
-                    self._count("connects")
-                    if ever_online:
-                        self._count("reconnects")
-                    ever_online = True
-                    down_reported = False
-                    self._backoff = self.reconnect_min
-                    self.tracker.reset()
-                    log.info("%s: connected to %s", self.thread_name, self.target.describe())
-                    self._emit(DeviceConnected(device_id=self.device_id, port=self.url, at=at))
-                for event in self.tracker.update(raw, now, at):
-                    self._emit(event)
-                for command in pending:
-                    if command == "mark_zero":
-                        mark = self.tracker.zero_mark(at)
-                        if mark is not None:
-                            self._emit(mark)
-                    elif command == "sample" and self.tracker.last is not None:
-                        self._emit(self.tracker.last.model_copy(update={"at": at}))
-                next_poll += self.poll_interval
-                delay = next_poll - time.monotonic()
-                if delay < -self.poll_interval:  # fell behind (a slow answer): do not try to catch up
-                    next_poll = time.monotonic()
-                    delay = 0
-                if delay > 0:
-                    stop.wait(delay)
-            with self._io_lock:
-                self._client = None
-                self._online = False
-            try:
-                client.close()
-            except Exception:  # pragma: no cover
-                log.debug("%s: error closing the client", self.thread_name, exc_info=True)
-            if reason is None:
-                if online:
-                    self._emit(DeviceDisconnected(device_id=self.device_id, reason="stopped"))
-                break
-            if online or not down_reported:
-                self._count("disconnects")
-                log.warning("%s: link lost: %s", self.thread_name, reason)
-                self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
-                down_reported = True
-            self._sleep_backoff(stop)
+    def _note_poll(self, reading: dict[str, int]) -> None:
+        self._due, self._pending = self._pending, []
 
-    def _sleep_backoff(self, stop: threading.Event) -> None:
-        stop.wait(self._backoff)
-        self._backoff = min(self._backoff * 2, self.reconnect_max)
+    def _handle_poll(self, reading: dict[str, int], now: float, at: datetime) -> None:
+        super()._handle_poll(reading, now, at)
+        for command in self._due:
+            if command == "mark_zero":
+                mark = self.tracker.zero_mark(at)
+                if mark is not None:
+                    self._emit(mark)
+            elif command == "sample" and self.tracker.last is not None:
+                self._emit(self.tracker.last.model_copy(update={"at": at}))
 
-    def _emit(self, event: DeviceEvent) -> None:
-        self._count("events")
-        try:
-            self.on_event(event)
-        except Exception:
-            self._count("callback_errors")
-            log.exception("%s: on_event failed for %s", self.thread_name, type(event).__name__)
+    # Polls keep to a fixed grid, so one slow answer does not shift every later sample; nothing cuts a
+    # wait short, as commands are queued for the next poll anyway.
+    def _wait_next(self, stop: threading.Event, started: float, due: float) -> float:
+        due += self.poll_interval
+        delay = due - time.monotonic()
+        if delay < -self.poll_interval:  # fell behind (a slow answer): do not try to catch up
+            due = time.monotonic()
+            delay = 0
+        if delay > 0:
+            stop.wait(delay)
+        return due
 
-    def _count(self, name: str, n: int = 1) -> None:
-        with self._state_lock:
-            self._counters[name] = self._counters.get(name, 0) + n
-
-    def _set_error(self, reason: str) -> None:
-        with self._state_lock:
-            self._last_error = reason
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text if len(text) <= 200 else text[:197] + "..."
+    def _wait_after_error(self, stop: threading.Event) -> None:
+        stop.wait(self.poll_interval)
 
 
 DRIVERS = {EncoderWheelDriver.kind: EncoderWheelDriver}

@@ -1,0 +1,282 @@
+"""A Modbus device read by polling from a thread of the driver's own (the ball machine's PLC, the wheel encoder).
+
+:class:`ModbusPollingDriver` owns the thread, the client, the link and the counters; a subclass
+supplies only what is its own device's:
+
+* ``what`` - the device in a bad-URL message ("a ball machine"); ``max_poll_interval`` - whole seconds;
+* ``extra_counters`` - its own health counters (e.g. the commands it took);
+* after ``super().__init__``: ``register_map`` (with ``.model``) and ``tracker`` (``reset()`` after each
+  (re)connect, ``update(reading, now, at) -> events`` after each good poll);
+* :meth:`_poll` - one round of reads on the client, raising :class:`PollError` when it fails;
+* :meth:`send` - its commands;
+* optionally :meth:`_note_poll`, :meth:`_handle_poll`, :meth:`_wait_next`, :meth:`_wait_after_error`,
+  :meth:`_tracker_counters` and :meth:`_device_health`.
+
+Connection states: :class:`DeviceConnected` after the first poll the device answers (a TCP connect
+or an opened serial port alone proves nothing: an RTU line with no device on it opens fine), and
+:class:`DeviceDisconnected` (once) when ``failures_before_lost`` polls in a row fail or the connect
+fails; the driver then closes the client and reconnects with exponential backoff from
+``reconnect_min`` to ``reconnect_max`` seconds.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from datetime import datetime
+from typing import Any
+
+from .base import Driver, EventSink
+from .events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from .modbus_url import ModbusUrl, parse_modbus_url
+
+__all__ = ["ModbusPollingDriver", "PollError", "short_text"]
+
+_COUNTERS = ("polls", "poll_errors", "connects", "reconnects", "disconnects", "connect_failures", "events",
+             "callback_errors")
+
+
+class PollError(Exception):
+    """A poll that failed (no answer, a refused read, a short answer); its text is the reason reported."""
+
+
+class ModbusPollingDriver(Driver):
+    what = "a Modbus device"
+    max_poll_interval = 10
+    extra_counters: tuple[str, ...] = ()
+    register_map: Any
+    tracker: Any
+
+    def __init__(self, device_id: str, url: str, on_event: EventSink, *, poll_interval: float,
+                 failures_before_lost: int = 3, reconnect_min: float = 0.1, reconnect_max: float = 5.0,
+                 timeout: float | None = None, stop_timeout: float = 5.0, **options: Any) -> None:
+        super().__init__(device_id, url, on_event, **options)
+        self.target: ModbusUrl = parse_modbus_url(url, self.what)
+        if timeout is not None:
+            if not 0 < timeout <= 60:
+                raise ValueError("timeout must be more than 0 and at most 60 seconds")
+            self.target = dataclasses.replace(self.target, timeout=float(timeout))
+        limit = self.max_poll_interval
+        if not 0 < poll_interval <= limit:
+            raise ValueError(f"poll_interval must be more than 0 and at most {limit} second{'' if limit == 1 else 's'}")
+        if failures_before_lost < 1:
+            raise ValueError("failures_before_lost must be at least 1")
+        if not 0 < reconnect_min <= reconnect_max:
+            raise ValueError("need 0 < reconnect_min <= reconnect_max")
+        self.poll_interval = float(poll_interval)
+        self.failures_before_lost = int(failures_before_lost)
+        self.reconnect_min = float(reconnect_min)
+        self.reconnect_max = float(reconnect_max)
+        self.stop_timeout = stop_timeout
+        self._log = logging.getLogger(type(self).__module__)  # technicians filter logs by the driver's module
+
+        self._io_lock = threading.Lock()  # one request at a time on the client (polls and commands)
+        self._state_lock = threading.Lock()
+        self._lifecycle_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._client: Any = None
+        self._online = False
+        self._backoff = self.reconnect_min
+        self._last_poll_at: datetime | None = None
+        self._last_error: str | None = None
+        self._last_round_trip_us: int | None = None
+        self._counters: dict[str, int] = dict.fromkeys(_COUNTERS + self.extra_counters, 0)
+
+    # -- what a subclass supplies ------------------------------------------------------
+
+    def _poll(self, client: Any) -> Any:
+        """Read the device once (under the I/O lock); raise PollError when it fails."""
+        raise NotImplementedError
+
+    def _note_poll(self, reading: Any) -> None:
+        """Called under the state lock with each good reading, with the poll counters."""
+
+    def _handle_poll(self, reading: Any, now: float, at: datetime) -> None:
+        for event in self.tracker.update(reading, now, at):
+            self._emit(event)
+
+    def _wait_next(self, stop: threading.Event, started: float, due: float) -> float:
+        """Wait until the next poll after a good one that began at `started`; return the next `due`.
+
+        By default a poll starts ``poll_interval`` after the last one started, or at once when
+        :attr:`_wake` is set (a command wants its effect seen now).
+        """
+        self._pause(stop, self.poll_interval - (time.monotonic() - started))
+        return due
+
+    def _wait_after_error(self, stop: threading.Event) -> None:
+        self._pause(stop, self.poll_interval)
+
+    def _tracker_counters(self) -> dict[str, int]:
+        return {}
+
+    def _device_health(self) -> dict[str, Any]:
+        """The device's own part of health(), read under the state lock."""
+        return {}
+
+    # -- Driver contract -----------------------------------------------------------------
+
+    @property
+    def thread_name(self) -> str:
+        return f"{self.kind}:{self.device_id}"
+
+    def start(self) -> None:
+        with self._lifecycle_lock:
+            if self._thread is not None:
+                return
+            self._stop = threading.Event()
+            self._thread = threading.Thread(target=self._run, args=(self._stop,), name=self.thread_name,
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        with self._lifecycle_lock:
+            thread, self._thread = self._thread, None
+            self._stop.set()
+            self._wake.set()
+        if thread is None or thread is threading.current_thread():
+            return
+        thread.join(self.stop_timeout)
+        if thread.is_alive():  # pragma: no cover - a request stuck past its timeout
+            self._log.error("%s: polling thread did not stop within %.1f s", self.thread_name, self.stop_timeout)
+
+    @property
+    def connected(self) -> bool:
+        return self._online
+
+    def health(self) -> dict[str, Any]:
+        info = super().health()
+        with self._state_lock:
+            info.update(
+                target=self.target.describe(),
+                register_map=self.register_map.model,
+                running=self._thread is not None,
+                last_poll_at=self._last_poll_at.isoformat() if self._last_poll_at else None,
+                last_error=self._last_error,
+                reconnect_delay=self._backoff,
+                last_round_trip_us=self._last_round_trip_us,
+                counters=dict(self._counters, **self._tracker_counters()),
+                **self._device_health(),
+            )
+        return info
+
+    # -- polling thread ------------------------------------------------------------------
+
+    def _make_client(self) -> Any:
+        return self.target.client(self.device_id)
+
+    def _run(self, stop: threading.Event) -> None:
+        ever_online = False
+        down_reported = False
+        self._backoff = self.reconnect_min
+        while not stop.is_set():
+            client = self._make_client()
+            try:
+                opened = client.connect()
+            except Exception:  # pragma: no cover - pymodbus catches its own errors
+                opened = False
+            if not opened:
+                self._count("connect_failures")
+                reason = f"cannot connect to {self.target.describe()}"
+                self._set_error(reason)
+                client.close()
+                if not down_reported:
+                    self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
+                    down_reported = True
+                self._sleep_backoff(stop)
+                continue
+
+            with self._io_lock:
+                self._client = client
+            failures = 0
+            lost: str | None = None
+            online = False
+            due = time.monotonic()
+            while not stop.is_set():
+                started = time.monotonic()
+                try:
+                    with self._io_lock:
+                        reading = self._poll(client)
+                except PollError as exc:
+                    failures += 1
+                    self._count("poll_errors")
+                    self._set_error(str(exc))
+                    if failures >= self.failures_before_lost:
+                        lost = str(exc)
+                        break
+                    self._wait_after_error(stop)
+                    continue
+                now = time.monotonic()
+                at = utcnow()
+                failures = 0
+                with self._state_lock:
+                    self._counters["polls"] += 1
+                    self._last_poll_at = at
+                    self._last_round_trip_us = int((now - started) * 1e6)
+                    self._note_poll(reading)
+                if not online:
+                    online = True
+                    self._online = True
+                    self._count("connects")
+                    if ever_online:
+                        self._count("reconnects")
+                    ever_online = True
+                    down_reported = False
+                    self._backoff = self.reconnect_min
+                    self.tracker.reset()
+                    self._log.info("%s: connected to %s", self.thread_name, self.target.describe())
+                    self._emit(DeviceConnected(device_id=self.device_id, port=self.url, at=at))
+                self._handle_poll(reading, now, at)
+                due = self._wait_next(stop, started, due)
+
+            with self._io_lock:
+                self._client = None
+                self._online = False
+            try:
+                client.close()
+            except Exception:  # pragma: no cover
+                self._log.debug("%s: error closing the client", self.thread_name, exc_info=True)
+            if lost is None:  # stop() was called
+                if online:
+                    self._emit(DeviceDisconnected(device_id=self.device_id, reason="stopped"))
+                break
+            if online or not down_reported:
+                self._count("disconnects")
+                self._log.warning("%s: link lost: %s", self.thread_name, lost)
+                self._emit(DeviceDisconnected(device_id=self.device_id, reason=lost))
+                down_reported = True
+            self._sleep_backoff(stop)
+
+    def _pause(self, stop: threading.Event, seconds: float) -> None:
+        if seconds > 0 and not stop.is_set():
+            self._wake.wait(seconds)
+        self._wake.clear()
+
+    def _sleep_backoff(self, stop: threading.Event) -> None:
+        stop.wait(self._backoff)
+        self._backoff = min(self._backoff * 2, self.reconnect_max)
+
+    def _emit(self, event: DeviceEvent) -> None:
+        self._count("events")
+        try:
+            self.on_event(event)
+        except Exception:
+            self._count("callback_errors")
+            self._log.exception("%s: on_event failed for %s", self.thread_name, type(event).__name__)
+
+    def _count(self, name: str, n: int = 1) -> None:
+        with self._state_lock:
+            self._counters[name] = self._counters.get(name, 0) + n
+
+    def _set_error(self, reason: str) -> None:
+        with self._state_lock:
+            self._last_error = reason
+
+
+def short_text(exc: BaseException) -> str:
+    """An exception's text for a reason line: its type when it says nothing, cut when it says too much."""
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
