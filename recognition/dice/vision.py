@@ -22,7 +22,9 @@ towards a wrong face:
    pixels wider than ``max_side_band`` along an edge is the side face of a cocked die.
    Where that edge meets a neighbour (its bevel or side face may lie there too) a little
    more is allowed only for a 4, 5 or 6 whose pip grid is square across that edge: a
-   tilted die's upper face, and so its pip grid, is foreshortened by cos(tilt) there.
+   tilted die's upper face, and so its pip grid, is foreshortened by cos(tilt) there. A side face
+   lies along the whole edge: where a few of the walks out from an edge run on into another die,
+   the walks that end at the felt judge that side.
 5. **Pips.** Inside the die (its edge excluded), pixels far in colour from the die's
    median colour are pips: dark pips on white dice, white pips on red or blue dice, red
    ones on Asian dice alike. The threshold sits halfway between the body and the pips
@@ -216,6 +218,7 @@ class _Blob:
     area: float
     mask: np.ndarray | None = None  # filled, in the bbox
     bbox: tuple[int, int, int, int] = (0, 0, 0, 0)  # x, y, w, h (work)
+    label: int = 0  # its number in _Work.blob_labels
 
 
 @dataclass
@@ -238,6 +241,8 @@ class _Work:
     face_hulls: list[np.ndarray] = field(default_factory=list)  # the same, as outlines (work pixels)
     dice_box: tuple[int, int, int, int] = (0, 0, 0, 0)  # x0, y0, x1, y1 around every blob, plus a die
     felt_s: int | None = None  # the felt's median saturation
+    blob_labels: np.ndarray | None = None  # each blob's filled shape, labelled (work pixels)
+    die_blobs: np.ndarray = field(default_factory=lambda: np.zeros(256, bool))  # by label: holds an upper face
 
     def to_frame(self, pts: np.ndarray) -> np.ndarray:
         return pts / self.scale + np.array(self.offset, np.float64)
@@ -465,6 +470,10 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         if any(k.color.name != b.color.name and _overlap_fraction(k, b) > 0.3 for k in kept):
             continue
         kept.append(b)
+    work.blob_labels = np.zeros(work.hsv.shape[:2], np.uint8)
+    for j, b in enumerate(kept[:255]):
+        b.label = j + 1
+        cv2.drawContours(work.blob_labels, [b.contour], -1, b.label, cv2.FILLED)  # as its mask was drawn
     if kept:
         m = int(cal.work_die_px)
         H, W = work.hsv.shape[:2]
@@ -543,6 +552,14 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         cv2.drawContours(work.faces, [hull], -1, 255, cv2.FILLED)
         cv2.drawContours(work.face_labels, [hull], -1, len(work.face_hulls), cv2.FILLED)  # each its own label
     _gather_fragments(work, s, filled, body_all)
+    # the blobs that hold an upper face: dice (a cocked die's side face, even a lit one cut off by its bevel,
+    # is never square, so it is not one)
+    for hull in work.face_hulls:
+        m = cv2.moments(hull)
+        if m["m00"] > 0:
+            cx, cy = int(m["m10"] / m["m00"]), int(m["m01"] / m["m00"])
+            if 0 <= cy < H and 0 <= cx < W and work.blob_labels[cy, cx] > 0:
+                work.die_blobs[work.blob_labels[cy, cx]] = True
     return kept
 
 
@@ -967,19 +984,23 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     # face than the bevel and the camera's perspective explain
     # a die cut from touching dice: `others` are the parts of its neighbours (a walk that runs into them meets
     # a neighbour, whose bevel and side face lie there; what lies between the parts belongs to nobody)
-    bands = _side_bands(work, b.color, core, pm, origin, (fx, fy), (fw, fh), fang, others)
+    bands = _side_bands(work, b.color, core, pm, origin, (fx, fy), (fw, fh), fang, others, b.label)
     # the camera sees the sides of a flat die that face the middle of the picture, the more the further
     # the die is from it: allow for that on each side
     principal = np.array(work.principal, np.float64)
     excess = 0.0
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
     square_check: list[np.ndarray] = []
-    for reach, normal, seam in bands:
+    for reach, normal, seam, free_band in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
         # it leans on, so the seam allowance costs little); a side that meets a neighbour's bevel past
         # its corner (not its upper face) gets a little more
         persp = max(0.0, towards) / cal.camera_height
+        if free_band is not None and free_band <= cal.max_side_band * side + persp:
+            # the walks that ended at the felt show no side face: what lies beyond the others is a neighbour's
+            checks["free_band"] = max(checks.get("free_band", 0.0), free_band / side)
+            continue
         allowed = cal.max_side_band * side * (_SEAM if seam == 2 else 1.0) + persp + (_CONTACT * side if seam == 1 else 0.0)
         over = (reach - allowed) / side
         if seam and over > 0:
@@ -989,13 +1010,13 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
             excess = max(excess, over)
         if seam == 2:
             checks["seam_net"] = max(checks.get("seam_net", 0.0), (reach - persp) / side)
-    checks["side_band"] = max(r for r, _, _ in bands) / side
+    checks["side_band"] = max(r for r, _, _, _ in bands) / side
     # the outline's squareness, for the confidence: a die on its own is judged by its outline (perspective
     # allowed for); one whose edge meets another die's upper face may have its outline cut by that die's body
     # (a neighbour of another colour, the dark seam between them): then its upper face may vouch for it
     shape_aspect = checks["face_aspect"]
     if whole:
-        met = any(seam == 2 for _, _, seam in bands)
+        met = any(seam == 2 for _, _, seam, _ in bands)
         shape_aspect = max(flat_aspect, checks["face_aspect"]) if met else flat_aspect
     checks["band_excess"] = max(excess, seam_excess)
     if excess > 0 or seam_excess > _SQUARE_EXTRA:
@@ -1263,9 +1284,13 @@ def _weak_mask(work: _Work, color: DieColor) -> np.ndarray:
 
 def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, origin: tuple[int, int],
                 centre: tuple[float, float], dims: tuple[float, float],
-                ang: float, others: np.ndarray | None = None) -> list[tuple[float, np.ndarray, int]]:
+                ang: float, others: np.ndarray | None = None,
+                blob: int = 0) -> list[tuple[float, np.ndarray, int, float | None]]:
     """How far (work pixels) die material reaches beyond each of the 4 edges of the die's upper face,
-    with each edge's outward normal and whether the material ends at another die's upper face (a seam).
+    with each edge's outward normal, whether the material ends at another die's upper face (a seam: 2) or
+    runs into a neighbour cut from the same shape (1), and the band of the walks that end at the felt (the
+    second widest of them, when at least `_FREE_MIN` but not all 7 do; else None). `blob`: the label of the
+    die's own blob (walks into another blob that holds an upper face run into another die).
 
     Walks outward from the middle of each edge of the upper face through pixels of this die's colour
     (lenient: shaded side faces count) and stops at the felt or at another die's upper face.
@@ -1308,16 +1333,23 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         neighbour = loc & (others[np.clip(ly, 0, ch - 1), np.clip(lx, 0, cw - 1)] > 0)
     else:
         neighbour = np.zeros_like(loc)
+    # another die's shape (a blob of its own, holding an upper face): its bevel and side faces lie there
+    elsewhere = neighbour
+    if work.blob_labels is not None and blob:
+        bl = work.blob_labels[qyc, qxc]
+        elsewhere = neighbour | (inb & (bl != blob) & work.die_blobs[bl])
     ib_rows, core_rows = inb.tolist(), in_core.tolist()
     oth_rows, mat_rows, nb_rows = other_face.tolist(), material.tolist(), neighbour.tolist()
-    out: list[tuple[float, np.ndarray, int]] = []
+    else_rows = elsewhere.tolist()
+    out: list[tuple[float, np.ndarray, int, float | None]] = []
     for side in range(4):
         reach = []
+        free = []  # the walks that ended at the felt: neither at another die's upper face nor in another die
         seams = contacts = 0
         for r in range(side * 7, side * 7 + 7):
-            ib, cor, oth, mat, nb = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r]
+            ib, cor, oth, mat, nb, els = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r], else_rows[r]
             start = last = None
-            met = touched = False
+            met = touched = other = False
             for k in range(len(ib)):
                 if not ib[k]:
                     break
@@ -1330,6 +1362,8 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                     break  # another die's upper face
                 if nb[k] and mat[k]:
                     touched = True  # a neighbour's bevel or side face (it touches this die past its upper face)
+                if els[k] and mat[k]:
+                    other = True
                 if mat[k]:
                     last = k
                 elif k - last > gap:
@@ -1337,9 +1371,16 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
             seams += met
             contacts += touched or met
             reach.append(last - start if start is not None and last is not None else 0)
+            if not (met or other):
+                free.append(reach[-1])
         reach.sort()
+        free.sort()
         n = sides[side][0]
-        out.append((float(reach[_BAND_RANK]), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0)))
+        # a side face lies along the whole edge: when most walks end at the felt, they alone tell whether this
+        # die shows one (the walks that ran on into another die's upper face measured that die's edge too)
+        free_band = float(free[-2]) if _FREE_MIN <= len(free) < len(reach) else None
+        out.append((float(reach[_BAND_RANK]), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0),
+                    free_band))
     return out
 
 
@@ -1347,6 +1388,7 @@ _SEAM = 1.8
 _CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
 _BAND_GAP = 0.16
+_FREE_MIN = 4  # walks that must end at the felt for a side to be judged by them alone
 
 
 def _felt_saturation(work: _Work) -> int:

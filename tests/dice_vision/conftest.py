@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import queue
 import random
-import threading
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -24,6 +23,7 @@ from simulators.dice import (
     frame_truth,
     render,
 )
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
@@ -32,15 +32,8 @@ T0 = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 @pytest.fixture(autouse=True)
 def no_thread_leak() -> Iterator[None]:
     """A test must not leave threads (drivers, simulators) behind."""
-    before = set(threading.enumerate())
-    yield
-    deadline = time.monotonic() + 5.0
-    while True:
-        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-        if not leaked or time.monotonic() > deadline:
-            break
-        time.sleep(0.02)
-    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
+    with no_new_threads(5.0):
+        yield
 
 
 def golden_labels() -> dict[str, Any]:

@@ -157,14 +157,68 @@ def test_tilted_face_gathered_from_strips_stays_cocked() -> None:
     assert "cocked" in {i.code for i in reading.issues}
 
 
-def test_flat_dice_touching_past_a_corner_over_felt_are_refused_not_misread() -> None:
+def test_flat_dice_touching_past_a_corner_over_felt_are_read_by_their_free_walks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two flat red dice touching past a corner: some walks out from the 2's edge cross a strip of felt and run
-    into the 4's bevel, and the frame is refused (a 2 has no pip grid to vouch for it). A known miss: a rule
-    that gave material beyond felt to the neighbour read this frame, but also let a cocked die through (the
-    next test), so it was withdrawn. Refused is allowed; read wrong is not."""
+    into the 4's upper face. A rule that gave material beyond felt to the neighbour (withdrawn: it let a cocked
+    die through, the next test) read it; so does judging that side by the walks that end at the felt (a side
+    face lies along the whole edge). Without that the frame is refused (a 2 has no pip grid to vouch for it)."""
+    from recognition.dice import vision
+
     image, truth, cal, colors = _in_frame("felt-between.png")
     reading = read_dice(image, cal, expected=truth["expected"], colors=colors)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"] == [2, 4]
+    monkeypatch.setattr(vision, "_FREE_MIN", 99)  # every side judged by all its walks (the recognizer before)
+    assert read_dice(image, cal, expected=truth["expected"], colors=colors).status == "uncertain"
+
+
+def test_flat_die_touching_a_neighbour_past_a_corner_is_judged_by_its_free_walks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sic Bo, seed 13 frame 416: a flat 3 touching a 1 past a corner. Three of the 3's seven walks at that side
+    run on into the 1 (its bevel, its side face, its upper face) and measured 0.22 die, over the 0.2 allowed
+    (the third widest walk is one of them); the four that end at the felt measure the 3's own bevel. A cocked
+    die's side face lies along its whole edge, under every walk, so the free walks judge the side. Without
+    that the 3 is refused as cocked."""
+    from recognition.dice import vision
+
+    image, truth, cal, colors = _in_frame("corner-touch.png")
+    x0, y0 = json_offset("corner-touch.png")
+    reading = read_dice(image, cal, expected=truth["expected"], colors=colors)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"] == [1, 3]
+    three = next(d for d in truth["dice"] if d["face"] == 3)
+    where = (three["center"][0] + x0, three["center"][1] + y0)
+    die = _die_near(reading, where, truth["die_size"])
+    assert die.face == 3 and die.checks["free_band"] < 0.2 < die.checks["side_band"]
+    monkeypatch.setattr(vision, "_FREE_MIN", 99)
+    before = read_dice(image, cal, expected=truth["expected"], colors=colors)
+    assert before.status == "uncertain"
+    assert _die_near(before, where, truth["die_size"]).problem == "cocked"
+
+
+def test_cocked_die_whose_side_face_runs_into_a_neighbour_stays_refused() -> None:
+    """The counterpart: seed 2026 cocked frame 92, a 2 cocked beside a flat 1 and 4; its side face (a 6) runs
+    partly into the 4. The walks that reach the 4 are set aside, but those that end at the felt cross the side
+    face too (0.5 die), so the die stays refused."""
+    from recognition.dice import vision
+
+    image, truth, cal, colors = _in_frame("cocked-side-on-neighbour.png")
+    assert truth["faces"] is None and truth["faults"] == ["cocked"]
+    seen: list[float] = []  # the free-walk bands measured, in die sides
+    real = vision._side_bands
+
+    def spy(work, *args, **kwargs):
+        out = real(work, *args, **kwargs)
+        seen.extend(fb / (truth["die_size"] * work.scale) for _, _, _, fb in out if fb is not None)
+        return out
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(vision, "_side_bands", spy):
+        reading = read_dice(image, cal, expected=truth["expected"], colors=colors)
     assert reading.status == "uncertain"
+    assert {i.code for i in reading.issues} & {"cocked", "touching"}
+    assert max(seen) > 0.4  # the free walks did cross its side face
 
 
 def test_cocked_die_beside_a_neighbour_over_felt_stays_refused() -> None:

@@ -15,7 +15,11 @@ crossed the felt into its neighbour's bevel (Craps, seed 2026, frame 231); ``out
 between two red dice that cut its outline (Bac Bo, seed 7, frame 524: low confidence before); and two cocked
 dice that must stay refused: ``cocked-felt-cut.png`` (seed 7 cocked frame 73: the felt rule shortens a walk
 of the cocked die) and ``cocked-face-gathered.png`` (seed 7 cocked frame 44: the tilted die's upper face is
-found only by gathering its strips).
+found only by gathering its strips); ``corner-touch.png``, a flat 3 touching a 1 past a corner (Sic Bo, seed 13,
+frame 416: three of the 3's walks at that side ran on into the 1, and the band they measured refused the 3 as
+cocked; judged by the walks that end at the felt it is read) and its counterpart ``cocked-side-on-neighbour.png``
+(seed 2026 cocked frame 92: a cocked 2 whose side face runs partly into a flat 4; the walks that end at the felt
+still cross the side face, so it stays refused).
 """
 from __future__ import annotations
 
@@ -68,6 +72,8 @@ REGRESSION = {
     "outline-squeezed": (("blue", "blue", "red", "red"), None, 7, 524),
     "cocked-felt-cut": (("white", "white", "white"), "cocked", 7 + 17, 73, (0, 2)),
     "cocked-face-gathered": (("white", "white", "white"), "cocked", 7 + 17, 44, (0,)),
+    "corner-touch": (("white", "white", "white"), None, 13, 416, (0, 1)),
+    "cocked-side-on-neighbour": (("white", "white", "white"), "cocked", 2026 + 17, 92),
 }
 
 
