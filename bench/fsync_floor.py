@@ -26,8 +26,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, ROOT / "bench"):  # the studio, and bench/journal.py's record shapes
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 
 def pct(values: list[float], q: float) -> float:
@@ -56,7 +57,6 @@ def fdatasync_times(folder: Path, n: int) -> list[float]:
 def commit_times(folder: Path, n: int) -> list[float]:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    sys.path.insert(0, str(ROOT / "bench"))
     from journal import device_events, feed_messages  # bench/journal.py's real record shapes
     from studio.journal_writer import BatchWriter, Record
 

@@ -547,20 +547,24 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         (_, _), (rw, rh), _ = cv2.minAreaRect(c)
         if rw <= 0 or rh <= 0 or min(rw, rh) / max(rw, rh) < 0.78:
             continue  # not square: a lit side face, or a face too hidden to be sure of
-        hull = cv2.convexHull(c)
-        work.face_hulls.append(hull)
-        cv2.drawContours(work.faces, [hull], -1, 255, cv2.FILLED)
-        cv2.drawContours(work.face_labels, [hull], -1, len(work.face_hulls), cv2.FILLED)  # each its own label
+        _add_face(work, cv2.convexHull(c))
     _gather_fragments(work, s, filled, body_all)
-    # the blobs that hold an upper face: dice (a cocked die's side face, even a lit one cut off by its bevel,
-    # is never square, so it is not one)
-    for hull in work.face_hulls:
-        m = cv2.moments(hull)
-        if m["m00"] > 0:
-            cx, cy = int(m["m10"] / m["m00"]), int(m["m01"] / m["m00"])
-            if 0 <= cy < H and 0 <= cx < W and work.blob_labels[cy, cx] > 0:
-                work.die_blobs[work.blob_labels[cy, cx]] = True
     return kept
+
+
+def _add_face(work: _Work, hull: np.ndarray) -> None:
+    """An upper face found: drawn into the faces (each its own label), and the blob it lies in marked as a die
+    (a cocked die's side face, even a lit one cut off by its bevel, is never square, so never one)."""
+    assert work.faces is not None and work.face_labels is not None and work.blob_labels is not None
+    work.face_hulls.append(hull)
+    cv2.drawContours(work.faces, [hull], -1, 255, cv2.FILLED)
+    cv2.drawContours(work.face_labels, [hull], -1, len(work.face_hulls), cv2.FILLED)
+    m = cv2.moments(hull)
+    if m["m00"] > 0:
+        H, W = work.blob_labels.shape
+        cx, cy = int(m["m10"] / m["m00"]), int(m["m01"] / m["m00"])
+        if 0 <= cy < H and 0 <= cx < W and work.blob_labels[cy, cx] > 0:
+            work.die_blobs[work.blob_labels[cy, cx]] = True
 
 
 def _gather_fragments(work: _Work, s: float, filled: np.ndarray, body_all: np.ndarray) -> None:
@@ -604,10 +608,7 @@ def _gather_fragments(work: _Work, s: float, filled: np.ndarray, body_all: np.nd
         (_, _), (rw, rh), _ = cv2.minAreaRect(c)
         if not 0.55 * s * s <= area <= 1.1 * s * s or rw <= 0 or rh <= 0 or min(rw, rh) / max(rw, rh) < 0.78:
             continue
-        hull = hull + (x0, y0)
-        work.face_hulls.append(hull)
-        cv2.drawContours(work.faces, [hull], -1, 255, cv2.FILLED)
-        cv2.drawContours(work.face_labels, [hull], -1, len(work.face_hulls), cv2.FILLED)
+        _add_face(work, hull + (x0, y0))
         taken = cv2.dilate(work.faces, _K3)
 
 

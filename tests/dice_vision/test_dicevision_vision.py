@@ -134,12 +134,10 @@ def test_upper_face_in_strips_is_gathered(monkeypatch: pytest.MonkeyPatch) -> No
     from recognition.dice import vision
 
     image, truth, cal, colors = _in_frame("six-in-strips.png")
-    x0, y0 = json_offset("six-in-strips.png")
     reading = read_dice(image, cal, expected=truth["expected"], colors=colors)
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"] == [2, 6]
-    two = next(d for d in truth["dice"] if d["face"] == 2)
-    where = (two["center"][0] + x0, two["center"][1] + y0)
+    where = _truth_center("six-in-strips.png", truth, face=2)
     assert _die_near(reading, where, truth["die_size"]).face == 2
     monkeypatch.setattr(vision, "_gather_fragments", lambda *args: None)  # the recognizer before
     before = read_dice(image, cal, expected=truth["expected"], colors=colors)
@@ -182,12 +180,10 @@ def test_flat_die_touching_a_neighbour_past_a_corner_is_judged_by_its_free_walks
     from recognition.dice import vision
 
     image, truth, cal, colors = _in_frame("corner-touch.png")
-    x0, y0 = json_offset("corner-touch.png")
     reading = read_dice(image, cal, expected=truth["expected"], colors=colors)
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"] == [1, 3]
-    three = next(d for d in truth["dice"] if d["face"] == 3)
-    where = (three["center"][0] + x0, three["center"][1] + y0)
+    where = _truth_center("corner-touch.png", truth, face=3)
     die = _die_near(reading, where, truth["die_size"])
     assert die.face == 3 and die.checks["free_band"] < 0.2 < die.checks["side_band"]
     monkeypatch.setattr(vision, "_FREE_MIN", 99)
@@ -279,22 +275,22 @@ def test_outline_cut_by_neighbours_is_vouched_for_by_the_upper_face() -> None:
     """A blue 6 between two red dice: their bodies cut its outline (aspect below the 0.88 the confidence asks
     of an outline), but it meets their upper faces and its own upper face is square, so it is read sure."""
     image, truth, cal, colors = _in_frame("outline-squeezed.png")
-    x0, y0 = json_offset("outline-squeezed.png")
     reading = read_dice(image, cal, expected=truth["expected"], colors=colors)
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.by_color() == {"blue": [5, 6], "red": [2, 5]}
-    six = next(d for d in truth["dice"] if d["face"] == 6)
-    die = _die_near(reading, (six["center"][0] + x0, six["center"][1] + y0), truth["die_size"])
+    die = _die_near(reading, _truth_center("outline-squeezed.png", truth, face=6), truth["die_size"])
     assert die.face == 6 and die.confidence >= 0.9
     assert die.checks["flat_aspect"] < 0.88  # the outline alone would not have been sure enough
     assert die.checks["face_aspect"] >= 0.95
 
 
-def json_offset(name: str) -> tuple[int, int]:
+def _truth_center(name: str, truth: dict, face: int) -> tuple[float, float]:
+    """Where the crop's die showing `face` lies in the whole frame (`_in_frame` pads the crop back to it)."""
     import json
 
     x0, y0 = json.loads((GOLDEN / "regression.json").read_text())[name]["frame"]["offset"]
-    return int(x0), int(y0)
+    (die,) = [d for d in truth["dice"] if d["face"] == face]
+    return die["center"][0] + x0, die["center"][1] + y0
 
 
 def test_grid_squareness_measures_foreshortening() -> None:
