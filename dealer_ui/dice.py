@@ -15,8 +15,11 @@ folder on this machine) runs in worker threads, never on the studio's event loop
 
 Routes (JSON unless said otherwise; errors are ``{"detail": {"error": "..."}}``):
 
+* ``GET /console/api/dice/pictures``: the studio's pictures folder (``[studio] pictures_dir``, default
+  ``pictures`` in the data folder) and its subfolders; accuracy runs read only from under it.
 * ``POST /console/api/dice/accuracy`` body ``{"folder", "count"?, "table_id"?, "role"?, "calibration"?,
-  "limit"?}``: the report of :func:`recognition.dice.cli.folder_accuracy`.
+  "limit"?}``: the report of :func:`recognition.dice.cli.folder_accuracy` over a folder of the pictures folder
+  (403 outside it, journaled as ``dice_accuracy_refused``).
 * ``GET /console/api/dice/{table_id}/{role}/calibration``: the camera's stored calibration.
 * ``GET /console/api/dice/{table_id}/{role}/latest`` (JSON: the reading of the camera's latest frame) and
   ``GET /console/api/dice/{table_id}/{role}/latest.jpg`` (that frame with the tray and the dice drawn on it).
@@ -44,12 +47,14 @@ API = f"{PREFIX}/api/dice"
 DICE_KIND = "dice-camera"
 #: the most pictures one accuracy run reads (a run reads about 100 pictures a second)
 MAX_PICTURES = 20_000
+MAX_FOLDERS_LISTED = 500
 
 
 class AccuracyBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    folder: str = Field(min_length=1, max_length=1000, description="a folder on the studio machine")
+    folder: str = Field(min_length=1, max_length=1000,
+                        description="a folder in the studio's pictures folder: a name relative to it, or a full path")
     count: int | None = Field(None, ge=1, le=12, description="dice thrown (default: each picture's truth)")
     table_id: str | None = Field(None, max_length=64, description="read with this table's camera calibration")
     role: str | None = Field(None, max_length=64, description="the camera's role at that table (camera-1)")
@@ -153,9 +158,32 @@ def router(studio: Any, console: Any) -> APIRouter:
 
     # --- accuracy over a folder ----------------------------------------------------------------------
 
+    def pictures_root() -> Path:
+        return Path(studio.pictures_dir).resolve()
+
+    def pictures_folder(given: str, who: str) -> Path:
+        """The folder a technician named, inside the studio's pictures folder (a name relative to it, or a
+        full path under it): the API must not become a way to probe the studio machine's other folders."""
+        root = pictures_root()
+        folder = (root / given.strip()).resolve()
+        if folder != root and root not in folder.parents:
+            state.journal("dice_accuracy_refused", {"by": who, "folder": given, "reason": "outside_pictures_dir"})
+            raise _error(403, f"Pictures are read only from the studio's pictures folder {str(root)!r} "
+                              f"(setting [studio] pictures_dir); {given!r} is outside it.")
+        if not folder.is_dir():
+            raise _error(404, f"There is no folder {str(folder)!r} on the studio machine.")
+        return folder
+
+    @r.get(f"{API}/pictures")
+    async def pictures(session: Any = Depends(technician)) -> dict[str, Any]:
+        root = pictures_root()
+        folders: list[str] = []
+        if root.is_dir():
+            folders = sorted(p.name for p in root.iterdir() if p.is_dir())[:MAX_FOLDERS_LISTED]
+        return {"root": str(root), "exists": root.is_dir(), "folders": folders}
+
     @r.post(f"{API}/accuracy")
     async def run_accuracy(body: AccuracyBody, session: Any = Depends(technician_post)) -> dict[str, Any]:
-        folder = Path(body.folder).expanduser()
         calibration: Calibration | None = None
         if body.calibration is not None:
             try:
@@ -167,10 +195,7 @@ def router(studio: Any, console: Any) -> APIRouter:
                 raise _error(400, "Give both the table and the camera role, or neither.")
             table, slot = camera_of(body.table_id, body.role)
             calibration = dice_judge(table).calibration_for(slot.device_id)
-        if not folder.is_absolute():
-            raise _error(400, "Give the folder as a full path on the studio machine.")
-        if not folder.is_dir():
-            raise _error(404, f"There is no folder {str(folder)!r} on the studio machine.")
+        folder = pictures_folder(body.folder, session.user.username)
         try:
             report = await asyncio.to_thread(folder_accuracy, folder, calibration, body.count,
                                              limit=body.limit or MAX_PICTURES)

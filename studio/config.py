@@ -46,6 +46,9 @@ class StudioSection(_Strict):
     #: where the journal is written (chained, signed, committed): "process", a process of its own, keeps that
     #: work off the event loop's GIL (lower result latency); "thread", a thread of the studio's process
     journal_writer: Literal["process", "thread"] = "process"
+    #: the only folder (and its subfolders) a technician's accuracy run may read pictures from, over the
+    #: console's API; default: "pictures" in the data folder. A relative path is relative to the config file.
+    pictures_dir: Path | None = None
 
 
 class ServerSection(_Strict):
@@ -248,4 +251,6 @@ def load_config(path: Path) -> StudioConfig:
     cfg = parse_config(data, str(path))
     if not cfg.studio.data_dir.is_absolute():
         cfg.studio.data_dir = (path.parent / cfg.studio.data_dir).resolve()
+    if cfg.studio.pictures_dir is not None and not cfg.studio.pictures_dir.is_absolute():
+        cfg.studio.pictures_dir = (path.parent / cfg.studio.pictures_dir).resolve()
     return cfg

@@ -27,6 +27,8 @@ class Studio:
         self.config = config
         self.data_dir = config.studio.data_dir
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        #: technicians' test pictures (dice accuracy runs) are read from under this folder only
+        self.pictures_dir = config.studio.pictures_dir or self.data_dir / "pictures"
         self._key = load_or_create_key(self.data_dir)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.journal = Journal(self.data_dir, self._key, on_commit=self._on_commit,

@@ -225,8 +225,9 @@ def start_real(data: Path, tables: list[dict[str, Any]]) -> Running:
 
 
 def start_custom(data: Path, tables: list[dict[str, Any]], *, extra: Callable[[Studio], list[Table]] | None = None,
-                 **console_options: Any) -> Running:
-    """The console router alone on a studio, with test settings (short sessions, quick slow-down) and extra tables."""
+                 routers: Callable[[Studio, Any], list[Any]] | None = None, **console_options: Any) -> Running:
+    """The console router on a studio, with test settings (short sessions, quick slow-down), extra tables and
+    extra routers (`routers(studio, console_router)`, as studio/api.py adds the dice router)."""
     studio = make_studio(data, tables)
 
     @asynccontextmanager
@@ -243,6 +244,8 @@ def start_custom(data: Path, tables: list[dict[str, Any]], *, extra: Callable[[S
     app = FastAPI(lifespan=lifespan)
     router = console_router(studio, **console_options)
     app.include_router(router)
+    for extra_router in (routers(studio, router) if routers else []):
+        app.include_router(extra_router)
     server = Server(app)
     return Running(studio, server, router)
 

@@ -86,9 +86,21 @@ def decode(data: bytes) -> np.ndarray:
     return img
 
 
+def journal_bodies(studio: Studio, kind: str) -> list[dict[str, Any]]:
+    import json
+    import sqlite3
+
+    studio.journal.flush()
+    db = sqlite3.connect(f"file:{studio.journal.path}?mode=ro", uri=True)
+    try:
+        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))]
+    finally:
+        db.close()
+
+
 def labelled_folder(tmp_path: Path) -> Path:
     """Four pictures with NAME.json (simulator), two named by their faces, one fault named so, one unlabelled."""
-    folder = tmp_path / "pictures"
+    folder = tmp_path / "data" / "pictures" / "camera-1"  # under the studio's default pictures folder
     write_dataset(folder, 4, colours=("white", "white", "white"), seed=3, width=W, height=H, hard=False,
                   touching=0.0)
     import random
@@ -156,11 +168,26 @@ def test_dice_api_for_technicians_only(tmp_path: Path) -> None:
         assert r.status_code == 200 and r.json()["calibration_source"] == "sicbo-1/camera-1"
         assert r.json()["frames"] == 3
         assert r.json()["calibration"] == f"1/{body['digest']}"
-        r = client.post("/console/api/dice/accuracy", json={"folder": str(tmp_path / "none")},
+        # a folder is named relative to the pictures folder, or by its full path under it; nothing outside it
+        r = client.post("/console/api/dice/accuracy", json={"folder": "camera-1", "count": 3, "limit": 2},
                         headers={"X-CSRF-Token": csrf})
+        assert r.status_code == 200 and r.json()["frames"] == 2
+        r = client.get("/console/api/dice/pictures")
+        assert r.status_code == 200
+        assert r.json() == {"root": str(folder.parent.resolve()), "exists": True, "folders": ["camera-1"]}
+        r = client.post("/console/api/dice/accuracy", json={"folder": "none"}, headers={"X-CSRF-Token": csrf})
         assert r.status_code == 404
-        r = client.post("/console/api/dice/accuracy", json={"folder": "relative/path"}, headers={"X-CSRF-Token": csrf})
-        assert r.status_code == 400
+        outside = tmp_path / "elsewhere"
+        outside.mkdir()
+        (folder.parent / "link").symlink_to(outside)
+        for given in (str(outside), "../..", "camera-1/../../data", "link", "/etc"):
+            r = client.post("/console/api/dice/accuracy", json={"folder": given}, headers={"X-CSRF-Token": csrf})
+            assert r.status_code == 403, (given, r.status_code)
+            assert "pictures folder" in r.json()["detail"]["error"]
+        refused = journal_bodies(studio, "dice_accuracy_refused")
+        assert len(refused) == 5, refused
+        assert refused[0]["by"] == TECH[0] and refused[0]["folder"] == str(outside), refused[0]
+        assert client.get("/console/api/dice/pictures", headers={"X-CSRF-Token": csrf}).status_code == 200
 
         # a held round's evidence picture, drawn on
         sim = studio.simulator("sicbo-1")

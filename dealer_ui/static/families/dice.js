@@ -80,8 +80,20 @@ export function render(container, ctx) {
     }
   }
 
-  const folder = el("input", { id: "dice-folder", class: "mono", placeholder: "/srv/dice-pictures/camera-1",
-    autocomplete: "off", style: "min-width:24em", "aria-label": "Folder on the studio machine" });
+  const folderList = el("datalist", { id: "dice-folders" });
+  const picturesRoot = el("span", { id: "dice-pictures-root", class: "mono" }, "\u2026");
+  const folder = el("input", { id: "dice-folder", class: "mono", placeholder: "camera-1", list: "dice-folders",
+    autocomplete: "off", style: "min-width:24em", "aria-label": "Folder in the studio's pictures folder" });
+
+  async function loadFolders() {
+    try {
+      const r = await api("/dice/pictures");
+      clear(picturesRoot).append(r.exists ? r.root : `${r.root} (not created yet)`);
+      clear(folderList).append(...r.folders.map((name) => el("option", { value: name })));
+    } catch (e) {
+      clear(picturesRoot).append(e.message);
+    }
+  }
   const count = el("input", { id: "dice-count", inputmode: "numeric", style: "width:4em", "aria-label": "Dice per picture",
     placeholder: "auto" });
   const useCal = el("input", { id: "dice-use-calibration", type: "checkbox", checked: true });
@@ -126,7 +138,8 @@ export function render(container, ctx) {
     picture, readOut,
     el("h3", { style: "margin-top:12px" }, "Calibration"), calBox,
     el("h3", { style: "margin-top:12px" }, "Accuracy over a folder"),
-    el("p", { class: "muted" }, "Pictures with NAME.json beside them, or the faces in the file name (throw7_1-3-6.jpg, duel_red5-blue2.png, x_fault.jpg)."),
+    el("p", { class: "muted" }, "Pictures with NAME.json beside them, or the faces in the file name (throw7_1-3-6.jpg, duel_red5-blue2.png, x_fault.jpg), in a folder of the studio's pictures folder ", picturesRoot, "."),
+    folderList,
     el("form", { id: "dice-accuracy-form", onsubmit: runAccuracy },
       el("div", { class: "row" }, folder, el("label", {}, "dice ", count),
         el("label", {}, useCal, " with this camera's calibration"), runButton)),
@@ -137,6 +150,7 @@ export function render(container, ctx) {
   refresh();
   loadCalibration();
   loadEvidence();
+  loadFolders();
   return {
     event(entry) { if (entry.kind === "camera_status") refresh(); },
   };
