@@ -28,9 +28,11 @@ import re
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+
+from studio.throttle import Throttle  # noqa: F401  (this module's API: the console's slow-down)
 
 USERS_FILE = "users.json"
 DEMO_USERS_FILE = "demo-users.json"
@@ -410,58 +412,3 @@ class SessionStore:
         for h in gone:
             del self._sessions[h]
         self._delete(gone)
-
-
-# --- slow-down ---------------------------------------------------------------------------
-
-
-@dataclass
-class _Failures:
-    count: int = 0
-    last: float = 0.0
-    blocked_until: float = 0.0
-
-
-@dataclass
-class Throttle:
-    """Failures per key ("user:NAME", "ip:ADDR"); each failure past the free ones doubles the wait."""
-
-    free_attempts: int = 3
-    #: a shared studio terminal sees several people's typos
-    free_ip_attempts: int = 10
-    base_delay: float = 1.0
-    max_delay: float = 300.0
-    forget_after: float = 900.0  # a quiet quarter of an hour wipes the slate
-    clock: Callable[[], float] = time.monotonic
-    _keys: dict[str, _Failures] = field(default_factory=dict)
-
-    def wait(self, *keys: str) -> float:
-        """Seconds before these keys may try again (0: now)."""
-        now = self.clock()
-        waits = [0.0]
-        for k in keys:
-            f = self._keys.get(k)
-            if f is None:
-                continue
-            if now - f.last > self.forget_after:
-                del self._keys[k]
-                continue
-            waits.append(f.blocked_until - now)
-        return max(waits)
-
-    def failed(self, *keys: str) -> None:
-        now = self.clock()
-        for k in keys:
-            f = self._keys.get(k)
-            if f is None or now - f.last > self.forget_after:
-                f = self._keys[k] = _Failures()
-            f.count += 1
-            f.last = now
-            allowed = self.free_ip_attempts if k.startswith("ip:") else self.free_attempts
-            over = f.count - allowed
-            if over > 0:
-                f.blocked_until = now + min(self.base_delay * 2 ** (over - 1), self.max_delay)
-
-    def succeeded(self, *keys: str) -> None:
-        for k in keys:
-            self._keys.pop(k, None)

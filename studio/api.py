@@ -12,10 +12,12 @@ from fastapi.exceptions import RequestValidationError
 
 from streaming.feed import feed_router
 
+from .consumer_guard import ConsumerGuard
 from .service import Studio
+from .throttle import Throttle
 
 
-def create_app(studio: Studio) -> FastAPI:
+def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         studio.start(asyncio.get_running_loop())
@@ -26,6 +28,8 @@ def create_app(studio: Studio) -> FastAPI:
 
     app = FastAPI(title="studio", version="1", lifespan=lifespan)
     app.state.studio = studio
+    app.add_middleware(ConsumerGuard, authorize=studio.authorize, throttle=consumer_throttle,
+                       journal=lambda kind, data: studio.journal.append(kind, data))
     app.include_router(feed_router(studio.hub, authorize=studio.authorize, public_key_b64=studio.public_key_b64))
     from .decisions_api import decisions_router
 
