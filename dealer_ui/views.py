@@ -246,6 +246,12 @@ def table_meta(table: "Table") -> dict[str, Any]:
         reasons.update(f.void_reasons)
     other = reasons.pop("other")
     reasons["other"] = other  # "other" last
+    terms = getattr(table.game, "void_terms", None)
+    for code in reasons:
+        settled = terms(code) if callable(terms) else None
+        if settled and settled.get("compensation"):
+            paid = ", ".join(f"{share} of the {bet}" for bet, share in settled["compensation"].items())
+            reasons[code] += f" The players also receive {paid} (the game's rule, {settled.get('rule', '')})."
     return {
         "table_id": table.table_id,
         "game": table.game.game_id,

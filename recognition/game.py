@@ -264,6 +264,12 @@ class BaseGame:
     def draw_extras(self, rng: random.Random, **settings: Any) -> dict[str, Any] | None:
         return None
 
+    def void_terms(self, code: str) -> dict[str, Any] | None:
+        """What a round of this game void for reason `code` settles beyond every bet returned (the outcome of
+        its void message), e.g. {"refund": "all_bets", "compensation": {"ante": "1/2"}, "rule": ...}; None:
+        the bets returned, nothing more (the feed's void outcome is then null)."""
+        return None
+
     def evaluate(self, item: dict[str, Any]) -> dict[str, Any]:
         extras = item.get("extras")
         result = self.validate_result({k: v for k, v in item.items() if k != "extras"})

@@ -182,7 +182,9 @@ class FeedMessage(BaseModel):
         description="Game-specific raw result (e.g. the winning number); null for a void."
     )
     outcome: dict[str, Any] | None = Field(
-        description="Game-specific derived outcome (e.g. colour, parity, dozen); null for a void."
+        description=("Game-specific derived outcome (e.g. colour, parity, dozen). For a void: null (every bet "
+                     "returned), or what the game's rules settle beyond that, e.g. a 5-card poker misdeal "
+                     "{\"refund\": \"all_bets\", \"compensation\": {\"ante\": \"1/2\"}, \"rule\": \"000:L335\"}.")
     )
     reason: Reason | None = Field(description="Why: required for 'void' and 'correction', null for 'result'.")
     source: dict[str, Any] = Field(

@@ -572,7 +572,9 @@ class Table:
         r = self.round
         assert r is not None
         r = r.void(code, message)
-        feed = self._message("void", r, reason={"code": code, "message": message}, source=source)
+        terms = getattr(self.game, "void_terms", None)
+        feed = self._message("void", r, reason={"code": code, "message": message}, source=source,
+                             outcome=terms(code) if callable(terms) else None)
         if feed is None:
             return
         self._step(r, "void", by=by)
@@ -596,15 +598,17 @@ class Table:
     def _message(self, kind: str, r: Round, *, reason: dict[str, str] | None = None,
                  source: dict[str, Any] | None = None,
                  commitment: dict[str, str] | None = None,
-                 fields: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                 fields: dict[str, Any] | None = None,
+                 outcome: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """The feed message for a round, checked before anything is journaled; None (and the round held) if bad.
 
-        `fields`: the fields only the decision kinds have (window, seat, hand, ...)."""
+        `fields`: the fields only the decision kinds have (window, seat, hand, ...); `outcome`: a void's terms
+        (the game's `void_terms`), where the game settles more than the bets returned."""
         message = {
             "kind": kind, "table_id": r.table_id, "game": r.game, "round_id": r.round_id,
             "round_number": r.round_number, "version": max(r.version, 1),
             "result": r.result if kind in ("result", "correction") else None,
-            "outcome": r.outcome if kind in ("result", "correction") else None,
+            "outcome": r.outcome if kind in ("result", "correction") else outcome,
             "reason": reason, "source": source or r.source or {},
             "commitment": commitment,
             "reveal": ({"extras": self.draw.extras, "nonce": self.draw.nonce}

@@ -329,6 +329,16 @@ class DrawPokerGame(CardGame):
         return s.as_dict()
 
 
+#: the misdeal of 5-card poker and its exchange variant (000:L335, L391): a wrong number of cards in the player
+#: hand, or a wrong deal of the dealer's own cards (other than 4 cards instead of 5, which the dealer completes),
+#: voids the hands; the bets are returned with a fine of 50 % of the Ante
+MISDEAL_CODE = "misdeal"
+
+
+def misdeal_terms(rule: str) -> dict[str, Any]:
+    return {"refund": "all_bets", "compensation": {"ante": "1/2"}, "rule": rule}
+
+
 class FiveCardPoker(DrawPokerGame):
     """000:L289-347: five cards each, the dealer's first face up; no card decision. The dealer qualifies with
     ace-king or better (L318); the raise pays L322-331 (one pair or lower 2 ... royal flush 125)."""
@@ -336,6 +346,9 @@ class FiveCardPoker(DrawPokerGame):
     game_id = "five_card_poker"
     decision = None
     raise_table = FIVE_CARD_RAISE
+
+    def void_terms(self, code: str) -> dict[str, Any] | None:
+        return misdeal_terms("000:L335") if code == MISDEAL_CODE else None
 
 
 class FiveCardPokerExchange(DrawPokerGame):
@@ -346,6 +359,9 @@ class FiveCardPokerExchange(DrawPokerGame):
     has_decisions = True
     decision = "exchange"
     raise_table = EXCHANGE_RAISE
+
+    def void_terms(self, code: str) -> dict[str, Any] | None:
+        return misdeal_terms("000:L391") if code == MISDEAL_CODE else None
 
 
 class SixCardPoker(DrawPokerGame):
