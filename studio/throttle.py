@@ -40,8 +40,13 @@ class Throttle:
             waits.append(f.blocked_until - now)
         return max(waits)
 
+    #: past this many keys, the forgotten ones are dropped (many addresses that each failed once)
+    max_keys: int = 10_000
+
     def failed(self, *keys: str) -> None:
         now = self.clock()
+        if len(self._keys) >= self.max_keys:
+            self._forget(now)
         for k in keys:
             f = self._keys.get(k)
             if f is None or now - f.last > self.forget_after:
@@ -56,3 +61,11 @@ class Throttle:
     def succeeded(self, *keys: str) -> None:
         for k in keys:
             self._keys.pop(k, None)
+
+    def _forget(self, now: float) -> None:
+        stale = [k for k, f in self._keys.items() if now - f.last > self.forget_after]
+        for k in stale:
+            del self._keys[k]
+        if len(self._keys) >= self.max_keys:  # all recent: keep the ones that are slowed down
+            for k in [k for k, f in self._keys.items() if f.blocked_until <= now]:
+                del self._keys[k]

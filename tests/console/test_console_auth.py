@@ -177,3 +177,15 @@ def test_cli_user_add_reads_the_pin_from_stdin(tmp_path):
     dup = subprocess.run([sys.executable, "-m", "studio.cli", "user", "add", "--data", str(tmp_path), "--role",
                           "dealer", "--pin", "246810", "sam"], capture_output=True, text=True, timeout=60)
     assert dup.returncode == 2 and "already" in dup.stderr
+
+
+def test_many_addresses_that_fail_once_do_not_grow_the_throttle_without_bound():
+    clock = Clock()
+    t = Throttle(free_ip_attempts=1, base_delay=10, forget_after=100, max_keys=50, clock=clock)
+    for _ in range(2):
+        t.failed("ip:10.9.9.9")  # slowed down: kept while its wait runs
+    for i in range(200):
+        t.failed(f"ip:10.1.{i // 250}.{i % 250}")
+        clock.now += 0.01
+    assert len(t._keys) <= 50
+    assert t.wait("ip:10.9.9.9") > 0
