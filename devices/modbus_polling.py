@@ -21,15 +21,15 @@ fails; the driver then closes the client and reconnects with exponential backoff
 from __future__ import annotations
 
 import dataclasses
-import logging
 import threading
 import time
 from datetime import datetime
 from typing import Any
 
-from .base import Driver, EventSink
+from .base import EventSink
 from .events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from .modbus_url import ModbusUrl, parse_modbus_url
+from .threaded import ThreadedDriver
 
 __all__ = ["ModbusPollingDriver", "PollError", "short_text"]
 
@@ -41,7 +41,7 @@ class PollError(Exception):
     """A poll that failed (no answer, a refused read, a short answer); its text is the reason reported."""
 
 
-class ModbusPollingDriver(Driver):
+class ModbusPollingDriver(ThreadedDriver):
     what = "a Modbus device"
     max_poll_interval = 10
     extra_counters: tuple[str, ...] = ()
@@ -69,21 +69,14 @@ class ModbusPollingDriver(Driver):
         self.reconnect_min = float(reconnect_min)
         self.reconnect_max = float(reconnect_max)
         self.stop_timeout = stop_timeout
-        self._log = logging.getLogger(type(self).__module__)  # technicians filter logs by the driver's module
-
+        self._init_thread(dict.fromkeys(_COUNTERS + self.extra_counters, 0))
         self._io_lock = threading.Lock()  # one request at a time on the client (polls and commands)
-        self._state_lock = threading.Lock()
-        self._lifecycle_lock = threading.Lock()
-        self._stop = threading.Event()
         self._wake = threading.Event()
-        self._thread: threading.Thread | None = None
         self._client: Any = None
         self._online = False
         self._backoff = self.reconnect_min
         self._last_poll_at: datetime | None = None
-        self._last_error: str | None = None
         self._last_round_trip_us: int | None = None
-        self._counters: dict[str, int] = dict.fromkeys(_COUNTERS + self.extra_counters, 0)
 
     # -- what a subclass supplies ------------------------------------------------------
 
@@ -119,29 +112,8 @@ class ModbusPollingDriver(Driver):
 
     # -- Driver contract -----------------------------------------------------------------
 
-    @property
-    def thread_name(self) -> str:
-        return f"{self.kind}:{self.device_id}"
-
-    def start(self) -> None:
-        with self._lifecycle_lock:
-            if self._thread is not None:
-                return
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,), name=self.thread_name,
-                                            daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        with self._lifecycle_lock:
-            thread, self._thread = self._thread, None
-            self._stop.set()
-            self._wake.set()
-        if thread is None or thread is threading.current_thread():
-            return
-        thread.join(self.stop_timeout)
-        if thread.is_alive():  # pragma: no cover - a request stuck past its timeout
-            self._log.error("%s: polling thread did not stop within %.1f s", self.thread_name, self.stop_timeout)
+    def _unblock(self) -> None:
+        self._wake.set()
 
     @property
     def connected(self) -> bool:
@@ -149,7 +121,7 @@ class ModbusPollingDriver(Driver):
 
     def health(self) -> dict[str, Any]:
         info = super().health()
-        with self._state_lock:
+        with self._state:
             info.update(
                 target=self.target.describe(),
                 register_map=self.register_map.model,
@@ -212,7 +184,7 @@ class ModbusPollingDriver(Driver):
                 now = time.monotonic()
                 at = utcnow()
                 failures = 0
-                with self._state_lock:
+                with self._state:
                     self._counters["polls"] += 1
                     self._last_poll_at = at
                     self._last_round_trip_us = int((now - started) * 1e6)
@@ -261,19 +233,7 @@ class ModbusPollingDriver(Driver):
 
     def _emit(self, event: DeviceEvent) -> None:
         self._count("events")
-        try:
-            self.on_event(event)
-        except Exception:
-            self._count("callback_errors")
-            self._log.exception("%s: on_event failed for %s", self.thread_name, type(event).__name__)
-
-    def _count(self, name: str, n: int = 1) -> None:
-        with self._state_lock:
-            self._counters[name] = self._counters.get(name, 0) + n
-
-    def _set_error(self, reason: str) -> None:
-        with self._state_lock:
-            self._last_error = reason
+        super()._emit(event)
 
 
 def short_text(exc: BaseException) -> str:

@@ -47,16 +47,17 @@ from typing import Any
 
 import serial
 
-from .base import DeviceNotConnected, Driver, EventSink
+from .base import DeviceNotConnected, EventSink
 from .events import DeviceConnected, DeviceDisconnected, DeviceEvent, DeviceUnknownMessage, utcnow
 from .framing import DEFAULT_MAX_LINE, LineFramer
+from .threaded import ThreadedDriver
 
 __all__ = ["SerialLineDriver"]
 
 log = logging.getLogger(__name__)
 
 
-class SerialLineDriver(Driver):
+class SerialLineDriver(ThreadedDriver):
     """Base class: subclasses set ``kind``/``baudrate`` and implement :meth:`handle_line`."""
 
     #: default line speed; subclasses override (the pty and socket handlers ignore it)
@@ -100,34 +101,19 @@ class SerialLineDriver(Driver):
         self.silent = False
         self.stop_timeout = stop_timeout
 
+        # _state (ThreadedDriver) guards the counters and the last line for health()
+        self._init_thread(dict.fromkeys((
+            "bytes_in", "lines", "unknown_lines", "commands_sent", "connects", "reconnects", "disconnects",
+            "open_failures", "handler_errors", "callback_errors", "partial_lines_dropped", "silences"), 0))
         self._framer = LineFramer(max_line=max_line)
         self._port: serial.SerialBase | None = None
         self._port_lock = threading.Lock()  # guards _port and every write
-        self._state_lock = threading.Lock()  # guards counters / last line for health()
-        self._lifecycle_lock = threading.Lock()
-        self._stop_event = threading.Event()
-        self._thread: threading.Thread | None = None
         self._link: _Link | None = None  # while the shared reader (or the loop) reads this driver's port
         self._loop: asyncio.AbstractEventLoop | None = None  # read_on_loop()
 
         self._last_line: str | None = None
         self._last_line_at: datetime | None = None
-        self._last_error: str | None = None
         self._backoff = reconnect_min
-        self._counters: dict[str, int] = {
-            "bytes_in": 0,
-            "lines": 0,
-            "unknown_lines": 0,
-            "commands_sent": 0,
-            "connects": 0,
-            "reconnects": 0,
-            "disconnects": 0,
-            "open_failures": 0,
-            "handler_errors": 0,
-            "callback_errors": 0,
-            "partial_lines_dropped": 0,
-            "silences": 0,
-        }
 
     # -- hooks for subclasses ------------------------------------------------
     @abstractmethod
@@ -151,34 +137,16 @@ class SerialLineDriver(Driver):
         self._loop = loop
 
     # -- Driver contract -----------------------------------------------------
-    @property
-    def thread_name(self) -> str:
-        return f"{self.kind or type(self).__name__}:{self.device_id}"
-
-    def start(self) -> None:
-        with self._lifecycle_lock:
-            if self._thread is not None:
-                return
-            self._stop_event = threading.Event()
-            self._thread = threading.Thread(
-                target=self._run, args=(self._stop_event,), name=self.thread_name, daemon=True
-            )
-            self._thread.start()
-
-    def stop(self) -> None:
-        with self._lifecycle_lock:
-            thread, self._thread = self._thread, None
-            self._stop_event.set()
+    def _unblock(self) -> None:
+        with self._lifecycle:
             link = self._link
         if link is not None:
             if link.loop is not None and asyncio._get_running_loop() is link.loop:
                 _loop_detach(link)  # on the loop itself: the driver's thread cannot wait for it while we join
             link.wake.set()
-        if thread is None or thread is threading.current_thread() or _READER.is_current():
-            return  # never started, already stopped, or called from on_event (the thread ends by itself)
-        thread.join(self.stop_timeout)
-        if thread.is_alive():  # pragma: no cover - only with a write stuck past write_timeout
-            log.error("%s: reader thread did not stop within %.1f s", self.thread_name, self.stop_timeout)
+
+    def _called_from_reader(self) -> bool:
+        return _READER.is_current()
 
     @property
     def connected(self) -> bool:
@@ -201,13 +169,13 @@ class SerialLineDriver(Driver):
             except (serial.SerialException, OSError) as exc:
                 # the reader thread sees the same failure and runs the reconnect loop
                 raise DeviceNotConnected(f"{self.device_id}: write failed: {exc}") from exc
-        with self._state_lock:
+        with self._state:
             self._counters["commands_sent"] += 1
         log.debug("%s: sent %r", self.thread_name, command)
 
     def health(self) -> dict[str, Any]:
         info = super().health()
-        with self._state_lock:
+        with self._state:
             counters = dict(self._counters)
             info.update(
                 last_line=self._last_line,
@@ -324,7 +292,7 @@ class SerialLineDriver(Driver):
         """The shared reader reads the port; this thread sleeps until the link fails or stop()."""
         self.silent = False
         link = _Link(self, fd)
-        with self._lifecycle_lock:
+        with self._lifecycle:
             self._link = link
         _READER.add(link)
         try:
@@ -333,7 +301,7 @@ class SerialLineDriver(Driver):
                 link.wake.clear()
         finally:
             _READER.remove(link)  # once it returns, the reader calls nothing of ours
-            with self._lifecycle_lock:
+            with self._lifecycle:
                 self._link = None
         return (None if stop.is_set() else link.reason), link.got_data
 
@@ -343,7 +311,7 @@ class SerialLineDriver(Driver):
         self.silent = False
         link = _Link(self, fd)
         link.loop = loop
-        with self._lifecycle_lock:
+        with self._lifecycle:
             self._link = link
         try:
             try:
@@ -355,7 +323,7 @@ class SerialLineDriver(Driver):
                 link.wake.clear()
         finally:
             _loop_detach(link)  # once it returns, the loop calls nothing of ours and the port may close
-            with self._lifecycle_lock:
+            with self._lifecycle:
                 self._link = None
         return (None if stop.is_set() else link.reason), link.got_data
 
@@ -432,10 +400,10 @@ class SerialLineDriver(Driver):
         self._emit(DeviceConnected(device_id=self.device_id, port=self.url))
 
     def _feed(self, data: bytes) -> None:
-        with self._state_lock:
+        with self._state:
             self._counters["bytes_in"] += len(data)
         for line in self._framer.feed(data):
-            with self._state_lock:
+            with self._state:
                 self._counters["lines"] += 1
                 self._last_line = line
                 self._last_line_at = utcnow()
@@ -450,21 +418,6 @@ class SerialLineDriver(Driver):
                 if isinstance(event, DeviceUnknownMessage):
                     self._count("unknown_lines")
                 self._emit(event)
-
-    def _emit(self, event: DeviceEvent) -> None:
-        try:
-            self.on_event(event)
-        except Exception:
-            self._count("callback_errors")
-            log.exception("%s: on_event failed for %s", self.thread_name, type(event).__name__)
-
-    def _count(self, name: str, n: int = 1) -> None:
-        with self._state_lock:
-            self._counters[name] = self._counters.get(name, 0) + n
-
-    def _set_error(self, reason: str) -> None:
-        with self._state_lock:
-            self._last_error = reason
 
 
 class _Link:

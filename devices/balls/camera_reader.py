@@ -39,8 +39,9 @@ from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
-from ..base import Driver, EventSink
+from ..base import EventSink
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from ..threaded import ThreadedDriver
 from .ballset import ball_set_from_option
 from .reader import TagReader
 
@@ -86,7 +87,7 @@ class _SourceClosed(Exception):
     pass
 
 
-class CameraBallReaderDriver(Driver):
+class CameraBallReaderDriver(ThreadedDriver):
     kind = "camera-ball-reader"
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, *, ball_set: Any = None,
@@ -119,37 +120,20 @@ class CameraBallReaderDriver(Driver):
         self.reconnect_min = float(reconnect_min)
         self.reconnect_max = float(reconnect_max)
         self.stop_timeout = stop_timeout
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._lifecycle_lock = threading.Lock()
+        self._init_thread({"frames": 0, "codes": 0, "decode_ms_total": 0, "connects": 0, "disconnects": 0})
         self._online = False
         self._sock: socket.socket | None = None
-        self._last_error: str | None = None
-        self.counters = {"frames": 0, "codes": 0, "decode_ms_total": 0, "connects": 0, "disconnects": 0}
 
     # -- Driver contract -----------------------------------------------------------
 
-    def start(self) -> None:
-        with self._lifecycle_lock:
-            if self._thread is not None:
-                return
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True,
-                                            name=f"{self.kind}:{self.device_id}")
-            self._thread.start()
-
-    def stop(self) -> None:
-        with self._lifecycle_lock:
-            thread, self._thread = self._thread, None
-            self._stop.set()
+    def _unblock(self) -> None:
+        with self._lifecycle:
             sock = self._sock
-        if sock is not None:
+        if sock is not None:  # a blocking recv on the frame socket would not see the stop event
             try:
                 sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(self.stop_timeout)
 
     @property
     def connected(self) -> bool:
@@ -160,10 +144,12 @@ class CameraBallReaderDriver(Driver):
 
     def health(self) -> dict[str, Any]:
         info = super().health()
-        frames = self.counters["frames"]
+        with self._state:
+            counters = dict(self._counters)
+        frames = counters["frames"]
         info.update(symbology=self.symbology, ball_set=self.ball_set.name, last_error=self._last_error,
-                    counters=dict(self.counters, **self.reader.counts),
-                    mean_decode_ms=round(self.counters["decode_ms_total"] / frames, 1) if frames else None,
+                    counters=dict(counters, **self.reader.counts),
+                    mean_decode_ms=round(counters["decode_ms_total"] / frames, 1) if frames else None,
                     running=self._thread is not None)
         return info
 
@@ -176,13 +162,13 @@ class CameraBallReaderDriver(Driver):
             gray = gray[y:y + h, x:x + w]
         t0 = time.perf_counter()
         texts = decode_codes(gray, self.format)
-        self.counters["frames"] += 1
-        self.counters["decode_ms_total"] += int((time.perf_counter() - t0) * 1000)
+        self._count("frames")
+        self._count("decode_ms_total", int((time.perf_counter() - t0) * 1000))
         now = time.monotonic() if now is None else now
         at = utcnow()
         out: list[DeviceEvent] = []
         for text in texts:
-            self.counters["codes"] += 1
+            self._count("codes")
             event = self.reader.tag(text, now=now, at=at, raw=text)
             if event is not None:
                 out.append(event)
@@ -260,7 +246,7 @@ class CameraBallReaderDriver(Driver):
 
     def _connected(self) -> None:
         self._online = True
-        self.counters["connects"] += 1
+        self._count("connects")
         self.reader.forget()
         self._emit(DeviceConnected(device_id=self.device_id, port=self.url))
 
@@ -288,19 +274,13 @@ class CameraBallReaderDriver(Driver):
                     self._emit(DeviceDisconnected(device_id=self.device_id, reason="stopped"))
                 break
             reason = reason or "the frame source ended"
-            self._last_error = reason
+            self._set_error(reason)
             if was_online or not down_reported:
-                self.counters["disconnects"] += was_online
+                self._count("disconnects", was_online)
                 self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
                 down_reported = True
             stop.wait(backoff)
             backoff = min(backoff * 2, self.reconnect_max)
-
-    def _emit(self, event: DeviceEvent) -> None:
-        try:
-            self.on_event(event)
-        except Exception:
-            log.exception("%s: on_event failed for %s", self.device_id, type(event).__name__)
 
 
 DRIVERS = {CameraBallReaderDriver.kind: CameraBallReaderDriver}

@@ -45,8 +45,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..base import DeviceNotConnected, Driver, EventSink
-from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from ..base import DeviceNotConnected, EventSink
+from ..events import DeviceConnected, DeviceDisconnected, utcnow
+from ..threaded import ThreadedDriver
 from .events import CameraFrame, CameraStatus
 
 __all__ = ["CameraDriver", "DRIVERS", "motion_fraction", "small_grey"]
@@ -76,7 +77,7 @@ def motion_fraction(previous: np.ndarray | None, current: np.ndarray, delta: int
     return float(np.count_nonzero(diff > delta)) / diff.size
 
 
-class CameraDriver(Driver):
+class CameraDriver(ThreadedDriver):
     """A camera over a dice tray (see the module documentation for the URL forms and the events)."""
 
     kind = "dice-camera"
@@ -110,22 +111,17 @@ class CameraDriver(Driver):
         self.stop_timeout = stop_timeout
         self.source_kind, self.source = self._parse(url)
 
-        self._lifecycle = threading.Lock()
-        self._state = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._init_thread({"frames": 0, "events": 0, "connects": 0, "disconnects": 0, "open_failures": 0,
+                           "loops": 0, "frozen": 0, "callback_errors": 0})
         self._connected = False
         self._request = threading.Event()
         self._frame_number = 0
         self._latest: tuple[int, np.ndarray] | None = None
         self._backoff = self.reconnect_min
-        self._last_error: str | None = None
         self._last_frame_at: datetime | None = None
         self._fps_measured = 0.0
         self._size: tuple[int, int] | None = None
         self._status: tuple[int, int, bool] | None = None
-        self._counters = {"frames": 0, "events": 0, "connects": 0, "disconnects": 0, "open_failures": 0,
-                          "loops": 0, "frozen": 0, "callback_errors": 0}
 
     # -- the source ------------------------------------------------------------------------------
 
@@ -156,28 +152,6 @@ class CameraDriver(Driver):
         return cv2.VideoCapture(self.source, cv2.CAP_FFMPEG, params)
 
     # -- Driver contract ---------------------------------------------------------------------------
-
-    @property
-    def thread_name(self) -> str:
-        return f"{self.kind}:{self.device_id}"
-
-    def start(self) -> None:
-        with self._lifecycle:
-            if self._thread is not None:
-                return
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,), name=self.thread_name, daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        with self._lifecycle:
-            thread, self._thread = self._thread, None
-            self._stop.set()
-        if thread is None or thread is threading.current_thread():
-            return
-        thread.join(self.stop_timeout)
-        if thread.is_alive():  # pragma: no cover - a driver stuck in a blocking read past its timeout
-            log.error("%s: reader thread did not stop within %.1f s", self.thread_name, self.stop_timeout)
 
     @property
     def connected(self) -> bool:
@@ -372,21 +346,6 @@ class CameraDriver(Driver):
         self._status = key
         self._emit(CameraStatus(device_id=self.device_id, width=w, height=h, fps=round(self._fps_measured, 2),
                                 frozen=frozen, detail=detail))
-
-    def _emit(self, event: DeviceEvent) -> None:
-        try:
-            self.on_event(event)
-        except Exception:
-            self._count("callback_errors")
-            log.exception("%s: on_event failed for %s", self.thread_name, type(event).__name__)
-
-    def _count(self, name: str) -> None:
-        with self._state:
-            self._counters[name] = self._counters.get(name, 0) + 1
-
-    def _set_error(self, reason: str) -> None:
-        with self._state:
-            self._last_error = reason
 
 
 #: device kind -> driver, found by devices.registry

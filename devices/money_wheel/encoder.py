@@ -288,7 +288,7 @@ class EncoderWheelDriver(ModbusPollingDriver):
             raise ValueError(f"unknown command {command!r}; the wheel encoder takes: {', '.join(COMMANDS)}")
         if not self._online:
             raise DeviceNotConnected(f"{self.device_id}: not connected to {self.target.describe()}")
-        with self._state_lock:
+        with self._state:
             self._pending.append(command)
             self._counters["commands"] += 1
 

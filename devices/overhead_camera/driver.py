@@ -29,8 +29,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..base import DeviceNotConnected, Driver, EventSink
+from ..base import DeviceNotConnected, EventSink
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from ..threaded import ThreadedDriver
 from .calibration import calibration_from_options
 from .finder import BallFinder, Reading
 from .source import FrameSource, SourceEnded, SourceError, open_source
@@ -41,7 +42,7 @@ __all__ = ["RouletteCameraDriver", "DRIVERS"]
 log = logging.getLogger(__name__)
 
 
-class RouletteCameraDriver(Driver):
+class RouletteCameraDriver(ThreadedDriver):
     kind = "roulette-camera"
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, *, calibration: dict[str, Any] | None = None,
@@ -67,32 +68,12 @@ class RouletteCameraDriver(Driver):
         self.frame_timeout = float(frame_timeout)
         self.reconnect_min, self.reconnect_max = float(reconnect_min), float(reconnect_max)
         self.stop_timeout = stop_timeout
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
+        self._init_thread({"frames": 0, "read_us_total": 0, "events": 0, "connects": 0, "disconnects": 0})
         self._online = False
-        self._last_error: str | None = None
         self._last: Reading | None = None
         self._last_image: np.ndarray | None = None
-        self.counters = {"frames": 0, "read_us_total": 0, "events": 0, "connects": 0, "disconnects": 0}
 
     # -- Driver contract ----------------------------------------------------------------------
-
-    def start(self) -> None:
-        with self._lock:
-            if self._thread is not None:
-                return
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True,
-                                            name=f"{self.kind}:{self.device_id}")
-            self._thread.start()
-
-    def stop(self) -> None:
-        with self._lock:
-            thread, self._thread = self._thread, None
-            self._stop.set()
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(self.stop_timeout)
 
     @property
     def connected(self) -> bool:
@@ -105,11 +86,13 @@ class RouletteCameraDriver(Driver):
 
     def health(self) -> dict[str, Any]:
         info = super().health()
-        frames = self.counters["frames"]
+        with self._state:
+            counters = dict(self._counters)
+        frames = counters["frames"]
         last = self._last
         info.update(
-            counters=dict(self.counters),
-            mean_read_ms=round(self.counters["read_us_total"] / frames / 1000, 2) if frames else None,
+            counters=counters,
+            mean_read_ms=round(counters["read_us_total"] / frames / 1000, 2) if frames else None,
             last_error=self._last_error,
             rotor_found=None if last is None else last.rotor_deg is not None,
             ring_quality=None if last is None else last.quality,
@@ -144,14 +127,14 @@ class RouletteCameraDriver(Driver):
         """One frame -> events (public: tests, replays and the benchmark feed frames directly)."""
         t0 = time.perf_counter()
         reading = self.finder.read(image)
-        self.counters["read_us_total"] += int((time.perf_counter() - t0) * 1e6)
-        self.counters["frames"] += 1
+        self._count("read_us_total", int((time.perf_counter() - t0) * 1e6))
+        self._count("frames")
         self._last = reading
         self._last_image = image
         events = self.tracker.update(reading, t, utcnow())
         if self.attach_image and events:
             events = [self._with_image(e, image) for e in events]
-        self.counters["events"] += len(events)
+        self._count("events", len(events))
         return events
 
     @staticmethod
@@ -171,7 +154,7 @@ class RouletteCameraDriver(Driver):
             try:
                 source.open()
                 self._online = True
-                self.counters["connects"] += 1
+                self._count("connects")
                 self.tracker.reset()
                 self._emit(DeviceConnected(device_id=self.device_id, port=self.url))
                 reported_down = False
@@ -200,21 +183,15 @@ class RouletteCameraDriver(Driver):
                 if was_online:
                     self._emit(DeviceDisconnected(device_id=self.device_id, reason="stopped"))
                 return
-            self._last_error = reason
+            self._set_error(reason)
             if was_online or not reported_down:
-                self.counters["disconnects"] += int(was_online)
+                self._count("disconnects", int(was_online))
                 self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason or "the source ended"))
                 reported_down = True
             if ended:
                 return
             stop.wait(backoff)
             backoff = min(backoff * 2, self.reconnect_max)
-
-    def _emit(self, event: DeviceEvent) -> None:
-        try:
-            self.on_event(event)
-        except Exception:
-            log.exception("%s: on_event failed for %s", self.device_id, type(event).__name__)
 
 
 DRIVERS = {RouletteCameraDriver.kind: RouletteCameraDriver}

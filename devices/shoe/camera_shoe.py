@@ -24,8 +24,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..base import DeviceNotConnected, Driver, EventSink
+from ..base import DeviceNotConnected, EventSink
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from ..threaded import ThreadedDriver
 from .vendor_table import SYMBOLOGIES, VendorTable, vendor_table_from_option
 
 __all__ = ["CameraShoeDriver", "CameraShoeOptions", "DRIVERS"]
@@ -66,7 +67,7 @@ class CameraShoeOptions(BaseModel):
     stop_timeout: float = Field(5.0, gt=0)
 
 
-class CameraShoeDriver(Driver):
+class CameraShoeDriver(ThreadedDriver):
     kind = "camera-shoe"
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, **options: Any) -> None:
@@ -91,18 +92,14 @@ class CameraShoeDriver(Driver):
         open_source(url, fps=opts.fps)  # refuse a URL that names no source now, not on the thread
         self._analyzer: Any = None  # built on the thread: imports OpenCV and the decoder
         self._tracker: Any = None
-        self._lock = threading.Lock()
-        self._lifecycle = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.stop_timeout = opts.stop_timeout
+        self._init_thread({"connects": 0, "disconnects": 0, "open_failures": 0, "frames": 0,
+                           "callback_errors": 0, "analysis_errors": 0})
         self._connected = False
         self._ended = False
         self._source: Any = None
-        self._last_error: str | None = None
         self._backoff = opts.reconnect_min
         self._times: deque[float] = deque(maxlen=512)
-        self._counters = {"connects": 0, "disconnects": 0, "open_failures": 0, "frames": 0,
-                          "callback_errors": 0, "analysis_errors": 0}
         self._last_payload: str | None = None
 
     # -- the pipeline (built lazily so that importing this module stays light) -----------------
@@ -128,28 +125,8 @@ class CameraShoeDriver(Driver):
         )
 
     # -- Driver contract ----------------------------------------------------------------------
-    @property
-    def thread_name(self) -> str:
-        return f"{self.kind}:{self.device_id}"
-
-    def start(self) -> None:
-        with self._lifecycle:
-            if self._thread is not None:
-                return
-            self.build_pipeline()  # a missing decoder library fails here, for the user who chose it
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,), name=self.thread_name, daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        with self._lifecycle:
-            thread, self._thread = self._thread, None
-            self._stop.set()
-        if thread is None or thread is threading.current_thread():
-            return
-        thread.join(self.opts.stop_timeout)
-        if thread.is_alive():  # pragma: no cover - a VideoCapture stuck in read()
-            log.error("%s: thread did not stop within %.1f s", self.thread_name, self.opts.stop_timeout)
+    def _before_start(self) -> None:
+        self.build_pipeline()  # a missing decoder library fails here, for the user who chose it
 
     @property
     def connected(self) -> bool:
@@ -160,7 +137,7 @@ class CameraShoeDriver(Driver):
 
     def health(self) -> dict[str, Any]:
         info = super().health()
-        with self._lock:
+        with self._state:
             times = sorted(self._times)
             counters = dict(self._counters)
             info.update(last_error=self._last_error, last_payload=self._last_payload, ended=self._ended,
@@ -271,7 +248,7 @@ class CameraShoeDriver(Driver):
             self._count("analysis_errors")
             log.exception("%s: frame %d could not be analysed", self.thread_name, frame.index)
             return
-        with self._lock:
+        with self._state:
             self._times.append(time.perf_counter() - t0)
             self._counters["frames"] += 1
         for event in events:
@@ -286,24 +263,9 @@ class CameraShoeDriver(Driver):
         for event in self._tracker.flush(now=time.monotonic(), at=utcnow(), why=why):
             self._emit(event)
 
-    def _emit(self, event: DeviceEvent) -> None:
-        try:
-            self.on_event(event)
-        except Exception:
-            self._count("callback_errors")
-            log.exception("%s: on_event failed for %s", self.thread_name, type(event).__name__)
-
     def _sleep_backoff(self, stop: threading.Event) -> None:
         stop.wait(self._backoff)
         self._backoff = min(self._backoff * 2, self.opts.reconnect_max)
-
-    def _count(self, name: str) -> None:
-        with self._lock:
-            self._counters[name] = self._counters.get(name, 0) + 1
-
-    def _set_error(self, reason: str) -> None:
-        with self._lock:
-            self._last_error = reason
 
 
 DRIVERS = {"camera-shoe": CameraShoeDriver}

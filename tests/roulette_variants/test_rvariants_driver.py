@@ -91,7 +91,7 @@ def test_two_balls_in_one_pocket_over_tcp(camera):
 
 def test_a_cut_cable_is_reported_and_the_stream_reopened(camera):
     sim, driver, sink = camera(driver={"reconnect_min": 0.05})
-    wait_for(lambda: driver.counters["frames"] > 0, what="frames")  # the simulator has taken the connection
+    wait_for(lambda: driver.health()["counters"]["frames"] > 0, what="frames")  # the simulator has taken the connection
     sim.drop_clients()
     wait_for(lambda: sink.of(DeviceDisconnected), what="the disconnect")
     wait_for(lambda: len(sink.of(DeviceConnected)) >= 2, what="the reconnect")
