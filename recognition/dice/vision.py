@@ -243,6 +243,11 @@ class _Work:
     felt_s: int | None = None  # the felt's median saturation
     blob_labels: np.ndarray | None = None  # each blob's filled shape, labelled (work pixels)
     die_blobs: np.ndarray = field(default_factory=lambda: np.zeros(256, bool))  # by label: holds an upper face
+    planes: tuple[np.ndarray, ...] = ()  # hsv's hue, saturation and value, each on its own
+
+    @property
+    def v(self) -> np.ndarray:
+        return self.planes[2]
 
     def to_frame(self, pts: np.ndarray) -> np.ndarray:
         return pts / self.scale + np.array(self.offset, np.float64)
@@ -276,7 +281,8 @@ def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Seq
     scale = bgr.shape[1] / roi.shape[1]
     bgr = cv2.medianBlur(bgr, 3)
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    v = hsv[..., 2]
+    planes = tuple(cv2.split(hsv))  # OpenCV copies a channel of `hsv` on every call that is given one
+    v = planes[2]
     tray_work = (tray_frame - (x0, y0)) * scale if tray_frame is not None else None
     felt_mask = None
     if tray_work is not None:  # the rim around the tray is not felt: keep it out of the felt's estimate
@@ -285,10 +291,11 @@ def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Seq
         if cv2.countNonZero(felt_mask) < 100:
             felt_mask = None
     need_felt = any(c.brightness is not None for c in cal.colors)
-    felt_v, felt_level, felt_sat = _felt_estimates(hsv, cal.work_die_px, felt_mask, need_felt)
+    felt_v, felt_level, felt_sat = _felt_estimates(planes, cal.work_die_px, felt_mask, need_felt)
 
     work = _Work(bgr, hsv, felt_v, scale, (x0, y0), tray_work, {}, {},
-                 principal=((w_full / 2 - x0) * scale, (h_full / 2 - y0) * scale), felt_mask=felt_mask)
+                 principal=((w_full / 2 - x0) * scale, (h_full / 2 - y0) * scale), felt_mask=felt_mask,
+                 planes=planes)
     issues: list[Issue] = []
     work.felt_s = felt_sat
     clipped = float(cv2.countNonZero(cv2.compare(v, 249, cv2.CMP_GT))) / v.size
@@ -376,7 +383,7 @@ def _percentile_u8(img: np.ndarray, mask: np.ndarray | None, q: float) -> int:
     return int(np.searchsorted(cum, cum[-1] * q))
 
 
-def _felt_estimates(hsv: np.ndarray, die_px: float, felt_mask: np.ndarray | None,
+def _felt_estimates(planes: Sequence[np.ndarray], die_px: float, felt_mask: np.ndarray | None,
                     full: bool) -> tuple[np.ndarray | None, int, int]:
     """The felt around every pixel (its brightness, at work size, when `full`), and the felt's overall
     median brightness and saturation.
@@ -385,10 +392,10 @@ def _felt_estimates(hsv: np.ndarray, die_px: float, felt_mask: np.ndarray | None
     `felt_mask` (the rim around the tray) the felt is continued from the inside (a normalised blur),
     so the rim does not leak into the felt near it.
     """
-    h, w = hsv.shape[:2]
+    h, w = planes[0].shape[:2]
     sw, sh = max(1, w // 8), max(1, h // 8)
     def shrink(channel: int) -> np.ndarray:
-        c = cv2.extractChannel(hsv, channel)
+        c = planes[channel]
         return cv2.resize(c[:sh * 8, :sw * 8] if w >= 8 and h >= 8 else c, (sw, sh), interpolation=cv2.INTER_AREA)
 
     sv, ss = shrink(2), shrink(1)
@@ -416,28 +423,30 @@ def _felt_estimates(hsv: np.ndarray, die_px: float, felt_mask: np.ndarray | None
     return cv2.resize(sv, (w, h), interpolation=cv2.INTER_LINEAR), level_v, level_s
 
 
-def _color_mask(hsv: np.ndarray, felt_v: np.ndarray | None, c: DieColor, *, lenient: bool,
+def _color_mask(planes: Sequence[np.ndarray], felt_v: np.ndarray | None, c: DieColor, *, lenient: bool,
                 felt_s: int | None = None) -> np.ndarray:
+    """The pixels in the colour's hue/saturation/value box (hsv `planes`), each channel tested on its own
+    (faster than testing the three at once, and the same pixels)."""
+    hue, sat, val = planes
     s_lo, s_hi = c.saturation
     v_lo, v_hi = c.value
     if lenient:  # side faces and shaded parts of a die of this colour
         s_lo = int(s_lo * 0.7)
         v_lo = int(v_lo * 0.55)
-    if c.hue is None:
-        m = cv2.inRange(hsv, (0, s_lo, v_lo), (180, s_hi, v_hi))
-    elif c.hue[0] <= c.hue[1]:
-        m = cv2.inRange(hsv, (c.hue[0], s_lo, v_lo), (c.hue[1], s_hi, v_hi))
-    else:
-        m = cv2.inRange(hsv, (c.hue[0], s_lo, v_lo), (180, s_hi, v_hi))
-        m |= cv2.inRange(hsv, (0, s_lo, v_lo), (c.hue[1], s_hi, v_hi))
+    m = cv2.inRange(sat, s_lo, s_hi)
+    m &= cv2.inRange(val, v_lo, v_hi)
+    if c.hue is not None and c.hue[0] <= c.hue[1]:
+        m &= cv2.inRange(hue, c.hue[0], c.hue[1])
+    elif c.hue is not None:  # the box wraps through hue 0 (red)
+        m &= cv2.inRange(hue, c.hue[0], 180) | cv2.inRange(hue, 0, c.hue[1])
     if c.brightness is not None and felt_v is not None:
         k = c.brightness if not lenient else 1 + (c.brightness - 1) * 0.55
         thr = cv2.convertScaleAbs(felt_v, alpha=k)
-        bright = cv2.compare(hsv[..., 2], thr, cv2.CMP_GT)
+        bright = cv2.compare(val, thr, cv2.CMP_GT)
         if lenient and felt_s is not None and felt_s > 80:
             # on a coloured felt a shaded white face is told by its lack of colour, not its brightness
-            greyer = cv2.compare(hsv[..., 1], int(felt_s * 0.45), cv2.CMP_LT)
-            greyer &= cv2.compare(hsv[..., 2], cv2.convertScaleAbs(felt_v, alpha=0.8), cv2.CMP_GT)
+            greyer = cv2.compare(sat, int(felt_s * 0.45), cv2.CMP_LT)
+            greyer &= cv2.compare(val, cv2.convertScaleAbs(felt_v, alpha=0.8), cv2.CMP_GT)
             bright |= greyer
         m &= bright
     return m
@@ -451,7 +460,7 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
     blobs: list[_Blob] = []
     min_area = (cal.work_die_px * 0.3) ** 2
     for c in cal.colors:
-        m = _color_mask(work.hsv, work.felt_v, c, lenient=False)
+        m = _color_mask(work.planes, work.felt_v, c, lenient=False)
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
         work.strong[c.name] = m
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -488,7 +497,7 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
     for b in kept:
         x, y, w, h = b.bbox
-        v = work.hsv[y:y + h, x:x + w, 2]
+        v = work.v[y:y + h, x:x + w]
         body = _inner_body(work, b.color.name, b.mask, x, y)  # type: ignore[arg-type]
         if cv2.countNonZero(body) < 10:
             continue
@@ -505,7 +514,7 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
     # of those, the ones shaped like a die's upper face (a lit side face of a cocked die is a narrow strip),
     # each grown again with its own brightness (a brighter neighbour may have cut it short)
     work.faces = np.zeros_like(work.tops)
-    work.face_labels = np.zeros(work.tops.shape, np.int32)
+    work.face_labels = np.zeros(work.tops.shape, np.uint16)  # half the memory of int32 to clear: measurably faster
     work.face_hulls = []
     filled = np.zeros_like(work.tops)
     for b in kept:
@@ -521,7 +530,7 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         body_all |= m
     body_all = cv2.erode(body_all, _K3)
     contours = _separate_faces(work.tops, s)
-    labels = np.zeros(work.tops.shape, np.int32)
+    labels = np.zeros(work.tops.shape, np.uint16 if len(contours) < 65535 else np.int32)
     for i, c in enumerate(contours):
         if cv2.contourArea(c) >= 0.3 * s * s:  # a strip of a face split by its pips does not stop the face's growth
             cv2.drawContours(labels, [c], -1, i + 1, cv2.FILLED)
@@ -532,7 +541,7 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         x0, y0, x1, y1 = max(0, bx - r - 1), max(0, by - r - 1), min(W, bx + bw + r + 1), min(H, by + bh + r + 1)
         cm = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.drawContours(cm, [c - (x0, y0)], -1, 255, cv2.FILLED)
-        v = work.hsv[y0:y1, x0:x1, 2]
+        v = work.v[y0:y1, x0:x1]
         own = cv2.bitwise_and(body_all[y0:y1, x0:x1], cm)
         if cv2.countNonZero(own) >= 10:
             thr = 0.87 * _percentile_u8(v, own, 0.9)
@@ -557,6 +566,8 @@ def _add_face(work: _Work, hull: np.ndarray) -> None:
     (a cocked die's side face, even a lit one cut off by its bevel, is never square, so never one)."""
     assert work.faces is not None and work.face_labels is not None and work.blob_labels is not None
     work.face_hulls.append(hull)
+    if len(work.face_hulls) == 65536:  # more faces than 16-bit labels hold (never in a picture of dice)
+        work.face_labels = work.face_labels.astype(np.int32)
     cv2.drawContours(work.faces, [hull], -1, 255, cv2.FILLED)
     cv2.drawContours(work.face_labels, [hull], -1, len(work.face_hulls), cv2.FILLED)
     m = cv2.moments(hull)
@@ -592,7 +603,7 @@ def _gather_fragments(work: _Work, s: float, filled: np.ndarray, body_all: np.nd
         own = cv2.bitwise_and(body_all[y0:y1, x0:x1], seed)
         if cv2.countNonZero(own) < 10:
             continue
-        v = work.hsv[y0:y1, x0:x1, 2]
+        v = work.v[y0:y1, x0:x1]
         thr = 0.87 * _percentile_u8(v, own, 0.9)
         grown = cv2.bitwise_and(cv2.compare(v, thr, cv2.CMP_GE), cv2.dilate(seed, near))
         grown = cv2.bitwise_and(grown, filled[y0:y1, x0:x1])
@@ -1024,14 +1035,17 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         return result(None, 0.0, "cocked")
     # a wider band only where the die meets a neighbour is the neighbour's edge (flat die) or this die's own side
     # face (cocked, leaning on it): decided below by the pip grid, which a tilted upper face foreshortens
-    edge = cv2.distanceTransform(np.pad(core, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    edge = cv2.distanceTransform(cv2.copyMakeBorder(core, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2,
+                                 3)[1:-1, 1:-1]
     sel = edge > 0.05 * side
     if np.count_nonzero(sel) < 20:
         return result(None, 0.0, "unreadable")
-    body = np.median(crop[sel], axis=0)
-    dist = np.sqrt(((crop - body) ** 2).sum(axis=2))
+    body = _channel_medians(work.bgr[y:y + h, x:x + w], sel)
+    sq = crop - body
+    sq *= sq
+    dist = np.sqrt((sq[..., 0] + sq[..., 1]) + sq[..., 2])  # as .sum(axis=2) adds them (same bits), 3x faster
     vals = dist[sel]
-    p_body, p_pip = (float(v) for v in np.percentile(vals, (40, 99.3)))
+    p_body, p_pip = _percentiles(vals, (40, 99.3))
     brightness = float(max(body.max(), 1.0))
     contrast = (p_pip - p_body) / brightness
     checks["contrast"] = contrast
@@ -1110,6 +1124,41 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     return result(face, conf, None, pips, centre_px)
 
 
+def _channel_medians(img: np.ndarray, sel: np.ndarray) -> np.ndarray:
+    """np.median(img[sel].astype(np.float32), axis=0) of an 8-bit 3-channel image, to the last bit (the median
+    of whole numbers is one of them or the halfway point of two), from the channels' histograms: picking the
+    pixels out of the image and sorting them costs more than that."""
+    n = int(np.count_nonzero(sel))
+    mask = sel.view(np.uint8)
+    cum = np.cumsum(np.concatenate([cv2.calcHist([img], [c], mask, [256], [0, 256]) for c in range(3)]).ravel())
+    # the (n - 1) // 2-th and n // 2-th smallest of each channel (channel c's counts start at c * n)
+    ranks = [c * n + r for c in range(3) for r in ((n - 1) // 2, n // 2)]
+    values = np.searchsorted(cum, ranks, side="right") - _CHANNEL_START
+    return (values[0::2] + values[1::2]).astype(np.float32) / 2
+
+
+_CHANNEL_START = np.repeat(np.arange(3) * 256, 2)
+
+
+def _percentiles(values: np.ndarray, qs: Sequence[float]) -> list[float]:
+    """np.percentile(values, qs) (its default, linear) of a 1-D float32 array, to the last bit: numpy's own
+    arithmetic without numpy's overhead, which is most of its time on the few hundred values of a die."""
+    ordered = np.sort(values)
+    n = ordered.size
+    out = []
+    for q in qs:
+        rank = (n - 1) * (q / 100)
+        if rank >= n - 1:
+            out.append(float(ordered[-1]))
+            continue
+        lo = math.floor(rank)
+        t = rank - lo
+        a, b = ordered[lo], ordered[lo + 1]
+        diff = float(b - a)  # in float32, as numpy's
+        out.append(float(b) - diff * (1 - t) if t >= 0.5 else float(a) + diff * t)
+    return out
+
+
 def _inner_body(work: _Work, color: str, mask: np.ndarray, x: int, y: int) -> np.ndarray:
     """The die-coloured pixels of `mask` away from pips and edges (light pips must not raise the bar)."""
     h, w = mask.shape
@@ -1124,7 +1173,7 @@ def _upper_face(work: _Work, b: _Blob, pm: np.ndarray, origin: tuple[int, int], 
     h, w = pm.shape
     # this die's own brightest body pixels nearby set the bar: a brighter neighbour must not, and the light
     # may change across the die; the bevel and the side faces stay below it
-    v = work.hsv[y:y + h, x:x + w, 2]
+    v = work.v[y:y + h, x:x + w]
     body = _inner_body(work, b.color.name, pm, x, y)
     if cv2.countNonZero(body) < 10:
         return pm, 0.0
@@ -1164,15 +1213,16 @@ def _empty_spots(dist: np.ndarray, thr: float, sel: np.ndarray, centre: np.ndarr
     h, w = dist.shape
     r = max(1.0, 0.06 * side)
     worst = 0.0
+    pip_like = (dist > thr) & sel
     for p in grid[empty]:
         cx, cy = centre + p * side
         x0, x1 = int(max(0, cx - r)), int(min(w, cx + r + 1))
         y0, y1 = int(max(0, cy - r)), int(min(h, cy + r + 1))
         if x1 <= x0 or y1 <= y0:
             continue
-        region = sel[y0:y1, x0:x1]
-        if region.any():
-            worst = max(worst, float(np.count_nonzero(dist[y0:y1, x0:x1][region] > thr)) / np.count_nonzero(region))
+        inside = np.count_nonzero(sel[y0:y1, x0:x1])
+        if inside:
+            worst = max(worst, np.count_nonzero(pip_like[y0:y1, x0:x1]) / inside)
     return worst
 
 
@@ -1274,13 +1324,18 @@ def _weak_mask(work: _Work, color: DieColor) -> np.ndarray:
         x0, y0, x1, y1 = work.dice_box
         if x1 > x0 and y1 > y0:
             felt = work.felt_v[y0:y1, x0:x1] if work.felt_v is not None else None
-            sub = _color_mask(work.hsv[y0:y1, x0:x1], felt, color, lenient=True,
+            sub = _color_mask([p[y0:y1, x0:x1] for p in work.planes], felt, color, lenient=True,
                               felt_s=_felt_saturation(work))
             sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, _K3)
             sub |= work.strong[color.name][y0:y1, x0:x1]  # dice of this colour are its material
             weak[y0:y1, x0:x1] = sub
         work.weak[color.name] = weak
     return weak
+
+
+def _clamp(a: np.ndarray, hi: int) -> np.ndarray:
+    """np.clip(a, 0, hi) without np.clip's checks, which cost more than the clamping on a die's walks."""
+    return np.minimum(np.maximum(a, 0), hi)
 
 
 def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, origin: tuple[int, int],
@@ -1303,7 +1358,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     ch, cw = core.shape
     under = faces[oy:oy + ch, ox:ox + cw][core > 0]
     under = under[under > 0]
-    own = np.array([np.bincount(under).argmax()] if under.size else [], np.int32)  # this die's own face
+    own = int(np.bincount(under).argmax()) if under.size else 0  # this die's own face (0: none; labels start at 1)
     cx, cy = centre[0] + ox, centre[1] + oy
     a = math.radians(ang)
     ux, uy = math.cos(a), math.sin(a)
@@ -1323,15 +1378,15 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     qx = np.rint(px[:, None] + dx[:, None] * ks[None, :]).astype(np.intp)
     qy = np.rint(py[:, None] + dy[:, None] * ks[None, :]).astype(np.intp)
     inb = (qx >= 0) & (qx < W) & (qy >= 0) & (qy < H)
-    qxc, qyc = np.clip(qx, 0, W - 1), np.clip(qy, 0, H - 1)
+    qxc, qyc = _clamp(qx, W - 1), _clamp(qy, H - 1)
     lx, ly = qx - ox, qy - oy
     loc = (lx >= 0) & (lx < cw) & (ly >= 0) & (ly < ch)
-    in_core = loc & (core[np.clip(ly, 0, ch - 1), np.clip(lx, 0, cw - 1)] > 0)
+    in_core = loc & (core[_clamp(ly, ch - 1), _clamp(lx, cw - 1)] > 0)
     lab = faces[qyc, qxc]
-    other_face = (lab > 0) & ~np.isin(lab, own)
+    other_face = (lab > 0) & (lab != own)
     material = weak[qyc, qxc] > 0
     if others is not None:  # a neighbour cut from the same shape
-        neighbour = loc & (others[np.clip(ly, 0, ch - 1), np.clip(lx, 0, cw - 1)] > 0)
+        neighbour = loc & (others[_clamp(ly, ch - 1), _clamp(lx, cw - 1)] > 0)
     else:
         neighbour = np.zeros_like(loc)
     # another die's shape (a blob of its own, holding an upper face): its bevel and side faces lie there
