@@ -24,7 +24,9 @@ towards a wrong face:
    more is allowed only for a 4, 5 or 6 whose pip grid is square across that edge: a
    tilted die's upper face, and so its pip grid, is foreshortened by cos(tilt) there. A side face
    lies along the whole edge: where a few of the walks out from an edge run on into another die,
-   the walks that end at the felt judge that side.
+   the walks that end at the felt judge that side. At an edge facing away from the middle of the
+   picture a flat die shows no side face, only its bevel, which bears no pips: pips the walks step
+   over there make the die cocked, however narrow the band.
 5. **Pips.** Inside the die (its edge excluded), pixels far in colour from the die's
    median colour are pips: dark pips on white dice, white pips on red or blue dice, red
    ones on Asian dice alike. The threshold sits halfway between the body and the pips
@@ -45,7 +47,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, NamedTuple, Sequence
 
 import cv2
 import numpy as np
@@ -1003,7 +1005,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     excess = 0.0
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
     square_check: list[np.ndarray] = []
-    for reach, normal, seam, free_band in bands:
+    for reach, normal, seam, free_band, _ in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
         # it leans on, so the seam allowance costs little); a side that meets a neighbour's bevel past
@@ -1022,13 +1024,13 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
             excess = max(excess, over)
         if seam == 2:
             checks["seam_net"] = max(checks.get("seam_net", 0.0), (reach - persp) / side)
-    checks["side_band"] = max(r for r, _, _, _ in bands) / side
+    checks["side_band"] = max(sd.reach for sd in bands) / side
     # the outline's squareness, for the confidence: a die on its own is judged by its outline (perspective
     # allowed for); one whose edge meets another die's upper face may have its outline cut by that die's body
     # (a neighbour of another colour, the dark seam between them): then its upper face may vouch for it
     shape_aspect = checks["face_aspect"]
     if whole:
-        met = any(seam == 2 for _, _, seam, _ in bands)
+        met = any(sd.seam == 2 for sd in bands)
         shape_aspect = max(flat_aspect, checks["face_aspect"]) if met else flat_aspect
     checks["band_excess"] = max(excess, seam_excess)
     if excess > 0 or seam_excess > _SQUARE_EXTRA:
@@ -1090,6 +1092,16 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     checks["residual"] = residual
     if face is None:
         return result(None, 0.0, "unreadable", pips, work.to_frame((centroid + (ox, oy))[None])[0])
+    if any(sd.gaps.size for sd in bands):
+        # a flat die shows no side face at an edge that faces away from the middle of the picture (the camera
+        # sees only the sides facing it), and its bevel bears no pips: pips there are a cocked die's side face,
+        # however narrow its band
+        pip_colour = np.median(crop[pipmask > 0], axis=0)
+        found = _side_face_pips(work, b.color, bands, (fx + ox, fy + oy), body, pip_colour, side,
+                                cal.pip_size[1] * side)
+        checks["side_face_pips"] = float(found)
+        if found >= _SIDE_PIPS_MIN:
+            return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
     if square_check:
         # the second cue: the upper face of a die tilted by t is foreshortened by cos t across the edge it
         # shows a side face at (0.95 at 18 degrees); a 2-D pip grid (4, 5, 6) measures that, a line of pips
@@ -1341,12 +1353,13 @@ def _clamp(a: np.ndarray, hi: int) -> np.ndarray:
 def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, origin: tuple[int, int],
                 centre: tuple[float, float], dims: tuple[float, float],
                 ang: float, others: np.ndarray | None = None,
-                blob: int = 0) -> list[tuple[float, np.ndarray, int, float | None]]:
+                blob: int = 0) -> list[_Side]:
     """How far (work pixels) die material reaches beyond each of the 4 edges of the die's upper face,
     with each edge's outward normal, whether the material ends at another die's upper face (a seam: 2) or
-    runs into a neighbour cut from the same shape (1), and the band of the walks that end at the felt (the
-    second widest of them, when at least `_FREE_MIN` but not all 7 do; else None). `blob`: the label of the
-    die's own blob (walks into another blob that holds an upper face run into another die).
+    runs into a neighbour cut from the same shape (1), the band of the walks that end at the felt (the
+    second widest of them, when at least `_FREE_MIN` but not all 7 do; else None), and, when all 7 end at
+    the felt, the pixels they stepped over inside their band. `blob`: the label of the die's own blob (walks
+    into another blob that holds an upper face run into another die).
 
     Walks outward from the middle of each edge of the upper face through pixels of this die's colour
     (lenient: shaded side faces count) and stops at the felt or at another die's upper face.
@@ -1397,10 +1410,11 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     ib_rows, core_rows = inb.tolist(), in_core.tolist()
     oth_rows, mat_rows, nb_rows = other_face.tolist(), material.tolist(), neighbour.tolist()
     else_rows = elsewhere.tolist()
-    out: list[tuple[float, np.ndarray, int, float | None]] = []
+    out: list[_Side] = []
     for side in range(4):
         reach = []
         free = []  # the walks that ended at the felt: neither at another die's upper face nor in another die
+        gaps: list[tuple[int, int]] = []  # (walk, step) the free walks stepped over between die material
         seams = contacts = 0
         for r in range(side * 7, side * 7 + 7):
             ib, cor, oth, mat, nb, els = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r], else_rows[r]
@@ -1429,17 +1443,100 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
             reach.append(last - start if start is not None and last is not None else 0)
             if not (met or other):
                 free.append(reach[-1])
+                if start is not None and last is not None:
+                    gaps += [(r, k) for k in range(start + 1, last) if not mat[k]]
         reach.sort()
         free.sort()
         n = sides[side][0]
         # a side face lies along the whole edge: when most walks end at the felt, they alone tell whether this
         # die shows one (the walks that ran on into another die's upper face measured that die's edge too)
         free_band = float(free[-2]) if _FREE_MIN <= len(free) < len(reach) else None
-        out.append((float(reach[_BAND_RANK]), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0),
-                    free_band))
+        if len(free) < len(reach):  # a neighbour lies beyond: what the walks stepped over may be its side face's pips
+            gaps = []
+        if gaps:
+            rows, cols = (np.array(v, np.intp) for v in zip(*gaps))
+            stepped = np.stack([qyc[rows, cols], qxc[rows, cols]], axis=1)
+        else:
+            stepped = _NO_GAPS
+        out.append(_Side(float(reach[_BAND_RANK]), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0),
+                         free_band, stepped))
     return out
 
 
+_NO_GAPS = np.zeros((0, 2), np.intp)
+
+
+class _Side(NamedTuple):
+    """One edge of a die's upper face, as the walks out from it found it (see `_side_bands`)."""
+
+    reach: float  # the band: how far die material reaches beyond the edge (work pixels)
+    normal: np.ndarray  # the edge's outward normal
+    seam: int  # 2: the walks met another die's upper face; 1: a neighbour cut from the same shape; 0: neither
+    free_band: float | None  # the band of the walks that ended at the felt, when only some did
+    gaps: np.ndarray  # (y, x) work pixels the walks stepped over between die material, when all 7 end at the felt
+
+
+def _side_face_pips(work: _Work, color: DieColor, bands: Sequence[_Side], centre: tuple[float, float],
+                    body: np.ndarray, pip: np.ndarray, side: float, pip_px: float) -> int:
+    """How many pixels of a side face's pips the walks found beyond the edges of the upper face that face away
+    from the middle of the picture: pixels they stepped over between die material (at sides where every
+    walk ended at the felt) that are nearer this die's pip colour than its body colour, lie in a spot no
+    longer along the edge than a pip (not a strip of felt between two dice) and away from every other die's
+    upper face (not a neighbour's side face, nor the felt between the two)."""
+    axis = pip - body
+    norm = float(axis @ axis)
+    if norm < 1.0:
+        return 0
+    count = 0
+    for sd in bands:
+        if sd.gaps.size == 0 or float(np.dot(np.array(work.principal) - centre, sd.normal)) > 0:
+            continue  # a side that faces the camera shows a flat die's side face, pips and all
+        colours = work.bgr[sd.gaps[:, 0], sd.gaps[:, 1]].astype(np.float32)
+        spots = sd.gaps[(colours - body) @ axis >= _PIP_LIKE * norm]
+        if len(spots):
+            spots = spots[_clear_of_other_faces(work, spots, centre, _CLEAR * side)]
+        if len(spots):
+            along = np.array((sd.normal[0], -sd.normal[1]))  # the edge's direction, (y, x)
+            count += _spots_along(_weak_mask(work, color), spots, along, pip_px)
+    return count
+
+
+def _clear_of_other_faces(work: _Work, spots: np.ndarray, centre: tuple[float, float], reach: float) -> np.ndarray:
+    """Which of `spots` ((y, x)) lie farther than `reach` from every other die's upper face (a neighbour's side
+    face and bevel, and the felt between two dice, lie near that die's upper face)."""
+    labels = work.face_labels
+    assert labels is not None
+    H, W = labels.shape
+    own = labels[min(H - 1, max(0, int(centre[1]))), min(W - 1, max(0, int(centre[0])))]
+    r = math.ceil(reach) + 1
+    y0, x0 = max(0, int(spots[:, 0].min()) - r), max(0, int(spots[:, 1].min()) - r)
+    y1, x1 = min(H, int(spots[:, 0].max()) + r + 1), min(W, int(spots[:, 1].max()) + r + 1)
+    win = labels[y0:y1, x0:x1]
+    others = np.where((win > 0) & (win != own), 0, 255).astype(np.uint8)
+    if others.all():
+        return np.ones(len(spots), bool)
+    dist = cv2.distanceTransform(others, cv2.DIST_L2, 3)
+    return dist[spots[:, 0] - y0, spots[:, 1] - x0] > reach
+
+
+def _spots_along(material: np.ndarray, spots: np.ndarray, along: np.ndarray, length: float) -> int:
+    """How many of `spots` ((y, x) pixels off `material`) have material within `length` on both sides
+    along `along` ((y, x)): a pip is a spot, a strip of felt between two dice runs on along the edge."""
+    H, W = material.shape
+    ks = np.arange(1, math.ceil(length) + 1)
+    bounded = np.ones(len(spots), bool)
+    for sign in (1, -1):
+        ys = np.rint(spots[:, 0:1] + sign * along[0] * ks[None]).astype(np.intp)
+        xs = np.rint(spots[:, 1:2] + sign * along[1] * ks[None]).astype(np.intp)
+        inside = (ys >= 0) & (ys < H) & (xs >= 0) & (xs < W)
+        hit = inside & (material[np.clip(ys, 0, H - 1), np.clip(xs, 0, W - 1)] > 0)
+        bounded &= hit.any(axis=1)
+    return int(np.count_nonzero(bounded))
+
+
+_PIP_LIKE = 0.5  # a pixel at least halfway from the die's body colour towards its pips' colour
+_CLEAR = 0.4  # die sides: spots nearer another die's upper face may be that die's (its side face, the felt between)
+_SIDE_PIPS_MIN = 2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)
 _SEAM = 1.8
 _CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
