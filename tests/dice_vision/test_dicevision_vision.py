@@ -282,6 +282,62 @@ def test_felt_strip_between_dark_pipped_dice_is_no_side_face(monkeypatch: pytest
     assert read_dice(image, cal, expected=3).status == "uncertain"
 
 
+def _bench_frame(colours: tuple[str, ...], seed: int, index: int) -> tuple[np.ndarray, dict, Calibration]:
+    """A clean frame of bench/dice_vision.py (seed, index), rendered by the simulator as the benchmark renders it,
+    with the calibration the benchmark reads it with."""
+    geometry = TrayGeometry.for_frame(1280, 720)
+    rng = random.Random(seed * 1_000_003 + index)
+    image, truth = render_still(rng, colours=colours, geometry=geometry, jpeg_quality=rng.choice((None, 80, 90)),
+                                touching=0.35)
+    return image, truth.as_json(), load_calibration(calibration_document(geometry)).restricted_to(colours)
+
+
+def test_faces_in_line_under_burnt_out_light_are_split_at_their_seam(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sic Bo seed 37 frame 1311: a flat 5 and 2 side by side, edges in line, the faces burnt out; the seam
+    between them stays above the 85 % bar, so their faces were one bright region (no neck, no two middles), no
+    upper face was found and the walks ran across the neighbour ("cocked"). The pixels at 95 % of the region's
+    brightest fall apart at the seam."""
+    from recognition.dice import vision
+
+    image, truth, cal = _bench_frame(("white",) * 3, 37, 1311)
+    reading = read_dice(image, cal, expected=3)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"] == [2, 2, 5]
+    monkeypatch.setattr(vision, "_split_at_valley", lambda *a: None)
+    assert read_dice(image, cal, expected=3).status == "uncertain"
+
+
+def test_pip_grid_vouches_for_a_face_a_neighbour_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sic Bo seed 37 frame 819: a flat 4 beside a 3 whose side face is drawn over the 4's edge; its face (and
+    outline) measure 0.87 square, which read it 77 % sure. Its pip grid is square (a tilted die's is squeezed
+    by cos t like its face), so it is read sure."""
+    from recognition.dice import vision
+
+    image, truth, cal = _bench_frame(("white",) * 3, 37, 819)
+    reading = read_dice(image, cal, expected=3)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"] == [3, 4, 6]
+    (four,) = [d for d in reading.dice if d.face == 4]
+    assert four.checks["face_aspect"] < 0.88 and four.checks["grid_vouch"] >= 0.975
+    monkeypatch.setattr(vision, "_SQUARE_MIN", 1.01)
+    assert read_dice(image, cal, expected=3).status == "uncertain"
+
+
+def test_pip_cut_by_the_face_edge_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lightning Dice seed 31 frame 1823: a flat 6 whose upper face lost the thin strip beyond its lower right pip
+    (a dimmer corner): the face's hull runs across that pip, which was dropped as lying at the face's edge, and
+    five pips were unreadable. Over the die's outline that spot is a whole round pip with its middle inside the
+    face: it counts."""
+    from recognition.dice import vision
+
+    image, truth, cal = _bench_frame(("yellow",) * 3, 31, 1823)
+    reading = read_dice(image, cal, expected=3)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"] == [1, 3, 6]
+    monkeypatch.setattr(vision, "_pip_cut_by_face_edge", lambda *a: None)
+    assert read_dice(image, cal, expected=3).status == "uncertain"
+
+
 def test_cocked_die_stays_refused_at_a_side_it_leans_on() -> None:
     """The counterpart of the felt picture: a die cocked against its neighbour; its own side face shows at a
     free side, so it is refused."""
