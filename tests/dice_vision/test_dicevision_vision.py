@@ -262,6 +262,25 @@ def test_cocked_die_leaning_on_a_neighbour_with_its_side_face_away_from_the_came
     assert read_dice(image, cal, expected=2).faces == [3, 5]
 
 
+@pytest.mark.xfail(strict=True, reason="known defect (found 2026-11-30 on the fresh seed 41): this cocked blue die's "
+                   "side band measures 0.197 die against the 0.2 allowed and no side-face pip is seen; the frame is "
+                   "read ok; remove this mark once it is held")
+def test_cocked_blue_die_beside_a_red_one_at_the_band_allowance_is_held() -> None:
+    """Dice Duel, the benchmark's cocked frame 29 of seed 41 (fault seed 58): a blue 4 cocked beside a red 5, far
+    up and left in the picture. Its side band measures 0.197 die (the allowance is 0.2), the walks step over no
+    pip of its side face, and its outline is foreshortened (0.865 square, flat-corrected 0.92): read "ok" 4-5,
+    a cocked die certified, 1 of the 3000 fault frames of that run. Rendered as the benchmark renders it."""
+    colours = ("red", "blue")
+    geometry = TrayGeometry.for_frame(1280, 720)
+    rng = random.Random(58 * 1_000_003 + 29)
+    image, truth = render_still(rng, colours=colours, faults=("cocked",), geometry=geometry,
+                                jpeg_quality=rng.choice((None, 80, 90)), touching=0.35)
+    assert truth.as_json()["faults"] == ["cocked"]
+    cal = load_calibration(calibration_document(geometry)).restricted_to(colours)
+    reading = read_dice(image, cal, expected=2, colors=colours)
+    assert reading.status == "uncertain", reading.faces
+
+
 def test_felt_strip_between_dark_pipped_dice_is_no_side_face(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lightning Dice, clean frame 322 of seed 40: flat dice touching past a corner, the felt between them as dark
     as their pips, every walk at one side of a die ending at the felt beyond the neighbour's edge. The dark pixels
