@@ -41,16 +41,10 @@ if str(ROOT) not in sys.path:
 import cv2
 import numpy as np
 
-from simulators.dice import FAULTS, TrayGeometry, calibration_document, render_still
+from simulators.dice import FAULTS, calibration_document, render_still
 
-SETS: dict[str, tuple[str, ...]] = {
-    "sicbo": ("white", "white", "white"),
-    "lightning": ("yellow", "yellow", "yellow"),
-    "craps": ("red", "red"),
-    "duel": ("red", "blue"),
-    "bacbo": ("blue", "blue", "red", "red"),
-}
-GEOMETRY = TrayGeometry.for_frame(1280, 720)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dice_vision import GEOMETRY, SETS  # noqa: E402  (the benchmark's dice sets and frame, rendered the same way)
 
 
 class Version:
