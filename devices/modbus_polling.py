@@ -125,7 +125,7 @@ class ModbusPollingDriver(ThreadedDriver):
             info.update(
                 target=self.target.describe(),
                 register_map=self.register_map.model,
-                running=self._thread is not None,
+                running=self.running,
                 last_poll_at=self._last_poll_at.isoformat() if self._last_poll_at else None,
                 last_error=self._last_error,
                 reconnect_delay=self._backoff,
@@ -226,10 +226,6 @@ class ModbusPollingDriver(ThreadedDriver):
         if seconds > 0 and not stop.is_set():
             self._wake.wait(seconds)
         self._wake.clear()
-
-    def _sleep_backoff(self, stop: threading.Event) -> None:
-        stop.wait(self._backoff)
-        self._backoff = min(self._backoff * 2, self.reconnect_max)
 
     def _emit(self, event: DeviceEvent) -> None:
         self._count("events")

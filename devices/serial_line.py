@@ -186,7 +186,7 @@ class SerialLineDriver(ThreadedDriver):
         counters["garbage_bytes"] = self._framer.garbage_bytes
         counters["decode_errors"] = self._framer.decode_errors
         counters["overlong_lines"] = self._framer.overlong_lines
-        info["running"] = self._thread is not None
+        info["running"] = self.running
         info["silent"] = self.silent
         info["counters"] = counters
         info["device"] = self.device_info()
@@ -258,10 +258,6 @@ class SerialLineDriver(ThreadedDriver):
                 output.close()
             except Exception:  # pragma: no cover
                 pass
-
-    def _sleep_backoff(self, stop: threading.Event) -> None:
-        stop.wait(self._backoff)
-        self._backoff = min(self._backoff * 2, self.reconnect_max)
 
     def _read_loop(self, port: serial.SerialBase, stop: threading.Event) -> tuple[str | None, bool]:
         """Read until stop (returns None) or a port error (returns the reason)."""

@@ -1,9 +1,10 @@
 """The thread every reading driver runs on: start, stop, and the event callback guarded.
 
 A subclass calls ``self._init_thread()`` in its ``__init__`` and defines ``_run(stop)``, which reads the
-device until ``stop`` (a ``threading.Event``) is set. Hooks: ``_before_start()`` (under the lifecycle lock,
-before the thread starts: build what may fail for the user who configured it) and ``_unblock()`` (after ``stop``
-is set: unblock a read that would not see it, e.g. shut a socket down).
+device until ``stop`` (a ``threading.Event``) is set; one that reconnects keeps ``_backoff`` and
+``reconnect_max`` for ``_sleep_backoff(stop)``. Hooks: ``_before_start()`` (under the lifecycle lock, before
+the thread starts: build what may fail for the user who configured it) and ``_unblock()`` (after ``stop`` is
+set: unblock a read that would not see it, e.g. shut a socket down).
 """
 from __future__ import annotations
 
@@ -72,6 +73,11 @@ class ThreadedDriver(Driver):
 
     def _run(self, stop: threading.Event) -> None:
         raise NotImplementedError
+
+    def _sleep_backoff(self, stop: threading.Event) -> None:
+        """Wait before the next reconnect, twice as long as the last time (at most `reconnect_max`)."""
+        stop.wait(self._backoff)
+        self._backoff = min(self._backoff * 2, self.reconnect_max)
 
     def _emit(self, event: DeviceEvent) -> None:
         try:

@@ -150,7 +150,7 @@ class CameraBallReaderDriver(ThreadedDriver):
         info.update(symbology=self.symbology, ball_set=self.ball_set.name, last_error=self._last_error,
                     counters=dict(counters, **self.reader.counts),
                     mean_decode_ms=round(counters["decode_ms_total"] / frames, 1) if frames else None,
-                    running=self._thread is not None)
+                    running=self.running)
         return info
 
     # -- frames --------------------------------------------------------------------

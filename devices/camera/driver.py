@@ -175,7 +175,7 @@ class CameraDriver(ThreadedDriver):
         with self._state:
             info.update(
                 source=self.source_kind,
-                running=self._thread is not None,
+                running=self.running,
                 frame_size=list(self._size) if self._size else None,
                 fps=round(self._fps_measured, 2),
                 frame_number=self._frame_number,
@@ -226,10 +226,6 @@ class CameraDriver(ThreadedDriver):
             if got_frames:
                 self._backoff = self.reconnect_min  # it worked a moment ago: retry soon
             self._sleep_backoff(stop)
-
-    def _sleep_backoff(self, stop: threading.Event) -> None:
-        stop.wait(self._backoff)
-        self._backoff = min(self._backoff * 2, self.reconnect_max)
 
     def _read_loop(self, cap: cv2.VideoCapture, stop: threading.Event, resume: bool = False) -> tuple[str | None, bool]:
         """Read until stop (None) or the source fails (the reason); also whether any frame came.

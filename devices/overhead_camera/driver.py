@@ -98,7 +98,7 @@ class RouletteCameraDriver(ThreadedDriver):
             ring_quality=None if last is None else last.quality,
             balls=None if last is None else [b.pocket or b.zone for b in last.balls],
             spinning=self.tracker.spinning,
-            running=self._thread is not None,
+            running=self.running,
         )
         return info
 

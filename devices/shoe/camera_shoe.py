@@ -98,6 +98,7 @@ class CameraShoeDriver(ThreadedDriver):
         self._connected = False
         self._ended = False
         self._source: Any = None
+        self.reconnect_max = opts.reconnect_max
         self._backoff = opts.reconnect_min
         self._times: deque[float] = deque(maxlen=512)
         self._last_payload: str | None = None
@@ -147,7 +148,7 @@ class CameraShoeDriver(ThreadedDriver):
         source = self._source
         if source is not None and hasattr(source, "missed"):
             counters["frames_missed"] = source.missed
-        info["running"] = self._thread is not None
+        info["running"] = self.running
         info["counters"] = counters
         info["device"] = {
             "vendor": self.table.vendor, "symbology": self.symbology, "decoder": self.decoder_name,
@@ -262,10 +263,6 @@ class CameraShoeDriver(ThreadedDriver):
             return
         for event in self._tracker.flush(now=time.monotonic(), at=utcnow(), why=why):
             self._emit(event)
-
-    def _sleep_backoff(self, stop: threading.Event) -> None:
-        stop.wait(self._backoff)
-        self._backoff = min(self._backoff * 2, self.opts.reconnect_max)
 
 
 DRIVERS = {"camera-shoe": CameraShoeDriver}
