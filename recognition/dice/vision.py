@@ -973,17 +973,10 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
     side = math.sqrt(area / _ROUND_AREA)
     aspect = min(rw, rh) / max(rw, rh) if max(rw, rh) > 0 else 0.0
-    flat_aspect = aspect
-    if max(rw, rh) > 0:
-        # a die far from the middle of the picture shows the sides facing it (perspective): its outline is
-        # longer that way by distance / camera height; for the confidence, measure the outline without that
-        # (a cocked die is still judged on its outline as seen, and on its side faces)
-        a = math.radians(ang)
-        dx, dy = work.principal[0] - (cx + ox), work.principal[1] - (cy + oy)
-        ew = rw - abs(dx * math.cos(a) + dy * math.sin(a)) / cal.camera_height
-        eh = rh - abs(-dx * math.sin(a) + dy * math.cos(a)) / cal.camera_height
-        if ew > 0 and eh > 0:
-            flat_aspect = max(aspect, min(1.0, min(ew, eh) / max(ew, eh)))
+    # a die far from the middle of the picture shows the sides facing it (perspective): its outline is
+    # longer that way by distance / camera height; for the confidence, measure the outline without that
+    # (a cocked die is still judged on its outline as seen, and on its side faces)
+    flat_aspect = _flat_aspect(work, cal, (cx + ox, cy + oy), (rw, rh), ang)
     hull_area = cv2.contourArea(cv2.convexHull(cnt))
     solidity = cv2.contourArea(cnt) / hull_area if hull_area > 0 else 0.0
     box = cv2.boxPoints(((cx, cy), (rw, rh), ang))
@@ -1029,6 +1022,9 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     cc, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     (fx, fy), (fw, fh), fang = cv2.minAreaRect(max(cc, key=cv2.contourArea))
     checks["face_aspect"] = min(fw, fh) / max(fw, fh) if max(fw, fh) > 0 else 0.0
+    # a flat die's lit side face facing the camera may join its upper face: as long as the perspective shows it
+    face_flat = _flat_aspect(work, cal, (fx + ox, fy + oy), (fw, fh), fang)
+    checks["face_flat"] = face_flat
     checks["face_area"] = cv2.countNonZero(core) / (s * s)
     # a cocked die shows one of its side faces: die-coloured pixels reaching further beyond its upper
     # face than the bevel and the camera's perspective explain
@@ -1069,10 +1065,10 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     # the outline's squareness, for the confidence: a die on its own is judged by its outline (perspective
     # allowed for); one whose edge meets another die's upper face may have its outline cut by that die's body
     # (a neighbour of another colour, the dark seam between them): then its upper face may vouch for it
-    shape_aspect = checks["face_aspect"]
+    shape_aspect = face_flat
     if whole:
         met = any(sd.seam == 2 for sd in bands)
-        shape_aspect = max(flat_aspect, checks["face_aspect"]) if met else flat_aspect
+        shape_aspect = max(flat_aspect, face_flat) if met else flat_aspect
     checks["band_excess"] = max(excess, seam_excess)
     if excess > 0 or seam_excess > _SQUARE_EXTRA:
         return result(None, 0.0, "cocked")
@@ -1131,11 +1127,14 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         return result(None, 0.0, "unreadable", pips)
     P = np.array(pips, np.float64)
     centroid = P.mean(axis=0)
+    # the pips' layout is measured against the die's size: an outline cut by a neighbour (a shape of its own, or
+    # a part) is smaller than the die, not its pip grid
+    pside = max(side, s)
     off = float(np.hypot(centroid[0] - fx, centroid[1] - fy))  # both in the part's box coordinates
-    checks["offset"] = off / side
+    checks["offset"] = off / pside
     uniform = max(areas) / min(areas)
     checks["uniform"] = uniform
-    face, residual, rot = _match_layout(P - centroid, side, fang % 90.0)
+    face, residual, rot = _match_layout(P - centroid, pside, fang % 90.0)
     checks["face_angle"] = fang % 90.0
     checks["residual"] = residual
     if face is None:
@@ -1160,7 +1159,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
     # where this face has no pip, the die must be bare: a dark (or light) spot there is a pip the count
     # missed (a 3 without its middle pip would read 2)
-    spot = _empty_spots(dist, p_body + 0.3 * (p_pip - p_body), sel, centroid, P, side, rot, face)
+    spot = _empty_spots(dist, p_body + 0.3 * (p_pip - p_body), sel, centroid, P, pside, rot, face)
     checks["empty_spot"] = spot
     if spot > 0.2:
         return result(None, 0.0, "unreadable", pips, work.to_frame((centroid + (ox, oy))[None])[0])
@@ -1176,14 +1175,14 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     # confidence: the weakest check
     scores = [
         _ramp(residual, 0.045, 0.11),
-        _ramp(off / side, 0.12, 0.22),
+        _ramp(off / pside, 0.12, 0.22),
         _ramp(uniform, 1.9, 2.8),
         _ramp(-contrast, -0.4, -0.25),
         _ramp(-shape_aspect, -0.88, -0.84),
         1.0 - 0.35 * min(stray, 3),
     ]
     if len(pips) >= 2:
-        spread = float(np.sqrt(((P - centroid) ** 2).sum(axis=1).mean())) / side
+        spread = float(np.sqrt(((P - centroid) ** 2).sum(axis=1).mean())) / pside
         want = float(np.sqrt((LAYOUTS[len(pips)][0] ** 2).sum(axis=1).mean()))
         ratio = spread / want if want > 0 else 1.0
         checks["spread"] = ratio
@@ -1191,6 +1190,23 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     conf = max(0.0, min(scores))
     centre_px = work.to_frame((centroid + (ox, oy))[None])[0] if len(pips) > 1 else centre_frame
     return result(face, conf, None, pips, centre_px)
+
+
+def _flat_aspect(work: _Work, cal: Calibration, centre: tuple[float, float], dims: tuple[float, float],
+                 ang: float) -> float:
+    """A rectangle's aspect (short / long side) without what the perspective adds towards the middle of the
+    picture (distance / camera height along each side), never less than as seen."""
+    rw, rh = dims
+    if rw <= 0 or rh <= 0:
+        return 0.0
+    aspect = min(rw, rh) / max(rw, rh)
+    a = math.radians(ang)
+    dx, dy = work.principal[0] - centre[0], work.principal[1] - centre[1]
+    ew = rw - abs(dx * math.cos(a) + dy * math.sin(a)) / cal.camera_height
+    eh = rh - abs(-dx * math.sin(a) + dy * math.cos(a)) / cal.camera_height
+    if ew > 0 and eh > 0:
+        return max(aspect, min(1.0, min(ew, eh) / max(ew, eh)))
+    return aspect
 
 
 def _channel_medians(img: np.ndarray, sel: np.ndarray) -> np.ndarray:
@@ -1271,9 +1287,15 @@ def _upper_face(work: _Work, b: _Blob, pm: np.ndarray, origin: tuple[int, int], 
     if cv2.countNonZero(body) < 10:
         return pm, 0.0
     r = max(3, int(round(0.5 * s)) | 1)
-    local = cv2.dilate(cv2.bitwise_and(v, body), cv2.getStructuringElement(cv2.MORPH_RECT, (r, r)))
+    # a light pip's blurred rim may pass for body colour and is brighter than the body: kept out of the bar
+    rim = min(255, int(_PIP_RIM * _median_u8(v, body)))
+    local = cv2.dilate(cv2.min(cv2.bitwise_and(v, body), rim), cv2.getStructuringElement(cv2.MORPH_RECT, (r, r)))
     top = cv2.compare(v.astype(np.float32), local.astype(np.float32) * 0.87, cv2.CMP_GE)
     top = cv2.bitwise_and(top, pm)
+    # pips are holes in the face: filled first, the narrow strip between a row of pips and the face's edge
+    # survives the opening that takes off the bevel's stray bright pixels
+    contours, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(top, contours, -1, 255, cv2.FILLED)
     top = cv2.morphologyEx(top, cv2.MORPH_OPEN, _K3)
     contours, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
@@ -1286,6 +1308,9 @@ def _upper_face(work: _Work, b: _Blob, pm: np.ndarray, origin: tuple[int, int], 
     core = np.zeros_like(pm)
     cv2.drawContours(core, [cv2.convexHull(c)], -1, 255, cv2.FILLED)  # convex: pips at its edge included
     return core, second
+
+
+_PIP_RIM = 1.1  # body pixels brighter than this many times the body's median are a light pip's rim
 
 
 _GRID = np.array([(gx, gy) for gx in (-_D, 0.0, _D) for gy in (-_D, 0.0, _D)])
@@ -1516,6 +1541,9 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                 if els[k] and mat[k]:
                     other = True
                 if mat[k]:
+                    if els[k] and k - last > 1:
+                        other = True
+                        break  # another die's material across a gap: its bevel or side face, not this die's
                     last = k
                 elif k - last > gap:
                     break
