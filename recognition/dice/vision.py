@@ -1036,7 +1036,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     principal = np.array(work.principal, np.float64)
     excess = 0.0
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
-    square_check: list[np.ndarray] = []
+    square_check: list[tuple[np.ndarray, float]] = []  # (normal, how far the side faces the middle of the picture)
     for reach, normal, seam, free_band, _ in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
@@ -1056,7 +1056,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         over = (reach - allowed) / side
         if seam and over > 0:
             seam_excess = max(seam_excess, over)
-            square_check.append(normal)
+            square_check.append((normal, towards))
         else:
             excess = max(excess, over)
         if seam == 2:
@@ -1153,9 +1153,11 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # the second cue: the upper face of a die tilted by t is foreshortened by cos t across the edge it
         # shows a side face at (0.95 at 18 degrees); a 2-D pip grid (4, 5, 6) measures that, a line of pips
         # (2, 3) or one pip cannot, so those stay refused
-        square = _grid_squareness(P - centroid, face, rot, square_check) if face >= 4 else 0.0
-        checks["grid_square"] = square
-        if square < _SQUARE_MIN:
+        grid = [(_grid_squareness(P - centroid, face, rot, [n]) if face >= 4 else 0.0,
+                 _square_needed(towards / (cal.camera_height * side))) for n, towards in square_check]
+        checks["grid_square"] = min(g for g, _ in grid)
+        checks["grid_needed"] = max(need for _, need in grid)
+        if any(g < need for g, need in grid):
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
     # where this face has no pip, the die must be bare: a dark (or light) spot there is a pip the count
     # missed (a 3 without its middle pip would read 2)
@@ -1385,6 +1387,18 @@ def _grid_scale(q: np.ndarray, target: np.ndarray) -> float:
 
 _SQUARE_EXTRA = 0.35  # the most a band at a neighbour may exceed its allowance (die sides) and be a neighbour's
 _SQUARE_MIN = 0.975  # a pip grid at least this square across that band: flat (cos 18 degrees = 0.951)
+_LEAST_TILT = math.radians(18)  # the least a cocked die leans at (the simulator's least tilt)
+
+
+def _square_needed(towards: float) -> float:
+    """How square a pip grid must be across a side that meets a neighbour to vouch for a flat die. `towards`:
+    how far that side faces the middle of the picture, over the camera's height (both in die sides). A die
+    leaning on a neighbour at that side tilts its upper face away from it; when the side faces away from the
+    middle of the picture, the face tilts towards the camera, which sees it slanted by v = atan(-towards) and
+    so foreshortened by only cos(t - v) / cos v (0.984 at 18 degrees, 6 degrees off the middle, where a flat
+    die's grid measures 0.98-1.02): the bar rises by as much, to beyond 1 (no vouching) from about 4 degrees."""
+    v = math.atan(max(0.0, -towards))
+    return _SQUARE_MIN + math.cos(_LEAST_TILT - v) / math.cos(v) - math.cos(_LEAST_TILT)
 
 
 def _ramp(x: float, good: float, bad: float) -> float:
