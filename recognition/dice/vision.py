@@ -1043,7 +1043,8 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # it leans on, so the seam allowance costs little); a side that meets a neighbour's bevel past
         # its corner (not its upper face) gets a little more
         persp = max(0.0, towards) / cal.camera_height
-        if free_band is not None and free_band <= cal.max_side_band * side + persp:
+        plain = cal.max_side_band * side + persp
+        if free_band is not None and free_band <= plain:
             # the walks that ended at the felt show no side face: what lies beyond the others is a neighbour's
             checks["free_band"] = max(checks.get("free_band", 0.0), free_band / side)
             continue
@@ -1051,9 +1052,17 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # (0.03-0.11 die on clean frames), where nothing touches it: a tilt as slight as the least a die leans
         # at shows a side face narrower than the full allowance there, and is still held
         away = towards <= 0 and seam == 0 and free_band is None
-        band = cal.max_side_band * (_AWAY_SHARE if away else _SEAM if seam == 2 else 1.0)
+        # between two dice whose seam faces away from the middle of the picture, the camera sees the neighbour's
+        # side face (flat dice: up to 0.33 die in all) and a cocked die's own side face narrowed by its tilt
+        # towards the camera (0.35 die seen): beyond `_SEAM_AWAY` the pip grid must vouch for a flat die
+        seam_share = _SEAM_AWAY if towards <= 0 else _SEAM
+        band = cal.max_side_band * (_AWAY_SHARE if away else seam_share if seam == 2 else 1.0)
         allowed = band * side + persp + (_CONTACT * side if seam == 1 else 0.0)
         over = (reach - allowed) / side
+        if free_band is not None:
+            # most walks ended at the felt, and they show die material beyond the plain allowance where no
+            # neighbour lies: this die's own side face, however the walks into the neighbour measure
+            over = max(over, (free_band - plain) / side)
         if seam and over > 0:
             seam_excess = max(seam_excess, over)
             square_check.append((normal, towards))
@@ -1664,6 +1673,7 @@ _PIP_LIKE = 0.5  # a pixel at least halfway from the die's body colour towards i
 _CLEAR = 0.4  # die sides: spots nearer another die's upper face may be that die's (its side face, the felt between)
 _SIDE_PIPS_MIN = 2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)
 _SEAM = 1.8
+_SEAM_AWAY = 1.7  # at a seam that faces away from the middle of the picture (see `_read_die`)
 _CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
 _BAND_GAP = 0.16
