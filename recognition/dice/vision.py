@@ -1059,9 +1059,9 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         band = cal.max_side_band * (_AWAY_SHARE if away else seam_share if seam == 2 else 1.0)
         allowed = band * side + persp + (_CONTACT * side if seam == 1 else 0.0)
         over = (reach - allowed) / side
-        if free_band is not None:
+        if free_band is not None and seam:
             # most walks ended at the felt, and they show die material beyond the plain allowance where no
-            # neighbour lies: this die's own side face, however the walks into the neighbour measure
+            # neighbour lies: this die's own side face, whatever allowance the walks into the neighbour earn
             over = max(over, (free_band - plain) / side)
         if seam and over > 0:
             seam_excess = max(seam_excess, over)
