@@ -934,12 +934,18 @@ def _cuts(m: np.ndarray, s: float, die_area: float) -> list[tuple[np.ndarray, np
         if err > 0.45:
             continue
         shape = 0.0
+        die_shaped = True
         for part in (cnt[lo:hi + 1], np.concatenate([cnt[hi:], cnt[:lo + 1]])):
             kp = abs(cv2.contourArea(part)) / die_area
             if round(kp) == 1:  # a single die must look like a square
                 (_, _), (rw, rh), _ = cv2.minAreaRect(part)
                 if rw > 0 and rh > 0:
                     shape += 1 - min(rw, rh) / max(rw, rh)
+                    # a part far from square is not a die: a strip of the other's side face joins it, and the
+                    # other die, short of that strip, may look flat when it is not
+                    die_shaped = die_shaped and min(rw, rh) / max(rw, rh) >= _CUT_SQUARE
+        if not die_shaped:
+            continue
         score = err + 2.0 * shape + 0.2 * length / s - 0.3 * (di + dj) / s
         scored.append((score, lo, hi, pts[i], pts[j]))
     scored.sort(key=lambda t: t[0])
@@ -954,6 +960,9 @@ def _cuts(m: np.ndarray, s: float, die_area: float) -> list[tuple[np.ndarray, np
             pair.append(pm)
         out.append((pair[0], pair[1]))
     return out
+
+
+_CUT_SQUARE = 0.7  # the least aspect of a one-die part a cut may leave
 
 
 def _poly_area(p: np.ndarray) -> float:
@@ -1533,12 +1542,14 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         neighbour = np.zeros_like(loc)
     # another die's shape (a blob of its own, holding an upper face): its bevel and side faces lie there
     elsewhere = neighbour
+    another = np.zeros_like(loc)
     if work.blob_labels is not None and blob:
         bl = work.blob_labels[qyc, qxc]
-        elsewhere = neighbour | (inb & (bl != blob) & work.die_blobs[bl])
+        another = inb & (bl != blob) & work.die_blobs[bl]
+        elsewhere = neighbour | another
     ib_rows, core_rows = inb.tolist(), in_core.tolist()
     oth_rows, mat_rows, nb_rows = other_face.tolist(), material.tolist(), neighbour.tolist()
-    else_rows = elsewhere.tolist()
+    else_rows, another_rows = elsewhere.tolist(), another.tolist()
     out: list[_Side] = []
     for side in range(4):
         reach = []
@@ -1547,6 +1558,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         seams = contacts = 0
         for r in range(side * 7, side * 7 + 7):
             ib, cor, oth, mat, nb, els = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r], else_rows[r]
+            ano = another_rows[r]
             start = last = None
             met = touched = other = False
             for k in range(len(ib)):
@@ -1564,7 +1576,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                 if els[k] and mat[k]:
                     other = True
                 if mat[k]:
-                    if els[k] and k - last > 1:
+                    if ano[k] and k - last > 1:
                         other = True
                         break  # another die's material across a gap: its bevel or side face, not this die's
                     last = k

@@ -21,9 +21,9 @@ cocked; judged by the walks that end at the felt it is read) and its counterpart
 (seed 2026 cocked frame 92: a cocked 2 whose side face runs partly into a flat 4; the walks that end at the felt
 still cross the side face, so it stays refused). Sixth session: ``sixes-face-to-face.png`` (Sic Bo, seed 41, frame
 348: the strip beyond a 6's row of pips was lost to the opening of its upper face, which then measured a side
-band wide enough to refuse it as cocked; the pips are filled first now), ``gap-then-neighbour.png`` (Lightning
-Dice, seed 39, frame 1802: a 1's walks crossed the dark gap between two dice and ran on through the neighbour's
-side face), ``blue-six-pip-rims.png`` (Bac Bo, seed 41, frame 1744: the light rim of a blue 6's pips raised the
+band wide enough to refuse it as cocked; the pips are filled first now), ``gap-then-neighbour.png`` (Sic Bo,
+seed 64, frame 1584: two 1s touching past a corner, each a shape of its own; a 1's walks crossed the dark gap
+between them and ran on through the other's bevel and side face), ``blue-six-pip-rims.png`` (Bac Bo, seed 41, frame 1744: the light rim of a blue 6's pips raised the
 bar of its upper face over a square around each pip, so a corner of the face was lost and the 6 unreadable),
 ``six-outline-cut.png`` (Sic Bo, seed 41, frame 1379: a 6 whose outline a neighbour cut to 0.86 of a die,
 its pip grid measured against that outline at 63 %) and ``three-lit-side.png`` (Sic Bo, seed 41, frame 679: a
@@ -83,7 +83,7 @@ REGRESSION = {
     "corner-touch": (("white", "white", "white"), None, 13, 416, (0, 1)),
     "cocked-side-on-neighbour": (("white", "white", "white"), "cocked", 2026 + 17, 92),
     "sixes-face-to-face": (("white", "white", "white"), None, 41, 348),
-    "gap-then-neighbour": (("yellow", "yellow", "yellow"), None, 39, 1802),
+    "gap-then-neighbour": (("white", "white", "white"), None, 64, 1584, (0, 1)),
     "blue-six-pip-rims": (("blue", "blue", "red", "red"), None, 41, 1744, (0, 1)),
     "six-outline-cut": (("white", "white", "white"), None, 41, 1379),
     "three-lit-side": (("white", "white", "white"), None, 41, 679, (0, 2)),
