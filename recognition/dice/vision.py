@@ -1131,11 +1131,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
                 pips.append(cut[0])
                 areas.append(cut[1])
             continue  # else a side face's pip seen edge-on, or the bevel
-        if a < amin or a > amax:
-            stray += 1
-            continue
-        bw, bh = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
-        if min(bw, bh) / max(bw, bh) < 0.55 or a / (bw * bh) < 0.5:
+        if not _pip_shaped(stats[k], amin, amax):
             stray += 1
             continue
         pips.append(cents[k])
@@ -1171,11 +1167,11 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # the second cue: the upper face of a die tilted by t is foreshortened by cos t across the edge it
         # shows a side face at (0.95 at 18 degrees); a 2-D pip grid (4, 5, 6) measures that, a line of pips
         # (2, 3) or one pip cannot, so those stay refused
-        grid = [(_grid_squareness(P - centroid, face, rot, [n]) if face >= 4 else 0.0,
-                 _square_needed(towards / (cal.camera_height * side))) for n, towards in square_check]
-        checks["grid_square"] = min(g for g, _ in grid)
-        checks["grid_needed"] = max(need for _, need in grid)
-        if any(g < need for g, need in grid):
+        grids = [(_grid_squareness(P - centroid, face, rot, [n]) if face >= 4 else 0.0,
+                  _square_needed(towards / (cal.camera_height * side))) for n, towards in square_check]
+        checks["grid_square"] = min(g for g, _ in grids)
+        checks["grid_needed"] = max(need for _, need in grids)
+        if any(g < need for g, need in grids):
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
     # where this face has no pip, the die must be bare: a dark (or light) spot there is a pip the count
     # missed (a 3 without its middle pip would read 2)
@@ -1277,15 +1273,21 @@ def _pip_cut_by_face_edge(spots: tuple, piece: np.ndarray, edge: np.ndarray, ami
     if len(ids) != 1:
         return None
     j = int(ids[0])
-    a = float(stats[j, cv2.CC_STAT_AREA])
-    bw, bh = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
-    if not amin <= a <= amax or min(bw, bh) / max(bw, bh) < 0.55 or a / (bw * bh) < 0.5:
+    if not _pip_shaped(stats[j], amin, amax):
         return None
     cx, cy = cents[j]
     h, w = edge.shape
     if edge[min(h - 1, int(round(cy))), min(w - 1, int(round(cx)))] <= 0:
         return None
-    return cents[j], a
+    return cents[j], float(stats[j, cv2.CC_STAT_AREA])
+
+
+def _pip_shaped(stat: np.ndarray, amin: float, amax: float) -> bool:
+    """Whether a spot (a row of connectedComponentsWithStats' stats) is a pip: of a pip's area, round and filling
+    its box."""
+    a = stat[cv2.CC_STAT_AREA]
+    bw, bh = stat[cv2.CC_STAT_WIDTH], stat[cv2.CC_STAT_HEIGHT]
+    return bool(amin <= a <= amax and min(bw, bh) / max(bw, bh) >= 0.55 and a / (bw * bh) >= 0.5)
 
 
 def _inner_body(work: _Work, color: str, mask: np.ndarray, x: int, y: int) -> np.ndarray:
