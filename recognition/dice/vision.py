@@ -1012,6 +1012,13 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         return result(None, 0.0, "stacked")
     if whole and aspect < 0.84:
         return result(None, 0.0, "cocked")
+    # a die on its own longer than a flat die can look (perspective allowed for) shows a side face as well as its
+    # upper face: flat dice measure at most 1.11 die that way (10,000 on clean frames), a cocked die whose side
+    # face passes for a neighbour's edge 1.22 or more
+    longest = max(_flat_dims(work, cal, (cx + ox, cy + oy), (rw, rh), ang)) / s
+    checks["longest"] = longest
+    if whole and longest > _FLAT_LONGEST:
+        return result(None, 0.0, "cocked")
     if cal.die_size is not None:
         lo, hi = cal.die_size[0] * work.scale, cal.die_size[1] * work.scale
         if not 0.92 * lo <= side <= 1.08 * hi:
@@ -1216,13 +1223,20 @@ def _flat_aspect(work: _Work, cal: Calibration, centre: tuple[float, float], dim
     if rw <= 0 or rh <= 0:
         return 0.0
     aspect = min(rw, rh) / max(rw, rh)
-    a = math.radians(ang)
-    dx, dy = work.principal[0] - centre[0], work.principal[1] - centre[1]
-    ew = rw - abs(dx * math.cos(a) + dy * math.sin(a)) / cal.camera_height
-    eh = rh - abs(-dx * math.sin(a) + dy * math.cos(a)) / cal.camera_height
+    ew, eh = _flat_dims(work, cal, centre, dims, ang)
     if ew > 0 and eh > 0:
         return max(aspect, min(1.0, min(ew, eh) / max(ew, eh)))
     return aspect
+
+
+def _flat_dims(work: _Work, cal: Calibration, centre: tuple[float, float], dims: tuple[float, float],
+               ang: float) -> tuple[float, float]:
+    """A rectangle's sides without what the perspective adds towards the middle of the picture."""
+    rw, rh = dims
+    a = math.radians(ang)
+    dx, dy = work.principal[0] - centre[0], work.principal[1] - centre[1]
+    return (rw - abs(dx * math.cos(a) + dy * math.sin(a)) / cal.camera_height,
+            rh - abs(-dx * math.sin(a) + dy * math.cos(a)) / cal.camera_height)
 
 
 def _channel_medians(img: np.ndarray, sel: np.ndarray) -> np.ndarray:
@@ -1687,6 +1701,7 @@ _PIP_LIKE = 0.5  # a pixel at least halfway from the die's body colour towards i
 _CLEAR = 0.4  # die sides: spots nearer another die's upper face may be that die's (its side face, the felt between)
 _SIDE_PIPS_MIN = 2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)
 _SEAM = 1.8
+_FLAT_LONGEST = 1.17  # the longest a whole flat die's outline measures, in dice, perspective allowed for
 _SEAM_AWAY = 1.7  # at a seam that faces away from the middle of the picture (see `_read_die`)
 _CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
