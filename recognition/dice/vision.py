@@ -785,7 +785,7 @@ def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float
         # touching dice: split at the dark seam between their upper faces; failing that, try the best
         # few ways of cutting the shape into whole dice; keep the first whose every part reads well
         chosen: list[DieReading] | None = None
-        ways = itertools.chain(_split_at_seams(work, b, s, k, cores),
+        ways = itertools.chain(_split_at_seams(work, b, s, k, cores, cal.camera_height),
                                itertools.islice(_partitions(b.mask, s, die_area), 6))  # type: ignore[arg-type]
         for pieces in ways:
             read = [_read_die(work, cal, b, pm, (x, y), s, _union(pieces, i)) for i, pm in enumerate(pieces)]
@@ -824,6 +824,19 @@ def _with_problem(d: DieReading, code: str) -> DieReading:
 # --------------------------------------------------------------------------- touching dice
 
 
+def _side_faces_seen(work: _Work, cores: list[np.ndarray], origin: tuple[int, int], s: float,
+                     camera_height: float) -> float:
+    """The area (in dice) of the side faces the camera sees of flat dice with these upper faces: each die shows
+    the two sides that face the middle of the picture, each distance along its normal / camera height wide."""
+    total = 0.0
+    for c in cores:
+        (fx, fy), _, ang = cv2.minAreaRect(c)
+        a = math.radians(ang)
+        dx, dy = work.principal[0] - fx - origin[0], work.principal[1] - fy - origin[1]
+        total += (abs(dx * math.cos(a) + dy * math.sin(a)) + abs(-dx * math.sin(a) + dy * math.cos(a))) / camera_height
+    return total / s
+
+
 def _blob_cores(work: _Work, b: _Blob, s: float) -> list[np.ndarray]:
     """The upper faces of the dice lying flat in a blob (outlines in the blob's box)."""
     x, y, w, h = b.bbox
@@ -839,15 +852,17 @@ def _blob_cores(work: _Work, b: _Blob, s: float) -> list[np.ndarray]:
     return out
 
 
-def _split_at_seams(work: _Work, b: _Blob, s: float, k: float, cores: list[np.ndarray]) -> list[list[np.ndarray]]:
+def _split_at_seams(work: _Work, b: _Blob, s: float, k: float, cores: list[np.ndarray],
+                    camera_height: float) -> list[list[np.ndarray]]:
     """Touching dice by their upper faces: the brightest flat part of each die, apart from its neighbour's
     by the darker rounded edges; every pixel of the shape then goes to the nearest face (watershed)."""
     x, y, w, h = b.bbox
     mask = b.mask
     assert mask is not None
     n = len(cores)
-    # as many faces as dice: the shape's area may exceed n dice by the side faces the camera sees
-    if n < 2 or not n - 0.35 <= k <= n + 0.8:
+    # as many faces as dice: the shape's area may exceed n dice by the side faces the camera sees, the more the
+    # further the dice lie from the middle of the picture (a side face distance / camera height wide)
+    if n < 2 or not n - 0.35 <= k <= n + 0.8 + _side_faces_seen(work, cores, (x, y), s, camera_height):
         return []
     hulls = []
     for c in cores:
@@ -1570,6 +1585,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     for side in range(4):
         reach = []
         free = []  # the walks that ended at the felt: neither at another die's upper face nor in another die
+        ended = []  # the walks that ended at the felt or at another die's upper face (not inside another die)
         gaps: list[tuple[int, int]] = []  # (walk, step) the free walks stepped over between die material
         seams = contacts = 0
         for r in range(side * 7, side * 7 + 7):
@@ -1601,6 +1617,8 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
             seams += met
             contacts += touched or met
             reach.append(last - start if start is not None and last is not None else 0)
+            if met or not other:
+                ended.append(reach[-1])
             if not (met or other):
                 free.append(reach[-1])
                 if start is not None and last is not None:
@@ -1618,7 +1636,12 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
             stepped = np.stack([qyc[rows, cols], qxc[rows, cols]], axis=1)
         else:
             stepped = _NO_GAPS
-        out.append(_Side(float(reach[_BAND_RANK]), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0),
+        # a walk that ran on inside another die (a neighbour's bevel, side face or body, met past its corner)
+        # measured that die too; a side face lies along the whole edge, so the walks that ended tell it, when
+        # enough of them did that two stopped short by a side face's pips cannot hide it
+        ended.sort()
+        band = ended[-_ENDED_RANK] if len(ended) >= _ENDED_MIN else reach[_BAND_RANK]
+        out.append(_Side(float(band), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0),
                          free_band, stepped))
     return out
 
@@ -1705,6 +1728,8 @@ _FLAT_LONGEST = 1.17  # the longest a whole flat die's outline measures, in dice
 _SEAM_AWAY = 1.7  # at a seam that faces away from the middle of the picture (see `_read_die`)
 _CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
+_ENDED_MIN = 5  # walks that must end (at the felt or another die's upper face) for a side to be judged by them
+_ENDED_RANK = 3  # the third widest of them
 _BAND_GAP = 0.16
 _FREE_MIN = 4  # walks that must end at the felt for a side to be judged by them alone
 

@@ -87,6 +87,8 @@ def test_touching_flat_dice_read_by_their_square_pip_grid(monkeypatch: pytest.Mo
         assert near < 0.3 * truth["die_size"]
     assert any(d.checks.get("grid_square", 0.0) >= 0.975 for d in reading.dice)  # the cue decided one of them
     monkeypatch.setattr(vision, "_SQUARE_EXTRA", 0.0)  # the band alone (the recognizer before the cue)
+    assert read_dice(image, cal, expected=truth["expected"]).status == "ok"  # measured by the walks that ended
+    monkeypatch.setattr(vision, "_ENDED_MIN", 8)  # by all 7 walks, as before the seventh session
     assert read_dice(image, cal, expected=truth["expected"]).status == "uncertain"
 
 
@@ -166,7 +168,9 @@ def test_flat_dice_touching_past_a_corner_over_felt_are_read_by_their_free_walks
     reading = read_dice(image, cal, expected=truth["expected"], colors=colors)
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"] == [2, 4]
-    monkeypatch.setattr(vision, "_FREE_MIN", 99)  # every side judged by all its walks (the recognizer before)
+    monkeypatch.setattr(vision, "_FREE_MIN", 99)  # the walks that ended at the felt or a face judge it too
+    assert read_dice(image, cal, expected=truth["expected"], colors=colors).status == "ok"
+    monkeypatch.setattr(vision, "_ENDED_MIN", 8)  # every side judged by all its walks (the recognizer before)
     assert read_dice(image, cal, expected=truth["expected"], colors=colors).status == "uncertain"
 
 
@@ -735,3 +739,37 @@ def test_calibration_is_validated_versioned_and_restricted() -> None:
             load_calibration(bad)
     assert Calibration().colors == DEFAULT_COLORS
     assert load_calibration(cal.model_dump_json()) == cal
+
+
+def test_three_touching_dice_far_from_the_middle_are_split_at_their_seams(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lightning Dice seed 51 frame 1667: three flat dice touching in one shape near the tray's right edge. Each
+    shows two side faces in perspective (7 dice from the middle of the picture), so the shape measures 3.8 dice,
+    beyond the 3.8 that three upper faces were allowed: no split was tried and the frame was refused. The
+    allowance now grows with the side faces the camera sees of each face's die."""
+    from recognition.dice import vision
+
+    image, truth, cal = _bench_frame(("yellow",) * 3, 51, 1667)
+    reading = read_dice(image, cal, expected=3)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"] == [2, 4, 5]
+    monkeypatch.setattr(vision, "_side_faces_seen", lambda *a: 0.0)
+    assert read_dice(image, cal, expected=3).status == "uncertain"
+
+
+@pytest.mark.parametrize("colours, seed, index", [(("yellow",) * 3, 51, 336), (("yellow",) * 3, 51, 586),
+                                                  (("white",) * 3, 51, 586)])
+def test_walks_that_run_on_inside_a_neighbour_do_not_measure_the_band(
+        monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int) -> None:
+    """Lightning Dice seed 51 frames 336 and 586, Sic Bo frame 586: flat dice touching a neighbour rotated
+    against them. Two or three of the seven walks out from the edge that faces it run on along the neighbour's
+    bevel and body past its upper face's corner (0.5-0.7 die) and set the band: "cocked". The walks that ended,
+    at the felt or at the neighbour's upper face, measure 0.16-0.19 die; a cocked die's side face lies under
+    every walk of its edge, so when at least five walks ended, the third widest of them is the band."""
+    from recognition.dice import vision
+
+    image, truth, cal = _bench_frame(colours, seed, index)
+    reading = read_dice(image, cal, expected=3)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"]
+    monkeypatch.setattr(vision, "_ENDED_MIN", 8)
+    assert read_dice(image, cal, expected=3).status == "uncertain"
