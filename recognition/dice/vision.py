@@ -1104,8 +1104,10 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     checks["side_band"] = max(sd.reach for sd in bands) / side
     # the outline's squareness, for the confidence: a die on its own is judged by its outline (perspective
     # allowed for); one whose edge meets another die's upper face may have its outline cut by that die's body
-    # (a neighbour of another colour, the dark seam between them): then its upper face may vouch for it
-    shape_aspect = face_flat
+    # (a neighbour of another colour, the dark seam between them): then its upper face may vouch for it. A part
+    # cut from touching dice is judged by its upper face or, where the neighbour's face took a corner or a strip
+    # of it when the faces were told apart, by its part (a cocked die is judged by its side bands, not here)
+    shape_aspect = max(face_flat, flat_aspect)
     if whole:
         met = any(sd.seam == 2 for sd in bands)
         shape_aspect = max(flat_aspect, face_flat) if met else flat_aspect

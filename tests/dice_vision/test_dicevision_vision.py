@@ -773,3 +773,18 @@ def test_walks_that_run_on_inside_a_neighbour_do_not_measure_the_band(
     assert reading.faces == truth["faces"]
     monkeypatch.setattr(vision, "_ENDED_MIN", 8)
     assert read_dice(image, cal, expected=3).status == "uncertain"
+
+
+@pytest.mark.parametrize("index, face", [(1189, 1), (773, 3)])
+def test_part_vouches_for_an_upper_face_its_neighbour_shaved(index: int, face: int) -> None:
+    """Bac Bo seed 55 frames 1189 and 773: a blue 1 (or 3) touching another die. Telling their bright faces
+    apart gave a corner or a strip of its upper face to the neighbour: the face measures 0.87 square, which read
+    it 74-77 % sure, and a 1 or a 3 has no pip grid to vouch for it. Its part of the shape is square: the
+    frame reads."""
+    image, truth, cal = _bench_frame(("blue", "blue", "red", "red"), 55, index)
+    reading = read_dice(image, cal, expected=4, colors=("blue", "blue", "red", "red"))
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"]
+    shaved = [d for d in reading.dice if d.face == face and d.color == "blue"]
+    assert shaved and shaved[0].checks["face_flat"] < 0.88 <= shaved[0].checks["flat_aspect"]
+    assert shaved[0].confidence >= 0.9
