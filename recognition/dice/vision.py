@@ -1105,9 +1105,9 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     # the outline's squareness, for the confidence: a die on its own is judged by its outline (perspective
     # allowed for); one whose edge meets another die's upper face may have its outline cut by that die's body
     # (a neighbour of another colour, the dark seam between them): then its upper face may vouch for it. A part
-    # cut from touching dice is judged by its upper face or, where the neighbour's face took a corner or a strip
-    # of it when the faces were told apart, by its part (a cocked die is judged by its side bands, not here)
-    shape_aspect = max(face_flat, flat_aspect)
+    # cut from touching dice is judged by its upper face: its part's outline holds a cocked die's side face, which
+    # makes the part squarer while the tilt squeezes the face (cos t)
+    shape_aspect = face_flat
     if whole:
         met = any(sd.seam == 2 for sd in bands)
         shape_aspect = max(flat_aspect, face_flat) if met else flat_aspect
@@ -1161,13 +1161,21 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         pips.append(cents[k])
         areas.append(a)
     checks["stray"] = stray
+    # the pips' layout is measured against the die's size: an outline cut by a neighbour (a shape of its own, or
+    # a part) is smaller than the die, not its pip grid
+    pside = max(side, s)
+    if pips and not _fits_a_face(pips, pside, fang):
+        # a neighbour's side-face pips at the seam, seen inside this die's upper face (a red or blue neighbour's
+        # lit side face passes for this face's colour): beyond the pip grid's corners, towards the neighbour
+        beyond = _beyond_the_grid(pips, (fx, fy), pside, bands)
+        kept = [i for i in range(len(pips)) if i not in beyond]
+        if beyond and kept and _fits_a_face([pips[i] for i in kept], pside, fang):
+            pips, areas = [pips[i] for i in kept], [areas[i] for i in kept]
+            checks["beyond_grid"] = float(len(beyond))
     if not 1 <= len(pips) <= 6:
         return result(None, 0.0, "unreadable", pips)
     P = np.array(pips, np.float64)
     centroid = P.mean(axis=0)
-    # the pips' layout is measured against the die's size: an outline cut by a neighbour (a shape of its own, or
-    # a part) is smaller than the die, not its pip grid
-    pside = max(side, s)
     off = float(np.hypot(centroid[0] - fx, centroid[1] - fy))  # both in the part's box coordinates
     checks["offset"] = off / pside
     uniform = max(areas) / min(areas)
@@ -1244,6 +1252,30 @@ def _flat_aspect(work: _Work, cal: Calibration, centre: tuple[float, float], dim
     if ew > 0 and eh > 0:
         return max(aspect, min(1.0, min(ew, eh) / max(ew, eh)))
     return aspect
+
+
+def _fits_a_face(pips: Sequence[np.ndarray], pside: float, fang: float) -> bool:
+    """Whether the pips (1-6 of them) match a face's pattern, centred on their centroid."""
+    if not 1 <= len(pips) <= 6:
+        return False
+    P = np.array(pips, np.float64)
+    return _match_layout(P - P.mean(axis=0), pside, fang % 90.0)[0] is not None
+
+
+def _beyond_the_grid(pips: Sequence[np.ndarray], centre: tuple[float, float], pside: float,
+                     bands: Sequence["_Side"]) -> list[int]:
+    """The pips farther from the upper face's middle than a pip grid's corner can lie (`_PIP_FAR`; corners at
+    0.35 die) in the direction of a side that meets a neighbour."""
+    out = []
+    for i, p in enumerate(pips):
+        d = np.array((p[0] - centre[0], p[1] - centre[1]), np.float64)
+        r = float(np.hypot(d[0], d[1]))
+        if r <= _PIP_FAR * pside:
+            continue
+        facing = max(bands, key=lambda sd: float(np.dot(sd.normal, d)))
+        if facing.seam:
+            out.append(i)
+    return out
 
 
 def _flat_dims(work: _Work, cal: Calibration, centre: tuple[float, float], dims: tuple[float, float],
@@ -1726,6 +1758,7 @@ _PIP_LIKE = 0.5  # a pixel at least halfway from the die's body colour towards i
 _CLEAR = 0.4  # die sides: spots nearer another die's upper face may be that die's (its side face, the felt between)
 _SIDE_PIPS_MIN = 2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)
 _SEAM = 1.8
+_PIP_FAR = 0.42  # a pip farther than this from the face's middle (dice) is beyond the grid's corners (0.35)
 _FLAT_LONGEST = 1.17  # the longest a whole flat die's outline measures, in dice, perspective allowed for
 _SEAM_AWAY = 1.7  # at a seam that faces away from the middle of the picture (see `_read_die`)
 _CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)

@@ -775,16 +775,47 @@ def test_walks_that_run_on_inside_a_neighbour_do_not_measure_the_band(
     assert read_dice(image, cal, expected=3).status == "uncertain"
 
 
-@pytest.mark.parametrize("index, face", [(1189, 1), (773, 3)])
-def test_part_vouches_for_an_upper_face_its_neighbour_shaved(index: int, face: int) -> None:
-    """Bac Bo seed 55 frames 1189 and 773: a blue 1 (or 3) touching another die. Telling their bright faces
-    apart gave a corner or a strip of its upper face to the neighbour: the face measures 0.87 square, which read
-    it 74-77 % sure, and a 1 or a 3 has no pip grid to vouch for it. Its part of the shape is square: the
-    frame reads."""
-    image, truth, cal = _bench_frame(("blue", "blue", "red", "red"), 55, index)
-    reading = read_dice(image, cal, expected=4, colors=("blue", "blue", "red", "red"))
+def test_cocked_die_in_a_square_part_is_held_by_its_squeezed_face() -> None:
+    """Craps cocked frame 163 of fault seed 255: a red 2 cocked beside a 1, cut from one shape. Its band at the 1
+    is within the seam allowance; its upper face, foreshortened by the tilt, measures 0.86 square, and that keeps
+    it below full confidence. Its part of the shape, which holds its side face, is 0.89 square: judging a part by
+    the squarer of the two (tried in the seventh session for faces a neighbour shaved) read this frame "ok"."""
+    image, _truth, cal = _bench_frame(("red", "red"), 255, 163, "cocked")
+    assert read_dice(image, cal, expected=2).status == "uncertain"
+
+
+@pytest.mark.parametrize("colours, seed, index", [(("red", "red"), 53, 131), (("red", "red"), 53, 1054),
+                                                  (("blue", "blue", "red", "red"), 55, 1740),
+                                                  (("blue", "blue", "red", "red"), 55, 509),
+                                                  (("white",) * 3, 53, 409)])
+def test_a_neighbours_side_face_pip_beyond_the_grid_is_not_counted(
+        monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int) -> None:
+    """Craps seed 53 frames 131 and 1054, Bac Bo seed 55 frames 1740 and 509, Sic Bo seed 53 frame 409: touching
+    dice, the neighbour's side face (its pips) seen inside this die's upper face at the seam: seven pips for a 6,
+    two for a 1, four for a 3, three for a 2, unreadable. Those pips lie farther from the face's middle than a
+    pip grid's corner (0.45-0.58 die against 0.35), towards the neighbour: without them the pips match a face."""
+    from recognition.dice import vision
+
+    image, truth, cal = _bench_frame(colours, seed, index)
+    colors = colours if len(set(colours)) > 1 else None
+    reading = read_dice(image, cal, expected=len(colours), colors=colors)
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"]
-    shaved = [d for d in reading.dice if d.face == face and d.color == "blue"]
-    assert shaved and shaved[0].checks["face_flat"] < 0.88 <= shaved[0].checks["flat_aspect"]
-    assert shaved[0].confidence >= 0.9
+    assert any(d.checks.get("beyond_grid", 0) >= 1 for d in reading.dice)
+    monkeypatch.setattr(vision, "_PIP_FAR", 9.0)
+    assert read_dice(image, cal, expected=len(colours), colors=colors).status == "uncertain"
+
+
+@pytest.mark.xfail(strict=True, reason="open defect (#4): a cocked die at a seam within the seam allowance")
+@pytest.mark.parametrize("colours, seed, index", [(("red", "red"), 253, 154),
+                                                  (("blue", "blue", "red", "red"), 257, 70)])
+def test_cocked_die_at_a_seam_is_held(colours: tuple[str, ...], seed: int, index: int) -> None:
+    """Found by the seventh session's sweep of fresh cocked frames (the code before that session read them "ok"
+    too). Craps frame 154 of fault seed 253: a red 1 cocked against a flat 6; the seam between them is 0.43-0.5
+    die wide, the 6 passes it by its square pip grid, the 1 measures 0.35 of the 0.36 allowed (a 1 has no grid).
+    Bac Bo frame 70 of fault seed 257: a blue 5 cocked against a 6; one cut of their shape measures its seam band
+    0.362 die (over 0.34, its grid 0.964 square: cocked), the next cut 0.328, and that cut is read. Strict xfail:
+    the mark must go when this is fixed."""
+    image, _truth, cal = _bench_frame(colours, seed, index, "cocked")
+    colors = colours if len(set(colours)) > 1 else None
+    assert read_dice(image, cal, expected=len(colours), colors=colors).status == "uncertain"
