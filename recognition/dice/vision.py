@@ -1068,6 +1068,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     excess = 0.0
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
     square_check: list[tuple[np.ndarray, float]] = []  # (normal, how far the side faces the middle of the picture)
+    near_seams: list[np.ndarray] = []  # the normals of seam sides whose band comes near their allowance
     for reach, normal, seam, free_band, _ in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
@@ -1078,6 +1079,8 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         if free_band is not None and free_band <= plain:
             # the walks that ended at the felt show no side face: what lies beyond the others is a neighbour's
             checks["free_band"] = max(checks.get("free_band", 0.0), free_band / side)
+            if seam and reach > plain:
+                near_seams.append(normal)  # unless the walks into the neighbour found this die's side face there
             continue
         # at an edge facing away from the middle of the picture a flat die shows no side face, only its bevel
         # (0.03-0.11 die on clean frames), where nothing touches it: a tilt as slight as the least a die leans
@@ -1097,6 +1100,8 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         if seam and over > 0:
             seam_excess = max(seam_excess, over)
             square_check.append((normal, towards))
+        elif seam and reach > _NEAR_ALLOWANCE * allowed:
+            near_seams.append(normal)
         else:
             excess = max(excess, over)
         if seam == 2:
@@ -1204,6 +1209,13 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         checks["grid_square"] = min(g for g, _ in grids)
         checks["grid_needed"] = max(need for _, need in grids)
         if any(g < need for g, need in grids):
+            return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
+    if near_seams and face >= 4:
+        # a band near its allowance at a seam may be a cocked die's side face as well as the neighbour's edge
+        # (and another cut of the shape may measure it over): a pip grid squeezed across it is a tilted face
+        near = _grid_squareness(P - centroid, face, rot, near_seams)
+        checks["grid_near"] = near
+        if near < _NEAR_SQUARE:
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
     # where this face has no pip, the die must be bare: a dark (or light) spot there is a pip the count
     # missed (a 3 without its middle pip would read 2)
@@ -1469,6 +1481,8 @@ def _grid_scale(q: np.ndarray, target: np.ndarray) -> float:
 
 
 _SQUARE_EXTRA = 0.35  # the most a band at a neighbour may exceed its allowance (die sides) and be a neighbour's
+_NEAR_ALLOWANCE = 0.8  # a seam band beyond this share of its allowance asks a 2-D pip grid to be square
+_NEAR_SQUARE = 0.97  # ... this square (flat dice seen there: 0.975 and more; cocked dice 0.949, 0.964)
 _SQUARE_MIN = 0.975  # a pip grid at least this square across that band: flat (cos 18 degrees = 0.951)
 _LEAST_TILT = math.radians(18)  # the least a cocked die leans at (the simulator's least tilt)
 

@@ -807,15 +807,40 @@ def test_a_neighbours_side_face_pip_beyond_the_grid_is_not_counted(
 
 
 @pytest.mark.xfail(strict=True, reason="open defect (#4): a cocked die at a seam within the seam allowance")
-@pytest.mark.parametrize("colours, seed, index", [(("red", "red"), 253, 154),
-                                                  (("blue", "blue", "red", "red"), 257, 70)])
-def test_cocked_die_at_a_seam_is_held(colours: tuple[str, ...], seed: int, index: int) -> None:
-    """Found by the seventh session's sweep of fresh cocked frames (the code before that session read them "ok"
+def test_cocked_one_beside_a_vouched_six_is_held() -> None:
+    """Found by the seventh session's sweep of fresh cocked frames (the code before that session read it "ok"
     too). Craps frame 154 of fault seed 253: a red 1 cocked against a flat 6; the seam between them is 0.43-0.5
     die wide, the 6 passes it by its square pip grid, the 1 measures 0.35 of the 0.36 allowed (a 1 has no grid).
-    Bac Bo frame 70 of fault seed 257: a blue 5 cocked against a 6; one cut of their shape measures its seam band
-    0.362 die (over 0.34, its grid 0.964 square: cocked), the next cut 0.328, and that cut is read. Strict xfail:
-    the mark must go when this is fixed."""
+    Strict xfail: the mark must go when this is fixed."""
+    image, _truth, cal = _bench_frame(("red", "red"), 253, 154, "cocked")
+    assert read_dice(image, cal, expected=2).status == "uncertain"
+
+
+@pytest.mark.parametrize("colours, seed, index", [(("blue", "blue", "red", "red"), 257, 70),
+                                                  (("red", "red"), 261, 79)])
+def test_pip_grid_squeezed_across_a_seam_near_its_allowance_is_cocked(
+        monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int) -> None:
+    """Found by the seventh session's sweep of fresh cocked frames, read "ok" by the code before. Bac Bo frame 70
+    of fault seed 257: a blue 5 cocked against a 6; one cut of their shape measures its seam band 0.362 die (over
+    the 0.34 allowed; its grid, 0.964 square, cannot vouch: cocked), the next cut 0.328, and that cut was read.
+    Craps frame 79 of fault seed 261: a red 5 cocked against a 6, its walks into the 6 over the allowance, but
+    the free walks at that side (0.14 die) let it pass; its grid is 0.949 square. A band at a seam beyond 0.8 of
+    its allowance, or walks into the neighbour beyond the plain allowance where the free walks pass the side,
+    now ask a 4, 5 or 6 for a grid at least 0.97 square across that side (flat dice seen there: 0.975 and more)."""
+    from recognition.dice import vision
+
     image, _truth, cal = _bench_frame(colours, seed, index, "cocked")
     colors = colours if len(set(colours)) > 1 else None
     assert read_dice(image, cal, expected=len(colours), colors=colors).status == "uncertain"
+    monkeypatch.setattr(vision, "_NEAR_SQUARE", 0.0)
+    assert read_dice(image, cal, expected=len(colours), colors=colors).status == "ok"
+
+
+def test_flat_die_with_a_square_grid_near_a_seam_allowance_is_read() -> None:
+    """Lightning Dice clean frame 876 of seed 109: a flat 4 or 5 at a seam near its allowance, its grid 0.975
+    square: read (the near-allowance grid check asks 0.97)."""
+    image, truth, cal = _bench_frame(("yellow",) * 3, 109, 876)
+    reading = read_dice(image, cal, expected=3)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"]
+    assert any(0.97 <= d.checks.get("grid_near", 0.0) < 0.98 for d in reading.dice)
