@@ -313,6 +313,7 @@ def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Seq
     dice: list[DieReading] = []
     if die_px is not None:
         dice, more = _dice_from_blobs(work, blobs, cal, die_px, w_full, h_full)
+        dice = _neighbours_of_vouched(dice)
         issues += more
     # count and colour checks
     if expected is not None:
@@ -785,10 +786,17 @@ def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float
         # touching dice: split at the dark seam between their upper faces; failing that, try the best
         # few ways of cutting the shape into whole dice; keep the first whose every part reads well
         chosen: list[DieReading] | None = None
-        ways = itertools.chain(_split_at_seams(work, b, s, k, cores, cal.camera_height),
-                               itertools.islice(_partitions(b.mask, s, die_area), 6))  # type: ignore[arg-type]
-        for pieces in ways:
+        at_seams = _split_at_seams(work, b, s, k, cores, cal.camera_height)
+        ways = itertools.chain(at_seams, itertools.islice(_partitions(b.mask, s, die_area), 6))  # type: ignore[arg-type]
+        tilted: set[int] = set()  # upper faces found cocked in a split at the seams
+        for n_way, pieces in enumerate(ways):
             read = [_read_die(work, cal, b, pm, (x, y), s, _union(pieces, i)) for i, pm in enumerate(pieces)]
+            if n_way < len(at_seams):
+                tilted |= {int(d.checks.get("face_label", 0)) for d in read if d.problem == "cocked"} - {0}
+            elif any(int(d.checks.get("face_label", 0)) in tilted for d in read):
+                # a cut along the outline's corners may give a cocked die's side face to its neighbour's part:
+                # it does not overrule the split at the seams, where every pixel went to the nearest upper face
+                continue
             if all(d.face is not None and d.problem is None and d.confidence >= cal.min_confidence for d in read):
                 chosen = read
                 break
@@ -805,6 +813,25 @@ def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float
             if cv2.pointPolygonTest(tray, (float(d.center[0]), float(d.center[1])), False) < 0:
                 dice[i] = _with_problem(d, "outside")
     return dice, issues
+
+
+def _neighbours_of_vouched(dice: list[DieReading]) -> list[DieReading]:
+    """A die whose seam band exceeded its allowance and whose square pip grid vouched that it lies flat says the
+    excess is its neighbour's: the neighbour's side face. So a neighbour whose own band at that seam comes near its
+    allowance must show a square grid across its seams (a 4, 5 or 6, `_NEAR_SQUARE`), else it is held as cocked
+    (a 1-3 cannot show it)."""
+    leaned = {(int(d.checks["vouched_at"]), int(d.checks.get("face_label", 0))) for d in dice
+              if d.problem is None and "vouched_at" in d.checks}
+    if not leaned:
+        return dice
+    out = []
+    for d in dice:
+        # held where its own band at that seam comes near its allowance too (a flat neighbour's is its bevel)
+        pair = (int(d.checks.get("face_label", 0)), int(d.checks.get("near_at", 0)))
+        if d.problem is None and pair in leaned and d.checks.get("seam_grid", 0.0) < _NEAR_SQUARE:
+            d = _with_problem(d, "cocked")
+        out.append(d)
+    return out
 
 
 def _union(pieces: list[np.ndarray], skip: int) -> np.ndarray:
@@ -1062,6 +1089,8 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     # a die cut from touching dice: `others` are the parts of its neighbours (a walk that runs into them meets
     # a neighbour, whose bevel and side face lie there; what lies between the parts belongs to nobody)
     bands = _side_bands(work, b.color, core, pm, origin, (fx, fy), (fw, fh), fang, others, b.label)
+    if bands and bands[0].own:
+        checks["face_label"] = float(bands[0].own)
     # the camera sees the sides of a flat die that face the middle of the picture, the more the further
     # the die is from it: allow for that on each side
     principal = np.array(work.principal, np.float64)
@@ -1069,7 +1098,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
     square_check: list[tuple[np.ndarray, float]] = []  # (normal, how far the side faces the middle of the picture)
     near_seams: list[np.ndarray] = []  # the normals of seam sides whose band comes near their allowance
-    for reach, normal, seam, free_band, _ in bands:
+    for reach, normal, seam, free_band, _, met_face, _ in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
         # it leans on, so the seam allowance costs little); a side that meets a neighbour's bevel past
@@ -1100,8 +1129,12 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         if seam and over > 0:
             seam_excess = max(seam_excess, over)
             square_check.append((normal, towards))
+            if met_face:
+                checks["vouched_at"] = float(met_face)  # if its grid vouches: see `_neighbours_of_vouched`
         elif seam and reach > _NEAR_ALLOWANCE * allowed:
             near_seams.append(normal)
+            if met_face:
+                checks["near_at"] = float(met_face)
         else:
             excess = max(excess, over)
         if seam == 2:
@@ -1210,6 +1243,9 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         checks["grid_needed"] = max(need for _, need in grids)
         if any(g < need for g, need in grids):
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
+    seam_normals = [sd.normal for sd in bands if sd.seam == 2]
+    if seam_normals and face >= 4:
+        checks["seam_grid"] = _grid_squareness(P - centroid, face, rot, seam_normals)
     if near_seams and face >= 4:
         # a band near its allowance at a seam may be a cocked die's side face as well as the neighbour's edge
         # (and another cut of the shape may measure it over): a pip grid squeezed across it is a tilted face
@@ -1636,6 +1672,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         ended = []  # the walks that ended at the felt or at another die's upper face (not inside another die)
         gaps: list[tuple[int, int]] = []  # (walk, step) the free walks stepped over between die material
         seams = contacts = 0
+        met_face = 0  # the other die's upper face the walks met (its label)
         for r in range(side * 7, side * 7 + 7):
             ib, cor, oth, mat, nb, els = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r], else_rows[r]
             ano = another_rows[r]
@@ -1650,6 +1687,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                     start = last = k - 1
                 if oth[k]:
                     met = True
+                    met_face = int(lab[r, k])
                     break  # another die's upper face
                 if nb[k] and mat[k]:
                     touched = True  # a neighbour's bevel or side face (it touches this die past its upper face)
@@ -1690,7 +1728,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         ended.sort()
         band = ended[-_ENDED_RANK] if len(ended) >= _ENDED_MIN else reach[_BAND_RANK]
         out.append(_Side(float(band), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0),
-                         free_band, stepped))
+                         free_band, stepped, met_face if seams >= 3 else 0, own))
     return out
 
 
@@ -1705,6 +1743,8 @@ class _Side(NamedTuple):
     seam: int  # 2: the walks met another die's upper face; 1: a neighbour cut from the same shape; 0: neither
     free_band: float | None  # the band of the walks that ended at the felt, when only some did
     gaps: np.ndarray  # (y, x) work pixels the walks stepped over between die material, when all 7 end at the felt
+    met: int = 0  # the label of the other die's upper face the walks met (a seam: 2), else 0
+    own: int = 0  # the label of this die's own upper face (0: none found)
 
 
 def _side_face_pips(work: _Work, color: DieColor, bands: Sequence[_Side], centre: tuple[float, float],
