@@ -1202,15 +1202,17 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     # the pips' layout is measured against the die's size: an outline cut by a neighbour (a shape of its own, or
     # a part) is smaller than the die, not its pip grid
     pside = max(side, s)
-    if pips and not _fits_a_face(pips, pside, fang):
+    match = _face_match(pips, pside, fang)
+    if pips and (match is None or match[0] is None):
         # a neighbour's side-face pips at the seam, seen inside this die's upper face (a red or blue neighbour's
         # lit side face passes for this face's colour): beyond the pip grid's corners, towards the neighbour
         beyond = _beyond_the_grid(pips, (fx, fy), pside, bands)
         kept = [i for i in range(len(pips)) if i not in beyond]
-        if beyond and kept and _fits_a_face([pips[i] for i in kept], pside, fang):
-            pips, areas = [pips[i] for i in kept], [areas[i] for i in kept]
+        fewer = _face_match([pips[i] for i in kept], pside, fang) if beyond and kept else None
+        if fewer is not None and fewer[0] is not None:
+            pips, areas, match = [pips[i] for i in kept], [areas[i] for i in kept], fewer
             checks["beyond_grid"] = float(len(beyond))
-    if not 1 <= len(pips) <= 6:
+    if match is None:
         return result(None, 0.0, "unreadable", pips)
     P = np.array(pips, np.float64)
     centroid = P.mean(axis=0)
@@ -1218,7 +1220,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     checks["offset"] = off / pside
     uniform = max(areas) / min(areas)
     checks["uniform"] = uniform
-    face, residual, rot = _match_layout(P - centroid, pside, fang % 90.0)
+    face, residual, rot = match
     checks["face_angle"] = fang % 90.0
     checks["residual"] = residual
     if face is None:
@@ -1302,12 +1304,13 @@ def _flat_aspect(work: _Work, cal: Calibration, centre: tuple[float, float], dim
     return aspect
 
 
-def _fits_a_face(pips: Sequence[np.ndarray], pside: float, fang: float) -> bool:
-    """Whether the pips (1-6 of them) match a face's pattern, centred on their centroid."""
+def _face_match(pips: Sequence[np.ndarray], pside: float, fang: float) -> tuple[int | None, float, float] | None:
+    """The pips matched to a face's pattern, centred on their centroid (`_match_layout`); None for no pip or more
+    than six."""
     if not 1 <= len(pips) <= 6:
-        return False
+        return None
     P = np.array(pips, np.float64)
-    return _match_layout(P - P.mean(axis=0), pside, fang % 90.0)[0] is not None
+    return _match_layout(P - P.mean(axis=0), pside, fang % 90.0)
 
 
 def _beyond_the_grid(pips: Sequence[np.ndarray], centre: tuple[float, float], pside: float,
