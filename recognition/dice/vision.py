@@ -787,7 +787,8 @@ def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float
         # few ways of cutting the shape into whole dice; keep the first whose every part reads well
         chosen: list[DieReading] | None = None
         at_seams = _split_at_seams(work, b, s, k, cores, cal.camera_height)
-        ways = itertools.chain(at_seams, itertools.islice(_partitions(b.mask, s, die_area), 6))  # type: ignore[arg-type]
+        cuts = itertools.islice(_partitions(b.mask, s, die_area), 6)  # type: ignore[arg-type]
+        ways = itertools.chain(at_seams, cuts)
         tilted: set[int] = set()  # upper faces found cocked in a split at the seams
         for n_way, pieces in enumerate(ways):
             read = [_read_die(work, cal, b, pm, (x, y), s, _union(pieces, i)) for i, pm in enumerate(pieces)]
@@ -858,9 +859,7 @@ def _side_faces_seen(work: _Work, cores: list[np.ndarray], origin: tuple[int, in
     total = 0.0
     for c in cores:
         (fx, fy), _, ang = cv2.minAreaRect(c)
-        a = math.radians(ang)
-        dx, dy = work.principal[0] - fx - origin[0], work.principal[1] - fy - origin[1]
-        total += (abs(dx * math.cos(a) + dy * math.sin(a)) + abs(-dx * math.sin(a) + dy * math.cos(a))) / camera_height
+        total += sum(_side_widths(work, camera_height, (fx + origin[0], fy + origin[1]), ang))
     return total / s
 
 
@@ -1245,9 +1244,8 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         checks["grid_needed"] = max(need for _, need in grids)
         if any(g < need for g, need in grids):
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
-    seam_normals = [sd.normal for sd in bands if sd.seam == 2]
-    if seam_normals and face >= 4:
-        checks["seam_grid"] = _grid_squareness(P - centroid, face, rot, seam_normals)
+    if "near_at" in checks and face >= 4:  # only a die near its allowance at a seam may be asked for it
+        checks["seam_grid"] = _grid_squareness(P - centroid, face, rot, [sd.normal for sd in bands if sd.seam == 2])
     if near_seams and face >= 4:
         # a band near its allowance at a seam may be a cocked die's side face as well as the neighbour's edge
         # (and another cut of the shape may measure it over): a pip grid squeezed across it is a tilted face
@@ -1332,11 +1330,17 @@ def _beyond_the_grid(pips: Sequence[np.ndarray], centre: tuple[float, float], ps
 def _flat_dims(work: _Work, cal: Calibration, centre: tuple[float, float], dims: tuple[float, float],
                ang: float) -> tuple[float, float]:
     """A rectangle's sides without what the perspective adds towards the middle of the picture."""
-    rw, rh = dims
+    wu, wv = _side_widths(work, cal.camera_height, centre, ang)
+    return dims[0] - wu, dims[1] - wv
+
+
+def _side_widths(work: _Work, camera_height: float, centre: tuple[float, float], ang: float) -> tuple[float, float]:
+    """How wide (work pixels) the camera sees a flat die's side faces along the two axes of a rectangle at `ang`
+    degrees centred at `centre`: the distance to the middle of the picture along each axis / camera height."""
     a = math.radians(ang)
     dx, dy = work.principal[0] - centre[0], work.principal[1] - centre[1]
-    return (rw - abs(dx * math.cos(a) + dy * math.sin(a)) / cal.camera_height,
-            rh - abs(-dx * math.sin(a) + dy * math.cos(a)) / cal.camera_height)
+    return (abs(dx * math.cos(a) + dy * math.sin(a)) / camera_height,
+            abs(-dx * math.sin(a) + dy * math.cos(a)) / camera_height)
 
 
 def _channel_medians(img: np.ndarray, sel: np.ndarray) -> np.ndarray:
