@@ -140,7 +140,7 @@ def _cached(cache: Path | None, label: str, make: Callable[..., np.ndarray], *ar
 
 def equivalence(old: Version, new: Version, args: argparse.Namespace) -> int:
     per_set: dict[str, list[int]] = {}
-    shown = 0
+    shown = detailed = 0  # separate budgets: a new check's key must not crowd out the readings that differ
     for name, label, image in frames(args.sets, args.seeds, args.frames, args.faults, args.speed_frames, args.speed_seed,
                                      args.cache):
         a, b = old.read(image, SETS[name]), new.read(image, SETS[name])
@@ -153,8 +153,8 @@ def equivalence(old: Version, new: Version, args: argparse.Namespace) -> int:
                 print(f"DIFFERS {label}\n  old {studio_view(a)}\n  new {studio_view(b)}")
         elif full_view(a) != full_view(b):
             counts[2] += 1
-            if shown < args.show:
-                shown += 1
+            if detailed < args.show:
+                detailed += 1
                 print(f"details differ {label}\n  old {full_view(a)}\n  new {full_view(b)}")
     print(f"{'set':10} {'frames':>7} {'differ':>7} {'details':>8}")
     for name, (n, differ, details) in per_set.items():
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--speed-seed", type=int, default=2026)
     p.add_argument("--time-frames", type=int, default=60)
     p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--show", type=int, default=5, help="print at most this many differing frames")
+    p.add_argument("--show", type=int, default=5, help="print at most this many frames whose readings differ (and as many whose details do)")
     p.add_argument("--cache", type=Path, help="keep rendered frames here (PNG) to reuse them in later runs")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)

@@ -1097,7 +1097,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
     square_check: list[tuple[np.ndarray, float]] = []  # (normal, how far the side faces the middle of the picture)
     near_seams: list[np.ndarray] = []  # the normals of seam sides whose band comes near their allowance
-    for reach, normal, seam, free_band, _, met_face, _ in bands:
+    for reach, normal, seam, free_band, _, met_face, _, crossed in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
         # it leans on, so the seam allowance costs little); a side that meets a neighbour's bevel past
@@ -1114,13 +1114,23 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # (0.03-0.11 die on clean frames), where nothing touches it: a tilt as slight as the least a die leans
         # at shows a side face narrower than the full allowance there, and is still held
         away = towards <= 0 and seam == 0 and free_band is None
+        # a neighbour of another colour at a seam facing away: the walks, through this die's colour only, measured
+        # its own bevel (flat dice: at most 0.10 die) and not the neighbour's side face; a wider band is this
+        # die's own side face (Dice Duel fault seed 271 frame 147: 0.25 die); not when a walk crossed another die
+        # of this die's colour on the way (its bevel counts as this die's material)
+        unlike = (seam == 2 and towards <= 0 and met_face > 0 and free_band is None and not crossed
+                  and _face_in_colour(work, met_face, b.color) < _OWN_COLOUR)
         # between two dice whose seam faces away from the middle of the picture, the camera sees the neighbour's
         # side face (flat dice: up to 0.33 die in all) and a cocked die's own side face narrowed by its tilt
         # towards the camera (0.35 die seen): beyond `_SEAM_AWAY` the pip grid must vouch for a flat die
         seam_share = _SEAM_AWAY if towards <= 0 else _SEAM
-        band = cal.max_side_band * (_AWAY_SHARE if away else seam_share if seam == 2 else 1.0)
+        band = cal.max_side_band * (_AWAY_SHARE if away or unlike else seam_share if seam == 2 else 1.0)
         allowed = band * side + persp + (_CONTACT * side if seam == 1 else 0.0)
         over = (reach - allowed) / side
+        if unlike:
+            checks["unlike_band"] = max(checks.get("unlike_band", 0.0), reach / side)
+            if over > 0:
+                return result(None, 0.0, "cocked")
         if free_band is not None and seam:
             # most walks ended at the felt, and they show die material beyond the plain allowance where no
             # neighbour lies: this die's own side face, whatever allowance the walks into the neighbour earn
@@ -1678,7 +1688,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         free = []  # the walks that ended at the felt: neither at another die's upper face nor in another die
         ended = []  # the walks that ended at the felt or at another die's upper face (not inside another die)
         gaps: list[tuple[int, int]] = []  # (walk, step) the free walks stepped over between die material
-        seams = contacts = 0
+        seams = contacts = crossed = 0
         met_face = 0  # the other die's upper face the walks met (its label)
         for r in range(side * 7, side * 7 + 7):
             ib, cor, oth, mat, nb, els = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r], else_rows[r]
@@ -1709,6 +1719,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                     break
             seams += met
             contacts += touched or met
+            crossed += other
             reach.append(last - start if start is not None and last is not None else 0)
             if met or not other:
                 ended.append(reach[-1])
@@ -1735,7 +1746,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         ended.sort()
         band = ended[-_ENDED_RANK] if len(ended) >= _ENDED_MIN else reach[_BAND_RANK]
         out.append(_Side(float(band), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0),
-                         free_band, stepped, met_face if seams >= 3 else 0, own))
+                         free_band, stepped, met_face if seams >= 3 else 0, own, crossed))
     return out
 
 
@@ -1752,6 +1763,7 @@ class _Side(NamedTuple):
     gaps: np.ndarray  # (y, x) work pixels the walks stepped over between die material, when all 7 end at the felt
     met: int = 0  # the label of the other die's upper face the walks met (a seam: 2), else 0
     own: int = 0  # the label of this die's own upper face (0: none found)
+    crossed: int = 0  # the walks that ran into another die's material (a neighbour's part or shape)
 
 
 def _side_face_pips(work: _Work, color: DieColor, bands: Sequence[_Side], centre: tuple[float, float],
@@ -1777,6 +1789,19 @@ def _side_face_pips(work: _Work, color: DieColor, bands: Sequence[_Side], centre
             along = np.array((sd.normal[0], -sd.normal[1]))  # the edge's direction, (y, x)
             count += _spots_along(_weak_mask(work, color), spots, along, pip_px)
     return count
+
+
+def _face_in_colour(work: _Work, label: int, color: DieColor) -> float:
+    """The share of upper face `label` (pips and all) that is die material of `color` (a die of that colour:
+    0.6 and more; of another: 0)."""
+    hull = work.face_hulls[label - 1]
+    x, y, w, h = cv2.boundingRect(hull)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [hull - (x, y)], -1, 255, cv2.FILLED)
+    area = cv2.countNonZero(m)
+    if not area:
+        return 1.0
+    return cv2.countNonZero(cv2.bitwise_and(work.strong[color.name][y:y + h, x:x + w], m)) / area
 
 
 def _clear_of_other_faces(work: _Work, spots: np.ndarray, centre: tuple[float, float], reach: float) -> np.ndarray:
@@ -1815,6 +1840,7 @@ def _spots_along(material: np.ndarray, spots: np.ndarray, along: np.ndarray, len
 #: the share of the side-band allowance at an edge that faces away from the middle of the picture and touches
 #: nothing (clean flat dice: p99.9 0.11 die there; a cocked die at the allowance's edge: 0.197)
 _AWAY_SHARE = 0.8
+_OWN_COLOUR = 0.3  # the share of a neighbour's upper face in this die's colour below which it is of another
 _PIP_LIKE = 0.5  # a pixel at least halfway from the die's body colour towards its pips' colour
 _CLEAR = 0.4  # die sides: spots nearer another die's upper face may be that die's (its side face, the felt between)
 _SIDE_PIPS_MIN = 2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)

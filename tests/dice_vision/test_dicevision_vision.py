@@ -865,12 +865,50 @@ def test_a_cut_at_the_corners_does_not_overrule_the_split_at_the_seams() -> None
     assert "touching" in {i.code for i in reading.issues}
 
 
-@pytest.mark.xfail(strict=True, reason="open defect (#4): a cocked die at a seam within the seam allowance")
-def test_cocked_red_six_beside_a_blue_two_is_held() -> None:
+def test_cocked_red_six_beside_a_blue_two_is_held(monkeypatch: pytest.MonkeyPatch) -> None:
     """Dice Duel cocked frame 147 of fault seed 271 (the seventh session's last sweep; the code before that
-    session read it "ok" too): a red 6 cocked against a blue 2, each a shape of its own. Its band at the 2 is
-    0.25 die (0.34 allowed at a seam facing away), under the 0.8 of the allowance that asks its grid to be
-    square; its outline, 1.15 die along its tilt, is under the 1.17 a flat die's may reach. Strict xfail: the
-    mark must go when this is fixed."""
+    session read it "ok" too): a red 6 cocked against a blue 2, its side face between them. Its band at the 2 is
+    0.25 die, under the 0.34 allowed at a seam facing away from the middle of the picture (where a flat die's
+    neighbour shows its side face), and its outline, 1.15 die, is under the 1.17 a flat die's may reach. But the
+    walks go through the die's own colour: against a neighbour of another colour they measure its bevel alone
+    (flat dice: at most 0.10 die on 1562 such seams), so there the allowance is the one for an edge that touches
+    nothing (0.16 die)."""
+    from recognition.dice import vision
+
     image, _truth, cal = _bench_frame(("red", "blue"), 271, 147, "cocked")
-    assert read_dice(image, cal, expected=2, colors=("red", "blue")).status == "uncertain"
+    reading = read_dice(image, cal, expected=2, colors=("red", "blue"))
+    assert reading.status == "uncertain"
+    assert [(d.color, d.problem) for d in reading.dice if d.problem] == [("red", "cocked")]
+    assert 0.2 < max(d.checks.get("unlike_band", 0.0) for d in reading.dice) < 0.3
+    monkeypatch.setattr(vision, "_OWN_COLOUR", 0.0)  # every neighbour of this die's colour: the rule is off
+    assert read_dice(image, cal, expected=2, colors=("red", "blue")).status == "ok"  # the wrong reading it was
+
+
+@pytest.mark.xfail(strict=True, reason="open defect (#4): a cocked die whose side face the walks cannot see")
+@pytest.mark.parametrize("colours, seed, index", [(("white",) * 3, 299, 164), (("yellow",) * 3, 289, 111)])
+def test_cocked_dice_found_by_the_eighth_sessions_sweeps_are_held(colours: tuple[str, ...], seed: int,
+                                                                  index: int) -> None:
+    """Two cocked dice read "ok" on fresh fault frames (the code before the eighth session read them "ok" too).
+    Sic Bo frame 164 of fault seed 299: a white 1 cocked, its side face with three pips shaded as grey as the
+    grey felt, so the walks through the die's colour stop at its bevel (band 0.07 die); a 1 has no pip grid to
+    show the tilt, and its face measures 0.949 square, where 1 % of flat dice's faces measure less. Lightning
+    Dice frame 111 of fault seed 289: a yellow 6 cocked against a 3, the seam facing away from the middle of the
+    picture; its band 0.338 die of the 0.34 allowed there, and its grid 0.974 square (0.97 asked): a tilt of
+    18 degrees towards the camera foreshortens the face by less than 3 %. Strict xfail: the mark must go when
+    these are held."""
+    image, _truth, cal = _bench_frame(colours, seed, index, "cocked")
+    assert read_dice(image, cal, expected=len(colours)).status == "uncertain"
+
+
+@pytest.mark.parametrize("colours, seed, index", [(("blue", "blue", "red", "red"), 121, 800),
+                                                  (("red", "blue"), 119, 549)])
+def test_flat_dice_of_two_colours_at_a_seam_facing_away_are_read(colours: tuple[str, ...], seed: int,
+                                                                  index: int) -> None:
+    """The other side of the rule above: flat red and blue dice touching, their seam facing away from the middle
+    of the picture for one of them, are read; the band there is that die's bevel (the widest two of 1562 such
+    seams on clean frames: 0.098 and 0.090 die)."""
+    image, truth, cal = _bench_frame(colours, seed, index)
+    reading = read_dice(image, cal, expected=len(colours), colors=colours)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"]
+    assert 0.08 < max(d.checks.get("unlike_band", 0.0) for d in reading.dice) < 0.16
