@@ -1129,13 +1129,13 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         over = (reach - allowed) / side
         if unlike:
             checks["unlike_band"] = max(checks.get("unlike_band", 0.0), reach / side)
-            if over > 0:
-                return result(None, 0.0, "cocked")
         if free_band is not None and seam:
             # most walks ended at the felt, and they show die material beyond the plain allowance where no
             # neighbour lies: this die's own side face, whatever allowance the walks into the neighbour earn
             over = max(over, (free_band - plain) / side)
-        if seam and over > 0:
+        if unlike and over > 0:
+            excess = max(excess, over)  # held as at an edge that touches nothing: no pip grid vouches
+        elif seam and over > 0:
             seam_excess = max(seam_excess, over)
             square_check.append((normal, towards))
             if met_face:
@@ -1793,15 +1793,15 @@ def _side_face_pips(work: _Work, color: DieColor, bands: Sequence[_Side], centre
 
 def _face_in_colour(work: _Work, label: int, color: DieColor) -> float:
     """The share of upper face `label` (pips and all) that is die material of `color` (a die of that colour:
-    0.6 and more; of another: 0)."""
-    hull = work.face_hulls[label - 1]
-    x, y, w, h = cv2.boundingRect(hull)
-    m = np.zeros((h, w), np.uint8)
-    cv2.drawContours(m, [hull - (x, y)], -1, 255, cv2.FILLED)
-    area = cv2.countNonZero(m)
+    0.6 and more; of another: 0). A face with no pixel left counts as this colour: its seam keeps the seam's
+    allowance."""
+    assert work.face_labels is not None
+    x, y, w, h = cv2.boundingRect(work.face_hulls[label - 1])
+    face = work.face_labels[y:y + h, x:x + w] == label
+    area = int(np.count_nonzero(face))
     if not area:
         return 1.0
-    return cv2.countNonZero(cv2.bitwise_and(work.strong[color.name][y:y + h, x:x + w], m)) / area
+    return int(np.count_nonzero(work.strong[color.name][y:y + h, x:x + w][face])) / area
 
 
 def _clear_of_other_faces(work: _Work, spots: np.ndarray, centre: tuple[float, float], reach: float) -> np.ndarray:

@@ -884,6 +884,22 @@ def test_cocked_red_six_beside_a_blue_two_is_held(monkeypatch: pytest.MonkeyPatc
     assert read_dice(image, cal, expected=2, colors=("red", "blue")).status == "ok"  # the wrong reading it was
 
 
+def test_walks_across_a_die_of_the_same_colour_keep_the_seam_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bac Bo clean frame 378 of seed 125: a flat red 2 whose walks pass a red 5's bevel on their way to a blue 2's
+    face. They measured the 5's bevel as well as the 2's own (0.17-0.19 die), so the seam keeps its allowance:
+    read. Without that condition the other-colour rule held the flat 2 as cocked."""
+    from recognition.dice import vision
+
+    colours = ("blue", "blue", "red", "red")
+    image, truth, cal = _bench_frame(colours, 125, 378)
+    reading = read_dice(image, cal, expected=4, colors=colours)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"]
+    bands = vision._side_bands
+    monkeypatch.setattr(vision, "_side_bands", lambda *a, **k: [sd._replace(crossed=0) for sd in bands(*a, **k)])
+    assert read_dice(image, cal, expected=4, colors=colours).status == "uncertain"
+
+
 @pytest.mark.xfail(strict=True, reason="open defect (#4): a cocked die whose side face the walks cannot see")
 @pytest.mark.parametrize("colours, seed, index", [(("white",) * 3, 299, 164), (("yellow",) * 3, 289, 111)])
 def test_cocked_dice_found_by_the_eighth_sessions_sweeps_are_held(colours: tuple[str, ...], seed: int,
