@@ -239,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         p.error(f"unknown dice sets: {', '.join(unknown)}")
     report: dict[str, Any] = {"opencv": cv2.__version__, "cpu_count": os.cpu_count()}
-    report["speed"] = speed(sets, args.speed_frames, args.seed)
+    # --speed-frames 0: accuracy only (the speed of a version is best compared by bench/dice_equivalence.py --time)
+    report["speed"] = speed(sets, args.speed_frames, args.seed) if args.speed_frames > 0 else {}
     if not args.speed_only:
         report["accuracy"] = accuracy(sets, args.frames, args.faults, args.jobs, args.seed)
     if args.json:
@@ -253,8 +254,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _print(report: dict[str, Any]) -> None:
     print(f"OpenCV {report['opencv']}, {report['cpu_count']} CPUs; speed on one core, 1280x720 frames")
-    print(f"{'set':10} {'cpu ms':>8} {'p95 ms':>8} {'wall ms':>8} {'frames/s':>9} {'motion ms':>10} "
-          f"{'feed us':>8} {'max us':>7}")
+    if not report["speed"]:
+        print("(speed not measured: --speed-frames 0)")
+    else:
+        print(f"{'set':10} {'cpu ms':>8} {'p95 ms':>8} {'wall ms':>8} {'frames/s':>9} {'motion ms':>10} "
+              f"{'feed us':>8} {'max us':>7}")
     for name, s in report["speed"].items():
         print(f"{name:10} {s['cpu_ms_mean']:8.2f} {s['cpu_ms_p95']:8.2f} {s['wall_ms_mean']:8.2f} "
               f"{s['frames_per_s_cpu']:9.1f} {s['motion_check_ms']:10.3f} {s['judge_feed_us_mean']:8.1f} "
