@@ -900,20 +900,48 @@ def test_walks_across_a_die_of_the_same_colour_keep_the_seam_allowance(monkeypat
     assert read_dice(image, cal, expected=4, colors=colours).status == "uncertain"
 
 
-@pytest.mark.xfail(strict=True, reason="open defect (#4): a cocked die whose side face the walks cannot see")
-@pytest.mark.parametrize("colours, seed, index", [(("white",) * 3, 299, 164), (("yellow",) * 3, 289, 111)])
-def test_cocked_dice_found_by_the_eighth_sessions_sweeps_are_held(colours: tuple[str, ...], seed: int,
-                                                                  index: int) -> None:
-    """Two cocked dice read "ok" on fresh fault frames (the code before the eighth session read them "ok" too).
-    Sic Bo frame 164 of fault seed 299: a white 1 cocked, its side face with three pips shaded as grey as the
-    grey felt, so the walks through the die's colour stop at its bevel (band 0.07 die); a 1 has no pip grid to
-    show the tilt, and its face measures 0.949 square, where 1 % of flat dice's faces measure less. Lightning
+def test_cocked_white_die_beside_the_rim_is_held() -> None:
+    """Sic Bo frame 164 of fault seed 299 (read "ok" until the ninth session): a white 1 cocked near the rim, its
+    side face (three pips) shaded grey. A white die's material is told from the felt by brightness against the
+    felt around it, and the felt over the rim was continued from the inside's mean, which the three white dice
+    there brightened (110 where the felt measures 70-80): the side face passed for felt, the walks stopped at the
+    die's bevel (band 0.07 die) and a 1 has no pip grid to show the tilt. Continued from the inside's median, the
+    felt there measures about 80, the side face is the die's, and the frame is held."""
+    image, _truth, cal = _bench_frame(("white",) * 3, 299, 164, "cocked")
+    assert read_dice(image, cal, expected=3).status == "uncertain"
+
+
+def test_felt_beside_the_rim_is_not_brightened_by_dice_near_it() -> None:
+    """The felt estimate a white die's material is measured against: on a felt of brightness 80 inside a rim of
+    120, with white dice crowded against the rim, the felt next to the rim still measures as felt (the estimate
+    continued over the rim from the inside's mean measured 100 and more there)."""
+    from recognition.dice.vision import _felt_estimates
+
+    h, w, die = 360, 640, 34  # the recognizer's working size of a 1280x720 frame
+    v = np.full((h, w), 80, np.uint8)
+    felt = np.zeros((h, w), np.uint8)
+    felt[30:h - 30, 30:w - 30] = 255
+    v[felt == 0] = 120
+    for x, y in ((555, 120), (555, 160), (515, 140), (575, 80)):  # dice by the right-hand rim
+        v[y - die // 2:y + die // 2, x - die // 2:x + die // 2] = 250
+    planes = [np.zeros_like(v), np.full_like(v, 20), v]
+    felt_v, level, _sat = _felt_estimates(planes, die, felt, True)
+    assert level == 80
+    assert felt_v is not None
+    near_rim = felt_v[60:200, 595:608]  # felt between the dice and the rim
+    assert near_rim.max() <= 90, near_rim.max()
+    assert abs(int(felt_v[h // 2, w // 2]) - 80) <= 2
+
+
+@pytest.mark.xfail(strict=True, reason="open defect (#4): a cocked die whose side face passes for its neighbour's")
+def test_cocked_die_found_by_the_eighth_sessions_sweeps_is_held() -> None:
+    """A cocked die read "ok" on fresh fault frames (the code before the eighth session read it "ok" too). Lightning
     Dice frame 111 of fault seed 289: a yellow 6 cocked against a 3, the seam facing away from the middle of the
     picture; its band 0.338 die of the 0.34 allowed there, and its grid 0.974 square (0.97 asked): a tilt of
     18 degrees towards the camera foreshortens the face by less than 3 %. Strict xfail: the mark must go when
-    these are held."""
-    image, _truth, cal = _bench_frame(colours, seed, index, "cocked")
-    assert read_dice(image, cal, expected=len(colours)).status == "uncertain"
+    it is held."""
+    image, _truth, cal = _bench_frame(("yellow",) * 3, 289, 111, "cocked")
+    assert read_dice(image, cal, expected=3).status == "uncertain"
 
 
 @pytest.mark.parametrize("colours, seed, index", [(("blue", "blue", "red", "red"), 121, 800),
