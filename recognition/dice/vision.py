@@ -1101,7 +1101,9 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
     square_check: list[tuple[np.ndarray, float]] = []  # (normal, how far the side faces the middle of the picture)
     near_seams: list[np.ndarray] = []  # the normals of seam sides whose band comes near their allowance
-    for reach, normal, seam, free_band, _, met_face, _, crossed in bands:
+    face_v = 0.0  # the upper face's brightness (measured when a seam band asks for it)
+    lit_seam = False  # a wide band at a seam as bright as a side face tilted towards the light
+    for reach, normal, seam, free_band, _, met_face, _, crossed, between in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
         # it leans on, so the seam allowance costs little); a side that meets a neighbour's bevel past
@@ -1151,7 +1153,18 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         else:
             excess = max(excess, over)
         if seam == 2:
-            checks["seam_net"] = max(checks.get("seam_net", 0.0), (reach - persp) / side)
+            net = (reach - persp) / side
+            checks["seam_net"] = max(checks.get("seam_net", 0.0), net)
+            if net >= _LIT_WIDTH and over <= 0:
+                # the middle of a band between two flat dice is dark (a vertical side face, the gap between them);
+                # a cocked die leaning on its neighbour shows there its own side face, tilted up towards the light.
+                # Only within the allowance: beyond it the pip grid decides (a band that wide may hold part of the
+                # neighbour's upper face, as bright as this one's, where the two faces join)
+                if not face_v:
+                    face_v = max(1.0, _percentile_u8(work.v[oy:oy + core.shape[0], ox:ox + core.shape[1]], core, 0.9))
+                lit = _band_brightness(work, between, side) / face_v
+                checks["seam_lit"] = max(checks.get("seam_lit", 0.0), lit)
+                lit_seam = lit_seam or lit >= _LIT
     checks["side_band"] = max(sd.reach for sd in bands) / side
     # the outline's squareness, for the confidence: a die on its own is judged by its outline (perspective
     # allowed for); one whose edge meets another die's upper face may have its outline cut by that die's body
@@ -1163,7 +1176,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         met = any(sd.seam == 2 for sd in bands)
         shape_aspect = max(flat_aspect, face_flat) if met else flat_aspect
     checks["band_excess"] = max(excess, seam_excess)
-    if excess > 0 or seam_excess > _SQUARE_EXTRA:
+    if excess > 0 or seam_excess > _SQUARE_EXTRA or lit_seam:
         return result(None, 0.0, "cocked")
     # a wider band only where the die meets a neighbour is the neighbour's edge (flat die) or this die's own side
     # face (cocked, leaning on it): decided below by the pip grid, which a tilted upper face foreshortens
@@ -1632,8 +1645,9 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     with each edge's outward normal, whether the material ends at another die's upper face (a seam: 2) or
     runs into a neighbour cut from the same shape (1), the band of the walks that end at the felt (the
     second widest of them, when at least `_FREE_MIN` but not all 7 do; else None), and, when all 7 end at
-    the felt, the pixels they stepped over inside their band. `blob`: the label of the die's own blob (walks
-    into another blob that holds an upper face run into another die).
+    the felt, the pixels they stepped over inside their band; at a seam, every pixel the walks crossed between
+    this face and the other. `blob`: the label of the die's own blob (walks into another blob that holds an
+    upper face run into another die).
 
     Walks outward from the middle of each edge of the upper face through pixels of this die's colour
     (lenient: shaded side faces count) and stops at the felt or at another die's upper face.
@@ -1692,6 +1706,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         free = []  # the walks that ended at the felt: neither at another die's upper face nor in another die
         ended = []  # the walks that ended at the felt or at another die's upper face (not inside another die)
         gaps: list[tuple[int, int]] = []  # (walk, step) the free walks stepped over between die material
+        between: list[tuple[int, int, int, int]] = []  # (walk, step, steps from the edge, steps to the other face)
         seams = contacts = crossed = 0
         met_face = 0  # the other die's upper face the walks met (its label)
         for r in range(side * 7, side * 7 + 7):
@@ -1709,6 +1724,8 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                 if oth[k]:
                     met = True
                     met_face = int(lab[r, k])
+                    if start is not None:
+                        between += [(r, j, j - start, k - j) for j in range(start + 1, k)]
                     break  # another die's upper face
                 if nb[k] and mat[k]:
                     touched = True  # a neighbour's bevel or side face (it touches this die past its upper face)
@@ -1749,12 +1766,17 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         # enough of them did that two stopped short by a side face's pips cannot hide it
         ended.sort()
         band = ended[-_ENDED_RANK] if len(ended) >= _ENDED_MIN else reach[_BAND_RANK]
+        seam_px = _NO_BETWEEN
+        if between and seams >= 3:
+            bw = np.array(between, np.intp)
+            seam_px = np.stack([qyc[bw[:, 0], bw[:, 1]], qxc[bw[:, 0], bw[:, 1]], bw[:, 2], bw[:, 3]], axis=1)
         out.append(_Side(float(band), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0),
-                         free_band, stepped, met_face if seams >= 3 else 0, own, crossed))
+                         free_band, stepped, met_face if seams >= 3 else 0, own, crossed, seam_px))
     return out
 
 
 _NO_GAPS = np.zeros((0, 2), np.intp)
+_NO_BETWEEN = np.zeros((0, 4), np.intp)
 
 
 class _Side(NamedTuple):
@@ -1768,6 +1790,7 @@ class _Side(NamedTuple):
     met: int = 0  # the label of the other die's upper face the walks met (a seam: 2), else 0
     own: int = 0  # the label of this die's own upper face (0: none found)
     crossed: int = 0  # the walks that ran into another die's material (a neighbour's part or shape)
+    between: np.ndarray = _NO_BETWEEN  # at a seam: (y, x, steps from this edge, steps to the other face) walked
 
 
 def _side_face_pips(work: _Work, color: DieColor, bands: Sequence[_Side], centre: tuple[float, float],
@@ -1793,6 +1816,15 @@ def _side_face_pips(work: _Work, color: DieColor, bands: Sequence[_Side], centre
             along = np.array((sd.normal[0], -sd.normal[1]))  # the edge's direction, (y, x)
             count += _spots_along(_weak_mask(work, color), spots, along, pip_px)
     return count
+
+
+def _band_brightness(work: _Work, between: np.ndarray, side: float) -> float:
+    """The median brightness of the middle of a seam band (`_Side.between`): farther than `_LIT_MARGIN` from this
+    die's edge (its bevel) and from the other die's upper face (that die's bevel); 0 when too little is left."""
+    mid = between[(between[:, 2] >= _LIT_MARGIN * side) & (between[:, 3] >= _LIT_MARGIN * side)]
+    if len(mid) < 5:
+        return 0.0
+    return float(np.median(work.v[mid[:, 0], mid[:, 1]]))
 
 
 def _face_in_colour(work: _Work, label: int, color: DieColor) -> float:
@@ -1849,6 +1881,9 @@ _PIP_LIKE = 0.5  # a pixel at least halfway from the die's body colour towards i
 _CLEAR = 0.4  # die sides: spots nearer another die's upper face may be that die's (its side face, the felt between)
 _SIDE_PIPS_MIN = 2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)
 _SEAM = 1.8
+_LIT_WIDTH = 0.25  # a seam band at least this wide (die sides, perspective allowed for) is asked how bright it is
+_LIT_MARGIN = 0.1  # the bevels at both ends of a seam band (die sides), left out of its brightness
+_LIT = 0.65  # a seam band's middle this bright (of the upper face's brightness) is a cocked die's side face
 _PIP_FAR = 0.42  # a pip farther than this from the face's middle (dice) is beyond the grid's corners (0.35)
 _FLAT_LONGEST = 1.17  # the longest a whole flat die's outline measures, in dice, perspective allowed for
 _SEAM_AWAY = 1.7  # at a seam that faces away from the middle of the picture (see `_read_die`)
