@@ -1087,6 +1087,10 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     face_flat = _flat_aspect(work, cal, (fx + ox, fy + oy), (fw, fh), fang)
     checks["face_flat"] = face_flat
     checks["face_area"] = cv2.countNonZero(core) / (s * s)
+    if checks["face_area"] > _FACE_AREA_MAX:
+        # an upper face larger than a die's: a side face lit as brightly as it joined it (a cocked die; flat dice's
+        # upper faces measure at most 0.98 die, bevels left out; Lightning Dice fault seed 379 frame 212: 1.09)
+        return result(None, 0.0, "cocked")
     # a cocked die shows one of its side faces: die-coloured pixels reaching further beyond its upper
     # face than the bevel and the camera's perspective explain
     # a die cut from touching dice: `others` are the parts of its neighbours (a walk that runs into them meets
@@ -1881,9 +1885,10 @@ _PIP_LIKE = 0.5  # a pixel at least halfway from the die's body colour towards i
 _CLEAR = 0.4  # die sides: spots nearer another die's upper face may be that die's (its side face, the felt between)
 _SIDE_PIPS_MIN = 2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)
 _SEAM = 1.8
+_FACE_AREA_MAX = 1.02  # the largest upper face of a flat die (dice squared; clean frames: at most 0.98 of 5598)
 _LIT_WIDTH = 0.25  # a seam band at least this wide (die sides, perspective allowed for) is asked how bright it is
 _LIT_MARGIN = 0.1  # the bevels at both ends of a seam band (die sides), left out of its brightness
-_LIT = 0.65  # a seam band's middle this bright (of the upper face's brightness) is a cocked die's side face
+_LIT = 0.7  # a seam band's middle this bright (of the upper face's brightness) is a cocked die's side face
 _PIP_FAR = 0.42  # a pip farther than this from the face's middle (dice) is beyond the grid's corners (0.35)
 _FLAT_LONGEST = 1.17  # the longest a whole flat die's outline measures, in dice, perspective allowed for
 _SEAM_AWAY = 1.7  # at a seam that faces away from the middle of the picture (see `_read_die`)

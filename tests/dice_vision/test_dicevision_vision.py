@@ -947,7 +947,7 @@ def test_cocked_die_showing_a_lit_side_face_at_a_seam_is_held(monkeypatch: pytes
     picture: band 0.338 die of 0.34, grid 0.974 square of 0.97); fault seed 347 frame 69, in yellow and in white
     (a 1 tilted 18 degrees against two 3s, the seam facing the middle: band 0.35 of 0.36 and more; a 1 has no
     grid). The middle of that band is 0.75-0.86 as bright as the upper face: a side face tilted up towards the
-    light. Between flat dice it is a vertical side face or the gap, at most 0.57 on clean frames. Each reads "ok"
+    light. Between flat dice it is a vertical side face or the gap, at most 0.69 on clean frames. Each reads "ok"
     with the rule switched off."""
     from recognition.dice import vision
 
@@ -957,15 +957,46 @@ def test_cocked_die_showing_a_lit_side_face_at_a_seam_is_held(monkeypatch: pytes
     assert read_dice(image, cal, expected=3).status == "ok"
 
 
-@pytest.mark.parametrize("colours, seed, index", [(("white",) * 3, 155, 104), (("blue", "blue", "red", "red"), 155, 291)])
+def test_cocked_die_whose_lit_side_face_joins_its_upper_face_is_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lightning Dice fault seed 379 frame 212 (read "ok" by a fresh sweep of the ninth session): a yellow 1 tilted
+    19 degrees, alone, its side face (a 2) lit as brightly as its upper face, so the two make one bright region of
+    1.09 die (flat dice's upper faces: at most 0.98 of 5598 on clean seed 161). The side face's pips lie at the
+    region's edge, where pips seen edge-on are ignored, and its outline (0.886 square) passes: a 1 has no grid.
+    An upper face larger than a die is held as cocked; with the bar out of reach the frame reads "ok"."""
+    from recognition.dice import vision
+
+    image, _truth, cal = _bench_frame(("yellow",) * 3, 379, 212, "cocked")
+    reading = read_dice(image, cal, expected=3)
+    assert reading.status == "uncertain"
+    assert [d.checks["face_area"] > 1.05 for d in reading.dice if d.problem == "cocked"] == [True]
+    monkeypatch.setattr(vision, "_FACE_AREA_MAX", 2.0)
+    assert read_dice(image, cal, expected=3).status == "ok"
+
+
+@pytest.mark.xfail(strict=True, reason="open defect (#4): a cocked die whose free walks speak for its seam side")
+def test_cocked_die_found_by_the_ninth_sessions_last_sweep_is_held() -> None:
+    """Craps fault seed 385 frame 31, found by the last fresh sweep of the ninth session (7500 cocked frames, the
+    only one read "ok"): a red 3 tilted 18.4 degrees against another red 3, near the middle of the picture. Its
+    band at the seam measures 0.5 die, but most walks at that side end at the felt and measure 0.13 die (under
+    the plain 0.2), so the band is taken for the neighbour's; its face is 0.942 square and a 3 has no 2-D grid.
+    Strict xfail: the mark must go when it is held."""
+    image, _truth, cal = _bench_frame(("red", "red"), 385, 31, "cocked")
+    assert read_dice(image, cal, expected=2).status == "uncertain"
+
+
+@pytest.mark.parametrize("colours, seed, index", [(("yellow",) * 3, 159, 1656), (("yellow",) * 3, 159, 942),
+                                                  (("white",) * 3, 159, 942)])
 def test_flat_dice_at_a_wide_seam_are_read(colours: tuple[str, ...], seed: int, index: int) -> None:
-    """The other side of the rule above: the flat dice whose wide seam band (0.26 and 0.31 die) has the brightest
-    middle on clean seeds 151-155 (0.57 and 0.52 of the upper face, of 234 such dice in 6000 frames) are read."""
+    """The other side of the rule above: the flat dice whose wide seam band has the brightest middle measured on
+    clean seeds 151-159 (0.686, 0.654 and 0.650 of the upper face; the next, 0.57) are read. They were refused with
+    the bar at 0.65."""
+    from recognition.dice import vision
+
     image, truth, cal = _bench_frame(colours, seed, index)
-    reading = read_dice(image, cal, expected=len(colours), colors=colours if len(set(colours)) > 1 else None)
+    reading = read_dice(image, cal, expected=len(colours))
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"]
-    assert 0.5 < max(d.checks.get("seam_lit", 0.0) for d in reading.dice) < 0.65
+    assert 0.64 < max(d.checks.get("seam_lit", 0.0) for d in reading.dice) < vision._LIT
 
 
 @pytest.mark.parametrize("colours, seed, index", [(("blue", "blue", "red", "red"), 121, 800),
