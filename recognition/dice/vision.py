@@ -419,8 +419,17 @@ def _felt_estimates(planes: Sequence[np.ndarray], die_px: float, felt_mask: np.n
         # the felt over the rim is continued from a median of the inside (the rim first set to the felt's level),
         # not from the inside's mean: dice near the rim brighten a mean, and the brightened rim then outvotes the
         # felt near it (a white die's grey side face beside the rim passed for felt: Sic Bo fault seed 299)
-        robust = cv2.medianBlur(np.where(inside > 0, sv, level_v).astype(np.uint8), km) if min(sw, sh) >= 3 else sv
+        # ... and the rim cells are first set to the felt near them (the nearby inside cells, dice left out), not
+        # to the felt's overall level: under uneven light a corner's felt may be half as bright as the middle's,
+        # and the level then outvoted it (a white die's grey side face there passed for felt: Sic Bo fault seed
+        # 399 frame 74)
         kk = (2 * k + 1, 2 * k + 1)
+        plain = (inside > 0) & (sv <= _DIE_CELL * level_v)
+        num = cv2.boxFilter(np.where(plain, sv, 0).astype(np.float32), -1, kk, normalize=False)
+        den = cv2.boxFilter(plain.astype(np.float32), -1, kk, normalize=False)
+        near = np.where(den > 0, num / np.maximum(den, 1e-6), level_v)
+        rim = np.where(inside > 0, sv, np.clip(near, 0, 255)).astype(np.uint8)
+        robust = cv2.medianBlur(rim, km) if min(sw, sh) >= 3 else sv
         num = cv2.boxFilter(robust.astype(np.float32) * inside, -1, kk, normalize=False)
         den = cv2.boxFilter(inside.astype(np.float32), -1, kk, normalize=False)
         fill = np.where(den > 0, num / np.maximum(den, 1e-6), level_v)
@@ -457,6 +466,9 @@ def _color_mask(planes: Sequence[np.ndarray], felt_v: np.ndarray | None, c: DieC
             bright |= greyer
         m &= bright
     return m
+
+
+_DIE_CELL = 1.3  # a felt cell (1/8 scale) brighter than this many times the felt's level holds a die
 
 
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -1671,6 +1683,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     H, W = weak.shape
     steps = int(0.8 * max(dims)) + 2
     gap = max(2, int(round(_BAND_GAP * max(dims))))  # a side face's pips interrupt its colour: step over them
+    hole = int(round(_PIP_HOLE * max(dims)))  # ... even a longer run, when this die's material closes it
     sides = (((ux, uy), dims[0] / 2, (vx, vy), dims[1]), ((-ux, -uy), dims[0] / 2, (vx, vy), dims[1]),
              ((vx, vy), dims[1] / 2, (ux, uy), dims[0]), ((-vx, -vy), dims[1] / 2, (ux, uy), dims[0]))
     # all 4 x 7 walks at once: start points and directions
@@ -1704,6 +1717,23 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     ib_rows, core_rows = inb.tolist(), in_core.tolist()
     oth_rows, mat_rows, nb_rows = other_face.tolist(), material.tolist(), neighbour.tolist()
     else_rows, another_rows = elsewhere.tolist(), another.tolist()
+    reach_along = max(1, int(round(_PIP_ALONG * max(dims))))
+
+    def closed(r: int, side: int, last: int, k: int) -> bool:
+        # a walk that left this die's material after step `last` and meets it again within `hole` steps, before
+        # any other die's, through a spot that this die's material bounds along the edge too: a side face's pips
+        # seen at a slant (two of them, one above the other, merge into one spot longer across the edge than
+        # `gap`); beyond a flat die's bevel lie the felt, or the strip of felt between it and another die
+        mat, els, oth = mat_rows[r], else_rows[r], oth_rows[r]
+        for j in range(k + 1, min(last + hole + 1, len(mat))):
+            if oth[j] or els[j]:
+                return False
+            if mat[j]:
+                t = sides[side][2]
+                ys, xs = qyc[r, last + 1:j], qxc[r, last + 1:j]
+                return _spots_along(weak, np.stack([ys, xs], axis=1), np.array((t[1], t[0])), reach_along) == len(ys)
+        return False
+
     out: list[_Side] = []
     for side in range(4):
         reach = []
@@ -1740,7 +1770,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                         other = True
                         break  # another die's material across a gap: its bevel or side face, not this die's
                     last = k
-                elif k - last > gap:
+                elif k - last > gap and not closed(r, side, last, k):
                     break
             seams += met
             contacts += touched or met
@@ -1897,6 +1927,8 @@ _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop t
 _ENDED_MIN = 5  # walks that must end (at the felt or another die's upper face) for a side to be judged by them
 _ENDED_RANK = 3  # the third widest of them
 _BAND_GAP = 0.16
+_PIP_HOLE = 0.3  # the longest run off die material across an edge that a side face's pips leave (die sides)
+_PIP_ALONG = 0.25  # ... and how far along the edge this die's material must bound it (a pip, not a strip of felt)
 _FREE_MIN = 4  # walks that must end at the felt for a side to be judged by them alone
 
 
