@@ -1267,6 +1267,16 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     checks["residual"] = residual
     if face is None:
         return result(None, 0.0, "unreadable", pips, work.to_frame((centroid + (ox, oy))[None])[0])
+    out_x, out_y = fx + ox - work.principal[0], fy + oy - work.principal[1]
+    out_r = math.hypot(out_x, out_y)
+    if out_r > s:
+        # the upper face's region reaches beyond the pip grid on the side facing away from the middle of the
+        # picture, where the camera sees no side face of a flat die: a cocked die's side face, lit as brightly as
+        # its upper face, joined it (flat dice: at most 0.064 die over 27,224 of clean seeds 447 and 449)
+        away = ((fx - centroid[0]) * out_x + (fy - centroid[1]) * out_y) / out_r / pside
+        checks["offset_away"] = away
+        if away > _OFFSET_AWAY:
+            return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
     if any(sd.gaps.size for sd in bands):
         # a flat die shows no side face at an edge that faces away from the middle of the picture (the camera
         # sees only the sides facing it), and its bevel bears no pips: pips there are a cocked die's side face,
@@ -1915,6 +1925,7 @@ _PIP_LIKE = 0.5  # a pixel at least halfway from the die's body colour towards i
 _CLEAR = 0.4  # die sides: spots nearer another die's upper face may be that die's (its side face, the felt between)
 _SIDE_PIPS_MIN = 2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)
 _SEAM = 1.8
+_OFFSET_AWAY = 0.08  # die sides: how far the upper face's middle may lie from its pips' away from the picture's middle
 _FACE_AREA_MAX = 1.02  # the largest upper face of a flat die (dice squared; clean frames: at most 0.98 of 5598)
 _LIT_WIDTH = 0.25  # a seam band at least this wide (die sides, perspective allowed for) is asked how bright it is
 _LIT_MARGIN = 0.1  # the bevels at both ends of a seam band (die sides), left out of its brightness
