@@ -425,18 +425,23 @@ def _felt_estimates(planes: Sequence[np.ndarray], die_px: float, felt_mask: np.n
         # 399 frame 74)
         kk = (2 * k + 1, 2 * k + 1)
         plain = (inside > 0) & (sv <= _DIE_CELL * level_v)
-        num = cv2.boxFilter(np.where(plain, sv, 0).astype(np.float32), -1, kk, normalize=False)
-        den = cv2.boxFilter(plain.astype(np.float32), -1, kk, normalize=False)
-        near = np.where(den > 0, num / np.maximum(den, 1e-6), level_v)
+        near = _masked_mean(sv, plain, kk, level_v)
         rim = np.where(inside > 0, sv, np.clip(near, 0, 255)).astype(np.uint8)
         robust = cv2.medianBlur(rim, km) if min(sw, sh) >= 3 else sv
-        num = cv2.boxFilter(robust.astype(np.float32) * inside, -1, kk, normalize=False)
-        den = cv2.boxFilter(inside.astype(np.float32), -1, kk, normalize=False)
-        fill = np.where(den > 0, num / np.maximum(den, 1e-6), level_v)
+        fill = _masked_mean(robust, inside, kk, level_v)
         sv = np.where(inside > 0, sv, np.clip(fill, 0, 255)).astype(np.uint8)
     if min(sw, sh) >= 3:
         sv = cv2.medianBlur(sv, km)
     return cv2.resize(sv, (w, h), interpolation=cv2.INTER_LINEAR), level_v, level_s
+
+
+def _masked_mean(values: np.ndarray, mask: np.ndarray, kk: tuple[int, int], default: float) -> np.ndarray:
+    """The mean of `values` over the cells of `mask` within a `kk` window around each cell (`default` where the
+    window holds none)."""
+    weight = mask.astype(np.float32)
+    num = cv2.boxFilter(values.astype(np.float32) * weight, -1, kk, normalize=False)
+    den = cv2.boxFilter(weight, -1, kk, normalize=False)
+    return np.where(den > 0, num / np.maximum(den, 1e-6), default)
 
 
 def _color_mask(planes: Sequence[np.ndarray], felt_v: np.ndarray | None, c: DieColor, *, lenient: bool,
@@ -1729,20 +1734,22 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     else_rows, another_rows = elsewhere.tolist(), another.tolist()
     reach_along = max(1, int(round(_PIP_ALONG * max(dims))))
 
-    def closed(r: int, side: int, last: int, k: int) -> bool:
+    def closed(r: int, side: int, last: int, k: int) -> int:
         # a walk that left this die's material after step `last` and meets it again within `hole` steps, before
         # any other die's, through a spot that this die's material bounds along the edge too: a side face's pips
         # seen at a slant (two of them, one above the other, merge into one spot longer across the edge than
-        # `gap`); beyond a flat die's bevel lie the felt, or the strip of felt between it and another die
+        # `gap`); beyond a flat die's bevel lie the felt, or the strip of felt between it and another die.
+        # The step where the material closes the spot, or -1
         mat, els, oth = mat_rows[r], else_rows[r], oth_rows[r]
         for j in range(k + 1, min(last + hole + 1, len(mat))):
             if oth[j] or els[j]:
-                return False
+                return -1
             if mat[j]:
                 t = sides[side][2]
                 ys, xs = qyc[r, last + 1:j], qxc[r, last + 1:j]
-                return _spots_along(weak, np.stack([ys, xs], axis=1), np.array((t[1], t[0])), reach_along) == len(ys)
-        return False
+                spot = np.stack([ys, xs], axis=1)
+                return j if _spots_along(weak, spot, np.array((t[1], t[0])), reach_along) == len(ys) else -1
+        return -1
 
     out: list[_Side] = []
     for side in range(4):
@@ -1757,6 +1764,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
             ib, cor, oth, mat, nb, els = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r], else_rows[r]
             ano = another_rows[r]
             start = last = None
+            closes = -1  # the step where this die's material closes the spot the walk is in (see `closed`)
             met = touched = other = False
             for k in range(len(ib)):
                 if not ib[k]:
@@ -1780,8 +1788,10 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                         other = True
                         break  # another die's material across a gap: its bevel or side face, not this die's
                     last = k
-                elif k - last > gap and not closed(r, side, last, k):
-                    break
+                elif k - last > gap and k > closes:
+                    closes = closed(r, side, last, k)  # the spot is stepped through up to there
+                    if closes < 0:
+                        break
             seams += met
             contacts += touched or met
             crossed += other
