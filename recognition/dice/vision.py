@@ -1241,7 +1241,12 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
                 areas.append(cut[1])
             continue  # else a side face's pip seen edge-on, or the bevel
         if not _pip_shaped(stats[k], amin, amax):
-            stray += 1
+            parts = _split_merged_pips(dist, labels, stats[k], k, thr, p_pip, edge, 0.1 * side, amin, amax)
+            if parts is None:
+                stray += 1
+            else:
+                pips += parts[0]
+                areas += parts[1]
             continue
         pips.append(cents[k])
         areas.append(a)
@@ -1456,6 +1461,34 @@ def _pip_cut_by_face_edge(spots: tuple, piece: np.ndarray, edge: np.ndarray, ami
     if edge[min(h - 1, int(round(cy))), min(w - 1, int(round(cx)))] <= 0:
         return None
     return cents[j], float(stats[j, cv2.CC_STAT_AREA])
+
+
+def _split_merged_pips(dist: np.ndarray, labels: np.ndarray, stat: np.ndarray, k: int, thr: float, p_pip: float,
+                       edge: np.ndarray, inner: float, amin: float,
+                       amax: float) -> tuple[list[np.ndarray], list[float]] | None:
+    """Two or three pips that blur joined into one spot (a 6's column at half scale: a pixel's bridge between
+    them): a stricter bar parts them into pip-shaped spots. Their centres and areas (the spot's pixels, each
+    given to the nearest centre), or None when no bar parts it into pips only."""
+    x, y, w, h = stat[cv2.CC_STAT_LEFT], stat[cv2.CC_STAT_TOP], stat[cv2.CC_STAT_WIDTH], stat[cv2.CC_STAT_HEIGHT]
+    spot = labels[y:y + h, x:x + w] == k
+    d = dist[y:y + h, x:x + w]
+    for f in _SPLIT_BARS:
+        n, lab, st, cents = cv2.connectedComponentsWithStats((spot & (d > thr + f * (p_pip - thr))).astype(np.uint8),
+                                                             connectivity=8)
+        if n - 1 < 2:
+            continue
+        if n - 1 > 3 or not all(_pip_shaped(st[j], amin, amax) for j in range(1, n)):
+            return None
+        c = cents[1:]
+        if any(edge[y + min(h - 1, int(round(cy))), x + min(w - 1, int(round(cx)))] < inner for cx, cy in c):
+            return None
+        ys, xs = np.nonzero(spot)
+        near = np.argmin((xs[:, None] - c[None, :, 0]) ** 2 + (ys[:, None] - c[None, :, 1]) ** 2, axis=1)
+        return [c[j] + (x, y) for j in range(len(c))], [float(np.count_nonzero(near == j)) for j in range(len(c))]
+    return None
+
+
+_SPLIT_BARS = (0.25, 0.5)  # how much nearer the pips' colour the stricter bars lie (of the way from the bar)
 
 
 def _pip_shaped(stat: np.ndarray, amin: float, amax: float) -> bool:

@@ -1115,3 +1115,47 @@ def test_flat_dice_of_two_colours_at_a_seam_facing_away_are_read(colours: tuple[
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"]
     assert 0.08 < max(d.checks.get("unlike_band", 0.0) for d in reading.dice) < 0.16
+
+
+def test_pips_joined_by_blur_are_parted() -> None:
+    """Two pips of a column joined by a pixel's bridge (a 6 read at half scale) are parted by a stricter bar into
+    two pip-shaped spots, each given the spot's pixels nearest it; a spot that no stricter bar parts into pips only
+    (a bar of dark pixels) is left alone."""
+    from recognition.dice.vision import _split_merged_pips
+
+    dist = np.zeros((20, 12), np.float32)
+    yy, xx = np.mgrid[0:20, 0:12]
+    for cy in (5.0, 13.0):
+        dist = np.maximum(dist, np.clip(200 - 45 * np.hypot(yy - cy, xx - 6.0), 0, 200).astype(np.float32))
+    dist[6:13, 6] = np.maximum(dist[6:13, 6], 120.0)  # the bridge: over the bar, under the stricter one
+    pips = (dist > 100).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(pips, connectivity=8)
+    assert n == 2, "the two pips must be one spot at the first bar"
+    edge = np.full(dist.shape, 10.0, np.float32)
+    parts = _split_merged_pips(dist, labels, stats[1], 1, 100.0, 200.0, edge, 3.0, 3.0, 60.0)
+    assert parts is not None
+    centres, areas = parts
+    assert sorted(round(float(c[1])) for c in centres) == [5, 13]
+    assert all(abs(float(c[0]) - 6.0) < 0.5 for c in centres)
+    assert sum(areas) == stats[1, cv2.CC_STAT_AREA] and min(areas) / max(areas) > 0.8
+
+    bar = np.zeros((20, 12), np.float32)
+    bar[3:16, 4:8] = 200.0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((bar > 100).astype(np.uint8), connectivity=8)
+    assert _split_merged_pips(bar, labels, stats[1], 1, 100.0, 200.0, edge, 3.0, 3.0, 60.0) is None
+
+
+def test_bac_bo_six_whose_pips_blur_joined_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bac Bo clean seed 175 frame 602: a blue 6 touching a blue 4. At the reading's half scale two pips of the 6's
+    column join into one spot (7 x 15 work pixels), so only four pips were found and the shape was refused as
+    touching dice that could not be told apart. A stricter bar parts them and all four dice are read; without it
+    the frame is refused again."""
+    from recognition.dice import vision
+
+    colours = ("blue", "blue", "red", "red")
+    image, truth, cal = _bench_frame(colours, 175, 602)
+    reading = read_dice(image, cal, expected=4, colors=colours)
+    assert reading.status == "ok", [i.message for i in reading.issues]
+    assert reading.faces == truth["faces"]
+    monkeypatch.setattr(vision, "_SPLIT_BARS", ())
+    assert read_dice(image, cal, expected=4, colors=colours).status == "uncertain"
