@@ -1253,7 +1253,8 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
                 areas.append(cut[1])
             continue  # else a side face's pip seen edge-on, or the bevel
         if not _pip_shaped(stats[k], amin, amax):
-            parts = _split_merged_pips(dist, labels, stats[k], k, thr, p_pip, edge, 0.1 * side, amin, amax)
+            parts = _split_merged_pips(dist, labels, stats[k], k, thr, p_pip, edge, 0.1 * side, amin, amax,
+                                       0.5 * expect_area)
             if parts is None:
                 stray += 1
             else:
@@ -1476,11 +1477,12 @@ def _pip_cut_by_face_edge(spots: tuple, piece: np.ndarray, edge: np.ndarray, ami
 
 
 def _split_merged_pips(dist: np.ndarray, labels: np.ndarray, stat: np.ndarray, k: int, thr: float, p_pip: float,
-                       edge: np.ndarray, inner: float, amin: float,
-                       amax: float) -> tuple[list[np.ndarray], list[float]] | None:
+                       edge: np.ndarray, inner: float, amin: float, amax: float,
+                       least: float) -> tuple[list[np.ndarray], list[float]] | None:
     """Two or three pips that blur joined into one spot (a 6's column at half scale: a pixel's bridge between
-    them): a stricter bar parts them into pip-shaped spots. Their centres and areas (the spot's pixels, each
-    given to the nearest centre), or None when no bar parts it into pips only."""
+    them): a stricter bar parts them into pip-shaped spots, each of at least `least` pixels of the spot (a
+    neighbour's side-face pips seen at a slant at the seam are slivers). Their centres and areas (the spot's
+    pixels, each given to the nearest centre), or None when no bar parts it into such pips only."""
     x, y, w, h = stat[cv2.CC_STAT_LEFT], stat[cv2.CC_STAT_TOP], stat[cv2.CC_STAT_WIDTH], stat[cv2.CC_STAT_HEIGHT]
     spot = labels[y:y + h, x:x + w] == k
     d = dist[y:y + h, x:x + w]
@@ -1496,7 +1498,10 @@ def _split_merged_pips(dist: np.ndarray, labels: np.ndarray, stat: np.ndarray, k
             return None
         ys, xs = np.nonzero(spot)
         near = np.argmin((xs[:, None] - c[None, :, 0]) ** 2 + (ys[:, None] - c[None, :, 1]) ** 2, axis=1)
-        return [c[j] + (x, y) for j in range(len(c))], [float(np.count_nonzero(near == j)) for j in range(len(c))]
+        areas = [float(np.count_nonzero(near == j)) for j in range(len(c))]
+        if min(areas) < least:
+            return None
+        return [c[j] + (x, y) for j in range(len(c))], areas
     return None
 
 

@@ -1155,7 +1155,7 @@ def test_flat_dice_of_two_colours_at_a_seam_facing_away_are_read(colours: tuple[
 def test_pips_joined_by_blur_are_parted() -> None:
     """Two pips of a column joined by a pixel's bridge (a 6 read at half scale) are parted by a stricter bar into
     two pip-shaped spots, each given the spot's pixels nearest it; a spot that no stricter bar parts into pips only
-    (a bar of dark pixels) is left alone."""
+    (a bar of dark pixels), or only into spots smaller than a pip, is left alone."""
     from recognition.dice.vision import _split_merged_pips
 
     dist = np.zeros((20, 12), np.float32)
@@ -1167,17 +1167,19 @@ def test_pips_joined_by_blur_are_parted() -> None:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(pips, connectivity=8)
     assert n == 2, "the two pips must be one spot at the first bar"
     edge = np.full(dist.shape, 10.0, np.float32)
-    parts = _split_merged_pips(dist, labels, stats[1], 1, 100.0, 200.0, edge, 3.0, 3.0, 60.0)
+    parts = _split_merged_pips(dist, labels, stats[1], 1, 100.0, 200.0, edge, 3.0, 3.0, 60.0, 8.0)
     assert parts is not None
     centres, areas = parts
     assert sorted(round(float(c[1])) for c in centres) == [5, 13]
     assert all(abs(float(c[0]) - 6.0) < 0.5 for c in centres)
     assert sum(areas) == stats[1, cv2.CC_STAT_AREA] and min(areas) / max(areas) > 0.8
+    # parted into spots each far smaller than a pip (a neighbour's side-face pips seen at a slant): left alone
+    assert _split_merged_pips(dist, labels, stats[1], 1, 100.0, 200.0, edge, 3.0, 3.0, 60.0, 1.1 * min(areas)) is None
 
     bar = np.zeros((20, 12), np.float32)
     bar[3:16, 4:8] = 200.0
     n, labels, stats, _ = cv2.connectedComponentsWithStats((bar > 100).astype(np.uint8), connectivity=8)
-    assert _split_merged_pips(bar, labels, stats[1], 1, 100.0, 200.0, edge, 3.0, 3.0, 60.0) is None
+    assert _split_merged_pips(bar, labels, stats[1], 1, 100.0, 200.0, edge, 3.0, 3.0, 60.0, 8.0) is None
 
 
 def test_bac_bo_six_whose_pips_blur_joined_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
