@@ -246,6 +246,7 @@ class _Work:
     blob_labels: np.ndarray | None = None  # each blob's filled shape, labelled (work pixels)
     die_blobs: np.ndarray = field(default_factory=lambda: np.zeros(256, bool))  # by label: holds an upper face
     planes: tuple[np.ndarray, ...] = ()  # hsv's hue, saturation and value, each on its own
+    full: np.ndarray | None = None  # the frame's region at full resolution (work pixels / scale)
 
     @property
     def v(self) -> np.ndarray:
@@ -297,7 +298,7 @@ def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Seq
 
     work = _Work(bgr, hsv, felt_v, scale, (x0, y0), tray_work, {}, {},
                  principal=((w_full / 2 - x0) * scale, (h_full / 2 - y0) * scale), felt_mask=felt_mask,
-                 planes=planes)
+                 planes=planes, full=roi)
     issues: list[Issue] = []
     work.felt_s = felt_sat
     clipped = float(cv2.countNonZero(cv2.compare(v, 249, cv2.CMP_GT))) / v.size
@@ -431,20 +432,48 @@ def _felt_estimates(planes: Sequence[np.ndarray], die_px: float, felt_mask: np.n
         fill = _masked_mean(robust, inside, kk, level_v)
         sv = np.where(inside > 0, sv, np.clip(fill, 0, 255)).astype(np.uint8)
     if min(sw, sh) >= 3:
-        # a median three dice wide lags behind steep light (a dim corner: felt 30 by the dice, 47 as the median
-        # had it, so a white die's grey side face there passed for felt: Sic Bo fault seed 473 frame 287). An
-        # opening a little wider than a die follows the felt (dice and their bright side faces are narrower than
-        # it, so it removes them) but keeps dark shadows, so it may only lower the median's estimate, and by at
-        # most `_FELT_FLOOR`
+        # a median three dice wide lags behind light that falls steeply (into a dim corner of the tray: felt 30
+        # by the dice, 47 as the median had it, so a white die's grey side face there passed for felt: Sic Bo
+        # fault seed 473 frame 287). A smooth light field fitted to the whole felt follows such a fall, and
+        # shadows, far off it, do not pull it down (they are the dice's, not the light's): it may lower the
+        # median's estimate, to `_FELT_FLOOR` of it at most
         med = cv2.medianBlur(sv, km)
-        kd = max(3, int(die_px * _FELT_OPEN / 8) | 1)
-        opened = cv2.morphologyEx(sv, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kd, kd)))
-        sv = np.minimum(med, np.maximum(opened, cv2.convertScaleAbs(med, alpha=_FELT_FLOOR)))
+        fit = _light_fit(sv, inside, level_v)
+        sv = med if fit is None else np.minimum(med, np.maximum(fit, med * np.float32(_FELT_FLOOR))).astype(np.uint8)
     return cv2.resize(sv, (w, h), interpolation=cv2.INTER_LINEAR), level_v, level_s
 
 
-_FELT_OPEN = 1.3  # the opening's width, in dice
-_FELT_FLOOR = 0.8  # the least share of the median's felt estimate the opening may set it to
+def _light_fit(sv: np.ndarray, inside: np.ndarray | None, level: int) -> np.ndarray | None:
+    """A smooth light field (a quadratic surface in x and y) fitted to the felt cells (every second one each way),
+    dice and shadows left out (cells more than `_FIT_BAND` off the fit), or None when too few cells are left."""
+    h, w = sv.shape
+    ys, xs = np.arange(0, h, 2, dtype=np.float64) / max(h - 1, 1), np.arange(0, w, 2, dtype=np.float64) / max(w - 1, 1)
+    yy, xx = np.meshgrid(ys, xs, indexing="ij")
+    A = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], axis=-1).reshape(-1, 6)
+    v = sv[::2, ::2].reshape(-1).astype(np.float64)
+    ok = v <= _DIE_CELL * level
+    if inside is not None:
+        ok &= inside[::2, ::2].reshape(-1) > 0
+    keep = ok
+    coef = None
+    for _ in range(4):
+        if np.count_nonzero(keep) < 30:
+            return None
+        Ak = A[keep]
+        try:
+            coef = np.linalg.solve(Ak.T @ Ak, Ak.T @ v[keep])
+        except np.linalg.LinAlgError:
+            return None
+        ratio = v / np.maximum(A @ coef, 1.0)
+        keep = ok & (ratio > 1 - _FIT_BAND) & (ratio < 1 + _FIT_BAND)
+    c0, cx, cy, cxx, cxy, cyy = coef
+    y = (np.arange(h, dtype=np.float32) / max(h - 1, 1))[:, None]
+    x = (np.arange(w, dtype=np.float32) / max(w - 1, 1))[None, :]
+    return np.clip(c0 + cx * x + cy * y + cxx * x * x + cxy * x * y + cyy * y * y, 0, 255).astype(np.float32)
+
+
+_FIT_BAND = 0.15  # felt cells further off the fitted light than this share are dice or shadows
+_FELT_FLOOR = 0.8  # the least share of the median's felt estimate the fitted light may set it to
 
 
 def _masked_mean(values: np.ndarray, mask: np.ndarray, kk: tuple[int, int], default: float) -> np.ndarray:
@@ -852,8 +881,8 @@ def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float
 def _neighbours_of_vouched(dice: list[DieReading]) -> list[DieReading]:
     """A die whose seam band exceeded its allowance and whose square pip grid vouched that it lies flat says the
     excess is its neighbour's: the neighbour's side face. So a neighbour whose own band at that seam comes near its
-    allowance must show a square grid across its seams (a 4, 5 or 6, `_NEAR_SQUARE`), else it is held as cocked
-    (a 1-3 cannot show it)."""
+    allowance must show a square grid across its seams (a 4, 5 or 6, `_NEAR_SQUARE` and what a tilt towards the
+    camera hides, `_slant`), else it is held as cocked (a 1-3 cannot show it)."""
     leaned = {(int(d.checks["vouched_at"]), int(d.checks.get("face_label", 0))) for d in dice
               if d.problem is None and "vouched_at" in d.checks}
     if not leaned:
@@ -862,7 +891,8 @@ def _neighbours_of_vouched(dice: list[DieReading]) -> list[DieReading]:
     for d in dice:
         # held where its own band at that seam comes near its allowance too (a flat neighbour's is its bevel)
         pair = (int(d.checks.get("face_label", 0)), int(d.checks.get("near_at", 0)))
-        if d.problem is None and pair in leaned and d.checks.get("seam_grid", 0.0) < _NEAR_SQUARE:
+        if d.problem is None and pair in leaned and (d.checks.get("seam_grid", 0.0)
+                                                     < d.checks.get("seam_grid_needed", _NEAR_SQUARE)):
             d = _with_problem(d, "cocked")
         out.append(d)
     return out
@@ -1133,7 +1163,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     excess = 0.0
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
     square_check: list[tuple[np.ndarray, float]] = []  # (normal, how far the side faces the middle of the picture)
-    near_seams: list[np.ndarray] = []  # the normals of seam sides whose band comes near their allowance
+    near_seams: list[tuple[np.ndarray, float]] = []  # (normal, towards) of seam sides whose band nears its allowance
     face_v = 0.0  # the upper face's brightness (measured when a seam band asks for it)
     lit_seam = False  # a wide band at a seam as bright as a side face tilted towards the light
     for reach, normal, seam, free_band, _, met_face, _, crossed, between in bands:
@@ -1147,7 +1177,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
             # the walks that ended at the felt show no side face: what lies beyond the others is a neighbour's
             checks["free_band"] = max(checks.get("free_band", 0.0), free_band / side)
             if seam and reach > plain:
-                near_seams.append(normal)  # unless the walks into the neighbour found this die's side face there
+                near_seams.append((normal, towards))  # unless the walks into the neighbour found its side face there
             continue
         # at an edge facing away from the middle of the picture a flat die shows no side face, only its bevel
         # (0.03-0.11 die on clean frames), where nothing touches it: a tilt as slight as the least a die leans
@@ -1180,7 +1210,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
             if met_face:
                 checks["vouched_at"] = float(met_face)  # if its grid vouches: see `_neighbours_of_vouched`
         elif seam and reach > _NEAR_ALLOWANCE * allowed:
-            near_seams.append(normal)
+            near_seams.append((normal, towards))
             if met_face:
                 checks["near_at"] = float(met_face)
         else:
@@ -1310,24 +1340,40 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         checks["side_face_pips"] = float(found)
         if found >= _SIDE_PIPS_MIN:
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
+    # the pip grid's squareness is a matter of a few per cent (cos 18 degrees = 0.951): it is measured on the
+    # pips' middles at full resolution (at half scale a cocked 5's grid measured 0.991, at full 0.970: Bac Bo fault
+    # seed 565 frame 82)
+    Q = P - centroid
+    if face >= 4 and (square_check or near_seams or "near_at" in checks or shape_aspect < 0.88):
+        Q = _fine_pips(work, P + (ox, oy), body, np.median(crop[pipmask > 0], axis=0), side)
+        Q -= Q.mean(axis=0)
     if square_check:
         # the second cue: the upper face of a die tilted by t is foreshortened by cos t across the edge it
         # shows a side face at (0.95 at 18 degrees); a 2-D pip grid (4, 5, 6) measures that, a line of pips
         # (2, 3) or one pip cannot, so those stay refused
-        grids = [(_grid_squareness(P - centroid, face, rot, [n]) if face >= 4 else 0.0,
+        grids = [(_grid_squareness(Q, face, rot, [n]) if face >= 4 else 0.0,
                   _square_needed(towards / (cal.camera_height * side))) for n, towards in square_check]
         checks["grid_square"] = min(g for g, _ in grids)
         checks["grid_needed"] = max(need for _, need in grids)
         if any(g < need for g, need in grids):
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
-    if "near_at" in checks and face >= 4:  # only a die near its allowance at a seam may be asked for it
-        checks["seam_grid"] = _grid_squareness(P - centroid, face, rot, [sd.normal for sd in bands if sd.seam == 2])
+    seam_normals = [sd.normal for sd in bands if sd.seam == 2]
+    if "near_at" in checks and face >= 4 and seam_normals:  # only a die near its allowance at a seam is asked for it
+        seams = [(_grid_squareness(Q, face, rot, [n]),
+                  _NEAR_SQUARE + _slant(float(np.dot(principal - (fx + ox, fy + oy), n))
+                                        / (cal.camera_height * side))) for n in seam_normals]
+        checks["seam_grid"] = min(g for g, _ in seams)
+        checks["seam_grid_needed"] = max(need for _, need in seams)
     if near_seams and face >= 4:
         # a band near its allowance at a seam may be a cocked die's side face as well as the neighbour's edge
-        # (and another cut of the shape may measure it over): a pip grid squeezed across it is a tilted face
-        near = _grid_squareness(P - centroid, face, rot, near_seams)
-        checks["grid_near"] = near
-        if near < _NEAR_SQUARE:
+        # (and another cut of the shape may measure it over): a pip grid squeezed across it is a tilted face. As
+        # in `_square_needed`, a face tilted towards the camera is squeezed less (Bac Bo fault seed 257 frame 70:
+        # a 5 tilted 18 degrees, 3.9 degrees off the middle, measures 0.973 in the full picture)
+        grids = [(_grid_squareness(Q, face, rot, [n]), _NEAR_SQUARE + _slant(towards / (cal.camera_height * side)))
+                 for n, towards in near_seams]
+        checks["grid_near"] = min(g for g, _ in grids)
+        checks["grid_near_needed"] = max(need for _, need in grids)
+        if any(g < need for g, need in grids):
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
     # where this face has no pip, the die must be bare: a dark (or light) spot there is a pip the count
     # missed (a 3 without its middle pip would read 2)
@@ -1339,10 +1385,11 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # a face (or outline) cut or swollen by what lies beside it (a neighbour's side face painted over its edge,
         # its own lit side face, a neighbour's bevel): a 2-D pip grid as square as a flat die's vouches for it, as
         # a tilted die's grid is squeezed by cos t like its face (0.951 at 18 degrees)
-        grid = _grid_squareness(P - centroid, face, rot, [np.array([math.cos(math.radians(rot)),
-                                                                   math.sin(math.radians(rot))])])
+        # (less where the die may be tilted towards the camera: the whole way off the middle of the picture)
+        grid = _grid_squareness(Q, face, rot, [np.array([math.cos(math.radians(rot)), math.sin(math.radians(rot))])])
         checks["grid_vouch"] = grid
-        if grid >= _SQUARE_MIN:
+        off_middle = math.hypot(fx + ox - work.principal[0], fy + oy - work.principal[1])
+        if grid >= _SQUARE_MIN + _slant(-off_middle / (cal.camera_height * side)):
             shape_aspect = 1.0
     # confidence: the weakest check
     scores = [
@@ -1474,6 +1521,39 @@ def _pip_cut_by_face_edge(spots: tuple, piece: np.ndarray, edge: np.ndarray, ami
     if edge[min(h - 1, int(round(cy))), min(w - 1, int(round(cx)))] <= 0:
         return None
     return cents[j], float(stats[j, cv2.CC_STAT_AREA])
+
+
+def _fine_pips(work: _Work, pips: np.ndarray, body: np.ndarray, pip: np.ndarray, side: float) -> np.ndarray:
+    """The pips' middles (work pixels, `pips` as found at work scale) measured at full resolution: the middle of the
+    spot at least halfway from the body's colour to the pips' around each, within 0.15 die (the next pip's edge
+    lies 0.165 die away). A pip not found there keeps its place."""
+    out = np.array(pips, np.float64)
+    full = work.full
+    axis = (pip - body).astype(np.float32)
+    norm = float(axis @ axis)
+    if full is None or norm < 1.0 or work.scale >= 1.0:
+        return out
+    H, W = full.shape[:2]
+    r = max(2, int(math.ceil(_FINE_REACH * side / work.scale)))
+    for i, (px, py) in enumerate(out):
+        cx, cy = (px + 0.5) / work.scale - 0.5, (py + 0.5) / work.scale - 0.5
+        x0, y0 = int(round(cx)) - r, int(round(cy)) - r
+        if x0 < 0 or y0 < 0 or x0 + 2 * r + 1 > W or y0 + 2 * r + 1 > H:
+            continue
+        win = full[y0:y0 + 2 * r + 1, x0:x0 + 2 * r + 1].astype(np.float32)
+        t = ((win - body) @ axis) / norm
+        n, lab, st, cents = cv2.connectedComponentsWithStats((t >= 0.5).astype(np.uint8), connectivity=8)
+        if n < 2:
+            continue
+        k = 1 + int(np.argmin(np.hypot(cents[1:, 0] - (cx - x0), cents[1:, 1] - (cy - y0))))
+        fx, fy = cents[k]
+        if math.hypot(fx + x0 - cx, fy + y0 - cy) > _FINE_REACH * side / work.scale:
+            continue
+        out[i] = ((fx + x0 + 0.5) * work.scale - 0.5, (fy + y0 + 0.5) * work.scale - 0.5)
+    return out
+
+
+_FINE_REACH = 0.15  # dice
 
 
 def _split_merged_pips(dist: np.ndarray, labels: np.ndarray, stat: np.ndarray, k: int, thr: float, p_pip: float,
@@ -1645,8 +1725,14 @@ def _square_needed(towards: float) -> float:
     middle of the picture, the face tilts towards the camera, which sees it slanted by v = atan(-towards) and
     so foreshortened by only cos(t - v) / cos v (0.984 at 18 degrees, 6 degrees off the middle, where a flat
     die's grid measures 0.98-1.02): the bar rises by as much, to beyond 1 (no vouching) from about 4 degrees."""
+    return _SQUARE_MIN + _slant(towards)
+
+
+def _slant(towards: float) -> float:
+    """How much less a die tilted by the least tilt towards the camera is squeezed across the side it leans at than
+    one straight below the camera (see `_square_needed`): cos(t - v) / cos v - cos t, v = atan(-towards)."""
     v = math.atan(max(0.0, -towards))
-    return _SQUARE_MIN + math.cos(_LEAST_TILT - v) / math.cos(v) - math.cos(_LEAST_TILT)
+    return math.cos(_LEAST_TILT - v) / math.cos(v) - math.cos(_LEAST_TILT)
 
 
 def _ramp(x: float, good: float, bad: float) -> float:
