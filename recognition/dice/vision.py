@@ -1341,7 +1341,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         if found >= _SIDE_PIPS_MIN:
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
     # the pip grid's squareness is a matter of a few per cent (cos 18 degrees = 0.951): it is measured on the
-    # pips' middles at full resolution (at half scale a cocked 5's grid measured 0.991, at full 0.970: Bac Bo fault
+    # pips' middles at full resolution (at half scale a cocked 5's grid measured 0.991, at full 0.964: Bac Bo fault
     # seed 565 frame 82)
     Q = P - centroid
     if face >= 4 and (square_check or near_seams or "near_at" in checks or shape_aspect < 0.88):
@@ -1360,16 +1360,16 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     seam_normals = [sd.normal for sd in bands if sd.seam == 2]
     if "near_at" in checks and face >= 4 and seam_normals:  # only a die near its allowance at a seam is asked for it
         seams = [(_grid_squareness(Q, face, rot, [n]),
-                  _NEAR_SQUARE + _slant(float(np.dot(principal - (fx + ox, fy + oy), n))
-                                        / (cal.camera_height * side))) for n in seam_normals]
+                  _near_needed(float(np.dot(principal - (fx + ox, fy + oy), n)) / (cal.camera_height * side)))
+                 for n in seam_normals]
         checks["seam_grid"] = min(g for g, _ in seams)
         checks["seam_grid_needed"] = max(need for _, need in seams)
     if near_seams and face >= 4:
         # a band near its allowance at a seam may be a cocked die's side face as well as the neighbour's edge
         # (and another cut of the shape may measure it over): a pip grid squeezed across it is a tilted face. As
         # in `_square_needed`, a face tilted towards the camera is squeezed less (Bac Bo fault seed 257 frame 70:
-        # a 5 tilted 18 degrees, 3.9 degrees off the middle, measures 0.973 in the full picture)
-        grids = [(_grid_squareness(Q, face, rot, [n]), _NEAR_SQUARE + _slant(towards / (cal.camera_height * side)))
+        # a 5 tilted 18 degrees, 3.9 degrees off the middle, measures 0.973 in the full picture; 0.982 is asked)
+        grids = [(_grid_squareness(Q, face, rot, [n]), _near_needed(towards / (cal.camera_height * side)))
                  for n, towards in near_seams]
         checks["grid_near"] = min(g for g, _ in grids)
         checks["grid_near_needed"] = max(need for _, need in grids)
@@ -1714,6 +1714,7 @@ def _grid_scale(q: np.ndarray, target: np.ndarray) -> float:
 _SQUARE_EXTRA = 0.35  # the most a band at a neighbour may exceed its allowance (die sides) and be a neighbour's
 _NEAR_ALLOWANCE = 0.8  # a seam band beyond this share of its allowance asks a 2-D pip grid to be square
 _NEAR_SQUARE = 0.97  # ... this square (flat dice seen there: 0.975 and more; cocked dice 0.949, 0.964)
+_NEAR_MARGIN = 0.01  # ... and this much squarer than a die tilted by the least tilt would show (`_near_needed`)
 _SQUARE_MIN = 0.975  # a pip grid at least this square across that band: flat (cos 18 degrees = 0.951)
 _LEAST_TILT = math.radians(18)  # the least a cocked die leans at (the simulator's least tilt)
 
@@ -1726,6 +1727,14 @@ def _square_needed(towards: float) -> float:
     so foreshortened by only cos(t - v) / cos v (0.984 at 18 degrees, 6 degrees off the middle, where a flat
     die's grid measures 0.98-1.02): the bar rises by as much, to beyond 1 (no vouching) from about 4 degrees."""
     return _SQUARE_MIN + _slant(towards)
+
+
+def _near_needed(towards: float) -> float:
+    """How square a pip grid must be across a seam whose band nears its allowance (`towards` as in
+    `_square_needed`): `_NEAR_SQUARE`, or where the camera's slant hides more of a tilt, `_NEAR_MARGIN` over what
+    the least tilt shows there (cos(t - v) / cos v; a cocked die measures that within about 0.005 in the full
+    picture, flat dice 0.989 and more)."""
+    return max(_NEAR_SQUARE, math.cos(_LEAST_TILT) + _slant(towards) + _NEAR_MARGIN)
 
 
 def _slant(towards: float) -> float:
