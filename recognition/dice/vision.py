@@ -1385,11 +1385,14 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # a face (or outline) cut or swollen by what lies beside it (a neighbour's side face painted over its edge,
         # its own lit side face, a neighbour's bevel): a 2-D pip grid as square as a flat die's vouches for it, as
         # a tilted die's grid is squeezed by cos t like its face (0.951 at 18 degrees)
-        # (less where the die may be tilted towards the camera: the whole way off the middle of the picture)
-        grid = _grid_squareness(Q, face, rot, [np.array([math.cos(math.radians(rot)), math.sin(math.radians(rot))])])
+        # (less where the die may be tilted towards the camera: along either axis of the face, away from the middle
+        # of the picture as far as the die lies off it that way)
+        axis = np.array([math.cos(math.radians(rot)), math.sin(math.radians(rot))])
+        grid = _grid_squareness(Q, face, rot, [axis])
         checks["grid_vouch"] = grid
-        off_middle = math.hypot(fx + ox - work.principal[0], fy + oy - work.principal[1])
-        if grid >= _SQUARE_MIN + _slant(-off_middle / (cal.camera_height * side)):
+        out_vec = np.array((fx + ox - work.principal[0], fy + oy - work.principal[1]))
+        off_middle = max(abs(float(out_vec @ axis)), abs(float(out_vec[1] * axis[0] - out_vec[0] * axis[1])))
+        if grid >= _near_needed(-off_middle / (cal.camera_height * pside), _SQUARE_MIN):
             shape_aspect = 1.0
     # confidence: the weakest check
     scores = [
@@ -1729,12 +1732,12 @@ def _square_needed(towards: float) -> float:
     return _SQUARE_MIN + _slant(towards)
 
 
-def _near_needed(towards: float) -> float:
+def _near_needed(towards: float, least: float | None = None) -> float:
     """How square a pip grid must be across a seam whose band nears its allowance (`towards` as in
-    `_square_needed`): `_NEAR_SQUARE`, or where the camera's slant hides more of a tilt, `_NEAR_MARGIN` over what
-    the least tilt shows there (cos(t - v) / cos v; a cocked die measures that within about 0.005 in the full
-    picture, flat dice 0.989 and more)."""
-    return max(_NEAR_SQUARE, math.cos(_LEAST_TILT) + _slant(towards) + _NEAR_MARGIN)
+    `_square_needed`): `least` (`_NEAR_SQUARE`), or where the camera's slant hides more of a tilt, `_NEAR_MARGIN`
+    over what the least tilt shows there (cos(t - v) / cos v; a cocked die measures that within about 0.005 in the
+    full picture, flat dice 0.989 and more)."""
+    return max(_NEAR_SQUARE if least is None else least, math.cos(_LEAST_TILT) + _slant(towards) + _NEAR_MARGIN)
 
 
 def _slant(towards: float) -> float:
