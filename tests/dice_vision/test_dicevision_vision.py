@@ -1275,3 +1275,19 @@ def test_cocked_five_whose_grid_looked_square_at_half_scale_is_held(monkeypatch:
     assert reading.status == "uncertain"
     monkeypatch.setattr(vision, "_FINE_REACH", 0.0)
     assert read_dice(image, cal, expected=4, colors=colours).status == "ok"
+
+
+def test_the_grid_bar_rises_with_the_camera_slant() -> None:
+    """Under the camera, or at a side facing the middle of the picture, a tilt of 18 degrees squeezes a grid to
+    cos 18 = 0.951 and the near-allowance bar is 0.97. At a side facing away, v = atan(distance / height) off the
+    middle, the face tilts towards the camera and is squeezed to cos(18 - v) / cos v only; the bar is 0.01 over
+    that once it passes 0.97 (3.9 degrees: 0.982), and past about 8 degrees no grid can vouch (over 1)."""
+    from recognition.dice.vision import _near_needed, _slant
+
+    assert _slant(0.0) == 0.0 and _slant(0.5) == 0.0
+    assert _near_needed(0.0) == pytest.approx(0.97) and _near_needed(0.3) == pytest.approx(0.97)
+    v = math.radians(3.9)
+    assert _near_needed(-math.tan(v)) == pytest.approx(math.cos(math.radians(18) - v) / math.cos(v) + 0.01)
+    assert 0.981 < _near_needed(-math.tan(v)) < 0.983
+    assert _near_needed(-math.tan(math.radians(8.5))) > 1.0
+    assert _near_needed(0.0, 0.975) == pytest.approx(0.975)
