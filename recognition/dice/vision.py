@@ -1164,10 +1164,13 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
     square_check: list[tuple[np.ndarray, float]] = []  # (normal, how far the side faces the middle of the picture)
     near_seams: list[tuple[np.ndarray, float]] = []  # (normal, towards) of seam sides whose band nears its allowance
+    seam_sides: list[tuple[np.ndarray, float]] = []  # (normal, towards) of the sides that meet another die's face
     face_v = 0.0  # the upper face's brightness (measured when a seam band asks for it)
     lit_seam = False  # a wide band at a seam as bright as a side face tilted towards the light
     for reach, normal, seam, free_band, _, met_face, _, crossed, between in bands:
         towards = float(np.dot(principal - (fx + ox, fy + oy), normal))
+        if seam == 2:
+            seam_sides.append((normal, towards))
         # between two touching dice lie both their bevels (a cocked die shows the side away from the die
         # it leans on, so the seam allowance costs little); a side that meets a neighbour's bevel past
         # its corner (not its upper face) gets a little more
@@ -1330,11 +1333,14 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         checks["offset_away"] = away
         if away > _OFFSET_AWAY:
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
-    if any(sd.gaps.size for sd in bands):
+    stepped_over = any(sd.gaps.size for sd in bands)
+    # the pip grid's squareness (below) is asked only where a seam band is wide or the face is cut
+    grid_asked = face >= 4 and bool(square_check or near_seams or "near_at" in checks or shape_aspect < 0.88)
+    pip_colour = np.median(crop[pipmask > 0], axis=0) if stepped_over or grid_asked else None
+    if stepped_over:
         # a flat die shows no side face at an edge that faces away from the middle of the picture (the camera
         # sees only the sides facing it), and its bevel bears no pips: pips there are a cocked die's side face,
         # however narrow its band
-        pip_colour = np.median(crop[pipmask > 0], axis=0)
         found = _side_face_pips(work, b.color, bands, (fx + ox, fy + oy), body, pip_colour, side,
                                 cal.pip_size[1] * side)
         checks["side_face_pips"] = float(found)
@@ -1344,33 +1350,30 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     # pips' middles at full resolution (at half scale a cocked 5's grid measured 0.991, at full 0.964: Bac Bo fault
     # seed 565 frame 82)
     Q = P - centroid
-    if face >= 4 and (square_check or near_seams or "near_at" in checks or shape_aspect < 0.88):
-        Q = _fine_pips(work, P + (ox, oy), body, np.median(crop[pipmask > 0], axis=0), side)
+    if grid_asked:
+        Q = _fine_pips(work, P + (ox, oy), body, pip_colour, side)
         Q -= Q.mean(axis=0)
     if square_check:
         # the second cue: the upper face of a die tilted by t is foreshortened by cos t across the edge it
         # shows a side face at (0.95 at 18 degrees); a 2-D pip grid (4, 5, 6) measures that, a line of pips
         # (2, 3) or one pip cannot, so those stay refused
-        grids = [(_grid_squareness(Q, face, rot, [n]) if face >= 4 else 0.0,
-                  _square_needed(towards / (cal.camera_height * side))) for n, towards in square_check]
+        squares = _grid_ratios(Q, face, rot, [n for n, _ in square_check]) if face >= 4 else [0.0] * len(square_check)
+        grids = list(zip(squares, [_square_needed(t / (cal.camera_height * side)) for _, t in square_check]))
         checks["grid_square"] = min(g for g, _ in grids)
         checks["grid_needed"] = max(need for _, need in grids)
         if any(g < need for g, need in grids):
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
-    seam_normals = [sd.normal for sd in bands if sd.seam == 2]
-    if "near_at" in checks and face >= 4 and seam_normals:  # only a die near its allowance at a seam is asked for it
-        seams = [(_grid_squareness(Q, face, rot, [n]),
-                  _near_needed(float(np.dot(principal - (fx + ox, fy + oy), n)) / (cal.camera_height * side)))
-                 for n in seam_normals]
-        checks["seam_grid"] = min(g for g, _ in seams)
-        checks["seam_grid_needed"] = max(need for _, need in seams)
+    if "near_at" in checks and face >= 4 and seam_sides:  # only a die near its allowance at a seam is asked for it
+        checks["seam_grid"] = min(_grid_ratios(Q, face, rot, [n for n, _ in seam_sides]))
+        checks["seam_grid_needed"] = max(_near_needed(towards / (cal.camera_height * side))
+                                         for _, towards in seam_sides)
     if near_seams and face >= 4:
         # a band near its allowance at a seam may be a cocked die's side face as well as the neighbour's edge
         # (and another cut of the shape may measure it over): a pip grid squeezed across it is a tilted face. As
         # in `_square_needed`, a face tilted towards the camera is squeezed less (Bac Bo fault seed 257 frame 70:
         # a 5 tilted 18 degrees, 3.9 degrees off the middle, measures 0.973 in the full picture; 0.982 is asked)
-        grids = [(_grid_squareness(Q, face, rot, [n]), _near_needed(towards / (cal.camera_height * side)))
-                 for n, towards in near_seams]
+        grids = list(zip(_grid_ratios(Q, face, rot, [n for n, _ in near_seams]),
+                         [_near_needed(towards / (cal.camera_height * side)) for _, towards in near_seams]))
         checks["grid_near"] = min(g for g, _ in grids)
         checks["grid_near_needed"] = max(need for _, need in grids)
         if any(g < need for g, need in grids):
@@ -1390,8 +1393,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         axis = np.array([math.cos(math.radians(rot)), math.sin(math.radians(rot))])
         grid = _grid_squareness(Q, face, rot, [axis])
         checks["grid_vouch"] = grid
-        out_vec = np.array((fx + ox - work.principal[0], fy + oy - work.principal[1]))
-        off_middle = max(abs(float(out_vec @ axis)), abs(float(out_vec[1] * axis[0] - out_vec[0] * axis[1])))
+        off_middle = max(abs(out_x * axis[0] + out_y * axis[1]), abs(out_y * axis[0] - out_x * axis[1]))
         if grid >= _near_needed(-off_middle / (cal.camera_height * pside), _SQUARE_MIN):
             shape_aspect = 1.0
     # confidence: the weakest check
@@ -1676,10 +1678,15 @@ def _empty_spots(dist: np.ndarray, thr: float, sel: np.ndarray, centre: np.ndarr
 
 
 def _grid_squareness(q: np.ndarray, face: int, rot: float, normals: Sequence[np.ndarray]) -> float:
+    """How square the die's pip grid is across all of `normals`: the least of `_grid_ratios` (1 for none)."""
+    return min(_grid_ratios(q, face, rot, normals), default=1.0)
+
+
+def _grid_ratios(q: np.ndarray, face: int, rot: float, normals: Sequence[np.ndarray]) -> list[float]:
     """How square the die's pip grid is across each of `normals` (image directions): the scale of the pips'
     spread along the normal over the scale along the edge, fitted to the face's pattern (rotated by `rot`
-    degrees, each pip matched to its nearest pattern place); the least of min(ratio, 1 / ratio) (1: square).
-    Only meaningful for a 2-D pattern (faces 4, 5, 6)."""
+    degrees, each pip matched to its nearest pattern place, once for all normals); min(ratio, 1 / ratio) (1:
+    square), 0 where it cannot be measured. Only meaningful for a 2-D pattern (faces 4, 5, 6)."""
     a = math.radians(rot)
     R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     best: tuple[float, np.ndarray] | None = None
@@ -1691,19 +1698,21 @@ def _grid_squareness(q: np.ndarray, face: int, rot: float, normals: Sequence[np.
             best = (err, target[d.argmin(axis=1)])
     assert best is not None
     L = best[1]
-    worst = 1.0
+    ratios = []
     for n in normals:
         n = np.asarray(n, np.float64)
         t = np.array([-n[1], n[0]])
         ln, lt, qn, qt = L @ n, L @ t, q @ n, q @ t
         if float(ln @ ln) < 1e-9 or float(lt @ lt) < 1e-9:
-            return 0.0
+            ratios.append(0.0)
+            continue
         sn, st = float(qn @ ln) / float(ln @ ln), float(qt @ lt) / float(lt @ lt)
         if sn <= 0 or st <= 0:
-            return 0.0
+            ratios.append(0.0)
+            continue
         r = sn / st
-        worst = min(worst, r, 1.0 / r)
-    return worst
+        ratios.append(min(1.0, r, 1.0 / r))
+    return ratios
 
 
 def _grid_scale(q: np.ndarray, target: np.ndarray) -> float:
