@@ -18,6 +18,7 @@ It also checks, on the first 20,000 lines, that (3) writes exactly what (2) writ
 
 The temporary folder is removed at the end.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,8 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from recognition.cards.baccarat import GAMES, VALUE, is_complete  # noqa: E402
-from recognition.cards.cards import STANDARD_52  # noqa: E402
+from recognition.cards.baccarat import GAMES, VALUE, is_complete
+from recognition.cards.cards import STANDARD_52
 
 
 def generate(path: Path, rounds: int, seed: int) -> None:
@@ -73,7 +74,7 @@ class Timer:
             return ru.ru_utime + ru.ru_stime
         return time.process_time()
 
-    def __enter__(self) -> "Timer":
+    def __enter__(self) -> Timer:
         self.t0, self.c0 = time.perf_counter(), self._cpu()
         return self
 
@@ -92,15 +93,22 @@ def main() -> int:
         src = tmp / "rounds.jsonl"
         t = time.perf_counter()
         generate(src, args.rounds, args.seed)
-        print(f"generated {args.rounds:,} rounds ({src.stat().st_size / 1e6:.0f} MB) in "
-              f"{time.perf_counter() - t:.1f} s")
+        print(
+            f"generated {args.rounds:,} rounds ({src.stat().st_size / 1e6:.0f} MB) in "
+            f"{time.perf_counter() - t:.1f} s"
+        )
         lines = src.read_text(encoding="ascii").splitlines(keepends=True)
 
         # 1. the command as it stands
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         with Timer(children=True) as tm, open(os.devnull, "w") as null:
-            proc = subprocess.run([sys.executable, "-m", "studio.cli", "evaluate", "--game", "baccarat",
-                                   "--in", str(src)], stdout=null, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+            proc = subprocess.run(
+                [sys.executable, "-m", "studio.cli", "evaluate", "--game", "baccarat", "--in", str(src)],
+                stdout=null,
+                stderr=subprocess.PIPE,
+                env=env,
+                cwd=ROOT,
+            )
         if proc.returncode != 0:
             print("studio evaluate failed:", proc.stderr.decode(errors="replace"), file=sys.stderr)
             return 1
@@ -124,8 +132,11 @@ def main() -> int:
             for lineno, line in enumerate(lines, 1):
                 if line.strip():
                     text = fast(line)
-                    out.write(text if text is not None else
-                              json.dumps(evaluate_line(game, line, lineno), separators=(",", ":")) + "\n")
+                    out.write(
+                        text
+                        if text is not None
+                        else json.dumps(evaluate_line(game, line, lineno), separators=(",", ":")) + "\n"
+                    )
         print(f"3. CLI loop with game.evaluate_json       {rate(args.rounds, tm.wall, tm.cpu)}")
         check = min(20_000, args.rounds)
         same = out.getvalue().splitlines()[:check] == general.splitlines()[:check]

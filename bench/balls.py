@@ -36,6 +36,7 @@ in this process; with the field in place the wrap is not installed.
     python bench/balls.py --tables 20 --duration 60 --transport rtu
     python bench/balls.py --skip-rtt --tables 5 --duration 20
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,8 +69,10 @@ def pct(values: list[float], p: float) -> float:
 def summary(values_ms: list[float]) -> str:
     if not values_ms:
         return "no samples"
-    return (f"n={len(values_ms)}  p50={pct(values_ms, 50):.3f} ms  p90={pct(values_ms, 90):.3f} ms  "
-            f"p99={pct(values_ms, 99):.3f} ms  max={max(values_ms):.3f} ms  mean={statistics.fmean(values_ms):.3f} ms")
+    return (
+        f"n={len(values_ms)}  p50={pct(values_ms, 50):.3f} ms  p90={pct(values_ms, 90):.3f} ms  "
+        f"p99={pct(values_ms, 99):.3f} ms  max={max(values_ms):.3f} ms  mean={statistics.fmean(values_ms):.3f} ms"
+    )
 
 
 # =============================================================================
@@ -86,12 +89,18 @@ def modbus_round_trip(transport: str, samples: int, in_process: bool = False) ->
 
     child = sim = None
     if in_process:
-        sim = BallMachineSimulator(transport=transport, speed=1.0, machine_id=f"rtt-{transport}", ball_set="1-48")
+        sim = BallMachineSimulator(
+            transport=transport, speed=1.0, machine_id=f"rtt-{transport}", ball_set="1-48"
+        )
         sim.start()
         url = sim.url
     else:
-        child = subprocess.Popen([sys.executable, "-m", "simulators.balls", "--transport", transport, "--balls", "1-48"],
-                                 stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        child = subprocess.Popen(
+            [sys.executable, "-m", "simulators.balls", "--transport", transport, "--balls", "1-48"],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
         line = child.stdout.readline() if child.stdout else ""
         if not line.startswith("machine: "):
             child.kill()
@@ -100,8 +109,11 @@ def modbus_round_trip(transport: str, samples: int, in_process: bool = False) ->
     assert url is not None
     drv = ModbusBallMachineDriver("bench/machine", url, lambda e: None)  # not started: we drive its client
     client = drv._make_client()
-    out: dict[str, list[float]] = {"read 4 input registers": [], "status poll (2 requests, decoded)": [],
-                                   "command (write 1 coil)": []}
+    out: dict[str, list[float]] = {
+        "read 4 input registers": [],
+        "status poll (2 requests, decoded)": [],
+        "command (write 1 coil)": [],
+    }
     try:
         deadline = time.monotonic() + 10
         while not client.connect():
@@ -143,8 +155,11 @@ def modbus_round_trip(transport: str, samples: int, in_process: bool = False) ->
 # =============================================================================
 
 
-def install_probes(writes: list[tuple[str, str, int]], published: list[tuple[int, str, int]],
-                   stages: list[tuple[str, str, str, int]]) -> None:
+def install_probes(
+    writes: list[tuple[str, str, int]],
+    published: list[tuple[int, str, int]],
+    stages: list[tuple[str, str, str, int]],
+) -> None:
     from devices.balls.reader import SerialBallReaderDriver
     from simulators.balls import BallReaderSimulator
     from studio.journal import Journal
@@ -175,7 +190,9 @@ def install_probes(writes: list[tuple[str, str, int]], published: list[tuple[int
 
     def probe_append_feed(self: Any, message: dict[str, Any]) -> Any:
         if message.get("kind") == "result":
-            stages.append(("append_feed", message["table_id"], message["source"]["tags"][-1], time.perf_counter_ns()))
+            stages.append(
+                ("append_feed", message["table_id"], message["source"]["tags"][-1], time.perf_counter_ns())
+            )
         return append_feed(self, message)
 
     Journal.append_feed = probe_append_feed  # type: ignore[method-assign]
@@ -233,21 +250,47 @@ def studio_config(data: Path, args: argparse.Namespace) -> Any:
     ball_set = f"{labels[0]}-{labels[-1]}"
     tables = []
     for i in range(1, args.tables + 1):
-        sim = {"speed": args.speed, "seed": 1000 + i,
-               "options": {"machine_id": f"balls-{i}", "ball_set": ball_set, "transport": args.transport}}
-        tables.append({
-            "id": f"balls-{i}", "game": args.game, "betting_seconds": args.betting, "auto_round_seconds": 0.2,
-            "require_opening_check": False,
-            "settings": {"mix_seconds": 0.3, "linger_s": 0.5},
-            "devices": [
-                {"kind": "modbus-ball-machine", "role": "machine", "url": "simulator", "serial_number": f"LOTO-{i}",
-                 "options": {"poll_interval": args.poll}, "simulator": sim},
-                {"kind": "serial-ball-reader", "role": "reader", "url": "simulator", "serial_number": f"RFID-{i}",
-                 "options": {"ball_set": ball_set, "fold_s": 0.3}, "simulator": sim},
-            ],
-        })
-    return parse_config({"studio": {"data_dir": str(data)}, "consumers": [{"name": "bench", "token": "b" * 24}],
-                         "tables": tables}, "bench/balls.py")
+        sim = {
+            "speed": args.speed,
+            "seed": 1000 + i,
+            "options": {"machine_id": f"balls-{i}", "ball_set": ball_set, "transport": args.transport},
+        }
+        tables.append(
+            {
+                "id": f"balls-{i}",
+                "game": args.game,
+                "betting_seconds": args.betting,
+                "auto_round_seconds": 0.2,
+                "require_opening_check": False,
+                "settings": {"mix_seconds": 0.3, "linger_s": 0.5},
+                "devices": [
+                    {
+                        "kind": "modbus-ball-machine",
+                        "role": "machine",
+                        "url": "simulator",
+                        "serial_number": f"LOTO-{i}",
+                        "options": {"poll_interval": args.poll},
+                        "simulator": sim,
+                    },
+                    {
+                        "kind": "serial-ball-reader",
+                        "role": "reader",
+                        "url": "simulator",
+                        "serial_number": f"RFID-{i}",
+                        "options": {"ball_set": ball_set, "fold_s": 0.3},
+                        "simulator": sim,
+                    },
+                ],
+            }
+        )
+    return parse_config(
+        {
+            "studio": {"data_dir": str(data)},
+            "consumers": [{"name": "bench", "token": "b" * 24}],
+            "tables": tables,
+        },
+        "bench/balls.py",
+    )
 
 
 def draw_latency(args: argparse.Namespace) -> dict[str, Any]:
@@ -286,9 +329,12 @@ def draw_latency(args: argparse.Namespace) -> dict[str, Any]:
     for key, text, t in writes:
         by_key.setdefault(key, []).append((text, t))
     latencies: list[float] = []
-    hops: dict[str, list[float]] = {"line -> driver (BallRead made)": [], "driver -> event loop": [],
-                                    "event loop -> append_feed (judge, certify)": [],
-                                    "append_feed -> published (sign, commit, fsync)": []}
+    hops: dict[str, list[float]] = {
+        "line -> driver (BallRead made)": [],
+        "driver -> event loop": [],
+        "event loop -> append_feed (judge, certify)": [],
+        "append_feed -> published (sign, commit, fsync)": [],
+    }
     kinds: dict[str, int] = {}
     voids: dict[str, int] = {}
     for seq, body, t_pub in published:
@@ -296,7 +342,7 @@ def draw_latency(args: argparse.Namespace) -> dict[str, Any]:
         kinds[msg["kind"]] = kinds.get(msg["kind"], 0) + 1
         if msg["kind"] == "void":
             when = "at the stop" if stop_at and t_pub >= stop_at[0] else "during the run"
-            code = f'{msg["reason"]["code"]} {when}'
+            code = f"{msg['reason']['code']} {when}"
             voids[code] = voids.get(code, 0) + 1
         if msg["kind"] != "result":
             continue
@@ -321,11 +367,23 @@ def draw_latency(args: argparse.Namespace) -> dict[str, Any]:
         if len(marks) == 3:
             hops["line -> driver (BallRead made)"].append((marks["driver"] - t_line) / 1e6)
             hops["driver -> event loop"].append((marks["loop"] - marks["driver"]) / 1e6)
-            hops["event loop -> append_feed (judge, certify)"].append((marks["append_feed"] - marks["loop"]) / 1e6)
-            hops["append_feed -> published (sign, commit, fsync)"].append((t_pub - marks["append_feed"]) / 1e6)
+            hops["event loop -> append_feed (judge, certify)"].append(
+                (marks["append_feed"] - marks["loop"]) / 1e6
+            )
+            hops["append_feed -> published (sign, commit, fsync)"].append(
+                (t_pub - marks["append_feed"]) / 1e6
+            )
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    return {"latencies": latencies, "hops": hops, "kinds": kinds, "voids": voids, "wall": wall, "cpu": cpu, "routed": routed,
-            "fs": fs}
+    return {
+        "latencies": latencies,
+        "hops": hops,
+        "kinds": kinds,
+        "voids": voids,
+        "wall": wall,
+        "cpu": cpu,
+        "routed": routed,
+        "fs": fs,
+    }
 
 
 def _filesystem(path: Path) -> str:
@@ -345,8 +403,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rtt-samples", type=int, default=2000)
     parser.add_argument("--skip-rtt", action="store_true")
-    parser.add_argument("--rtt-in-process", action="store_true",
-                        help="run the Modbus simulator in this process (default: a child process, like a PLC)")
+    parser.add_argument(
+        "--rtt-in-process",
+        action="store_true",
+        help="run the Modbus simulator in this process (default: a child process, like a PLC)",
+    )
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--game", default="lucky_5")
     parser.add_argument("--transport", choices=("tcp", "rtu"), default="tcp")
@@ -363,27 +424,37 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_rtt:
         for transport in ("tcp", "rtu"):
             where = "in this process" if args.rtt_in_process else "in a child process"
-            print(f"\n## Modbus round trip over {transport.upper()} ({args.rtt_samples} samples, the driver's sync "
-                  f"client, simulator {where})")
+            print(
+                f"\n## Modbus round trip over {transport.upper()} ({args.rtt_samples} samples, the driver's sync "
+                f"client, simulator {where})"
+            )
             for name, values in modbus_round_trip(transport, args.rtt_samples, args.rtt_in_process).items():
                 print(f"  {name:36s} {summary(values)}")
 
     if args.tables > 0:
-        print(f"\n## Reader line -> certified draw on the feed: {args.tables} tables of {args.game} in one process "
-              f"(Modbus {args.transport.upper()}, machine speed x{args.speed:g}, poll {args.poll * 1000:g} ms, "
-              f"{args.duration:g} s)")
+        print(
+            f"\n## Reader line -> certified draw on the feed: {args.tables} tables of {args.game} in one process "
+            f"(Modbus {args.transport.upper()}, machine speed x{args.speed:g}, poll {args.poll * 1000:g} ms, "
+            f"{args.duration:g} s)"
+        )
         r = draw_latency(args)
         if r["routed"]:
-            print("  (SendCommand has no device_role yet: the judge's commands were routed to the machines by a "
-                  "wrapper in this process)")
+            print(
+                "  (SendCommand has no device_role yet: the judge's commands were routed to the machines by a "
+                "wrapper in this process)"
+            )
         print(f"  feed messages: {r['kinds']}  journal on {r['fs']}")
         if r["voids"]:
-            print(f"  voids by reason: {r['voids']} (device_lost at the stop: rounds still drawing when the "
-                  "studio stopped its drivers at the end of the run)")
+            print(
+                f"  voids by reason: {r['voids']} (device_lost at the stop: rounds still drawing when the "
+                "studio stopped its drivers at the end of the run)"
+            )
         print(f"  line -> published   {summary(r['latencies'])}")
         for name, values in r["hops"].items():
             print(f"    {name:46s} {summary(values)}")
-        print(f"  process CPU {r['cpu']:.1f} s over {r['wall']:.1f} s wall ({100 * r['cpu'] / r['wall']:.0f}% of one core)")
+        print(
+            f"  process CPU {r['cpu']:.1f} s over {r['wall']:.1f} s wall ({100 * r['cpu'] / r['wall']:.0f}% of one core)"
+        )
     return 0
 
 

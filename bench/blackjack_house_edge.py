@@ -27,6 +27,7 @@ The published figure for the rule set is built from the Wizard of Odds rule-vari
     python bench/blackjack_house_edge.py --game blackjack --rounds 200000 --rules hit_soft_17=true
     python bench/blackjack_house_edge.py --check-chart        # the charts against an infinite-deck EV calculation
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,16 +38,16 @@ import sys
 import time
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.machine import MachineLoad  # noqa: E402
-from recognition.blackjack.engine import VALUE, BlackjackRules, dealer_hits, value  # noqa: E402
-from recognition.blackjack.games import GAMES, BlackjackGame  # noqa: E402
-from recognition.cards.cards import parse_odds  # noqa: E402
+from bench.machine import MachineLoad
+from recognition.blackjack.engine import VALUE, BlackjackRules, dealer_hits, value
+from recognition.blackjack.games import GAMES, BlackjackGame
+from recognition.cards.cards import parse_odds
 
 UPS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 
@@ -118,13 +119,15 @@ ENHC_8D_S17_DAS_ES = {
 #   source: the Wizard of Odds 4-8 deck basic strategy for S17, no DAS (wizardofodds.com/games/blackjack/
 #   strategy/4-decks/), with its no-hole-card changes applied against a 10 only (hit 11 v T, hit 8,8 v T).
 PEEK_A_8D_S17_NDAS = {
-    "hard": {**{t: "H  H  H  H  H  H  H  H  H  H" for t in range(4, 9)},
-             9: "H  D  D  D  D  H  H  H  H  H",
-             10: "D  D  D  D  D  D  D  D  H  H",
-             11: "D  D  D  D  D  D  D  D  H  H",
-             12: "H  H  S  S  S  H  H  H  H  H",
-             **{t: "S  S  S  S  S  H  H  H  H  H" for t in range(13, 17)},
-             **{t: "S  S  S  S  S  S  S  S  S  S" for t in range(17, 21)}},
+    "hard": {
+        **{t: "H  H  H  H  H  H  H  H  H  H" for t in range(4, 9)},
+        9: "H  D  D  D  D  H  H  H  H  H",
+        10: "D  D  D  D  D  D  D  D  H  H",
+        11: "D  D  D  D  D  D  D  D  H  H",
+        12: "H  H  S  S  S  H  H  H  H  H",
+        **{t: "S  S  S  S  S  H  H  H  H  H" for t in range(13, 17)},
+        **{t: "S  S  S  S  S  S  S  S  S  S" for t in range(17, 21)},
+    },
     "soft": dict(ENHC_8D_S17_DAS_ES["soft"]),
     "pairs": {
         "A": "P  P  P  P  P  P  P  P  P  P",
@@ -149,8 +152,10 @@ CHARTS = {"blackjack": ENHC_8D_S17_DAS_ES, "live_blackjack": PEEK_A_8D_S17_NDAS}
 # player's return relative to 8 decks, S17, double any two, DAS, resplit to 4 hands, no resplit of aces, dealer
 # peeks (Atlantic City rules), whose player return is -0.43%.
 WOO_BASE = 0.43
-WOO_SOURCE = ("Wizard of Odds rule-variation table (base: 8 decks, S17, DA2, DAS, RSP4, no RSA, peek = "
-              "house edge 0.43%)")
+WOO_SOURCE = (
+    "Wizard of Odds rule-variation table (base: 8 decks, S17, DA2, DAS, RSP4, no RSA, peek = "
+    "house edge 0.43%)"
+)
 WOO_EFFECTS = {  # player return, in % of the initial bet
     "dealer hits soft 17": -0.22,
     "player may not double after splitting": -0.14,
@@ -171,10 +176,18 @@ def published(game_id: str, rules: BlackjackRules) -> list[tuple[float, str]]:
     default = GAMES[game_id].rules
     if game_id == "live_blackjack" and rules == default:
         out.append((round(100 - SEED_004_RTP, 2), "seed 004 L228 (RTP 99.28%)"))
-    supported = (rules.decks == 8 and rules.ranks == "A23456789TJQK" and rules.max_hands in (2, 4)
-                 and rules.double_totals is None and rules.double_actions == ("double",) and not rules.free_bets
-                 and rules.charlie is None and rules.dealer_push_total is None and rules.split_aces_one_card
-                 and rules.blackjack_pays == Fraction(3, 2))
+    supported = (
+        rules.decks == 8
+        and rules.ranks == "A23456789TJQK"
+        and rules.max_hands in (2, 4)
+        and rules.double_totals is None
+        and rules.double_actions == ("double",)
+        and not rules.free_bets
+        and rules.charlie is None
+        and rules.dealer_push_total is None
+        and rules.split_aces_one_card
+        and rules.blackjack_pays == Fraction(3, 2)
+    )
     if not supported:
         return out
     parts = []
@@ -296,8 +309,9 @@ class Shoe:
         return c
 
 
-def play_round(game: BlackjackGame, shoe: Shoe, player: BasicStrategy, seats: list[str]
-               ) -> tuple[list[str], list[dict[str, Any]]]:
+def play_round(
+    game: BlackjackGame, shoe: Shoe, player: BasicStrategy, seats: list[str]
+) -> tuple[list[str], list[dict[str, Any]]]:
     """Deal one round through the game's deal script; (cards, decisions) as `studio evaluate` takes them."""
     shoe.start_round()
     cards: list[str] = []
@@ -310,7 +324,9 @@ def play_round(game: BlackjackGame, shoe: Shoe, player: BasicStrategy, seats: li
             cards.append(shoe.draw())
             continue
         for ask in step:
-            decisions.append({"seat": ask.seat, "hand": ask.hand, "window": ask.window, "action": player.answer(ask)})
+            decisions.append(
+                {"seat": ask.seat, "hand": ask.hand, "window": ask.window, "action": player.answer(ask)}
+            )
 
 
 def net_from_outcome(result: dict[str, Any], outcome: dict[str, Any]) -> Fraction:
@@ -399,12 +415,19 @@ class Stats:
         seats, whose variance gives the standard error of the mean."""
         seats = self.bets / self.rounds
         mean = self.net / self.rounds / seats
-        var = (self.sq / self.rounds / seats ** 2 - mean ** 2) * self.rounds / max(1, self.rounds - 1)
+        var = (self.sq / self.rounds / seats**2 - mean**2) * self.rounds / max(1, self.rounds - 1)
         return -mean, 1.959964 * math.sqrt(max(var, 0.0) / self.rounds)
 
 
-def simulate(game: BlackjackGame, rounds: int, seed: int, seats: int = 1, penetration: float = 2 / 3,
-             chart: dict[str, dict[Any, str]] | None = None, progress: bool = False) -> Stats:
+def simulate(
+    game: BlackjackGame,
+    rounds: int,
+    seed: int,
+    seats: int = 1,
+    penetration: float = 2 / 3,
+    chart: dict[str, dict[Any, str]] | None = None,
+    progress: bool = False,
+) -> Stats:
     """Play `rounds` rounds of `game` with the basic-strategy player on `seats` seats, settled by evaluate."""
     rng = random.Random(seed)
     shoe = Shoe(game, rng, penetration)
@@ -422,8 +445,10 @@ def simulate(game: BlackjackGame, rounds: int, seed: int, seats: int = 1, penetr
         if ref != net:
             st.mismatches += 1
             if not st.first_mismatch:
-                st.first_mismatch = (f"cards {cards} decisions {[d['action'] for d in decisions]}: outcome net "
-                                     f"{net}, reference {ref}; outcome {outcome}")
+                st.first_mismatch = (
+                    f"cards {cards} decisions {[d['action'] for d in decisions]}: outcome net "
+                    f"{net}, reference {ref}; outcome {outcome}"
+                )
         if not dealer_ok(game.rules, result["dealer"]["cards"]):
             st.dealer_errors += 1
             if not st.first_dealer_error:
@@ -452,19 +477,28 @@ def _worker(job: tuple[str, BlackjackRules, int, int, int, float]) -> Stats:
     return simulate(type(GAMES[game_id])(rules), rounds, seed, seats=seats, penetration=penetration)
 
 
-def simulate_jobs(game_id: str, rules: BlackjackRules, rounds: int, seed: int, seats: int = 1,
-                  penetration: float = 2 / 3, jobs: int = 1) -> Stats:
+def simulate_jobs(
+    game_id: str,
+    rules: BlackjackRules,
+    rounds: int,
+    seed: int,
+    seats: int = 1,
+    penetration: float = 2 / 3,
+    jobs: int = 1,
+) -> Stats:
     """`simulate` split over `jobs` processes, each with its own shoe seeded `seed * 1000 + job`; merged."""
     if jobs <= 1:
-        return simulate(type(GAMES[game_id])(rules), rounds, seed, seats=seats, penetration=penetration,
-                        progress=True)
+        return simulate(
+            type(GAMES[game_id])(rules), rounds, seed, seats=seats, penetration=penetration, progress=True
+        )
     import multiprocessing
 
     shares = [rounds // jobs + (1 if j < rounds % jobs else 0) for j in range(jobs)]
     t0 = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        parts = pool.map(_worker, [(game_id, rules, n, seed * 1000 + j, seats, penetration)
-                                   for j, n in enumerate(shares)])
+        parts = pool.map(
+            _worker, [(game_id, rules, n, seed * 1000 + j, seats, penetration) for j, n in enumerate(shares)]
+        )
     total = Stats()
     for part in parts:
         for f in fields(Stats):
@@ -496,7 +530,7 @@ def _soft(state: tuple[int, bool]) -> bool:
     return state[1] and state[0] + 10 <= 21
 
 
-@lru_cache(maxsize=None)
+@cache
 def dealer_final(up: int, h17: bool) -> dict[Any, float]:
     """Infinite deck: the dealer's final hand from an up card (value 1-10): {17..21, "bust", "bj": p}."""
     out: dict[Any, float] = {}
@@ -553,7 +587,7 @@ class InfiniteDeckEV:
         mode = self.mode(up)
         dist_key = tuple(sorted((str(k), p) for k, p in d.items()))
 
-        @lru_cache(maxsize=None)
+        @cache
         def stand(t: int) -> float:
             if t > 21:
                 return -1.0
@@ -565,7 +599,7 @@ class InfiniteDeckEV:
                     ev += p
             return ev
 
-        @lru_cache(maxsize=None)
+        @cache
         def best_hit(state: tuple[int, bool]) -> float:
             t = _total(state)
             if t > 21:
@@ -609,8 +643,9 @@ class InfiniteDeckEV:
         return ev
 
 
-def check_chart(game: BlackjackGame, chart: dict[str, dict[Any, str]] | None = None, tol: float = 0.005
-                ) -> list[str]:
+def check_chart(
+    game: BlackjackGame, chart: dict[str, dict[Any, str]] | None = None, tol: float = 0.005
+) -> list[str]:
     """Cells of the chart whose first action is worse than the best action by more than `tol` of a bet,
     by the infinite-deck calculation (two-card hands of every hard total 5-20, soft 13-20 and pair)."""
     player = BasicStrategy(chart or CHARTS[game.game_id])
@@ -640,7 +675,9 @@ def check_chart(game: BlackjackGame, chart: dict[str, dict[Any, str]] | None = N
             best = max(ev[a] for a in offer)
             if best - ev[choice] > tol:
                 top = max(offer, key=lambda a: ev[a])
-                bad.append(f"{key[0]} {key[1]} v {up}: chart {choice} {ev[choice]:+.4f}, best {top} {best:+.4f}")
+                bad.append(
+                    f"{key[0]} {key[1]} v {up}: chart {choice} {ev[choice]:+.4f}, best {top} {best:+.4f}"
+                )
     return bad
 
 
@@ -704,50 +741,89 @@ def report(game_id: str, rules: BlackjackRules, st: Stats, seats: int, jobs: int
     edge, hw = st.edge()
     lo, hi = edge - hw, edge + hw
     print(f"\n== {game_id} ==")
-    changed = {f.name: getattr(rules, f.name) for f in fields(BlackjackRules)
-               if getattr(rules, f.name) != getattr(GAMES[game_id].rules, f.name)}
+    changed = {
+        f.name: getattr(rules, f.name)
+        for f in fields(BlackjackRules)
+        if getattr(rules, f.name) != getattr(GAMES[game_id].rules, f.name)
+    }
     print(f"rules: {'the game default' if not changed else changed}")
-    print(f"rounds {st.rounds:,} x {seats} seat(s) = {st.bets:,} initial bets, {st.hands:,} hands "
-          f"({st.splits:,} from splits, {st.doubles:,} doubled, {st.surrenders:,} surrendered), "
-          f"{st.shuffles:,} shoes")
-    print(f"house edge {100 * edge:+.3f}%  95% interval [{100 * lo:+.3f}%, {100 * hi:+.3f}%]  "
-          f"(RTP {100 - 100 * edge:.3f}%)")
-    print(f"speed {st.rounds / st.seconds:,.0f} rounds/s with {jobs} process(es) ({st.seconds:.1f} s wall; each "
-          f"round dealt card by card through next_step and settled by evaluate)")
-    print(f"checks: outcome vs reference settlement mismatches {st.mismatches}, dealer-rule errors "
-          f"{st.dealer_errors}")
+    print(
+        f"rounds {st.rounds:,} x {seats} seat(s) = {st.bets:,} initial bets, {st.hands:,} hands "
+        f"({st.splits:,} from splits, {st.doubles:,} doubled, {st.surrenders:,} surrendered), "
+        f"{st.shuffles:,} shoes"
+    )
+    print(
+        f"house edge {100 * edge:+.3f}%  95% interval [{100 * lo:+.3f}%, {100 * hi:+.3f}%]  "
+        f"(RTP {100 - 100 * edge:.3f}%)"
+    )
+    print(
+        f"speed {st.rounds / st.seconds:,.0f} rounds/s with {jobs} process(es) ({st.seconds:.1f} s wall; each "
+        f"round dealt card by card through next_step and settled by evaluate)"
+    )
+    print(
+        f"checks: outcome vs reference settlement mismatches {st.mismatches}, dealer-rule errors "
+        f"{st.dealer_errors}"
+    )
     if st.first_mismatch:
         print(f"  first mismatch: {st.first_mismatch}")
     if st.first_dealer_error:
         print(f"  first dealer error: {st.first_dealer_error}")
     inf = infinite_deck_edge(type(GAMES[game_id])(rules))
-    print(f"cross-check (this script's infinite-deck calculation of the same chart, no re-splits; not published): "
-          f"{100 * inf:+.3f}% ({'inside' if lo <= inf <= hi else 'OUTSIDE'} the interval)")
+    print(
+        f"cross-check (this script's infinite-deck calculation of the same chart, no re-splits; not published): "
+        f"{100 * inf:+.3f}% ({'inside' if lo <= inf <= hi else 'OUTSIDE'} the interval)"
+    )
     pubs = published(game_id, rules)
     if not pubs:
         print("published figure: none for this rule set")
     for fig, source in pubs:
         inside = lo <= fig / 100 <= hi
-        print(f"published {fig:+.2f}% ({source}): {'INSIDE' if inside else 'OUTSIDE'} the interval "
-              f"(simulated - published = {100 * edge - fig:+.3f}%)")
+        print(
+            f"published {fig:+.2f}% ({source}): {'INSIDE' if inside else 'OUTSIDE'} the interval "
+            f"(simulated - published = {100 * edge - fig:+.3f}%)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", action="append", choices=sorted(CHARTS),
-                    help="blackjack (seed 000) and/or live_blackjack (seed 004); default both")
-    ap.add_argument("--rounds", type=int, default=None,
-                    help="rounds per game (default: 200,000 for blackjack, 100,000 for live_blackjack)")
+    ap.add_argument(
+        "--game",
+        action="append",
+        choices=sorted(CHARTS),
+        help="blackjack (seed 000) and/or live_blackjack (seed 004); default both",
+    )
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="rounds per game (default: 200,000 for blackjack, 100,000 for live_blackjack)",
+    )
     ap.add_argument("--seats", type=int, default=1, help="seats playing each round (1-7; default 1)")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                    help="processes (default: 2 or the cores, if fewer); each plays its own seeded shoe")
-    ap.add_argument("--penetration", type=float, default=2 / 3,
-                    help="share of the shoe dealt before the cut card (default 2/3: 000:L199's 2/3 cut)")
-    ap.add_argument("--rules", nargs="*", default=[], metavar="K=V",
-                    help="BlackjackRules changes, e.g. hit_soft_17=true late_blackjack=original surrender=false")
-    ap.add_argument("--check-chart", action="store_true",
-                    help="only compare the chart(s) with the infinite-deck EV calculation")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        help="processes (default: 2 or the cores, if fewer); each plays its own seeded shoe",
+    )
+    ap.add_argument(
+        "--penetration",
+        type=float,
+        default=2 / 3,
+        help="share of the shoe dealt before the cut card (default 2/3: 000:L199's 2/3 cut)",
+    )
+    ap.add_argument(
+        "--rules",
+        nargs="*",
+        default=[],
+        metavar="K=V",
+        help="BlackjackRules changes, e.g. hit_soft_17=true late_blackjack=original surrender=false",
+    )
+    ap.add_argument(
+        "--check-chart",
+        action="store_true",
+        help="only compare the chart(s) with the infinite-deck EV calculation",
+    )
     args = ap.parse_args(argv)
     games = args.game or ["blackjack", "live_blackjack"]
     if not 1 <= args.seats <= 7:
@@ -765,8 +841,9 @@ def main(argv: list[str] | None = None) -> int:
         rounds = args.rounds or (200_000 if game_id == "blackjack" else 100_000)
         load = MachineLoad()
         children0 = os.times().children_user + os.times().children_system
-        st = simulate_jobs(game_id, rules, rounds, args.seed, seats=args.seats, penetration=args.penetration,
-                           jobs=args.jobs)
+        st = simulate_jobs(
+            game_id, rules, rounds, args.seed, seats=args.seats, penetration=args.penetration, jobs=args.jobs
+        )
         load.stop()
         load.own += os.times().children_user + os.times().children_system - children0  # the worker processes
         report(game_id, rules, st, args.seats, args.jobs)

@@ -41,6 +41,7 @@ Usage::
     python bench/decisions_latency.py                     # 20 tables, 90 s
     python bench/decisions_latency.py --tables 20 --duration 120 --think 0.3,2.0 --speed 4
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,8 +62,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from latency import free_port, percentile, stop_child, wait_healthy  # noqa: E402  (bench/latency.py)
-from machine import MachineLoad, process_cpu  # noqa: E402  (bench/machine.py)
+from latency import free_port, percentile, stop_child, wait_healthy
+from machine import MachineLoad, process_cpu
 
 DEALER, DEALER_PIN = "bench-dealer", "736194"
 
@@ -79,7 +80,9 @@ def bench_config(args: argparse.Namespace) -> Any:
 
     template = next((t for t in demo_family_tables(args.speed, args.seed) if t["game"] == "blackjack"), None)
     if template is None:
-        raise SystemExit("bench/decisions_latency.py: the demo has no blackjack table (is the game installed?)")
+        raise SystemExit(
+            "bench/decisions_latency.py: the demo has no blackjack table (is the game installed?)"
+        )
     tables = []
     for i in range(1, args.tables + 1):
         t = copy.deepcopy(template)
@@ -90,12 +93,15 @@ def bench_config(args: argparse.Namespace) -> Any:
             if args.seed is not None:
                 d["simulator"]["seed"] = args.seed + i
         tables.append(t)
-    return parse_config({
-        "studio": {"name": "bench", "data_dir": str(args.data)},
-        "server": {"host": "127.0.0.1", "port": args.port},
-        "consumers": [{"name": "bench-backend", "token": args.token, "decision_tables": ["*"]}],
-        "tables": tables,
-    }, "bench")
+    return parse_config(
+        {
+            "studio": {"name": "bench", "data_dir": str(args.data)},
+            "server": {"host": "127.0.0.1", "port": args.port},
+            "consumers": [{"name": "bench-backend", "token": args.token, "decision_tables": ["*"]}],
+            "tables": tables,
+        },
+        "bench",
+    )
 
 
 def studio_child(args: argparse.Namespace) -> int:
@@ -109,9 +115,18 @@ def studio_child(args: argparse.Namespace) -> int:
 
     studio = Studio(bench_config(args))
     app = create_app(studio)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=args.port, log_level="warning",
-                                           lifespan="on", ws_ping_interval=20, ws_per_message_deflate=False,
-                                           timeout_graceful_shutdown=5))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=args.port,
+            log_level="warning",
+            lifespan="on",
+            ws_ping_interval=20,
+            ws_per_message_deflate=False,
+            timeout_graceful_shutdown=5,
+        )
+    )
     try:
         server.run()
     except KeyboardInterrupt:
@@ -125,8 +140,16 @@ def studio_child(args: argparse.Namespace) -> int:
 
 
 class Bench:
-    def __init__(self, base: str, token: str, tables: list[str], think: tuple[float, float], seed: int,
-                 duration: float, one_socket: bool) -> None:
+    def __init__(
+        self,
+        base: str,
+        token: str,
+        tables: list[str],
+        think: tuple[float, float],
+        seed: int,
+        duration: float,
+        one_socket: bool,
+    ) -> None:
         self.base = base
         self.token = token
         self.tables = tables
@@ -153,7 +176,7 @@ class Bench:
             while time.monotonic() < self.stop_at:
                 try:
                     text = await asyncio.wait_for(ws.recv(), 1.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     continue
                 msg = json.loads(text)
                 t = time.time_ns()
@@ -177,12 +200,13 @@ class Bench:
         import websockets
 
         url = self.base.replace("http", "ws") + "/v1/feed?after=0"
-        async with websockets.connect(url, additional_headers={"Authorization": f"Bearer {self.token}"},
-                                      max_size=2**22) as ws:
+        async with websockets.connect(
+            url, additional_headers={"Authorization": f"Bearer {self.token}"}, max_size=2**22
+        ) as ws:
             while time.monotonic() < self.stop_at:
                 try:
                     text = await asyncio.wait_for(ws.recv(), 1.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     continue
                 m = json.loads(text)
                 self.feed_kinds[m["kind"]] = self.feed_kinds.get(m["kind"], 0) + 1
@@ -198,8 +222,9 @@ class Bench:
         rng = random.Random(self.rng.random())
         q = self.queues[table_id]
         done_rounds: set[str] = set()
-        async with httpx.AsyncClient(base_url=self.base, headers={"Authorization": f"Bearer {self.token}"},
-                                     timeout=30) as http:
+        async with httpx.AsyncClient(
+            base_url=self.base, headers={"Authorization": f"Bearer {self.token}"}, timeout=30
+        ) as http:
             while time.monotonic() < self.stop_at:
                 # between rounds: find the round whose betting is open
                 view = (await http.get(f"/v1/tables/{table_id}/decisions")).json()
@@ -210,15 +235,19 @@ class Bench:
                 done_rounds.add(rid)
                 for seat in sorted(rng.sample([f"seat_{n}" for n in range(1, 8)], rng.randint(1, 3))):
                     t0 = time.time_ns()
-                    r = await http.post(f"/v1/tables/{table_id}/decisions",
-                                        json={"round_id": rid, "seat": seat, "hand": 1, "action": "sit"})
+                    r = await http.post(
+                        f"/v1/tables/{table_id}/decisions",
+                        json={"round_id": rid, "seat": seat, "hand": 1, "action": "sit"},
+                    )
                     t1 = time.time_ns()
-                    self.sits.append((t0, t1, r.status_code, "" if r.status_code == 200 else str(r.json().get("code"))))
+                    self.sits.append(
+                        (t0, t1, r.status_code, "" if r.status_code == 200 else str(r.json().get("code")))
+                    )
                 # the round: answer each window the feed announces, until its result or void
                 while time.monotonic() < self.stop_at:
                     try:
                         m = await asyncio.wait_for(q.get(), 1.0)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         continue
                     if m.get("round_id") != rid:
                         continue
@@ -228,8 +257,13 @@ class Bench:
                         continue
                     await asyncio.sleep(rng.uniform(*self.think))
                     action = choose(m.get("allowed") or [], m.get("detail") or {}, rng)
-                    body = {"round_id": rid, "seat": m["seat"], "hand": m["hand"], "action": action,
-                            "window": m["window"]}
+                    body = {
+                        "round_id": rid,
+                        "seat": m["seat"],
+                        "hand": m["hand"],
+                        "action": action,
+                        "window": m["window"],
+                    }
                     t0 = time.time_ns()
                     r = await http.post(f"/v1/tables/{table_id}/decisions", json=body)
                     t1 = time.time_ns()
@@ -287,8 +321,10 @@ def match(posts: list[tuple], console: list[tuple], kind: str, end_ns: int) -> t
 def figures(label: str, values: list[float]) -> str:
     if not values:
         return f"    {label}: no samples"
-    return (f"    {label:<44} count {len(values):5d}   p50 {percentile(values, 50):7.2f}   "
-            f"p95 {percentile(values, 95):7.2f}   p99 {percentile(values, 99):7.2f}   max {values[-1]:7.2f}")
+    return (
+        f"    {label:<44} count {len(values):5d}   p50 {percentile(values, 50):7.2f}   "
+        f"p95 {percentile(values, 95):7.2f}   p99 {percentile(values, 99):7.2f}   max {values[-1]:7.2f}"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -303,14 +339,33 @@ def run(args: argparse.Namespace) -> int:
         port = args.port or free_port()
         token = "bench-decisions-" + os.urandom(12).hex()
         log = tmp / "studio.log"
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--studio-child", "--data", str(data),
-               "--port", str(port), "--token", token, "--tables", str(args.tables), "--speed", str(args.speed),
-               "--seed", str(args.seed), "--decision-seconds", str(args.decision_seconds)]
+        cmd = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--studio-child",
+            "--data",
+            str(data),
+            "--port",
+            str(port),
+            "--token",
+            token,
+            "--tables",
+            str(args.tables),
+            "--speed",
+            str(args.speed),
+            "--seed",
+            str(args.seed),
+            "--decision-seconds",
+            str(args.decision_seconds),
+        ]
         think = tuple(float(x) for x in args.think.split(","))
-        print(f"decisions latency benchmark: {args.tables} blackjack tables (simulated serial shoes) in one studio "
-              f"process, shoe speed {args.speed:g}x, players think {think[0]:g}-{think[1]:g} s, {args.duration:.0f} s; "
-              f"{'one console socket' if args.one_socket else 'one console socket per table'}; "
-              f"{os.cpu_count()} CPUs, python {sys.version.split()[0]}", flush=True)
+        print(
+            f"decisions latency benchmark: {args.tables} blackjack tables (simulated serial shoes) in one studio "
+            f"process, shoe speed {args.speed:g}x, players think {think[0]:g}-{think[1]:g} s, {args.duration:.0f} s; "
+            f"{'one console socket' if args.one_socket else 'one console socket per table'}; "
+            f"{os.cpu_count()} CPUs, python {sys.version.split()[0]}",
+            flush=True,
+        )
         with open(log, "w") as logf:
             proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, cwd=str(ROOT))
         base = f"http://127.0.0.1:{port}"
@@ -318,13 +373,22 @@ def run(args: argparse.Namespace) -> int:
 
         import httpx
 
-        r = httpx.post(base + "/console/api/login", json={"username": DEALER, "secret": DEALER_PIN}, timeout=10)
+        r = httpx.post(
+            base + "/console/api/login", json={"username": DEALER, "secret": DEALER_PIN}, timeout=10
+        )
         if r.status_code != 200:
             raise RuntimeError(f"the dealer could not sign in: {r.status_code} {r.text}")
         cookie = "; ".join(f"{k}={v}" for k, v in r.cookies.items())
 
-        bench = Bench(base, token, [f"bj-{i}" for i in range(1, args.tables + 1)], think, args.seed,  # type: ignore[arg-type]
-                      args.duration, args.one_socket)
+        bench = Bench(
+            base,
+            token,
+            [f"bj-{i}" for i in range(1, args.tables + 1)],
+            think,
+            args.seed,  # type: ignore[arg-type]
+            args.duration,
+            args.one_socket,
+        )
         machine = MachineLoad(os.getpid(), proc.pid)
         cpu0, wall0 = process_cpu(proc.pid), time.monotonic()
         asyncio.run(bench.run(cookie))
@@ -352,12 +416,18 @@ def run(args: argparse.Namespace) -> int:
             if p[5] != 200:
                 refused[p[6]] = refused.get(p[6], 0) + 1
         accepted = sum(1 for p in bench.posts if p[5] == 200)
-        print(f"  decisions posted: {len(bench.posts)}, accepted {accepted}"
-              + (f", refused {refused}" if refused else "") + f"; sits {len(bench.sits)}"
-              + (f" (refused {sit_refused})" if sit_refused else "") + "; "
-              f"feed messages {sum(bench.feed_kinds.values())} ({', '.join(f'{k} {v}' for k, v in sorted(bench.feed_kinds.items()))})")
-        print(f"  console messages stamped: {len(bench.console)} ({bench.console_bytes / 1e6:.1f} MB); "
-              f"decisions not matched to a console view: {missed_views}, to a judge event: {missed_events}")
+        print(
+            f"  decisions posted: {len(bench.posts)}, accepted {accepted}"
+            + (f", refused {refused}" if refused else "")
+            + f"; sits {len(bench.sits)}"
+            + (f" (refused {sit_refused})" if sit_refused else "")
+            + "; "
+            f"feed messages {sum(bench.feed_kinds.values())} ({', '.join(f'{k} {v}' for k, v in sorted(bench.feed_kinds.items()))})"
+        )
+        print(
+            f"  console messages stamped: {len(bench.console)} ({bench.console_bytes / 1e6:.1f} MB); "
+            f"decisions not matched to a console view: {missed_views}, to a judge event: {missed_events}"
+        )
         print(f"  studio process CPU {100 * (cpu1 - cpu0) / (wall1 - wall0):.0f}% of one core")
         print(f"  {machine.summary()}")
         print("  latency (ms):")
@@ -366,9 +436,20 @@ def run(args: argparse.Namespace) -> int:
         print(figures("decision POST -> 200 (API answer, durable)", answers))
         print(figures("sit POST -> 200", sit_answers))
         if args.json:
-            Path(args.json).write_text(json.dumps({
-                "tables": args.tables, "speed": args.speed, "think": think, "duration": args.duration,
-                "console_view_ms": views, "console_event_ms": events, "answer_ms": answers}, indent=1))
+            Path(args.json).write_text(
+                json.dumps(
+                    {
+                        "tables": args.tables,
+                        "speed": args.speed,
+                        "think": think,
+                        "duration": args.duration,
+                        "console_view_ms": views,
+                        "console_event_ms": events,
+                        "answer_ms": answers,
+                    },
+                    indent=1,
+                )
+            )
         if not views:
             print(f"  no decisions matched; the studio's log:\n{log.read_text()[-3000:]}")
             return 1
@@ -381,14 +462,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--tables", type=int, default=20, help="blackjack tables (default 20)")
     p.add_argument("--duration", type=float, default=90.0, help="seconds of play (default 90)")
-    p.add_argument("--speed", type=float, default=4.0,
-                   help="the simulated shoes' clock factor (1: a card a second; default 4) and the demo's table "
-                        "timers scaled alike (betting, pause between rounds)")
-    p.add_argument("--think", default="0.3,2.0", help="a player's thinking time, uniform MIN,MAX seconds (0.3,2.0)")
+    p.add_argument(
+        "--speed",
+        type=float,
+        default=4.0,
+        help="the simulated shoes' clock factor (1: a card a second; default 4) and the demo's table "
+        "timers scaled alike (betting, pause between rounds)",
+    )
+    p.add_argument(
+        "--think", default="0.3,2.0", help="a player's thinking time, uniform MIN,MAX seconds (0.3,2.0)"
+    )
     p.add_argument("--decision-seconds", type=float, default=15.0, help="decision window (default 15 s)")
     p.add_argument("--one-socket", action="store_true", help="one console WebSocket for every table")
     p.add_argument("--seed", type=int, default=1)

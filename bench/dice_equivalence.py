@@ -18,6 +18,7 @@ counts), single-threaded as in the benchmark.
     python bench/dice_equivalence.py --equivalence 0 --time --speed-seed 2026      # timing only
     python bench/dice_equivalence.py --old /tmp/orig --new /work/wt-x --cache /tmp/frames
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,7 +45,7 @@ import numpy as np
 from simulators.dice import FAULTS, calibration_document, render_still
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from dice_vision import GEOMETRY, SETS  # noqa: E402  (the benchmark's dice sets and frame, rendered the same way)
+from dice_vision import GEOMETRY, SETS
 
 
 class Version:
@@ -58,7 +59,9 @@ class Version:
             raise SystemExit(f"no recognition/dice/vision.py in {where}")
         Version._count += 1
         name = f"_dice_version_{Version._count}"
-        spec = importlib.util.spec_from_file_location(name, pkg / "__init__.py", submodule_search_locations=[str(pkg)])
+        spec = importlib.util.spec_from_file_location(
+            name, pkg / "__init__.py", submodule_search_locations=[str(pkg)]
+        )
         assert spec is not None and spec.loader is not None
         package = importlib.util.module_from_spec(spec)
         sys.modules[name] = package
@@ -72,9 +75,12 @@ class Version:
         if colours not in self._cals:
             doc = calibration_document(GEOMETRY)
             self._cals[colours] = self.calibration.load_calibration(doc).restricted_to(colours)
-        return self.vision.read_dice(image, self._cals[colours], expected=len(colours),
-                                     colors=colours if len(set(colours)) > 1 else None)
-
+        return self.vision.read_dice(
+            image,
+            self._cals[colours],
+            expected=len(colours),
+            colors=colours if len(set(colours)) > 1 else None,
+        )
 
 
 def studio_view(r: Any) -> str:
@@ -89,8 +95,15 @@ def full_view(r: Any) -> str:
     return repr((r, [sorted(d.checks.items()) for d in r.dice]))
 
 
-def frames(sets: list[str], seeds: list[int], clean: int, faults: int, speed_frames: int, speed_seed: int,
-           cache: Path | None) -> Iterator[tuple[str, str, np.ndarray]]:
+def frames(
+    sets: list[str],
+    seeds: list[int],
+    clean: int,
+    faults: int,
+    speed_frames: int,
+    speed_seed: int,
+    cache: Path | None,
+) -> Iterator[tuple[str, str, np.ndarray]]:
     """(set, label, image): bench/dice_vision.py's accuracy frames of each seed (clean, then each fault), then
     its speed frames."""
     for name in sets:
@@ -114,15 +127,23 @@ def _accuracy_frame(colours: tuple[str, ...], fault: str | None, seed: int, inde
     faults = (fault,) if fault else ()
     if fault == "stacked" and len(colours) < 2:
         faults = ()
-    image, _ = render_still(rng, colours=colours, faults=faults, geometry=GEOMETRY,
-                            jpeg_quality=rng.choice((None, 80, 90)), touching=0.35)
+    image, _ = render_still(
+        rng,
+        colours=colours,
+        faults=faults,
+        geometry=GEOMETRY,
+        jpeg_quality=rng.choice((None, 80, 90)),
+        touching=0.35,
+    )
     return image
 
 
 def speed_images(name: str, seed: int, count: int) -> list[np.ndarray]:
     rng = random.Random(seed)  # as bench/dice_vision.py's speed()
-    return [render_still(rng, colours=SETS[name], geometry=GEOMETRY, jpeg_quality=85, touching=0.35)[0]
-            for _ in range(count)]
+    return [
+        render_still(rng, colours=SETS[name], geometry=GEOMETRY, jpeg_quality=85, touching=0.35)[0]
+        for _ in range(count)
+    ]
 
 
 def _cached(cache: Path | None, label: str, make: Callable[..., np.ndarray], *args: Any) -> np.ndarray:
@@ -141,8 +162,9 @@ def _cached(cache: Path | None, label: str, make: Callable[..., np.ndarray], *ar
 def equivalence(old: Version, new: Version, args: argparse.Namespace) -> int:
     per_set: dict[str, list[int]] = {}
     shown = detailed = 0  # separate budgets: a new check's key must not crowd out the readings that differ
-    for name, label, image in frames(args.sets, args.seeds, args.frames, args.faults, args.speed_frames, args.speed_seed,
-                                     args.cache):
+    for name, label, image in frames(
+        args.sets, args.seeds, args.frames, args.faults, args.speed_frames, args.speed_seed, args.cache
+    ):
         a, b = old.read(image, SETS[name]), new.read(image, SETS[name])
         counts = per_set.setdefault(name, [0, 0, 0])
         counts[0] += 1
@@ -164,8 +186,10 @@ def equivalence(old: Version, new: Version, args: argparse.Namespace) -> int:
 
 def timing(old: Version, new: Version, args: argparse.Namespace) -> None:
     cv2.setNumThreads(1)
-    print(f"least CPU time of {args.repeat} per frame, old and new alternately on the same "
-          f"{args.time_frames} speed frames (seed {args.speed_seed})")
+    print(
+        f"least CPU time of {args.repeat} per frame, old and new alternately on the same "
+        f"{args.time_frames} speed frames (seed {args.speed_seed})"
+    )
     print(f"{'set':10} {'old ms':>8} {'new ms':>8} {'old f/s':>8} {'new f/s':>8} {'new/old':>8}")
     for name in args.sets:
         images = speed_images(name, args.speed_seed, args.time_frames)
@@ -189,27 +213,39 @@ def timing(old: Version, new: Version, args: argparse.Namespace) -> None:
 def _committed_tree() -> Path:
     out = Path(tempfile.mkdtemp(prefix="dice_committed_"))
     atexit.register(shutil.rmtree, out, True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD", "recognition"], check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "HEAD", "recognition"], check=True, capture_output=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(out)], input=archive, check=True)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--old", type=Path, help="the reference tree or dice package (default: git HEAD of this tree)")
-    p.add_argument("--new", type=Path, default=ROOT, help="the tree or dice package to check (default: this tree)")
+    p.add_argument(
+        "--old", type=Path, help="the reference tree or dice package (default: git HEAD of this tree)"
+    )
+    p.add_argument(
+        "--new", type=Path, default=ROOT, help="the tree or dice package to check (default: this tree)"
+    )
     p.add_argument("--sets", default=",".join(SETS))
     p.add_argument("--seeds", default="40,42", help="accuracy-frame seeds, comma-separated")
     p.add_argument("--frames", type=int, default=200, help="clean frames per set and seed")
     p.add_argument("--faults", type=int, default=30, help="frames per fault kind, set and seed")
-    p.add_argument("--speed-frames", type=int, default=60, help="the benchmark's speed frames (of --speed-seed)")
+    p.add_argument(
+        "--speed-frames", type=int, default=60, help="the benchmark's speed frames (of --speed-seed)"
+    )
     p.add_argument("--equivalence", type=int, default=1, help="0: skip the comparison of readings")
     p.add_argument("--time", action="store_true", help="compare the CPU time too")
     p.add_argument("--speed-seed", type=int, default=2026)
     p.add_argument("--time-frames", type=int, default=60)
     p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--show", type=int, default=5, help="print at most this many frames whose readings differ (and as many whose details do)")
+    p.add_argument(
+        "--show",
+        type=int,
+        default=5,
+        help="print at most this many frames whose readings differ (and as many whose details do)",
+    )
     p.add_argument("--cache", type=Path, help="keep rendered frames here (PNG) to reuse them in later runs")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)

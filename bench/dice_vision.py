@@ -28,6 +28,7 @@ that could not be told apart, "low_confidence", "cocked", ...); ``--save-misses 
     python bench/dice_vision.py --frames 500 --faults 100 --sets sicbo,duel
     python bench/dice_vision.py --speed-only
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,12 +47,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
+from datetime import UTC
 
-from devices.camera.driver import motion_fraction, small_grey  # noqa: E402
-from recognition.dice.calibration import judge_reading, load_calibration  # noqa: E402
-from recognition.dice.vision import read_dice  # noqa: E402
-from simulators.dice import FAULTS, TrayGeometry, calibration_document, render_still  # noqa: E402
+import cv2
+
+from devices.camera.driver import motion_fraction, small_grey
+from recognition.dice.calibration import judge_reading, load_calibration
+from recognition.dice.vision import read_dice
+from simulators.dice import FAULTS, TrayGeometry, calibration_document, render_still
 
 SETS: dict[str, tuple[str, ...]] = {
     "sicbo": ("white", "white", "white"),
@@ -67,7 +70,9 @@ def _calibration(colours: tuple[str, ...]) -> Any:
     return load_calibration(calibration_document(GEOMETRY)).restricted_to(colours)
 
 
-def _one(job: tuple[str, str | None, int, int]) -> tuple[str, str | None, str, float, list[int], list[int], str]:
+def _one(
+    job: tuple[str, str | None, int, int],
+) -> tuple[str, str | None, str, float, list[int], list[int], str]:
     name, fault, seed, index = job
     colours = SETS[name]
     cv2.setNumThreads(1)
@@ -75,17 +80,26 @@ def _one(job: tuple[str, str | None, int, int]) -> tuple[str, str | None, str, f
     faults = (fault,) if fault else ()
     if fault == "stacked" and len(colours) < 2:
         faults = ()
-    image, truth = render_still(rng, colours=colours, faults=faults, geometry=GEOMETRY,
-                                jpeg_quality=rng.choice((None, 80, 90)), touching=0.35)
+    image, truth = render_still(
+        rng,
+        colours=colours,
+        faults=faults,
+        geometry=GEOMETRY,
+        jpeg_quality=rng.choice((None, 80, 90)),
+        touching=0.35,
+    )
     t = time.process_time()
-    reading = read_dice(image, _cal_cache(colours), expected=len(colours),
-                        colors=colours if len(set(colours)) > 1 else None)
+    reading = read_dice(
+        image, _cal_cache(colours), expected=len(colours), colors=colours if len(set(colours)) > 1 else None
+    )
     spent = time.process_time() - t
     verdict, _ = judge_reading(reading, truth.as_json())
     if _SAVE and verdict in ("uncertain", "wrong_ok"):
         stem = f"{_SAVE}/{verdict}-{name}-{fault or 'clean'}-{seed}-{index}"
         cv2.imwrite(stem + ".png", image)
-        Path(stem + ".json").write_text(json.dumps({**truth.as_json(), "issues": [i.message for i in reading.issues]}))
+        Path(stem + ".json").write_text(
+            json.dumps({**truth.as_json(), "issues": [i.message for i in reading.issues]})
+        )
     cause = _cause(reading) if verdict == "uncertain" else ""
     return name, fault, verdict, spent, truth.faces, reading.faces, cause
 
@@ -129,19 +143,30 @@ def accuracy(sets: list[str], frames: int, faults: int, jobs: int, seed: int) ->
     for name in sets:
         clean = Counter(v for n, f, v, *_ in results if n == name and f is None)
         faulty = Counter(v for n, f, v, *_ in results if n == name and f is not None)
-        by_fault = {fault: Counter(v for n, f, v, *_ in results if n == name and f == fault) for fault in FAULTS}
+        by_fault = {
+            fault: Counter(v for n, f, v, *_ in results if n == name and f == fault) for fault in FAULTS
+        }
         n_clean = sum(clean.values())
         out["sets"][name] = {
             "dice": list(SETS[name]),
-            "clean": n_clean, "correct": clean["correct"], "uncertain": clean["uncertain"],
+            "clean": n_clean,
+            "correct": clean["correct"],
+            "uncertain": clean["uncertain"],
             "wrong_ok": clean["wrong_ok"],
             "accuracy_pct": round(100.0 * clean["correct"] / n_clean, 3) if n_clean else None,
-            "faults": sum(faulty.values()), "faults_held": faulty["held"], "faults_wrong_ok": faulty["wrong_ok"],
+            "faults": sum(faulty.values()),
+            "faults_held": faulty["held"],
+            "faults_wrong_ok": faulty["wrong_ok"],
             "by_fault": {f: dict(c) for f, c in by_fault.items() if c},
         }
-        out["sets"][name]["causes"] = dict(Counter(c for n, f, v, *_, c in results
-                                                   if n == name and f is None and v == "uncertain").most_common())
-        wrong_examples += [(n, f, t, r) for n, f, v, _, t, r, _c in results if n == name and v == "wrong_ok"][:5]
+        out["sets"][name]["causes"] = dict(
+            Counter(
+                c for n, f, v, *_, c in results if n == name and f is None and v == "uncertain"
+            ).most_common()
+        )
+        wrong_examples += [(n, f, t, r) for n, f, v, _, t, r, _c in results if n == name and v == "wrong_ok"][
+            :5
+        ]
     out["wrong_examples"] = wrong_examples
     return out
 
@@ -152,8 +177,10 @@ def speed(sets: list[str], count: int, seed: int) -> dict[str, Any]:
     for name in sets:
         colours = SETS[name]
         rng = random.Random(seed)
-        images = [render_still(rng, colours=colours, geometry=GEOMETRY, jpeg_quality=85, touching=0.35)[0]
-                  for _ in range(count)]
+        images = [
+            render_still(rng, colours=colours, geometry=GEOMETRY, jpeg_quality=85, touching=0.35)[0]
+            for _ in range(count)
+        ]
         cal = _calibration(colours)
         colors = colours if len(set(colours)) > 1 else None
         read_dice(images[0], cal, expected=len(colours), colors=colors)  # warm up
@@ -172,8 +199,12 @@ def speed(sets: list[str], count: int, seed: int) -> dict[str, Any]:
         motion = (time.process_time() - c) / len(images)
         feed_us = _judge_feed_us(colours, cal, images)
         out[name] = {
-            "frames": len(images), "size": "1280x720", "judge_feed_us_mean": feed_us[0], "judge_feed_us_max": feed_us[1],
-            "cpu_ms_mean": round(1000 * statistics.mean(cpu), 2), "cpu_ms_p95": round(1000 * _pct(cpu, 0.95), 2),
+            "frames": len(images),
+            "size": "1280x720",
+            "judge_feed_us_mean": feed_us[0],
+            "judge_feed_us_max": feed_us[1],
+            "cpu_ms_mean": round(1000 * statistics.mean(cpu), 2),
+            "cpu_ms_p95": round(1000 * _pct(cpu, 0.95), 2),
             "wall_ms_mean": round(1000 * statistics.mean(wall), 2),
             "frames_per_s_cpu": round(1 / statistics.mean(cpu), 1),
             "motion_check_ms": round(1000 * motion, 3),
@@ -184,21 +215,31 @@ def speed(sets: list[str], count: int, seed: int) -> dict[str, Any]:
 def _judge_feed_us(colours: tuple[str, ...], cal: Any, images: list[Any]) -> tuple[float, float]:
     """The judge's part on the event loop: feed() of frames prepare() has read (mean and worst, microseconds).
     The same still picture again and again: the dice come to rest and the round is certified on the way."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from devices.camera.events import CameraFrame
     from recognition.dice.judge import DiceJudge
     from recognition.game import RoundSignal
 
-    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
     colors = colours if len(set(colours)) > 1 else None
     judge = DiceJudge(dice=len(colours), colors=colors, calibration=cal)
 
     def frame(i: int, moving: bool) -> CameraFrame:
         at = t0 + timedelta(seconds=1 + 0.2 * i)
-        return CameraFrame(device_id="t/camera-1", at=at, frame_number=i, captured_at=at, width=1280, height=720,
-                           motion=0.05 if moving else 0.0, moving=moving, still_frames=0 if moving else 5,
-                           reason="motion" if moving else "settling", image=images[0])
+        return CameraFrame(
+            device_id="t/camera-1",
+            at=at,
+            frame_number=i,
+            captured_at=at,
+            width=1280,
+            height=720,
+            motion=0.05 if moving else 0.0,
+            moving=moving,
+            still_frames=0 if moving else 5,
+            reason="motion" if moving else "settling",
+            image=images[0],
+        )
 
     times = []
     for rnd in range(len(images) // 4):
@@ -228,7 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--speed-frames", type=int, default=60)
     p.add_argument("--speed-only", action="store_true")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
-    p.add_argument("--save-misses", metavar="DIR", help="write every refused or wrong frame (PNG + truth) here")
+    p.add_argument(
+        "--save-misses", metavar="DIR", help="write every refused or wrong frame (PNG + truth) here"
+    )
     args = p.parse_args(argv)
     global _SAVE
     if args.save_misses:
@@ -257,21 +300,29 @@ def _print(report: dict[str, Any]) -> None:
     if not report["speed"]:
         print("(speed not measured: --speed-frames 0)")
     else:
-        print(f"{'set':10} {'cpu ms':>8} {'p95 ms':>8} {'wall ms':>8} {'frames/s':>9} {'motion ms':>10} "
-              f"{'feed us':>8} {'max us':>7}")
+        print(
+            f"{'set':10} {'cpu ms':>8} {'p95 ms':>8} {'wall ms':>8} {'frames/s':>9} {'motion ms':>10} "
+            f"{'feed us':>8} {'max us':>7}"
+        )
     for name, s in report["speed"].items():
-        print(f"{name:10} {s['cpu_ms_mean']:8.2f} {s['cpu_ms_p95']:8.2f} {s['wall_ms_mean']:8.2f} "
-              f"{s['frames_per_s_cpu']:9.1f} {s['motion_check_ms']:10.3f} {s['judge_feed_us_mean']:8.1f} "
-              f"{s['judge_feed_us_max']:7.1f}")
+        print(
+            f"{name:10} {s['cpu_ms_mean']:8.2f} {s['cpu_ms_p95']:8.2f} {s['wall_ms_mean']:8.2f} "
+            f"{s['frames_per_s_cpu']:9.1f} {s['motion_check_ms']:10.3f} {s['judge_feed_us_mean']:8.1f} "
+            f"{s['judge_feed_us_max']:7.1f}"
+        )
     acc = report.get("accuracy")
     if not acc:
         return
     print(f"\naccuracy ({acc['seconds']} s)")
-    print(f"{'set':10} {'clean':>6} {'correct':>8} {'uncert':>7} {'WRONG':>6} {'acc %':>8} | "
-          f"{'faults':>6} {'held':>6} {'WRONG':>6}")
+    print(
+        f"{'set':10} {'clean':>6} {'correct':>8} {'uncert':>7} {'WRONG':>6} {'acc %':>8} | "
+        f"{'faults':>6} {'held':>6} {'WRONG':>6}"
+    )
     for name, s in acc["sets"].items():
-        print(f"{name:10} {s['clean']:6} {s['correct']:8} {s['uncertain']:7} {s['wrong_ok']:6} "
-              f"{s['accuracy_pct']:8.3f} | {s['faults']:6} {s['faults_held']:6} {s['faults_wrong_ok']:6}")
+        print(
+            f"{name:10} {s['clean']:6} {s['correct']:8} {s['uncertain']:7} {s['wrong_ok']:6} "
+            f"{s['accuracy_pct']:8.3f} | {s['faults']:6} {s['faults_held']:6} {s['faults_wrong_ok']:6}"
+        )
     print("\nwhy clean frames were refused (first issue of each uncertain frame)")
     for name, s in acc["sets"].items():
         print(f"{name:10} " + (", ".join(f"{k} {v}" for k, v in s["causes"].items()) or "-"))

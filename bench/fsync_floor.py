@@ -14,6 +14,7 @@ Found on the 2-vCPU VM these benchmarks ran on: with both CPUs busy about 5-10 %
 delay is outside the guest's scheduler, so no setting of the studio removes it; what the studio can do is keep
 its own CPU use low.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,7 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,19 +57,19 @@ def fdatasync_times(folder: Path, n: int) -> list[float]:
 
 def commit_times(folder: Path, n: int) -> list[float]:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
     from journal import device_events, feed_messages  # bench/journal.py's real record shapes
+
     from studio.journal_writer import BatchWriter, Record
 
     work = Path(tempfile.mkdtemp(dir=folder))
     writer = BatchWriter(work / "journal.sqlite3", Ed25519PrivateKey.generate())
     messages, events = feed_messages(200), device_events(4000, 300)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     out = []
     try:
         for i in range(n):
             base = (3 * i) % (len(events) - 3)
-            batch = [Record(k, body, t, None, at, False, None) for k, body, t, at in events[base:base + 2]]
+            batch = [Record(k, body, t, None, at, False, None) for k, body, t, at in events[base : base + 2]]
             if i % 6 == 5:
                 m = messages[(i // 6) % len(messages)]
                 batch.append(Record(m["kind"], m, m["table_id"], m["round_id"], now, True, None))
@@ -110,8 +111,10 @@ def stop(pids: list[int]) -> None:
 
 def row(name: str, values: list[float]) -> str:
     over = sum(v > 3.0 for v in values)
-    return (f"  {name:<28} p50 {pct(values, .5):6.2f}  p90 {pct(values, .9):6.2f}  p99 {pct(values, .99):6.2f}  "
-            f"max {max(values):6.2f}  mean {statistics.fmean(values):5.2f}  over 3 ms {100 * over / len(values):5.1f} %")
+    return (
+        f"  {name:<28} p50 {pct(values, 0.5):6.2f}  p90 {pct(values, 0.9):6.2f}  p99 {pct(values, 0.99):6.2f}  "
+        f"max {max(values):6.2f}  mean {statistics.fmean(values):5.2f}  over 3 ms {100 * over / len(values):5.1f} %"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,8 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(args.dir or tempfile.gettempdir())
     cpus = os.cpu_count() or 1
     print(f"durable commit floor: {args.commits} per condition in {folder}, {cpus} CPUs; ms")
-    conditions = [("CPUs idle", 0, False), (f"{cpus - 1} of {cpus} CPUs busy", cpus - 1, False),
-                  (f"all {cpus} CPUs busy", cpus, False), (f"all {cpus} busy, SCHED_FIFO", cpus, True)]
+    conditions = [
+        ("CPUs idle", 0, False),
+        (f"{cpus - 1} of {cpus} CPUs busy", cpus - 1, False),
+        (f"all {cpus} CPUs busy", cpus, False),
+        (f"all {cpus} busy, SCHED_FIFO", cpus, True),
+    ]
     for name, busy, fifo in conditions:
         if busy == 0 and name != "CPUs idle":
             continue

@@ -23,6 +23,7 @@ The temporary folder is made under --dir (default: the system temp dir) and remo
 the end. Mind the file system: on tmpfs an fsync costs nothing and the figures mean
 nothing for a real disk (the script says which file system it measured on).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,7 +35,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import Future
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -42,15 +43,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from devices.events import WheelResult, WheelStatus  # noqa: E402
-from recognition.games import game_rules  # noqa: E402
-from streaming.canonical import canonical_json  # noqa: E402
-from studio.journal import Committed, Journal, rfc3339, verify_journal  # noqa: E402
+from devices.events import WheelResult, WheelStatus
+from recognition.games import game_rules
+from streaming.canonical import canonical_json
+from studio.journal import Committed, Journal, rfc3339, verify_journal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import MachineLoad  # noqa: E402  (bench/machine.py)
+from machine import MachineLoad
 
 TARGET_EVENTS_PER_S = 5000
 
@@ -64,7 +65,7 @@ def device_events(n: int, body_bytes: int) -> list[tuple[str, dict[str, Any], st
     The bodies are real `WheelStatus`/`WheelResult` dumps (what `Table.device_event`
     stores); a ``pad`` field brings them to about ``body_bytes`` of canonical JSON.
     """
-    base = datetime.now(timezone.utc)
+    base = datetime.now(UTC)
     out = []
     for i in range(n):
         table = i % 50 + 1
@@ -72,12 +73,22 @@ def device_events(n: int, body_bytes: int) -> list[tuple[str, dict[str, Any], st
         game = i // 50 % 256 + 1
         at = base + timedelta(microseconds=i * 200)
         if i % 9 == 8:
-            ev = WheelResult(device_id=device, at=at, game_counter=game, number=str(i % 37), raw=f"{i % 37:>2}")
+            ev = WheelResult(
+                device_id=device, at=at, game_counter=game, number=str(i % 37), raw=f"{i % 37:>2}"
+            )
         else:
             state = i % 6 + 1
-            ev = WheelStatus(device_id=device, at=at, state=state, game_counter=game, last_number=str(i % 37),
-                             flags=0, speed_rpm=28.5, direction="clockwise",
-                             raw=f"*X;{state};{game:03d};{i % 37:>2};0;285;0")
+            ev = WheelStatus(
+                device_id=device,
+                at=at,
+                state=state,
+                game_counter=game,
+                last_number=str(i % 37),
+                flags=0,
+                speed_rpm=28.5,
+                direction="clockwise",
+                raw=f"*X;{state};{game:03d};{i % 37:>2};0;285;0",
+            )
         body = ev.model_dump(mode="json")
         size = len(canonical_json(body))
         if size + 10 < body_bytes:
@@ -98,14 +109,26 @@ def feed_messages(n: int) -> list[dict[str, Any]]:
             outcomes[number] = (result, game.outcome(result))
         result, outcome = outcomes[number]
         table = i % 50 + 1
-        out.append({
-            "kind": "result", "table_id": f"roulette-{table}", "game": "european_roulette",
-            "round_id": f"00000000-0000-4000-8000-{i:012d}", "round_number": i // 50 + 1, "version": 1,
-            "result": result, "outcome": outcome, "reason": None,
-            "source": {"device_id": f"roulette-{table}/cammegh-ss2", "game_counter": i // 50 % 256 + 1,
-                       "kind": "cammegh-ss2", "serial_number": f"SIM-SS2-{table:03d}"},
-            "occurred_at": rfc3339(datetime.now(timezone.utc)),
-        })
+        out.append(
+            {
+                "kind": "result",
+                "table_id": f"roulette-{table}",
+                "game": "european_roulette",
+                "round_id": f"00000000-0000-4000-8000-{i:012d}",
+                "round_number": i // 50 + 1,
+                "version": 1,
+                "result": result,
+                "outcome": outcome,
+                "reason": None,
+                "source": {
+                    "device_id": f"roulette-{table}/cammegh-ss2",
+                    "game_counter": i // 50 % 256 + 1,
+                    "kind": "cammegh-ss2",
+                    "serial_number": f"SIM-SS2-{table:03d}",
+                },
+                "occurred_at": rfc3339(datetime.now(UTC)),
+            }
+        )
     # fields the feed schema has grown since (e.g. commitment, reveal) are null in a plain roulette result
     try:
         from streaming.messages import FeedMessage
@@ -149,10 +172,20 @@ def wait_all(futures: list[Future]) -> None:
 def report(name: str, n: int, seconds: float, run: Run, extra: str = "") -> dict[str, Any]:
     rate = n / seconds
     mean_batch = run.committed / run.batches if run.batches else 0.0
-    print(f"  {name:<34} {n:>7} events in {seconds:6.2f} s = {rate:>8,.0f} events/s   "
-          f"commits {run.batches:>6} (mean {mean_batch:6.1f}, max {run.biggest:>4} per commit){extra}", flush=True)
-    return {"name": name, "events": n, "seconds": seconds, "rate": rate, "commits": run.batches,
-            "mean_batch": mean_batch, "max_batch": run.biggest}
+    print(
+        f"  {name:<34} {n:>7} events in {seconds:6.2f} s = {rate:>8,.0f} events/s   "
+        f"commits {run.batches:>6} (mean {mean_batch:6.1f}, max {run.biggest:>4} per commit){extra}",
+        flush=True,
+    )
+    return {
+        "name": name,
+        "events": n,
+        "seconds": seconds,
+        "rate": rate,
+        "commits": run.batches,
+        "mean_batch": mean_batch,
+        "max_batch": run.biggest,
+    }
 
 
 def bench_single(parent: Path, events: list) -> dict[str, Any]:
@@ -184,7 +217,9 @@ def bench_threads(parent: Path, events: list, producers: int) -> dict[str, Any]:
             for t, body, r, at in shares[k]:
                 out.append(append("device_event", body, table_id=t, round_id=r, at=at))
 
-        threads = [threading.Thread(target=produce, args=(k,), name=f"bench-producer-{k}") for k in range(producers)]
+        threads = [
+            threading.Thread(target=produce, args=(k,), name=f"bench-producer-{k}") for k in range(producers)
+        ]
         for th in threads:
             th.start()
         go.wait()
@@ -208,8 +243,13 @@ def bench_feed(parent: Path, messages: list[dict[str, Any]]) -> dict[str, Any]:
         wait_all(futures)
         t1 = time.perf_counter()
         size = statistics.mean(len(f.result().body) for f in futures[:200])
-        res = report("signed feed messages (append_feed)", len(messages), t1 - t0, run,
-                     f"   (signed message ~{size:.0f} B)")
+        res = report(
+            "signed feed messages (append_feed)",
+            len(messages),
+            t1 - t0,
+            run,
+            f"   (signed message ~{size:.0f} B)",
+        )
         report_ok = verify_journal(run.dir)
         if not report_ok.ok:
             raise SystemExit(f"verify failed after the feed benchmark: {report_ok.error}")
@@ -238,8 +278,13 @@ def bench_sequential(parent: Path, events: list, seconds: float) -> dict[str, An
         latencies.sort()
         p50 = latencies[len(latencies) // 2] * 1000
         p99 = latencies[int(len(latencies) * 0.99)] * 1000
-        return report("one at a time (wait for each)", n, t1 - t0, run,
-                      f"   (append->durable p50 {p50:.2f} ms, p99 {p99:.2f} ms)")
+        return report(
+            "one at a time (wait for each)",
+            n,
+            t1 - t0,
+            run,
+            f"   (append->durable p50 {p50:.2f} ms, p99 {p99:.2f} ms)",
+        )
     finally:
         run.close()
 
@@ -259,15 +304,22 @@ def fs_type(path: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--events", type=int, default=50000, help="device events per variant (default 50000)")
     p.add_argument("--producers", type=int, default=4, help="threads in the concurrent variant (default 4)")
     p.add_argument("--feed", type=int, default=5000, help="signed feed messages (default 5000)")
-    p.add_argument("--sequential-seconds", type=float, default=3.0,
-                   help="how long to run the one-at-a-time variant (default 3 s)")
+    p.add_argument(
+        "--sequential-seconds",
+        type=float,
+        default=3.0,
+        help="how long to run the one-at-a-time variant (default 3 s)",
+    )
     p.add_argument("--body-bytes", type=int, default=300, help="size of a device event body (default 300)")
-    p.add_argument("--dir", default=None, help="make the temporary journal folder here (default: system temp)")
+    p.add_argument(
+        "--dir", default=None, help="make the temporary journal folder here (default: system temp)"
+    )
     args = p.parse_args(argv)
 
     events = device_events(args.events, args.body_bytes)
@@ -275,10 +327,14 @@ def main(argv: list[str] | None = None) -> int:
     body_size = statistics.mean(len(canonical_json(b)) for _, b, _, _ in events[:500])
     tmp = Path(tempfile.mkdtemp(prefix="studio-bench-journal-", dir=args.dir))
     try:
-        print(f"journal benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-              f"folder {tmp} on {fs_type(tmp.resolve())}")
-        print(f"  device event body ~{body_size:.0f} B of canonical JSON; "
-              f"journal: WAL, synchronous=FULL, group commit (max 1000 per commit)")
+        print(
+            f"journal benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+            f"folder {tmp} on {fs_type(tmp.resolve())}"
+        )
+        print(
+            f"  device event body ~{body_size:.0f} B of canonical JSON; "
+            f"journal: WAL, synchronous=FULL, group commit (max 1000 per commit)"
+        )
         machine = MachineLoad()
         results = [
             bench_single(tmp, events),
@@ -290,9 +346,11 @@ def main(argv: list[str] | None = None) -> int:
         seq = results[3]["rate"]
         print(f"  group commit vs one fsync per event: {single / seq:.1f}x")
         ok = all(r["rate"] >= TARGET_EVENTS_PER_S for r in results[:2])
-        print(f"  target >= {TARGET_EVENTS_PER_S:,} device events/s: {'MET' if ok else 'NOT MET'} "
-              f"(1 producer {single:,.0f}/s, {args.producers} producers {results[1]['rate']:,.0f}/s); "
-              f"signed feed messages {results[2]['rate']:,.0f}/s")
+        print(
+            f"  target >= {TARGET_EVENTS_PER_S:,} device events/s: {'MET' if ok else 'NOT MET'} "
+            f"(1 producer {single:,.0f}/s, {args.producers} producers {results[1]['rate']:,.0f}/s); "
+            f"signed feed messages {results[2]['rate']:,.0f}/s"
+        )
         print(f"  {machine.stop().summary()}")
         return 0
     finally:

@@ -46,6 +46,7 @@ Everything runs in a temporary folder that is removed at the end; the studio chi
 stopped (SIGINT, then SIGKILL if it hangs) and also dies with this process
 (PR_SET_PDEATHSIG).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,14 +70,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import MachineLoad, process_cpu  # noqa: E402  (bench/machine.py)
+from machine import MachineLoad, process_cpu
 
 TARGET_P99_MS = 10.0
-PATH_INCLUDED = ("pty write -> event loop reads the port (read, frame, parse, track) -> Table.device_event "
-                 "(journal append, judge, "
-                 "round steps, append_feed) -> journal writer (canonical JSON, SHA-256, Ed25519 signing, group "
-                 "commit with fsync) -> on_commit -> event loop (FeedHub.publish) -> uvicorn websocket send -> "
-                 "loopback TCP -> consumer process (websockets recv, json.loads)")
+PATH_INCLUDED = (
+    "pty write -> event loop reads the port (read, frame, parse, track) -> Table.device_event "
+    "(journal append, judge, "
+    "round steps, append_feed) -> journal writer (canonical JSON, SHA-256, Ed25519 signing, group "
+    "commit with fsync) -> on_commit -> event loop (FeedHub.publish) -> uvicorn websocket send -> "
+    "loopback TCP -> consumer process (websockets recv, json.loads)"
+)
 
 
 # =============================================================================
@@ -117,7 +120,7 @@ def install_write_probe(records: list[tuple[int, int, int]]) -> None:
         for i, line in enumerate(lines[:-1]):  # the last piece is after the last CRLF
             if _WINNING.fullmatch(line):
                 counter = None
-                for after in lines[i + 1:]:
+                for after in lines[i + 1 :]:
                     m = _STATUS5.match(after)
                     if m is not None:
                         counter = int(m.group(1))
@@ -130,7 +133,10 @@ def install_write_probe(records: list[tuple[int, int, int]]) -> None:
 
 
 STAGES = (
-    ("parsed", "event loop (--reader-thread: the serial-reader thread): line read, framed, parsed, WheelResult made"),
+    (
+        "parsed",
+        "event loop (--reader-thread: the serial-reader thread): line read, framed, parsed, WheelResult made",
+    ),
     ("loop", "event loop: Table.device_event starts on the WheelResult"),
     ("append_feed", "event loop: judge + round steps done, append_feed queued"),
     ("writing", "journal writer (its process, or --writer thread): starts the batch holding the result"),
@@ -279,8 +285,10 @@ def wheel_farm(args: argparse.Namespace) -> int:
     for sim in sims.values():
         sim.stop()
     with open(Path(args.data) / "writes.jsonl", "w") as f:
-        for sim_id, counter, t_ns in list(records):
-            f.write(json.dumps({"table_id": names.get(sim_id), "game_counter": counter, "t_ns": t_ns}) + "\n")
+        f.writelines(
+            json.dumps({"table_id": names.get(sim_id), "game_counter": counter, "t_ns": t_ns}) + "\n"
+            for sim_id, counter, t_ns in list(records)
+        )
     return 0
 
 
@@ -324,11 +332,15 @@ def studio_child(args: argparse.Namespace) -> int:
         # the writer's batches, timed (and profiled) where the writer runs: this process (--writer thread) or its
         # own, forked from a fork server that imports the probe first (see latency_writer_probe.py)
         import latency_writer_probe
+
         from studio.journal import writer_fork_server
 
         stamps_path = str(Path(args.data) / "writer-stamps.jsonl") if args.stages else None
         profile_path = f"{args.profile}.journal-writer-process.prof" if args.profile else None
-        for key, value in ((latency_writer_probe.ENV, stamps_path), (latency_writer_probe.PROFILE_ENV, profile_path)):
+        for key, value in (
+            (latency_writer_probe.ENV, stamps_path),
+            (latency_writer_probe.PROFILE_ENV, profile_path),
+        ):
             if value:
                 os.environ[key] = value
         if args.writer == "thread":
@@ -341,17 +353,35 @@ def studio_child(args: argparse.Namespace) -> int:
     from studio.cli import demo_config
     from studio.service import Studio
 
-    config = demo_config(argparse.Namespace(data=args.data, consumer_token=args.token, tables=args.tables,
-                                            speed=args.speed, seed=args.seed, host="127.0.0.1", port=args.port,
-                                            families=False))
+    config = demo_config(
+        argparse.Namespace(
+            data=args.data,
+            consumer_token=args.token,
+            tables=args.tables,
+            speed=args.speed,
+            seed=args.seed,
+            host="127.0.0.1",
+            port=args.port,
+            families=False,
+        )
+    )
     config.studio.journal_writer = args.writer
     if args.wheels:
         config = wheels_from_farm(config, json.loads(Path(args.wheels).read_text()), args.speed)
     studio = Studio(config)
     app = create_app(studio)
     # the same server settings as `studio demo` (studio/cli.py _serve)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=args.port, log_level="warning",
-                                           lifespan="on", ws_ping_interval=20, ws_per_message_deflate=False))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=args.port,
+            log_level="warning",
+            lifespan="on",
+            ws_ping_interval=20,
+            ws_per_message_deflate=False,
+        )
+    )
     # native thread id -> Python thread name, for the parent's per-thread CPU figures (Python 3.11 does not
     # name OS threads)
     mapper_stop = threading.Event()
@@ -378,8 +408,10 @@ def studio_child(args: argparse.Namespace) -> int:
         names = {id(sim): key.partition("/")[0] for key, sim in studio.simulators.items()}
         out = Path(args.data) / ("writes-studio.jsonl" if args.wheels else "writes.jsonl")
         with open(out, "w") as f:
-            for sim_id, counter, t_ns in list(records):
-                f.write(json.dumps({"table_id": names.get(sim_id), "game_counter": counter, "t_ns": t_ns}) + "\n")
+            f.writelines(
+                json.dumps({"table_id": names.get(sim_id), "game_counter": counter, "t_ns": t_ns}) + "\n"
+                for sim_id, counter, t_ns in list(records)
+            )
         if args.stages:
             with open(Path(args.data) / "stages.json", "w") as f:
                 json.dump(list(stamps), f)
@@ -423,14 +455,19 @@ def thread_cpu(pid: int) -> dict[int, tuple[str, float]]:
             raw = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
         except OSError:
             continue
-        name = raw[raw.index("(") + 1: raw.rindex(")")]
+        name = raw[raw.index("(") + 1 : raw.rindex(")")]
         fields = raw.rsplit(")", 1)[1].split()
         out[int(tid)] = (name, (int(fields[11]) + int(fields[12])) / tick)
     return out
 
 
-def thread_groups(pid: int, before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]],
-                  seconds: float, names: dict[int, str]) -> str:
+def thread_groups(
+    pid: int,
+    before: dict[int, tuple[str, float]],
+    after: dict[int, tuple[str, float]],
+    seconds: float,
+    names: dict[int, str],
+) -> str:
     groups: dict[str, float] = {}
     for tid, (name, cpu) in after.items():
         used = cpu - before.get(tid, (name, 0.0))[1]
@@ -450,16 +487,20 @@ def thread_groups(pid: int, before: dict[int, tuple[str, float]], after: dict[in
         else:
             group = "other threads"
         groups[group] = groups.get(group, 0.0) + used
-    return ", ".join(f"{g} {100 * v / seconds:.1f}%" for g, v in sorted(groups.items(), key=lambda kv: -kv[1]))
+    return ", ".join(
+        f"{g} {100 * v / seconds:.1f}%" for g, v in sorted(groups.items(), key=lambda kv: -kv[1])
+    )
 
 
-async def consume(url: str, token: str, duration: float, received: list[tuple[int, dict[str, Any]]],
-                  connected_at: list[int]) -> None:
+async def consume(
+    url: str, token: str, duration: float, received: list[tuple[int, dict[str, Any]]], connected_at: list[int]
+) -> None:
     import websockets
 
     deadline = time.monotonic() + duration
-    async with websockets.connect(url, additional_headers={"Authorization": f"Bearer {token}"},
-                                  max_size=2**22) as ws:
+    async with websockets.connect(
+        url, additional_headers={"Authorization": f"Bearer {token}"}, max_size=2**22
+    ) as ws:
         connected_at.append(time.time_ns())
         while True:
             left = deadline - time.monotonic()
@@ -467,7 +508,7 @@ async def consume(url: str, token: str, duration: float, received: list[tuple[in
                 return
             try:
                 text = await asyncio.wait_for(ws.recv(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             message = json.loads(text)
             t_ns = time.time_ns()
@@ -537,8 +578,11 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
         key = (m.get("table_id"), (m.get("source") or {}).get("game_counter"))
         times = [t_write]
         for stage, _ in STAGES:
-            lookup = key if stage in ("parsed", "loop", "append_feed") else (
-                m.get("round_id") if stage in ("writing", "committed") else m.get("seq"))
+            lookup = (
+                key
+                if stage in ("parsed", "loop", "append_feed")
+                else (m.get("round_id") if stage in ("writing", "committed") else m.get("seq"))
+            )
             times.append(at(stage, lookup, t_write))
         times.append(t_recv)
         if any(t is None for t in times):
@@ -549,35 +593,48 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
         totals.append(((times[-1] - times[0]) / 1e6, len(totals)))
     print(f"  where the time goes ({complete} results stamped at every hop; ms):")
     # the slowest 2 % of the results: what each hop took in them (which hops make the tail)
-    tail = [i for _, i in sorted(totals)[-max(1, len(totals) // 50):]]
-    print(f"    {'hop':<30} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7}  {'mean':>7}  {'slowest 2%: mean':>16}")
+    tail = [i for _, i in sorted(totals)[-max(1, len(totals) // 50) :]]
+    print(
+        f"    {'hop':<30} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7}  {'mean':>7}  {'slowest 2%: mean':>16}"
+    )
     for hop, values in hops.items():
         in_tail = sum(values[i] for i in tail) / len(tail) if tail else float("nan")
         values = sorted(values)
-        print(f"    {hop:<30} {percentile(values, 50):7.2f} {percentile(values, 90):7.2f} "
-              f"{percentile(values, 99):7.2f} {values[-1]:7.2f}  {sum(values) / len(values):7.2f}  {in_tail:16.2f}")
+        print(
+            f"    {hop:<30} {percentile(values, 50):7.2f} {percentile(values, 90):7.2f} "
+            f"{percentile(values, 99):7.2f} {values[-1]:7.2f}  {sum(values) / len(values):7.2f}  {in_tail:16.2f}"
+        )
     for stage, what in STAGES:
         print(f"      {stage:<12} = {what}")
     if batches:
-        print(f"    journal commits: {len(batches)}, records per commit mean {sum(batches) / len(batches):.1f}, "
-              f"max {max(batches)}")
+        print(
+            f"    journal commits: {len(batches)}, records per commit mean {sum(batches) / len(batches):.1f}, "
+            f"max {max(batches)}"
+        )
     if write_times:
+
         def line(label: str, values: list[float]) -> None:
             values = sorted(values)
-            print(f"      {label:<40} p50 {percentile(values, 50):6.2f}  p90 {percentile(values, 90):6.2f}  "
-                  f"p99 {percentile(values, 99):6.2f}  max {values[-1]:6.2f}  sum {sum(values) / 1e3:5.1f} s")
+            print(
+                f"      {label:<40} p50 {percentile(values, 50):6.2f}  p90 {percentile(values, 90):6.2f}  "
+                f"p99 {percentile(values, 99):6.2f}  max {values[-1]:6.2f}  sum {sum(values) / 1e3:5.1f} s"
+            )
 
         print("    journal writer batches, BatchWriter.write (ms):")
         for label, want in (("batches with a feed message", True), ("batches without", False)):
             rows = [v for _, v in write_times if v[3] == want]
             if not rows:
                 continue
-            print(f"     {label} ({len(rows)}, mean {sum(n for n, v in write_times if v[3] == want) / len(rows):.1f} "
-                  "records):")
+            print(
+                f"     {label} ({len(rows)}, mean {sum(n for n, v in write_times if v[3] == want) / len(rows):.1f} "
+                "records):"
+            )
             line("wall time", [v[0] / 1e6 for v in rows])
             line("writer thread CPU time", [v[1] / 1e6 for v in rows])
             line("commit (COMMIT + WAL fsync), wall", [v[2] / 1e6 for v in rows])
-            line("wall - CPU - commit (waiting for the GIL)", [max(0, v[0] - v[1] - v[2]) / 1e6 for v in rows])
+            line(
+                "wall - CPU - commit (waiting for the GIL)", [max(0, v[0] - v[1] - v[2]) / 1e6 for v in rows]
+            )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -593,8 +650,21 @@ def run(args: argparse.Namespace) -> int:
         port = args.port or free_port()
         token = "bench-" + os.urandom(12).hex()
         log = tmp / "studio.log"
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--studio-child", "--data", str(data),
-               "--port", str(port), "--token", token, "--tables", str(args.tables), "--speed", str(args.speed)]
+        cmd = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--studio-child",
+            "--data",
+            str(data),
+            "--port",
+            str(port),
+            "--token",
+            token,
+            "--tables",
+            str(args.tables),
+            "--speed",
+            str(args.speed),
+        ]
         if args.seed is not None:
             cmd += ["--seed", str(args.seed)]
         if args.stages:
@@ -614,8 +684,19 @@ def run(args: argparse.Namespace) -> int:
         cmd += ["--writer", args.writer]
         if args.sims_process:
             wheels = tmp / "wheels.json"
-            farm_cmd = [sys.executable, str(Path(__file__).resolve()), "--wheel-farm", "--data", str(data),
-                        "--wheels", str(wheels), "--tables", str(args.tables), "--speed", str(args.speed)]
+            farm_cmd = [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--wheel-farm",
+                "--data",
+                str(data),
+                "--wheels",
+                str(wheels),
+                "--tables",
+                str(args.tables),
+                "--speed",
+                str(args.speed),
+            ]
             if args.seed is not None:
                 farm_cmd += ["--seed", str(args.seed)]
             with open(tmp / "farm.log", "w") as farm_log:
@@ -623,13 +704,18 @@ def run(args: argparse.Namespace) -> int:
             deadline = time.monotonic() + 60
             while not wheels.exists():
                 if farm.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the wheel farm did not start:\n{(tmp / 'farm.log').read_text()[-3000:]}")
+                    raise RuntimeError(
+                        f"the wheel farm did not start:\n{(tmp / 'farm.log').read_text()[-3000:]}"
+                    )
                 time.sleep(0.1)
             cmd += ["--wheels", str(wheels)]
         where = "in a process of their own (--sims-process)" if args.sims_process else "in the studio process"
-        print(f"latency benchmark: {args.tables} simulated SS2 wheels (simulators {where}), one studio process "
-              f"(journal writer: {args.writer}), speed {args.speed:g}x real pace, {args.duration:.0f} s of results; "
-              f"{os.cpu_count()} CPUs, python {sys.version.split()[0]}", flush=True)
+        print(
+            f"latency benchmark: {args.tables} simulated SS2 wheels (simulators {where}), one studio process "
+            f"(journal writer: {args.writer}), speed {args.speed:g}x real pace, {args.duration:.0f} s of results; "
+            f"{os.cpu_count()} CPUs, python {sys.version.split()[0]}",
+            flush=True,
+        )
         with open(log, "w") as logf:
             proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, cwd=str(ROOT))
         base = f"http://127.0.0.1:{port}"
@@ -644,7 +730,9 @@ def run(args: argparse.Namespace) -> int:
         cpu0, threads0, wall0 = process_cpu(proc.pid), thread_cpu(proc.pid), time.monotonic()
         if farm is not None:
             farm_cpu0 = process_cpu(farm.pid)
-        asyncio.run(consume(f"ws://127.0.0.1:{port}/v1/feed?after=0", token, args.duration, received, connected_at))
+        asyncio.run(
+            consume(f"ws://127.0.0.1:{port}/v1/feed?after=0", token, args.duration, received, connected_at)
+        )
         cpu1, threads1, wall1 = process_cpu(proc.pid), thread_cpu(proc.pid), time.monotonic()
         machine.stop()
         try:
@@ -694,8 +782,11 @@ def run(args: argparse.Namespace) -> int:
             latencies.append((t_recv - t_write) / 1e6)
             matched.append((t_write, t_recv, m))
         grace_ns = 2_000_000_000
-        matched_keys = {(m.get("table_id"), (m.get("source") or {}).get("game_counter"))
-                        for _, m in received if m.get("kind") == "result"}
+        matched_keys = {
+            (m.get("table_id"), (m.get("source") or {}).get("game_counter"))
+            for _, m in received
+            if m.get("kind") == "result"
+        }
         expected = [(k, t) for k, ts in writes.items() for t in ts if t_connected <= t <= t_end - grace_ns]
         lost = sum(1 for k, _ in expected if k not in matched_keys)
 
@@ -706,27 +797,37 @@ def run(args: argparse.Namespace) -> int:
             cpu_note += f", wheel farm process {100 * (farm_cpu - farm_cpu0) / (wall1 - wall0):.0f}%"
         total = sum(kinds.values())
         by_kind = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
-        print(f"  feed messages received: {total} ({by_kind}), "
-              f"signatures verified after timing: {total - bad_signatures} ok, {bad_signatures} bad")
-        print(f"  winning-number lines written: {n_writes}; results matched to their line: {len(latencies)}"
-              f"{cpu_note}")
+        print(
+            f"  feed messages received: {total} ({by_kind}), "
+            f"signatures verified after timing: {total - bad_signatures} ok, {bad_signatures} bad"
+        )
+        print(
+            f"  winning-number lines written: {n_writes}; results matched to their line: {len(latencies)}"
+            f"{cpu_note}"
+        )
         print(f"  {machine.summary()}")
         if threads1:
             groups = thread_groups(proc.pid, threads0, threads1, wall1 - wall0, thread_names)
             print(f"  studio CPU by thread (% of one core): {groups}")
         if lost or unmatched_results:
-            print(f"  not delivered as results: {lost} lines written >2 s before the end (voided or held rounds); "
-                  f"results without a probed line: {unmatched_results}")
+            print(
+                f"  not delivered as results: {lost} lines written >2 s before the end (voided or held rounds); "
+                f"results without a probed line: {unmatched_results}"
+            )
         if not latencies:
             print(f"  no results matched: nothing to report; the studio's log:\n{log.read_text()[-3000:]}")
             return 1
         p50, p90, p99 = (percentile(latencies, q) for q in (50, 90, 99))
         mean = sum(latencies) / len(latencies)
         print("  latency, winning-number line written -> consumer holds the signed result (ms):")
-        print(f"    count {len(latencies)}   p50 {p50:.2f}   p90 {p90:.2f}   p99 {p99:.2f}   max {latencies[-1]:.2f}"
-              f"   mean {mean:.2f}   min {latencies[0]:.2f}")
-        print(f"  wheels {args.tables}, speed {args.speed:g}x; p99 target < {TARGET_P99_MS:g} ms: "
-              f"{'MET' if p99 < TARGET_P99_MS else 'NOT MET'}")
+        print(
+            f"    count {len(latencies)}   p50 {p50:.2f}   p90 {p90:.2f}   p99 {p99:.2f}   max {latencies[-1]:.2f}"
+            f"   mean {mean:.2f}   min {latencies[0]:.2f}"
+        )
+        print(
+            f"  wheels {args.tables}, speed {args.speed:g}x; p99 target < {TARGET_P99_MS:g} ms: "
+            f"{'MET' if p99 < TARGET_P99_MS else 'NOT MET'}"
+        )
         print(f"  included: {PATH_INCLUDED}")
         if args.stages:
             stages_file = data / "stages.json"
@@ -737,13 +838,28 @@ def run(args: argparse.Namespace) -> int:
                     for line in writer_file.read_text().splitlines():
                         w = json.loads(line)
                         stamps += [["writing", round_id, w["t"]] for round_id in w["feed"]]
-                        stamps.append(["write_time", w["n"], [w["wall"], w["cpu"], w["commit"], bool(w["feed"])]])
+                        stamps.append(
+                            ["write_time", w["n"], [w["wall"], w["cpu"], w["commit"], bool(w["feed"])]]
+                        )
                 print_stages(stamps, matched)
         if args.json:
-            Path(args.json).write_text(json.dumps({
-                "tables": args.tables, "speed": args.speed, "duration": args.duration, "count": len(latencies),
-                "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "max_ms": latencies[-1], "mean_ms": mean,
-                "latencies_ms": latencies}, indent=1))
+            Path(args.json).write_text(
+                json.dumps(
+                    {
+                        "tables": args.tables,
+                        "speed": args.speed,
+                        "duration": args.duration,
+                        "count": len(latencies),
+                        "p50_ms": p50,
+                        "p90_ms": p90,
+                        "p99_ms": p99,
+                        "max_ms": latencies[-1],
+                        "mean_ms": mean,
+                        "latencies_ms": latencies,
+                    },
+                    indent=1,
+                )
+            )
         return 0
     finally:
         if args.keep:
@@ -760,39 +876,77 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--tables", type=int, default=50, help="simulated wheels (default 50)")
-    p.add_argument("--speed", type=float, default=10.0,
-                   help="simulator clock factor, 1 = the wheel's real pace of ~35 s a game (default 10)")
+    p.add_argument(
+        "--speed",
+        type=float,
+        default=10.0,
+        help="simulator clock factor, 1 = the wheel's real pace of ~35 s a game (default 10)",
+    )
     p.add_argument("--duration", type=float, default=90.0, help="seconds of consuming results (default 90)")
     p.add_argument("--seed", type=int, default=1, help="simulator seed base (default 1; table i gets seed+i)")
     p.add_argument("--port", type=int, default=0, help="studio port (default: a free one)")
     p.add_argument("--dir", default=None, help="make the temporary data folder here (default: system temp)")
     p.add_argument("--json", default=None, help="also write the figures and every latency to this file")
     p.add_argument("--keep", action="store_true", help=argparse.SUPPRESS)  # debugging: keep the temp folder
-    p.add_argument("--stages", action="store_true",
-                   help="also stamp each hop inside the studio and print where the time goes")
-    p.add_argument("--switch-interval", type=float, default=0.0, metavar="MS",
-                   help="experiment: sys.setswitchinterval() in the studio process, in ms (default: Python's 5 ms)")
-    p.add_argument("--thread-per-port", action="store_true",
-                   help="experiment: each serial driver reads its port on its own thread (as before the shared reader)")
-    p.add_argument("--reader-thread", action="store_true",
-                   help="experiment: the serial ports are read on the shared serial-reader thread (as before they "
-                        "were read on the event loop)")
-    p.add_argument("--profile", default=None, metavar="FILE",
-                   help="experiment: cProfile the studio's event loop and journal writer, write the tables to FILE "
-                        "(slows them: the latency figures of such a run are not comparable)")
-    p.add_argument("--writer", choices=("process", "thread"), default="process",
-                   help="where the journal's writer runs ([studio] journal_writer; default: process)")
-    p.add_argument("--nice", type=int, default=0, metavar="N",
-                   help="experiment: run the studio at nice N (negative: a higher priority; needs root)")
-    p.add_argument("--lazy-device-sync", action="store_true",
-                   help="experiment: journal batches without a feed message are committed without an fsync of their "
-                        "own (SQLite synchronous=NORMAL; durable with the next result's); not what the studio does")
-    p.add_argument("--sims-process", action="store_true",
-                   help="run the wheel simulators in a process of their own (real wheels are outside the studio; "
-                        "by default they run in the studio process, as in `studio demo`)")
+    p.add_argument(
+        "--stages",
+        action="store_true",
+        help="also stamp each hop inside the studio and print where the time goes",
+    )
+    p.add_argument(
+        "--switch-interval",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="experiment: sys.setswitchinterval() in the studio process, in ms (default: Python's 5 ms)",
+    )
+    p.add_argument(
+        "--thread-per-port",
+        action="store_true",
+        help="experiment: each serial driver reads its port on its own thread (as before the shared reader)",
+    )
+    p.add_argument(
+        "--reader-thread",
+        action="store_true",
+        help="experiment: the serial ports are read on the shared serial-reader thread (as before they "
+        "were read on the event loop)",
+    )
+    p.add_argument(
+        "--profile",
+        default=None,
+        metavar="FILE",
+        help="experiment: cProfile the studio's event loop and journal writer, write the tables to FILE "
+        "(slows them: the latency figures of such a run are not comparable)",
+    )
+    p.add_argument(
+        "--writer",
+        choices=("process", "thread"),
+        default="process",
+        help="where the journal's writer runs ([studio] journal_writer; default: process)",
+    )
+    p.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        metavar="N",
+        help="experiment: run the studio at nice N (negative: a higher priority; needs root)",
+    )
+    p.add_argument(
+        "--lazy-device-sync",
+        action="store_true",
+        help="experiment: journal batches without a feed message are committed without an fsync of their "
+        "own (SQLite synchronous=NORMAL; durable with the next result's); not what the studio does",
+    )
+    p.add_argument(
+        "--sims-process",
+        action="store_true",
+        help="run the wheel simulators in a process of their own (real wheels are outside the studio; "
+        "by default they run in the studio process, as in `studio demo`)",
+    )
     # internal: the studio child
     p.add_argument("--studio-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--data", help=argparse.SUPPRESS)

@@ -8,6 +8,7 @@ only, no file is changed) to append one JSON line per batch:
     {"t": start ns (CLOCK_REALTIME), "wall": ns, "cpu": thread CPU ns, "commit": COMMIT + fsync ns,
      "n": records, "feed": [round ids of the feed messages in it]}
 """
+
 from __future__ import annotations
 
 import json
@@ -38,7 +39,7 @@ class _TimedConnection:
         self._db.__enter__()
         return self
 
-    def __exit__(self, *exc: Any) -> Any:
+    def __exit__(self, *exc: object) -> Any:
         t = time.perf_counter_ns()
         try:
             return self._db.__exit__(*exc)
@@ -85,9 +86,16 @@ def install(path: str | None, profile_path: str | None = None) -> None:
             committed = write(self, batch)
         if path is None:
             return committed
-        line = json.dumps({"t": t, "wall": time.time_ns() - t, "cpu": time.thread_time_ns() - c,
-                           "commit": self._db.commit_ns, "n": len(batch),
-                           "feed": [p.round_id for p in batch if p.feed]})
+        line = json.dumps(
+            {
+                "t": t,
+                "wall": time.time_ns() - t,
+                "cpu": time.thread_time_ns() - c,
+                "commit": self._db.commit_ns,
+                "n": len(batch),
+                "feed": [p.round_id for p in batch if p.feed],
+            }
+        )
         with lock:
             if not out:
                 out.append(open(path, "a", buffering=1))  # opened in the process that writes

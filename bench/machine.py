@@ -5,6 +5,7 @@ measures the CPU that processes other than the benchmark's own used during the r
 (from /proc/stat and /proc/<pid>/stat), so that a reader can tell a slow figure from
 a busy neighbour.
 """
+
 from __future__ import annotations
 
 import os
@@ -46,7 +47,7 @@ class MachineLoad:
         self.pids.append(pid)
         self._own0[pid] = 0.0
 
-    def stop(self) -> "MachineLoad":
+    def stop(self) -> MachineLoad:
         self.seconds = time.monotonic() - self._t0
         busy1, _ = _machine_busy()
         self.busy = busy1 - self._busy0
@@ -61,9 +62,11 @@ class MachineLoad:
 
     def summary(self) -> str:
         cores = os.cpu_count() or 1
-        text = (f"machine: {cores} cores busy {100 * self.busy / self.seconds:.0f}% of one core on average, "
-                f"of which other processes {self.others_percent:.0f}%; load average {self._load0:.2f} -> "
-                f"{self._load1:.2f}")
+        text = (
+            f"machine: {cores} cores busy {100 * self.busy / self.seconds:.0f}% of one core on average, "
+            f"of which other processes {self.others_percent:.0f}%; load average {self._load0:.2f} -> "
+            f"{self._load1:.2f}"
+        )
         if self.others_percent > 15:
             text += "  (WARNING: the machine was not quiet; figures are pessimistic)"
         return text

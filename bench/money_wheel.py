@@ -22,6 +22,7 @@ window is in real time whatever the speed.
     python bench/money_wheel.py                     # every configuration, 4 tables, 40 s each
     python bench/money_wheel.py --configs encoder --rest-ms 200 400 --duration 60 --speed 1
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,9 +39,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.machine import MachineLoad  # noqa: E402
-from studio.config import parse_config  # noqa: E402
-from studio.service import Studio  # noqa: E402
+from bench.machine import MachineLoad
+from studio.config import parse_config
+from studio.service import Studio
 
 CONFIGS = {
     # name: (game, sensors)
@@ -54,18 +55,48 @@ def build(tmp: Path, name: str, tables: int, speed: float, rest_ms: int, pointer
     game, sensors = CONFIGS[name]
     tcfg = []
     for i in range(1, tables + 1):
-        sim = {"speed": speed, "seed": 100 + i, "options": {"wheel_id": f"{name}-{i}-{rest_ms}", "settle_s": 2.0}}
+        sim = {
+            "speed": speed,
+            "seed": 100 + i,
+            "options": {"wheel_id": f"{name}-{i}-{rest_ms}", "settle_s": 2.0},
+        }
         devices = []
         if "encoder" in sensors:
-            devices.append({"kind": "wheel-encoder", "role": "encoder", "url": "simulator",
-                            "options": {"rest_ms": rest_ms}, "simulator": sim})
+            devices.append(
+                {
+                    "kind": "wheel-encoder",
+                    "role": "encoder",
+                    "url": "simulator",
+                    "options": {"rest_ms": rest_ms},
+                    "simulator": sim,
+                }
+            )
         if "pointer" in sensors:
-            devices.append({"kind": "wheel-pointer", "role": "pointer", "url": "simulator",
-                            "options": {"rest_ms": pointer_rest_ms}, "simulator": sim})
-        tcfg.append({"id": f"{name}-{i}", "game": game, "betting_seconds": 1.0, "auto_round_seconds": 0.5,
-                     "devices": devices})
-    cfg = parse_config({"studio": {"data_dir": str(tmp / f"{name}-{rest_ms}")},
-                        "consumers": [{"name": "bench", "token": "bench-token-0123456789"}], "tables": tcfg})
+            devices.append(
+                {
+                    "kind": "wheel-pointer",
+                    "role": "pointer",
+                    "url": "simulator",
+                    "options": {"rest_ms": pointer_rest_ms},
+                    "simulator": sim,
+                }
+            )
+        tcfg.append(
+            {
+                "id": f"{name}-{i}",
+                "game": game,
+                "betting_seconds": 1.0,
+                "auto_round_seconds": 0.5,
+                "devices": devices,
+            }
+        )
+    cfg = parse_config(
+        {
+            "studio": {"data_dir": str(tmp / f"{name}-{rest_ms}")},
+            "consumers": [{"name": "bench", "token": "bench-token-0123456789"}],
+            "tables": tcfg,
+        }
+    )
     return Studio(cfg)
 
 
@@ -124,21 +155,34 @@ def run_config(tmp: Path, name: str, args: argparse.Namespace, rest_ms: int) -> 
     for at, msg in committed:
         if msg["kind"] != "result":
             continue
-        sim = studio.simulators[f"{msg['table_id']}/{'encoder' if 'encoder' in CONFIGS[name][1] else 'pointer'}"]
+        sim = studio.simulators[
+            f"{msg['table_id']}/{'encoder' if 'encoder' in CONFIGS[name][1] else 'pointer'}"
+        ]
         turns = float(msg["source"]["turns"])
-        stops = [sim.wheel.real_time(p["stop"]) for p in sim.model.log
-                 if p["segment"] == msg["result"]["index"] and abs(p["turns"] - turns) < 0.06
-                 and sim.wheel.real_time(p["stop"]) <= at]
+        stops = [
+            sim.wheel.real_time(p["stop"])
+            for p in sim.model.log
+            if p["segment"] == msg["result"]["index"]
+            and abs(p["turns"] - turns) < 0.06
+            and sim.wheel.real_time(p["stop"]) <= at
+        ]
         if not stops:
             unmatched += 1
             continue
         latencies.append((at - max(stops)) * 1000)
     voids = sum(1 for _, m in committed if m["kind"] == "void")
     reasons = sorted({m["reason"]["code"] for _, m in committed if m["kind"] == "void"})
-    return {"config": name, "rest_ms": rest_ms if "encoder" in CONFIGS[name][1] else args.pointer_rest_ms,
-            "pipeline": pipeline, "results": len(latencies), "voids": voids, "void_codes": reasons,
-            "unmatched": unmatched, "latencies": latencies,
-            "others_cpu": load.others_percent}
+    return {
+        "config": name,
+        "rest_ms": rest_ms if "encoder" in CONFIGS[name][1] else args.pointer_rest_ms,
+        "pipeline": pipeline,
+        "results": len(latencies),
+        "voids": voids,
+        "void_codes": reasons,
+        "unmatched": unmatched,
+        "latencies": latencies,
+        "others_cpu": load.others_percent,
+    }
 
 
 def pct(values: list[float], p: float) -> float:
@@ -154,15 +198,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--speed", type=float, default=5.0)
     parser.add_argument("--duration", type=float, default=40.0)
-    parser.add_argument("--rest-ms", type=int, nargs="+", default=[400, 200],
-                        help="encoder rest windows to measure (the driver's default is 400)")
+    parser.add_argument(
+        "--rest-ms",
+        type=int,
+        nargs="+",
+        default=[400, 200],
+        help="encoder rest windows to measure (the driver's default is 400)",
+    )
     parser.add_argument("--pointer-rest-ms", type=int, default=1500, help="the pointer driver's rest window")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     logging.getLogger("pymodbus").setLevel(logging.CRITICAL)
     print(f"money wheels: {args.tables} tables, speed {args.speed}, {args.duration:.0f} s per configuration")
-    print(f"{'config':<9} {'rest_ms':>7} {'results':>7} {'voids':>5} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
-          f"{'min ms':>8} {'other CPU %':>11}")
+    print(
+        f"{'config':<9} {'rest_ms':>7} {'results':>7} {'voids':>5} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
+        f"{'min ms':>8} {'other CPU %':>11}"
+    )
     with tempfile.TemporaryDirectory(prefix="bench-money-wheel-") as d:
         tmp = Path(d)
         for name in args.configs:
@@ -170,17 +221,22 @@ def main(argv: list[str] | None = None) -> int:
             for rest_ms in windows:
                 r = run_config(tmp, name, args, rest_ms)
                 lat = r["latencies"]
-                print(f"{name:<9} {r['rest_ms']:>7} {r['results']:>7} {r['voids']:>5} {pct(lat, 50):>8.1f} "
-                      f"{pct(lat, 95):>8.1f} {max(lat) if lat else float('nan'):>8.1f} "
-                      f"{min(lat) if lat else float('nan'):>8.1f} {r['others_cpu']:>11.0f}", flush=True)
+                print(
+                    f"{name:<9} {r['rest_ms']:>7} {r['results']:>7} {r['voids']:>5} {pct(lat, 50):>8.1f} "
+                    f"{pct(lat, 95):>8.1f} {max(lat) if lat else float('nan'):>8.1f} "
+                    f"{min(lat) if lat else float('nan'):>8.1f} {r['others_cpu']:>11.0f}",
+                    flush=True,
+                )
                 if r["voids"]:
                     print(f"  voids: {', '.join(r['void_codes'])}")
                 if r["unmatched"]:
                     print(f"  ({r['unmatched']} results could not be matched to a spin)")
                 if r["pipeline"]:
                     p = r["pipeline"]
-                    print(f"  rest reported by the driver -> certified on the feed: p50 {pct(p, 50):.1f} ms, "
-                          f"p95 {pct(p, 95):.1f} ms, max {max(p):.1f} ms")
+                    print(
+                        f"  rest reported by the driver -> certified on the feed: p50 {pct(p, 50):.1f} ms, "
+                        f"p95 {pct(p, 95):.1f} ms, max {max(p):.1f} ms"
+                    )
     return 0
 
 

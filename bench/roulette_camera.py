@@ -16,6 +16,7 @@ and every spin's count the planned revolutions. Target (the issue): at least 30 
     python bench/roulette_camera.py                 # about 30 s
     python bench/roulette_camera.py --seconds 3 --width 1920 --height 1080
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,19 +30,22 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from devices.overhead_camera.driver import RouletteCameraDriver  # noqa: E402
-from devices.overhead_camera.events import BallsAtRest, BallSpin  # noqa: E402
-from devices.overhead_camera.finder import BallFinder  # noqa: E402
-from devices.overhead_camera.calibration import calibration_from_options  # noqa: E402
-from simulators.roulette_camera import Renderer, SpinPlan, View  # noqa: E402
+from devices.overhead_camera.calibration import calibration_from_options
+from devices.overhead_camera.driver import RouletteCameraDriver
+from devices.overhead_camera.events import BallsAtRest, BallSpin
+from devices.overhead_camera.finder import BallFinder
+from simulators.roulette_camera import Renderer, SpinPlan, View
 
 
 def spin_frames(view: View, plan: SpinPlan, fps: float) -> list[tuple[float, np.ndarray]]:
     renderer = Renderer(view, seed=1)
-    return [(i / fps, renderer.render(plan.scene(i / fps, view))[0]) for i in range(int((plan.duration + 1) * fps))]
+    return [
+        (i / fps, renderer.render(plan.scene(i / fps, view))[0])
+        for i in range(int((plan.duration + 1) * fps))
+    ]
 
 
 def timed(fn, frames, seconds: float) -> list[float]:
@@ -60,8 +64,10 @@ def timed(fn, frames, seconds: float) -> list[float]:
 def report(name: str, times: list[float]) -> float:
     ms = sorted(t * 1000 for t in times)
     fps = len(times) / sum(times)
-    print(f"  {name:<8} {fps:7.0f} frames/s   mean {statistics.fmean(ms):5.2f} ms   p50 {ms[len(ms) // 2]:5.2f} ms   "
-          f"p99 {ms[int(len(ms) * 0.99)]:5.2f} ms   max {ms[-1]:5.2f} ms   ({len(ms)} frames)")
+    print(
+        f"  {name:<8} {fps:7.0f} frames/s   mean {statistics.fmean(ms):5.2f} ms   p50 {ms[len(ms) // 2]:5.2f} ms   "
+        f"p99 {ms[int(len(ms) * 0.99)]:5.2f} ms   max {ms[-1]:5.2f} ms   ({len(ms)} frames)"
+    )
     return fps
 
 
@@ -79,21 +85,32 @@ def main(argv: list[str] | None = None) -> int:
     view = View(width=args.width, height=args.height)
     calibration = view.calibration()
     plans = {
-        "one ball": SpinPlan(pockets=("17",), revolutions=(7.5,), before=("3",), launch_s=0.5, track_s=5.0,
-                             drop_s=1.2),
-        "two balls, one pocket": SpinPlan(pockets=("23", "23"), revolutions=(6.5,), before=("8", "30"), launch_s=0.5,
-                                          track_s=4.5, drop_s=1.2),
+        "one ball": SpinPlan(
+            pockets=("17",), revolutions=(7.5,), before=("3",), launch_s=0.5, track_s=5.0, drop_s=1.2
+        ),
+        "two balls, one pocket": SpinPlan(
+            pockets=("23", "23"),
+            revolutions=(6.5,),
+            before=("8", "30"),
+            launch_s=0.5,
+            track_s=4.5,
+            drop_s=1.2,
+        ),
     }
-    print(f"roulette camera reader, {args.width}x{args.height}, one core (cpu {cpu}, cv2 threads 1), "
-          f"OpenCV {cv2.__version__}, numpy {np.__version__}")
+    print(
+        f"roulette camera reader, {args.width}x{args.height}, one core (cpu {cpu}, cv2 threads 1), "
+        f"OpenCV {cv2.__version__}, numpy {np.__version__}"
+    )
     worst = float("inf")
     ok = True
     for name, plan in plans.items():
         t0 = time.perf_counter()
         frames = spin_frames(view, plan, args.fps)
         jpegs = [(t, cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 85])[1]) for t, f in frames]
-        print(f"{name}: {len(frames)} frames of a {plan.duration:.1f} s spin (rendered in "
-              f"{time.perf_counter() - t0:.1f} s, not timed)")
+        print(
+            f"{name}: {len(frames)} frames of a {plan.duration:.1f} s spin (rendered in "
+            f"{time.perf_counter() - t0:.1f} s, not timed)"
+        )
         finder = BallFinder(calibration_from_options(calibration))
         worst = min(worst, report("finder", timed(lambda item: finder.read(item[1]), frames, args.seconds)))
 
@@ -102,8 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         def drive(item, driver_box=[None]):  # noqa: B006 - one driver per pass over the frames
             t, image = item
             if t == 0.0 or driver_box[0] is None:
-                driver_box[0] = RouletteCameraDriver("bench/camera", "tcp://127.0.0.1:9", events.append,
-                                                     calibration=calibration, settle_s=0.3)
+                driver_box[0] = RouletteCameraDriver(
+                    "bench/camera", "tcp://127.0.0.1:9", events.append, calibration=calibration, settle_s=0.3
+                )
             events.extend(driver_box[0].process_frame(image, t))
 
         worst = min(worst, report("driver", timed(drive, frames, args.seconds)))
@@ -111,23 +129,34 @@ def main(argv: list[str] | None = None) -> int:
         def drive_jpeg(item, driver_box=[None]):  # noqa: B006
             t, data = item
             if t == 0.0 or driver_box[0] is None:
-                driver_box[0] = RouletteCameraDriver("bench/camera", "tcp://127.0.0.1:9", events.append,
-                                                     calibration=calibration, settle_s=0.3)
+                driver_box[0] = RouletteCameraDriver(
+                    "bench/camera", "tcp://127.0.0.1:9", events.append, calibration=calibration, settle_s=0.3
+                )
             events.extend(driver_box[0].process_frame(cv2.imdecode(data, cv2.IMREAD_COLOR), t))
 
         report("+jpeg", timed(drive_jpeg, jpegs, args.seconds))
         rests = [e.pockets for e in events if isinstance(e, BallsAtRest)]
-        spins = [(e.revolutions, e.complete) for e in events if isinstance(e, BallSpin) and e.phase == "ended"]
+        spins = [
+            (e.revolutions, e.complete) for e in events if isinstance(e, BallSpin) and e.phase == "ended"
+        ]
         expected_rest = sorted({tuple(sorted(plan.before)), tuple(plan.pockets)})
-        wrong_rest = [r for r in rests if tuple(r) not in {tuple(plan.before), tuple(plan.pockets)}
-                      and tuple(sorted(r)) not in expected_rest]
+        wrong_rest = [
+            r
+            for r in rests
+            if tuple(r) not in {tuple(plan.before), tuple(plan.pockets)}
+            and tuple(sorted(r)) not in expected_rest
+        ]
         revs = int(plan.revolutions[0])
         wrong_spins = [s for s in spins if s[1] and any(n != revs for n in s[0])]
-        print(f"  read: {len(rests)} readings at rest ({len(wrong_rest)} wrong), {len(spins)} spins "
-              f"({sum(1 for s in spins if s[1])} counted, {len(wrong_spins)} wrong counts; planned {revs})")
+        print(
+            f"  read: {len(rests)} readings at rest ({len(wrong_rest)} wrong), {len(spins)} spins "
+            f"({sum(1 for s in spins if s[1])} counted, {len(wrong_spins)} wrong counts; planned {revs})"
+        )
         ok = ok and not wrong_rest and not wrong_spins
-    print(f"slowest: {worst:.0f} frames/s; target 30 frames/s: {'met' if worst >= 30 else 'NOT met'}; "
-          f"readings {'all right' if ok else 'WRONG'}")
+    print(
+        f"slowest: {worst:.0f} frames/s; target 30 frames/s: {'met' if worst >= 30 else 'NOT met'}; "
+        f"readings {'all right' if ok else 'WRONG'}"
+    )
     return 0 if worst >= 30 and ok else 1
 
 

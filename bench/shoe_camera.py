@@ -25,6 +25,7 @@ the card; ``confirm_reads = 2``), then two empty frames end its passage. Figures
     python bench/shoe_camera.py --cards 1000 --symbology qr
     python bench/shoe_camera.py --decoders zxing --compare
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,22 +33,22 @@ import os
 import random
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
+import cv2
 
-from devices.shoe.camera_shoe import CameraShoeDriver  # noqa: E402
-from devices.shoe.vendor_table import default_vendor_table  # noqa: E402
-from devices.shoe.vision import make_decoder, to_gray  # noqa: E402
-from simulators.shoe import CardRenderer, Imaging, Shoe  # noqa: E402
+from devices.shoe.camera_shoe import CameraShoeDriver
+from devices.shoe.vendor_table import default_vendor_table
+from devices.shoe.vision import make_decoder, to_gray
+from simulators.shoe import CardRenderer, Imaging, Shoe
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import MachineLoad  # noqa: E402  (bench/machine.py)
+from machine import MachineLoad
 
 TARGET_MS = 10.0
 
@@ -91,13 +92,14 @@ def main(argv: list[str] | None = None) -> int:
 
     decoders = [d.strip() for d in args.decoders.split(",") if d.strip()]
     ok = True
-    at = datetime.now(timezone.utc)
+    at = datetime.now(UTC)
     for name in decoders:
         if name == "pyzbar" and args.symbology == "datamatrix":
             print(f"\n[{name}] skipped: pyzbar cannot read DataMatrix")
             continue
-        driver = CameraShoeDriver("bench/shoe", "tcp://127.0.0.1:1", lambda e: None, decoder=name,
-                                  symbology=args.symbology)
+        driver = CameraShoeDriver(
+            "bench/shoe", "tcp://127.0.0.1:1", lambda e: None, decoder=name, symbology=args.symbology
+        )
         driver.build_pipeline()
         # warm-up: first calls allocate buffers
         for f in empties[:2] + [stills[0][0]]:
@@ -128,26 +130,40 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(2):
                 index += 1
                 t = time.perf_counter()
-                events = driver.process_frame(empties[index % len(empties)], now=index / 30, index=index, at=at)
+                events = driver.process_frame(
+                    empties[index % len(empties)], now=index / 30, index=index, at=at
+                )
                 empty_ms.append((time.perf_counter() - t) * 1000)
                 unreadable += sum(e.kind == "card_unreadable" for e in events)
         load.stop()
         analyzer = driver._analyzer
-        single = sum(any(r.text == c.payload for r in analyzer.analyze(a).reads) for c, (a, _) in zip(cards, stills))
+        single = sum(
+            any(r.text == c.payload for r in analyzer.analyze(a).reads) for c, (a, _) in zip(cards, stills)
+        )
         p50, p99 = pct(card_ms, 0.5), pct(card_ms, 0.99)
         print(f"\n[{name}] fallback to full frame: {'on' if analyzer.full_frame_fallback else 'off'}")
-        print(f"  card frame : p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  max {max(card_ms):6.2f} ms  (n={len(card_ms)})")
-        print(f"  card frame, CPU time of this thread: p50 {pct(card_cpu_ms, 0.5):6.2f} ms  "
-              f"p99 {pct(card_cpu_ms, 0.99):6.2f} ms  (what a busy neighbour does not inflate)")
-        print(f"  card event : p50 {pct(event_ms, 0.5):6.2f} ms  p99 {pct(event_ms, 0.99):6.2f} ms  "
-              "(the frame that confirms the read; +1 frame interval of waiting for it)")
+        print(
+            f"  card frame : p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  max {max(card_ms):6.2f} ms  (n={len(card_ms)})"
+        )
+        print(
+            f"  card frame, CPU time of this thread: p50 {pct(card_cpu_ms, 0.5):6.2f} ms  "
+            f"p99 {pct(card_cpu_ms, 0.99):6.2f} ms  (what a busy neighbour does not inflate)"
+        )
+        print(
+            f"  card event : p50 {pct(event_ms, 0.5):6.2f} ms  p99 {pct(event_ms, 0.99):6.2f} ms  "
+            "(the frame that confirms the read; +1 frame interval of waiting for it)"
+        )
         print(f"  empty frame: p50 {pct(empty_ms, 0.5):6.2f} ms  p99 {pct(empty_ms, 0.99):6.2f} ms")
-        print(f"  read       : {dealt}/{len(cards)} cards dealt ({100 * dealt / len(cards):.1f}%), "
-              f"{unreadable} reported unreadable, WRONG cards: {wrong}")
+        print(
+            f"  read       : {dealt}/{len(cards)} cards dealt ({100 * dealt / len(cards):.1f}%), "
+            f"{unreadable} reported unreadable, WRONG cards: {wrong}"
+        )
         print(f"  single-frame read rate: {single}/{len(cards)} ({100 * single / len(cards):.1f}%)")
         verdict = "meets" if p99 < TARGET_MS else ("p50 meets, p99 misses" if p50 < TARGET_MS else "misses")
         cpu_verdict = "meets" if pct(card_cpu_ms, 0.99) < TARGET_MS else "misses"
-        print(f"  target {TARGET_MS:.0f} ms per frame on one core: wall time {verdict}; CPU time p99 {cpu_verdict}")
+        print(
+            f"  target {TARGET_MS:.0f} ms per frame on one core: wall time {verdict}; CPU time p99 {cpu_verdict}"
+        )
         print(f"  {load.summary()}")
         ok = ok and wrong == 0
         if args.compare:
@@ -158,8 +174,10 @@ def main(argv: list[str] | None = None) -> int:
                 got = dec.decode(to_gray(a))
                 times.append((time.perf_counter() - t) * 1000)
                 hits += any(text == c.payload for text, _, _ in got)
-            print(f"  no straightening (whole frame only): {hits}/{len(cards)} read "
-                  f"({100 * hits / len(cards):.1f}%), p50 {pct(times, 0.5):.2f} ms p99 {pct(times, 0.99):.2f} ms")
+            print(
+                f"  no straightening (whole frame only): {hits}/{len(cards)} read "
+                f"({100 * hits / len(cards):.1f}%), p50 {pct(times, 0.5):.2f} ms p99 {pct(times, 0.99):.2f} ms"
+            )
     return 0 if ok else 1
 
 

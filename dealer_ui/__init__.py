@@ -6,7 +6,8 @@
 
 See docs/console.md.
 """
+
 from .auth import ROLES, UserStore, ensure_demo_users
 from .router import console_router
 
-__all__ = ["console_router", "ensure_demo_users", "UserStore", "ROLES"]
+__all__ = ["ROLES", "UserStore", "console_router", "ensure_demo_users"]

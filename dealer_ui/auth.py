@@ -17,6 +17,7 @@
 Nothing here does network I/O; hashing is slow on purpose, so callers on the
 event loop run :meth:`UserStore.verify` in a worker thread.
 """
+
 from __future__ import annotations
 
 import base64
@@ -28,9 +29,10 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from studio.throttle import Throttle  # noqa: F401  (this module's API: the console's slow-down)
 
@@ -77,8 +79,15 @@ def check_secret(secret: str, stored: str) -> bool:
         if scheme != "scrypt":
             return False
         expected = base64.b64decode(digest)
-        got = hashlib.scrypt(secret.encode("utf-8"), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p),
-                             maxmem=_MAXMEM, dklen=len(expected))
+        got = hashlib.scrypt(
+            secret.encode("utf-8"),
+            salt=base64.b64decode(salt),
+            n=int(n),
+            r=int(r),
+            p=int(p),
+            maxmem=_MAXMEM,
+            dklen=len(expected),
+        )
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got, expected)
@@ -172,13 +181,20 @@ class UserStore:
 
     def add(self, username: str, role: str, secret: str) -> User:
         if not USERNAME_RE.match(username or ""):
-            raise AuthError("a user name is 2-32 characters of a-z, 0-9, '.', '_' and '-', starting with a letter "
-                            "or digit")
+            raise AuthError(
+                "a user name is 2-32 characters of a-z, 0-9, '.', '_' and '-', starting with a letter "
+                "or digit"
+            )
         if role not in ROLES:
             raise AuthError(f"unknown role {role!r}; the roles are {', '.join(ROLES)}")
         check_new_secret(role, secret)
-        record = {"username": username, "role": role, "secret_hash": hash_secret(secret),
-                  "created_at": int(time.time()), "disabled": False}
+        record = {
+            "username": username,
+            "role": role,
+            "secret_hash": hash_secret(secret),
+            "created_at": int(time.time()),
+            "disabled": False,
+        }
         with self._lock:
             users = dict(self._load())
             if username in users:
@@ -234,8 +250,11 @@ def ensure_demo_users(data_dir: Path | str) -> dict[str, tuple[str, str]]:
             saved = json.loads(demo_file.read_text(encoding="utf-8"))
         except ValueError:
             return {}
-        return {role: (name, pin) for role, (name, pin) in saved.items()
-                if name in existing and existing[name].role == role and not existing[name].disabled}
+        return {
+            role: (name, pin)
+            for role, (name, pin) in saved.items()
+            if name in existing and existing[name].role == role and not existing[name].disabled
+        }
     created: dict[str, tuple[str, str]] = {}
     for role in ROLES:
         digits = 6 if MIN_SECRET[role] <= 6 else 8
@@ -294,9 +313,15 @@ class SessionStore:
     a new PIN or another role (through the console or ``studio user`` in another process) is signed out.
     """
 
-    def __init__(self, *, idle_seconds: float = 3600.0, lifetime_seconds: float = 12 * 3600.0,
-                 clock: Callable[[], float] = time.time, path: Path | str | None = None,
-                 user_check: Callable[[Session], bool] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        idle_seconds: float = 3600.0,
+        lifetime_seconds: float = 12 * 3600.0,
+        clock: Callable[[], float] = time.time,
+        path: Path | str | None = None,
+        user_check: Callable[[Session], bool] | None = None,
+    ) -> None:
         self.idle = idle_seconds
         self.lifetime = lifetime_seconds
         self.clock = clock
@@ -318,25 +343,34 @@ class SessionStore:
             os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
         os.chmod(self.path, 0o600)
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=DELETE")  # no -wal/-shm files beside it (their mode would follow umask)
+        db.execute(
+            "PRAGMA journal_mode=DELETE"
+        )  # no -wal/-shm files beside it (their mode would follow umask)
         db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("CREATE TABLE IF NOT EXISTS sessions (token_hash TEXT PRIMARY KEY, csrf TEXT NOT NULL, "
-                   "username TEXT NOT NULL, role TEXT NOT NULL, stamp TEXT NOT NULL, ip TEXT NOT NULL, "
-                   "created REAL NOT NULL, last_seen REAL NOT NULL)")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS sessions (token_hash TEXT PRIMARY KEY, csrf TEXT NOT NULL, "
+            "username TEXT NOT NULL, role TEXT NOT NULL, stamp TEXT NOT NULL, ip TEXT NOT NULL, "
+            "created REAL NOT NULL, last_seen REAL NOT NULL)"
+        )
         self._db = db
         now = self.clock()
         for h, csrf, username, role, stamp, ip, created, last_seen in db.execute(
-                "SELECT token_hash, csrf, username, role, stamp, ip, created, last_seen FROM sessions"):
+            "SELECT token_hash, csrf, username, role, stamp, ip, created, last_seen FROM sessions"
+        ):
             s = Session("", csrf, User(username, role), created, last_seen, ip, stamp, last_seen)
             if now < s.expires_at(self.idle, self.lifetime):
                 self._sessions[h] = s
-        db.execute("DELETE FROM sessions WHERE token_hash NOT IN (%s)" % ",".join("?" * len(self._sessions)),
-                   list(self._sessions))
+        db.execute(
+            "DELETE FROM sessions WHERE token_hash NOT IN (%s)" % ",".join("?" * len(self._sessions)),
+            list(self._sessions),
+        )
 
     def _write(self, h: str, s: Session) -> None:
         if self._db is not None:
-            self._db.execute("INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             (h, s.csrf, s.user.username, s.user.role, s.stamp, s.ip, s.created, s.last_seen))
+            self._db.execute(
+                "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (h, s.csrf, s.user.username, s.user.role, s.stamp, s.ip, s.created, s.last_seen),
+            )
             s.written = s.last_seen
 
     def _delete(self, hashes: list[str]) -> None:
@@ -372,7 +406,9 @@ class SessionStore:
         if s is None:
             return None
         now = self.clock()
-        if now >= s.expires_at(self.idle, self.lifetime) or (self.user_check is not None and not self.user_check(s)):
+        if now >= s.expires_at(self.idle, self.lifetime) or (
+            self.user_check is not None and not self.user_check(s)
+        ):
             del self._sessions[h]
             self._delete([h])
             return None

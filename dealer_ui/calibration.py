@@ -16,10 +16,11 @@ Whatever a driver does not expose is named in the page data under ``missing`` (t
 available from this driver"), so a page never guesses. Heavy work (decoding an image) runs in a worker
 thread: callers on the event loop use ``asyncio.to_thread``.
 """
+
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,7 +37,7 @@ _SHOE_EVENTS = ("card_drawn", "card_unreadable")
 _BALL_EVENTS = ("ball_read", "ball_unreadable")
 
 
-def _health(slot: "DeviceSlot") -> dict[str, Any]:
+def _health(slot: DeviceSlot) -> dict[str, Any]:
     if slot.driver is None:
         return {"device_id": slot.device_id, "connected": False}
     try:
@@ -49,7 +50,7 @@ def _health(slot: "DeviceSlot") -> dict[str, Any]:
 # --- card shoes ------------------------------------------------------------------------------------
 
 
-def _vendor_table(slot: "DeviceSlot") -> Any:
+def _vendor_table(slot: DeviceSlot) -> Any:
     """The vendor table the shoe's driver uses (its documented ``table`` attribute), else None."""
     return getattr(slot.driver, "table", None) if slot.driver is not None else None
 
@@ -57,22 +58,39 @@ def _vendor_table(slot: "DeviceSlot") -> Any:
 def lookup_view(table: Any, payload: str) -> dict[str, Any]:
     """What the vendor table says about a payload, in words for the page."""
     info = table.lookup(payload)
-    words = {"card": f"card {info.card}", "special": "the cut card" if info.special == "cut_card" else str(info.special),
-             "unknown": "unknown barcode", "bad_check": "misread (the check digit is wrong): never a card"}
-    return {"payload": payload, "status": info.status, "card": info.card, "deck": info.deck, "special": info.special,
-            "fields": dict(info.fields), "text": words[info.status]}
+    words = {
+        "card": f"card {info.card}",
+        "special": "the cut card" if info.special == "cut_card" else str(info.special),
+        "unknown": "unknown barcode",
+        "bad_check": "misread (the check digit is wrong): never a card",
+    }
+    return {
+        "payload": payload,
+        "status": info.status,
+        "card": info.card,
+        "deck": info.deck,
+        "special": info.special,
+        "fields": dict(info.fields),
+        "text": words[info.status],
+    }
 
 
-def _decoder_of(slot: "DeviceSlot", health: dict[str, Any]) -> dict[str, Any]:
+def _decoder_of(slot: DeviceSlot, health: dict[str, Any]) -> dict[str, Any]:
     device = health.get("device") or {}
     if slot.kind == "camera-shoe":
-        return {"name": device.get("decoder") or getattr(slot.driver, "decoder_name", None),
-                "symbology": device.get("symbology"), "where": "the studio decodes the camera's frames"}
-    return {"name": "the shoe's own scanner", "symbology": device.get("symbology"),
-            "where": "the scanner decodes the barcode and sends the payload as a line"}
+        return {
+            "name": device.get("decoder") or getattr(slot.driver, "decoder_name", None),
+            "symbology": device.get("symbology"),
+            "where": "the studio decodes the camera's frames",
+        }
+    return {
+        "name": "the shoe's own scanner",
+        "symbology": device.get("symbology"),
+        "where": "the scanner decodes the barcode and sends the payload as a line",
+    }
 
 
-def shoe_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[str, Any]:
+def shoe_page(table: Table, slot: DeviceSlot, hub: ConsoleHub) -> dict[str, Any]:
     health = _health(slot)
     device = health.get("device") or {}
     counters = dict(health.get("counters") or {})
@@ -85,9 +103,16 @@ def shoe_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[str
         if entry.get("kind") not in _SHOE_EVENTS:
             continue
         data = entry.get("data") or {}
-        item = {"at": entry.get("at"), "kind": entry["kind"], "payload": data.get("payload"), "raw": data.get("raw"),
-                "card": data.get("card"), "special": data.get("special"), "deck": data.get("deck"),
-                "reason": data.get("reason")}
+        item = {
+            "at": entry.get("at"),
+            "kind": entry["kind"],
+            "payload": data.get("payload"),
+            "raw": data.get("raw"),
+            "card": data.get("card"),
+            "special": data.get("special"),
+            "deck": data.get("deck"),
+            "reason": data.get("reason"),
+        }
         if entry["kind"] == "card_unreadable":
             item["text"] = f"unreadable: {data.get('reason')}"
         elif data.get("card"):
@@ -102,20 +127,45 @@ def shoe_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[str
         if len(reads) >= 20:
             break
     if slot.kind == "serial-shoe":
-        figures = {"cards": (device.get("reads") or {}).get("cards"), "unreadable": device.get("unreadable"),
-                   "unknown": (device.get("reads") or {}).get("unknown"),
-                   "bad_check": (device.get("reads") or {}).get("bad_check"),
-                   "folded": (device.get("reads") or {}).get("folded"), "lines": counters.get("lines")}
+        figures = {
+            "cards": (device.get("reads") or {}).get("cards"),
+            "unreadable": device.get("unreadable"),
+            "unknown": (device.get("reads") or {}).get("unknown"),
+            "bad_check": (device.get("reads") or {}).get("bad_check"),
+            "folded": (device.get("reads") or {}).get("folded"),
+            "lines": counters.get("lines"),
+        }
     else:
-        figures = {k: counters.get(k) for k in ("frames", "cards", "unreadable", "reads_cards", "reads_unknown",
-                                                 "reads_bad_check", "reads_folded", "frames_missed",
-                                                 "analysis_errors") if k in counters}
-        figures.update({"frame_ms_p50": device.get("frame_ms_p50"), "frame_ms_p99": device.get("frame_ms_p99")})
+        figures = {
+            k: counters.get(k)
+            for k in (
+                "frames",
+                "cards",
+                "unreadable",
+                "reads_cards",
+                "reads_unknown",
+                "reads_bad_check",
+                "reads_folded",
+                "frames_missed",
+                "analysis_errors",
+            )
+            if k in counters
+        }
+        figures.update(
+            {"frame_ms_p50": device.get("frame_ms_p50"), "frame_ms_p99": device.get("frame_ms_p99")}
+        )
     return {
         "kind": slot.kind,
-        "vendor": {"name": vendor.vendor, "description": getattr(vendor, "description", ""),
-                   "symbology": vendor.symbology, "template": vendor.template, "check": vendor.check,
-                   "specials": dict(vendor.specials)} if vendor is not None else None,
+        "vendor": {
+            "name": vendor.vendor,
+            "description": getattr(vendor, "description", ""),
+            "symbology": vendor.symbology,
+            "template": vendor.template,
+            "check": vendor.check,
+            "specials": dict(vendor.specials),
+        }
+        if vendor is not None
+        else None,
         "decoder": _decoder_of(slot, health),
         "figures": {k: v for k, v in figures.items() if v is not None},
         "last_payload": health.get("last_payload") if slot.kind == "camera-shoe" else health.get("last_line"),
@@ -127,14 +177,16 @@ def shoe_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[str
     }
 
 
-def decode_payload(slot: "DeviceSlot", payload: str) -> dict[str, Any]:
+def decode_payload(slot: DeviceSlot, payload: str) -> dict[str, Any]:
     vendor = _vendor_table(slot)
     if vendor is None:
-        raise LookupError("This shoe's driver does not expose its vendor table: not available from this driver.")
+        raise LookupError(
+            "This shoe's driver does not expose its vendor table: not available from this driver."
+        )
     return lookup_view(vendor, payload)
 
 
-def decode_image(slot: "DeviceSlot", data: bytes) -> dict[str, Any]:
+def decode_image(slot: DeviceSlot, data: bytes) -> dict[str, Any]:
     """Decode an uploaded card image as the camera shoe would (same decoder, symbology and card finding), and
     look each payload up in its vendor table. Runs apart from the driver's own pipeline: the shoe's tracker,
     counters and events are not touched. Slow (OpenCV): call it in a worker thread."""
@@ -154,45 +206,67 @@ def decode_image(slot: "DeviceSlot", data: bytes) -> dict[str, Any]:
     decoder_name = getattr(driver, "decoder_name", "zxing")
     symbology = getattr(driver, "symbology", vendor.symbology)
     fallback = getattr(opts, "full_frame_fallback", None)
-    analyzer = FrameAnalyzer(make_decoder(decoder_name, symbology),
-                             card_finding=getattr(opts, "card_finding", True),
-                             full_frame_fallback=decoder_name == "zxing" if fallback is None else fallback,
-                             find_options=opts.find.model_dump() if opts is not None else {})
+    analyzer = FrameAnalyzer(
+        make_decoder(decoder_name, symbology),
+        card_finding=getattr(opts, "card_finding", True),
+        full_frame_fallback=decoder_name == "zxing" if fallback is None else fallback,
+        find_options=opts.find.model_dump() if opts is not None else {},
+    )
     obs = analyzer.analyze(image)
     payloads = list(dict.fromkeys(r.text for r in obs.reads))
     return {
-        "decoder": decoder_name, "symbology": symbology, "width": int(image.shape[1]), "height": int(image.shape[0]),
-        "view": obs.state, "cards_in_view": len(obs.cards), "read_from": obs.source,
+        "decoder": decoder_name,
+        "symbology": symbology,
+        "width": int(image.shape[1]),
+        "height": int(image.shape[0]),
+        "view": obs.state,
+        "cards_in_view": len(obs.cards),
+        "read_from": obs.source,
         "payloads": [lookup_view(vendor, p) for p in payloads],
         "text": ("no barcode read" + (" (no whole card found in the picture)" if obs.state != "card" else ""))
-        if not payloads else "; ".join(lookup_view(vendor, p)["text"] for p in payloads),
+        if not payloads
+        else "; ".join(lookup_view(vendor, p)["text"] for p in payloads),
     }
 
 
 # --- ball draws --------------------------------------------------------------------------------------
 
 
-def balls_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[str, Any]:
+def balls_page(table: Table, slot: DeviceSlot, hub: ConsoleHub) -> dict[str, Any]:
     snap_check = _opening_check(table)
     machine = reader = None
     missing: list[str] = []
     for s in table.devices.values():
         h = _health(s)
         if s.kind == "modbus-ball-machine":
-            machine = {"device_id": s.device_id, "role": s.role, "connected": bool(h.get("connected")),
-                       "target": h.get("target"), "register_map": h.get("register_map"),
-                       "state": h.get("machine"), "counters": h.get("counters") or {},
-                       "last_poll_at": h.get("last_poll_at"), "last_round_trip_us": h.get("last_round_trip_us"),
-                       "last_error": h.get("last_error")}
+            machine = {
+                "device_id": s.device_id,
+                "role": s.role,
+                "connected": bool(h.get("connected")),
+                "target": h.get("target"),
+                "register_map": h.get("register_map"),
+                "state": h.get("machine"),
+                "counters": h.get("counters") or {},
+                "last_poll_at": h.get("last_poll_at"),
+                "last_round_trip_us": h.get("last_round_trip_us"),
+                "last_error": h.get("last_error"),
+            }
             if s.driver is not None and h.get("machine") is None and h.get("connected"):
                 missing.append("machine_state")
         elif s.kind in ("serial-ball-reader", "camera-ball-reader") or "reader" in s.role:
             device = h.get("device") or {}
             ball_set = getattr(s.driver, "ball_set", None)
-            reader = {"device_id": s.device_id, "role": s.role, "kind": s.kind, "connected": bool(h.get("connected")),
-                      "ball_set": device.get("ball_set") or h.get("ball_set") or getattr(ball_set, "name", None),
-                      "counters": {**(h.get("counters") or {}), **{k: v for k, v in device.items()
-                                                                    if isinstance(v, int)}}}
+            reader = {
+                "device_id": s.device_id,
+                "role": s.role,
+                "kind": s.kind,
+                "connected": bool(h.get("connected")),
+                "ball_set": device.get("ball_set") or h.get("ball_set") or getattr(ball_set, "name", None),
+                "counters": {
+                    **(h.get("counters") or {}),
+                    **{k: v for k, v in device.items() if isinstance(v, int)},
+                },
+            }
     since = hub.opening_check_started(table.table_id)
     reads = []
     if reader is not None:
@@ -202,8 +276,16 @@ def balls_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[st
             if since and (entry.get("at") or "") < since:
                 break
             data = entry.get("data") or {}
-            reads.append({"at": entry.get("at"), "kind": entry["kind"], "tag": data.get("tag"), "ball": data.get("ball"),
-                          "color": data.get("color"), "reason": data.get("reason")})
+            reads.append(
+                {
+                    "at": entry.get("at"),
+                    "kind": entry["kind"],
+                    "tag": data.get("tag"),
+                    "ball": data.get("ball"),
+                    "color": data.get("color"),
+                    "reason": data.get("reason"),
+                }
+            )
         reads.reverse()  # in the order they were read
     game = table.game
     return {
@@ -218,7 +300,7 @@ def balls_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[st
     }
 
 
-def _opening_check(table: "Table") -> dict[str, Any]:
+def _opening_check(table: Table) -> dict[str, Any]:
     try:
         return dict(table.snapshot().get("opening_check") or {})
     except Exception:  # pragma: no cover - a table that cannot make its snapshot
@@ -228,7 +310,7 @@ def _opening_check(table: "Table") -> dict[str, Any]:
 # --- money wheels --------------------------------------------------------------------------------------
 
 
-def _wheel_settings(table: "Table") -> tuple[Any, Any, Any]:
+def _wheel_settings(table: Table) -> tuple[Any, Any, Any]:
     """(calibration, layout, settings) as the judge uses them now (a zero mark taken at run time included), else
     as the game reads the table's settings, else Nones."""
     judge = getattr(table, "judge", None)
@@ -245,7 +327,7 @@ def _wheel_settings(table: "Table") -> tuple[Any, Any, Any]:
     return cal, layout, settings
 
 
-def money_wheel_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[str, Any]:
+def money_wheel_page(table: Table, slot: DeviceSlot, hub: ConsoleHub) -> dict[str, Any]:
     cal, layout, settings = _wheel_settings(table)
     missing: list[str] = []
     out: dict[str, Any] = {"kind": slot.kind, "missing": missing}
@@ -253,17 +335,24 @@ def money_wheel_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> d
         missing.append("calibration")
         out.update(segments=None, layout=[], calibration=None)
     else:
-        configured = ((table.settings or {}).get("calibration") or {}) if isinstance(table.settings, dict) else {}
+        configured = (
+            ((table.settings or {}).get("calibration") or {}) if isinstance(table.settings, dict) else {}
+        )
         out.update(
             segments=layout.size,
             layout=[{"index": seg.index, "label": seg.label, "color": seg.color} for seg in layout.segments],
-            calibration={"zero_offset": cal.zero_offset, "counting": cal.counting,
-                         "counts_per_turn": cal.counts_per_turn,
-                         "configured_zero_offset": configured.get("zero_offset", 0) if isinstance(configured, dict)
-                         else None},
+            calibration={
+                "zero_offset": cal.zero_offset,
+                "counting": cal.counting,
+                "counts_per_turn": cal.counts_per_turn,
+                "configured_zero_offset": configured.get("zero_offset", 0)
+                if isinstance(configured, dict)
+                else None,
+            },
             direction=getattr(settings, "direction", None),
             min_turns=str(getattr(settings, "min_turns", "")) or None,
-            sensors_setting=getattr(settings, "sensors", None) if isinstance(getattr(settings, "sensors", None), str)
+            sensors_setting=getattr(settings, "sensors", None)
+            if isinstance(getattr(settings, "sensors", None), str)
             else list(getattr(settings, "sensors", None) or []),
         )
     sensors = []
@@ -272,48 +361,79 @@ def money_wheel_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> d
             continue
         h = _health(s)
         device = h.get("device") or {}
-        view: dict[str, Any] = {"device_id": s.device_id, "role": s.role, "kind": s.kind,
-                                "connected": bool(h.get("connected"))}
+        view: dict[str, Any] = {
+            "device_id": s.device_id,
+            "role": s.role,
+            "kind": s.kind,
+            "connected": bool(h.get("connected")),
+        }
         if s.kind == "wheel-encoder":
             position, cpr = device.get("position"), device.get("counts_per_turn")
-            view.update(position=position, counts_per_turn=cpr, count=device.get("count"),
-                        moving=device.get("moving"), referenced=device.get("referenced"))
-            if cal is not None and layout is not None and isinstance(position, int) and isinstance(cpr, int) and cpr:
+            view.update(
+                position=position,
+                counts_per_turn=cpr,
+                count=device.get("count"),
+                moving=device.get("moving"),
+                referenced=device.get("referenced"),
+            )
+            if (
+                cal is not None
+                and layout is not None
+                and isinstance(position, int)
+                and isinstance(cpr, int)
+                and cpr
+            ):
                 index, edge = cal.segment_at(position, cpr)
-                view.update(segment=index, label=layout[index].label,
-                            edge_percent=int(edge * 100),  # distance to the nearest boundary, % of a segment
-                            mark_zero_would_set=position)
+                view.update(
+                    segment=index,
+                    label=layout[index].label,
+                    edge_percent=int(edge * 100),  # distance to the nearest boundary, % of a segment
+                    mark_zero_would_set=position,
+                )
         else:
             last = device.get("last_read") or {}
             index = last.get("segment_index")
-            view.update(tag=last.get("tag"), other_tag=last.get("other_tag"), segment=index,
-                        label=layout[index].label if layout is not None and isinstance(index, int)
-                        and 0 <= index < layout.size else None,
-                        unreadable=last.get("kind") == "wheel_pointer_unreadable")
+            view.update(
+                tag=last.get("tag"),
+                other_tag=last.get("other_tag"),
+                segment=index,
+                label=layout[index].label
+                if layout is not None and isinstance(index, int) and 0 <= index < layout.size
+                else None,
+                unreadable=last.get("kind") == "wheel_pointer_unreadable",
+            )
         sensors.append(view)
     out["sensors"] = sensors
     # the judge's own words about the calibration (e.g. "Zero offset set to 1234 counts ...")
     out["notes"] = [e for e in hub.table_events(table.table_id) if e.get("code") == "calibration"][:5]
-    out["runtime_zero_mark"] = True  # the encoder's mark_zero reaches the judge at once (docs/money-wheels.md §2)
+    out["runtime_zero_mark"] = (
+        True  # the encoder's mark_zero reaches the judge at once (docs/money-wheels.md §2)
+    )
     return out
 
 
 # --- the overhead roulette camera -------------------------------------------------------------------------
 
 
-def roulette_camera_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[str, Any]:
+def roulette_camera_page(table: Table, slot: DeviceSlot, hub: ConsoleHub) -> dict[str, Any]:
     h = _health(slot)
     cal = getattr(slot.driver, "calibration", None) if slot.driver is not None else None
     missing: list[str] = []
     calibration = None
     if cal is not None:
-        calibration = {"center": list(getattr(cal, "center", ()) or ()), "radius": getattr(cal, "radius", None),
-                       "order": list(getattr(cal, "order", ()) or ()), "colors": list(getattr(cal, "colors", ()) or ()),
-                       "clockwise": getattr(cal, "clockwise", None),
-                       "pocket_offset_deg": getattr(cal, "pocket_offset_deg", None)}
+        calibration = {
+            "center": list(getattr(cal, "center", ()) or ()),
+            "radius": getattr(cal, "radius", None),
+            "order": list(getattr(cal, "order", ()) or ()),
+            "colors": list(getattr(cal, "colors", ()) or ()),
+            "clockwise": getattr(cal, "clockwise", None),
+            "pocket_offset_deg": getattr(cal, "pocket_offset_deg", None),
+        }
     else:
         missing.append("calibration")
-    last_rest = next((e for e in hub.device_log(slot.device_id) if e.get("kind") == "roulette_balls_at_rest"), None)
+    last_rest = next(
+        (e for e in hub.device_log(slot.device_id) if e.get("kind") == "roulette_balls_at_rest"), None
+    )
     overlay = getattr(slot.driver, "overlay", None) if slot.driver is not None else None
     frame = getattr(slot.driver, "last_frame_jpeg", None) if slot.driver is not None else None
     if not callable(frame):
@@ -322,10 +442,15 @@ def roulette_camera_page(table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") 
         missing.append("overlay")
     return {
         "calibration": calibration,
-        "figures": {"connected": bool(h.get("connected")), "spinning": h.get("spinning"),
-                    "rotor_found": h.get("rotor_found"), "ring_quality": h.get("ring_quality"),
-                    "balls": h.get("balls"), "mean_read_ms": h.get("mean_read_ms"),
-                    "counters": h.get("counters") or {}},
+        "figures": {
+            "connected": bool(h.get("connected")),
+            "spinning": h.get("spinning"),
+            "rotor_found": h.get("rotor_found"),
+            "ring_quality": h.get("ring_quality"),
+            "balls": h.get("balls"),
+            "mean_read_ms": h.get("mean_read_ms"),
+            "counters": h.get("counters") or {},
+        },
         "last_at_rest": (last_rest or {}).get("data"),
         "last_at_rest_at": (last_rest or {}).get("at"),
         "overlay": _call(overlay),
@@ -344,7 +469,7 @@ def _call(fn: Any) -> Any:
         return None
 
 
-def last_frame(slot: "DeviceSlot") -> bytes | None:
+def last_frame(slot: DeviceSlot) -> bytes | None:
     """The camera's latest frame as JPEG bytes, when its driver keeps one (``last_frame_jpeg()``)."""
     fn = getattr(slot.driver, "last_frame_jpeg", None) if slot.driver is not None else None
     return _call(fn)
@@ -352,11 +477,15 @@ def last_frame(slot: "DeviceSlot") -> bytes | None:
 
 # --- dispatch ------------------------------------------------------------------------------------------------
 
-BUILDERS = {"cards": shoe_page, "balls": balls_page, "money_wheel": money_wheel_page,
-            "roulette_camera": roulette_camera_page}
+BUILDERS = {
+    "cards": shoe_page,
+    "balls": balls_page,
+    "money_wheel": money_wheel_page,
+    "roulette_camera": roulette_camera_page,
+}
 
 
-def page_data(page: str, table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") -> dict[str, Any] | None:
+def page_data(page: str, table: Table, slot: DeviceSlot, hub: ConsoleHub) -> dict[str, Any] | None:
     """The family page's data, or None for a page that needs none (the wheel, the generic page).
 
     A family module of its own (``dealer_ui/<page>.py`` with ``page_data(table, slot, hub)``, e.g. the dice
@@ -368,7 +497,7 @@ def page_data(page: str, table: "Table", slot: "DeviceSlot", hub: "ConsoleHub") 
         return None
     data = builder(table, slot, hub)
     if isinstance(data, dict):
-        data.setdefault("generated_at", datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"))
+        data.setdefault("generated_at", datetime.now(UTC).isoformat().replace("+00:00", "Z"))
     return data
 
 

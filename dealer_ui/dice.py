@@ -26,6 +26,7 @@ Routes (JSON unless said otherwise; errors are ``{"detail": {"error": "..."}}``)
 * ``GET /console/api/dice/{table_id}/evidence``: the evidence pictures the table's judge keeps.
 * ``GET /console/api/dice/{table_id}/evidence/{evidence_id}.png`` (or ``.jpg``): one of them, annotated.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -53,8 +54,11 @@ MAX_FOLDERS_LISTED = 500
 class AccuracyBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    folder: str = Field(min_length=1, max_length=1000,
-                        description="a folder in the studio's pictures folder: a name relative to it, or a full path")
+    folder: str = Field(
+        min_length=1,
+        max_length=1000,
+        description="a folder in the studio's pictures folder: a name relative to it, or a full path",
+    )
     count: int | None = Field(None, ge=1, le=12, description="dice thrown (default: each picture's truth)")
     table_id: str | None = Field(None, max_length=64, description="read with this table's camera calibration")
     role: str | None = Field(None, max_length=64, description="the camera's role at that table (camera-1)")
@@ -76,19 +80,30 @@ def _evidence_items(judge: Any) -> list[dict[str, Any]]:
     for evidence_id in list(getattr(judge, "evidence_ids", None) or []):
         ev = judge.evidence(evidence_id)
         if ev is not None:
-            out.append({"evidence_id": ev.evidence_id, "device_id": ev.device_id, "frame_number": ev.frame_number,
-                        "at": ev.at.isoformat(), "code": ev.code, "message": ev.message,
-                        "status": ev.reading.status, "faces": ev.reading.faces})
+            out.append(
+                {
+                    "evidence_id": ev.evidence_id,
+                    "device_id": ev.device_id,
+                    "frame_number": ev.frame_number,
+                    "at": ev.at.isoformat(),
+                    "code": ev.code,
+                    "message": ev.message,
+                    "status": ev.reading.status,
+                    "faces": ev.reading.faces,
+                }
+            )
     return out
 
 
 def _calibration_view(judge: Any, device_id: str) -> dict[str, Any]:
     cal = judge.calibration_for(device_id)
-    return {"dice": getattr(judge, "dice", None),
-            "colors": list(judge.colors) if getattr(judge, "colors", None) else None,
-            "calibration": cal.model_dump(mode="json") if cal is not None else None,
-            "version": cal.version if cal is not None else None,
-            "digest": cal.digest() if cal is not None else None}
+    return {
+        "dice": getattr(judge, "dice", None),
+        "colors": list(judge.colors) if getattr(judge, "colors", None) else None,
+        "calibration": cal.model_dump(mode="json") if cal is not None else None,
+        "version": cal.version if cal is not None else None,
+        "digest": cal.digest() if cal is not None else None,
+    }
 
 
 def page_data(table: Any, slot: Any, hub: Any = None) -> dict[str, Any] | None:
@@ -99,11 +114,18 @@ def page_data(table: Any, slot: Any, hub: Any = None) -> dict[str, Any] | None:
     if judge is None or not callable(getattr(judge, "calibration_for", None)):
         return None
     base = f"{API}/{table.table_id}/{slot.role}"
-    return {"device_id": slot.device_id, **_calibration_view(judge, slot.device_id),
-            "evidence": _evidence_items(judge),
-            "urls": {"latest": f"{base}/latest", "latest_jpg": f"{base}/latest.jpg",
-                     "calibration": f"{base}/calibration", "accuracy": f"{API}/accuracy",
-                     "evidence": f"{API}/{table.table_id}/evidence"}}
+    return {
+        "device_id": slot.device_id,
+        **_calibration_view(judge, slot.device_id),
+        "evidence": _evidence_items(judge),
+        "urls": {
+            "latest": f"{base}/latest",
+            "latest_jpg": f"{base}/latest.jpg",
+            "calibration": f"{base}/calibration",
+            "accuracy": f"{API}/accuracy",
+            "evidence": f"{API}/{table.table_id}/evidence",
+        },
+    }
 
 
 def router(studio: Any, console: Any) -> APIRouter:
@@ -167,9 +189,14 @@ def router(studio: Any, console: Any) -> APIRouter:
         root = pictures_root()
         folder = (root / given.strip()).resolve()
         if folder != root and root not in folder.parents:
-            state.journal("dice_accuracy_refused", {"by": who, "folder": given, "reason": "outside_pictures_dir"})
-            raise _error(403, f"Pictures are read only from the studio's pictures folder {str(root)!r} "
-                              f"(setting [studio] pictures_dir); {given!r} is outside it.")
+            state.journal(
+                "dice_accuracy_refused", {"by": who, "folder": given, "reason": "outside_pictures_dir"}
+            )
+            raise _error(
+                403,
+                f"Pictures are read only from the studio's pictures folder {str(root)!r} "
+                f"(setting [studio] pictures_dir); {given!r} is outside it.",
+            )
         if not folder.is_dir():
             raise _error(404, f"There is no folder {str(folder)!r} on the studio machine.")
         return folder
@@ -197,16 +224,25 @@ def router(studio: Any, console: Any) -> APIRouter:
             calibration = dice_judge(table).calibration_for(slot.device_id)
         folder = pictures_folder(body.folder, session.user.username)
         try:
-            report = await asyncio.to_thread(folder_accuracy, folder, calibration, body.count,
-                                             limit=body.limit or MAX_PICTURES)
+            report = await asyncio.to_thread(
+                folder_accuracy, folder, calibration, body.count, limit=body.limit or MAX_PICTURES
+            )
         except (OSError, ValueError) as exc:
             raise _error(400, f"The folder could not be read: {exc}") from None
         if body.table_id and body.calibration is None:
             report["calibration_source"] = f"{body.table_id}/{body.role}"
-        state.journal("dice_accuracy_run", {"by": session.user.username, "folder": str(folder),
-                                            "frames": report["frames"], "correct": report["correct"],
-                                            "uncertain": report["uncertain"], "wrong_ok": report["wrong_ok"],
-                                            "calibration": report["calibration"]})
+        state.journal(
+            "dice_accuracy_run",
+            {
+                "by": session.user.username,
+                "folder": str(folder),
+                "frames": report["frames"],
+                "correct": report["correct"],
+                "uncertain": report["uncertain"],
+                "wrong_ok": report["wrong_ok"],
+                "calibration": report["calibration"],
+            },
+        )
         return report
 
     # --- calibration and the live picture -------------------------------------------------------------
@@ -215,8 +251,12 @@ def router(studio: Any, console: Any) -> APIRouter:
     async def calibration(table_id: str, role: str, session: Any = Depends(technician)) -> dict[str, Any]:
         table, slot = camera_of(table_id, role)
         judge = dice_judge(table)
-        return {"table_id": table_id, "role": role, "device_id": slot.device_id,
-                **_calibration_view(judge, slot.device_id)}
+        return {
+            "table_id": table_id,
+            "role": role,
+            "device_id": slot.device_id,
+            **_calibration_view(judge, slot.device_id),
+        }
 
     def latest_frame(slot: Any) -> tuple[int, Any]:
         driver = slot.driver
@@ -232,9 +272,16 @@ def router(studio: Any, console: Any) -> APIRouter:
         cal, dice, colors = reading_args(dice_judge(table), slot.device_id)
         number, image = latest_frame(slot)
         reading = await asyncio.to_thread(read_dice, image, cal, dice, colors)
-        return {"device_id": slot.device_id, "frame_number": number, "width": int(image.shape[1]),
-                "height": int(image.shape[0]), "tray": reading.tray, "die_size": reading.die_size,
-                "felt_value": reading.felt_value, **reading.as_json()}
+        return {
+            "device_id": slot.device_id,
+            "frame_number": number,
+            "width": int(image.shape[1]),
+            "height": int(image.shape[0]),
+            "tray": reading.tray,
+            "die_size": reading.die_size,
+            "felt_value": reading.felt_value,
+            **reading.as_json(),
+        }
 
     @r.get(API + "/{table_id}/{role}/latest.jpg")
     async def latest_picture(table_id: str, role: str, session: Any = Depends(technician)) -> Response:
@@ -263,7 +310,9 @@ def router(studio: Any, console: Any) -> APIRouter:
             raise _error(404, "Ask for the picture as .png or .jpg.")
         ev = judge.evidence(stem)
         if ev is None:
-            raise _error(404, f"There is no evidence picture {stem!r} any more (only the last ones are kept).")
+            raise _error(
+                404, f"There is no evidence picture {stem!r} any more (only the last ones are kept)."
+            )
         if ext.lower() == "png":
             data, media = await asyncio.to_thread(ev.png), "image/png"
         else:
@@ -273,4 +322,4 @@ def router(studio: Any, console: Any) -> APIRouter:
     return r
 
 
-__all__ = ["router", "page_data", "AccuracyBody", "API"]
+__all__ = ["API", "AccuracyBody", "page_data", "router"]

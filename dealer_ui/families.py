@@ -21,11 +21,13 @@ EXTENSION POINTS (for the card, dice and ball families being built now) - see do
 6. Result rendering on the dealer screen is generic (dealer_ui/static/render.js); a game-specific
    renderer can be registered there.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 Health = dict[str, Any]
 
@@ -90,10 +92,16 @@ class Family:
     def public(self) -> dict[str, Any]:
         """What the pages need to know about the family (sent as JSON)."""
         return {
-            "id": self.id, "name": self.name, "page": self.page, "self_test": self.self_test,
-            "self_test_warning": self.self_test_warning, "commands": list(self.commands),
-            "confirm": [list(c) for c in self.confirm], "page_data": self.page_data,
-            "shoe_change": self.shoe_change, "test_commands": list(self.test_commands),
+            "id": self.id,
+            "name": self.name,
+            "page": self.page,
+            "self_test": self.self_test,
+            "self_test_warning": self.self_test_warning,
+            "commands": list(self.commands),
+            "confirm": [list(c) for c in self.confirm],
+            "page_data": self.page_data,
+            "shoe_change": self.shoe_change,
+            "test_commands": list(self.test_commands),
         }
 
 
@@ -103,7 +111,7 @@ class Family:
 MANUAL_VOID_REASONS: dict[str, str] = {
     "dealer_error": "Dealer error. The round is void and all bets are returned.",
     "device_malfunction": "The device did not work properly during the round. The round is void and all bets "
-                          "are returned.",
+    "are returned.",
     "foreign_object": "Something interfered with the game. The round is void and all bets are returned.",
     "game_interrupted": "The game was interrupted. The round is void and all bets are returned.",
     "procedure_error": "The game procedure was not followed. The round is void and all bets are returned.",
@@ -137,46 +145,102 @@ WHEEL_STATES: dict[int, tuple[str, str]] = {
 #: the SS2 `*T` settings (protocol §4.3): letter, name, values, unit and range as the guide gives them
 WHEEL_SETTINGS: tuple[dict[str, Any], ...] = (
     {"letter": "d", "name": "Stopping distance before firing", "values": 1, "default": "15", "unit": ""},
-    {"letter": "c", "name": "Firing position of pocket 0", "values": 1, "default": "",
-     "unit": "20000 takes the wheel's current position"},
+    {
+        "letter": "c",
+        "name": "Firing position of pocket 0",
+        "values": 1,
+        "default": "",
+        "unit": "20000 takes the wheel's current position",
+    },
     {"letter": "p", "name": "Ball jet to rim jet delay", "values": 1, "default": "50", "unit": "ms"},
     {"letter": "q", "name": "Rim jet to wheel start delay", "values": 1, "default": "800", "unit": "ms"},
-    {"letter": "k", "name": "Ball time in the rim", "values": 1, "default": "1900", "unit": "1/2048 s per revolution"},
-    {"letter": "i", "name": "Broken-off sensor time (state 4)", "values": 1, "default": "10", "unit": "0.5 s steps"},
-    {"letter": "j", "name": "Sensor positions and order", "values": 4, "default": "",
-     "unit": "needs save to flash and a mains off/on"},
+    {
+        "letter": "k",
+        "name": "Ball time in the rim",
+        "values": 1,
+        "default": "1900",
+        "unit": "1/2048 s per revolution",
+    },
+    {
+        "letter": "i",
+        "name": "Broken-off sensor time (state 4)",
+        "values": 1,
+        "default": "10",
+        "unit": "0.5 s steps",
+    },
+    {
+        "letter": "j",
+        "name": "Sensor positions and order",
+        "values": 4,
+        "default": "",
+        "unit": "needs save to flash and a mains off/on",
+    },
     {"letter": "r", "name": "Rim jet duration min max", "values": 2, "default": "28000 32000", "unit": ""},
     {"letter": "s", "name": "Wheel speed min max", "values": 2, "default": "14.0 17.5", "unit": "rpm"},
-    {"letter": "t", "name": "Deceleration distance to firing", "values": 1, "default": "4000",
-     "unit": "9999 = one revolution"},
-    {"letter": "n", "name": "No-more-bets threshold", "values": 1, "default": "2920",
-     "unit": "1/2048 s per ball revolution; lower = earlier"},
+    {
+        "letter": "t",
+        "name": "Deceleration distance to firing",
+        "values": 1,
+        "default": "4000",
+        "unit": "9999 = one revolution",
+    },
+    {
+        "letter": "n",
+        "name": "No-more-bets threshold",
+        "values": 1,
+        "default": "2920",
+        "unit": "1/2048 s per ball revolution; lower = earlier",
+    },
     {"letter": "m", "name": "Speed change after no more bets", "values": 1, "default": "1.5", "unit": "rpm"},
     {"letter": "h", "name": "Games per hour (maximum)", "values": 1, "default": "60", "unit": "games"},
     {"letter": "z", "name": "Pockets on the wheel", "values": 1, "default": "38", "unit": "37, 38, 39 or 40"},
-    {"letter": "g", "name": "Additional game modes", "values": 1, "default": "0",
-     "unit": "sum of 8 (stop after misfire), 16 (direction), 32 (state 7)"},
+    {
+        "letter": "g",
+        "name": "Additional game modes",
+        "values": 1,
+        "default": "0",
+        "unit": "sum of 8 (stop after misfire), 16 (direction), 32 (state 7)",
+    },
 )
 
 _WHEEL_READS = (
-    r"\*X", r"\*S", r"\*V", r"\*v", r"\*A", r"\*O", r"\*o", r"\*w", r"\*W", r"\*M", r"\*s t", r"\*y",
+    r"\*X",
+    r"\*S",
+    r"\*V",
+    r"\*v",
+    r"\*A",
+    r"\*O",
+    r"\*o",
+    r"\*w",
+    r"\*W",
+    r"\*M",
+    r"\*s t",
+    r"\*y",
     r"\*T [A-Z]",
 )
 _WHEEL_CHANGES = (
-    (r"\*T [a-eg-z](?: [0-9]{1,5}(?:\.[0-9])?){1,4}", "Changes a wheel setting. It is lost at power-off unless "
-                                                       "saved to flash."),
+    (
+        r"\*T [a-eg-z](?: [0-9]{1,5}(?:\.[0-9])?){1,4}",
+        "Changes a wheel setting. It is lost at power-off unless saved to flash.",
+    ),
     (r"\*T f", "Saves all wheel settings to the wheel's flash memory."),
     (r"\*o [0-9]{1,5}", "Changes the wheel's operating mode (kept in non-volatile memory)."),
     (r"\*P 0", "Stops the wheel. A round in play is voided and all bets are returned."),
     (r"\*P 1", "Starts the wheel turning."),
     (r"\*R", "Resets the wheel to state 1. A round in play is voided and all bets are returned."),
-    (r"\*(?:K|u [13])", "The table is NOT in maintenance: a test spin outside maintenance is a real game for the "
-                        "studio: the table opens a round and publishes its result to the players. Turn maintenance "
-                        "mode on first to test the wheel."),
+    (
+        r"\*(?:K|u [13])",
+        "The table is NOT in maintenance: a test spin outside maintenance is a real game for the "
+        "studio: the table opens a round and publishes its result to the players. Turn maintenance "
+        "mode on first to test the wheel.",
+    ),
     (r"\*F", "Runs the wheel's self-test (idle wheel only, up to 5 minutes)."),
     (r"\*C", "Calibrates the sensor positions: the wheel must be stopped with the ball fixed in pocket 0."),
     (r"\*I [04]", "Turns the sensor debug output on (4) or off (0)."),
-    (r"\*q [01]", "Turns the wheel's status output off (0) or on (1). With it off the studio cannot follow games."),
+    (
+        r"\*q [01]",
+        "Turns the wheel's status output off (0) or on (1). With it off the studio cannot follow games.",
+    ),
     (r"\*s e", "Erases the wheel's winning-number log."),
 )
 
@@ -204,9 +268,15 @@ def _wheel_phase(health: Health) -> dict[str, Any] | None:
         return None
     title, text = WHEEL_STATES.get(state, (f"Wheel state {state}", ""))
     device = health.get("device") or {}
-    return {"state": state, "title": title, "text": text, "flags": device.get("flag_names") or [],
-            "speed_rpm": device.get("speed_rpm"), "direction": device.get("direction"),
-            "game_counter": device.get("game_counter")}
+    return {
+        "state": state,
+        "title": title,
+        "text": text,
+        "flags": device.get("flag_names") or [],
+        "speed_rpm": device.get("speed_rpm"),
+        "direction": device.get("direction"),
+        "game_counter": device.get("game_counter"),
+    }
 
 
 WHEEL = Family(
@@ -217,7 +287,7 @@ WHEEL = Family(
     page="wheel",
     self_test="*F",
     self_test_warning="The wheel must be stopped (idle, state 6) or it answers BUSY. The test can take up to "
-                      "5 minutes; its answers appear in the log below.",
+    "5 minutes; its answers appear in the log below.",
     commands=_WHEEL_READS + tuple(p for p, _ in _WHEEL_CHANGES),
     confirm=_WHEEL_CHANGES,
     void_reasons={
@@ -225,11 +295,20 @@ WHEEL = Family(
         "miss_spin_seen": "Miss-spin seen at the table. The round is void and all bets are returned.",
     },
     # a wheel in manual-start mode waits in state 1 or 5 for a start command; in arcade mode it answers *K CAM
-    start=DeviceAction("start_game", "Start spin", "*K", when=lambda h: _wheel_waits_for_start(h),
-                       explain="The wheel starts a game when it is waiting (state 1 or 5) in manual-start mode."),
-    retry=DeviceAction("retry", "Re-spin", "*R",
-                       when=lambda h: bool(h.get("connected")) and _wheel_health_state(h) == 7,
-                       explain="Re-spin once the ball is back in the track (the wheel reports state 7)."),
+    start=DeviceAction(
+        "start_game",
+        "Start spin",
+        "*K",
+        when=lambda h: _wheel_waits_for_start(h),
+        explain="The wheel starts a game when it is waiting (state 1 or 5) in manual-start mode.",
+    ),
+    retry=DeviceAction(
+        "retry",
+        "Re-spin",
+        "*R",
+        when=lambda h: bool(h.get("connected")) and _wheel_health_state(h) == 7,
+        explain="Re-spin once the ball is back in the track (the wheel reports state 7).",
+    ),
     page_data={"settings": list(WHEEL_SETTINGS), "states": {str(k): v[0] for k, v in WHEEL_STATES.items()}},
     phase=_wheel_phase,
     test_commands=(r"\*(?:K|u [13])",),
@@ -241,8 +320,11 @@ _BALL_COMMANDS = (r"start_blower", r"stop_blower", r"release_ball", r"reset_faul
 _BALL_CONFIRM = (
     (r"start_blower", "Starts the blower: the balls mix. Do it only while no round is being drawn."),
     (r"stop_blower", "Stops the blower. During a draw the judge stops the draw (machine stopped)."),
-    (r"release_ball", "Releases one ball. During a round it is an extra ball and the judge stops the draw; use it "
-                      "for the ball-set check while the table is closed."),
+    (
+        r"release_ball",
+        "Releases one ball. During a round it is an extra ball and the judge stops the draw; use it "
+        "for the ball-set check while the table is closed.",
+    ),
     (r"reset_fault", "Clears the machine's fault. Check the machine first."),
 )
 
@@ -283,8 +365,10 @@ BALLS = Family(
     # the machine's register-map commands (docs/balls.md §2); the readers take none (per_kind below)
     commands=_BALL_COMMANDS,
     confirm=_BALL_CONFIRM,
-    per_kind={"serial-ball-reader": {"commands": (), "confirm": ()},
-              "camera-ball-reader": {"commands": (), "confirm": ()}},
+    per_kind={
+        "serial-ball-reader": {"commands": (), "confirm": ()},
+        "camera-ball-reader": {"commands": (), "confirm": ()},
+    },
     test_commands=(r"release_ball",),  # a test draw
     void_reasons={
         "machine_jam": "The draw machine jammed. The round is void and all bets are returned.",
@@ -298,9 +382,14 @@ MONEY_WHEEL = Family(
     kind_hints=("money", "fortune"),
     page="money_wheel",  # layout, calibration, the segment under the pointer, the zero mark
     commands=(r"mark_zero", r"sample"),  # the encoder's commands (devices/money_wheel/encoder.py COMMANDS)
-    confirm=((r"mark_zero", "Takes the encoder's position now as the centre of segment 0 (the marked segment must "
-                           "be under the pointer, the wheel still). The judge uses it at once; it is lost at a "
-                           "restart unless calibration.zero_offset is put in the table's settings."),),
+    confirm=(
+        (
+            r"mark_zero",
+            "Takes the encoder's position now as the centre of segment 0 (the marked segment must "
+            "be under the pointer, the wheel still). The judge uses it at once; it is lost at a "
+            "restart unless calibration.zero_offset is put in the table's settings.",
+        ),
+    ),
     per_kind={"wheel-pointer": {"commands": (), "confirm": ()}},
 )
 
@@ -330,8 +419,16 @@ def family_for_kind(kind: str | None) -> Family:
     low = kind.lower()
     for f in FAMILIES:
         if any(h in low for h in f.kind_hints):
-            return replace(f, commands=(), confirm=(), self_test=None, start=None, retry=None, page="generic",
-                           releasable_holds=())
+            return replace(
+                f,
+                commands=(),
+                confirm=(),
+                self_test=None,
+                start=None,
+                retry=None,
+                page="generic",
+                releasable_holds=(),
+            )
     return GENERIC
 
 
@@ -385,13 +482,19 @@ def _accepts(game: Any, probe: dict[str, Any]) -> bool:
 
 #: the dice games' result shapes: groups of dice (field, how many, colour of the dice, one face or a list)
 _DICE_GROUPS: dict[str, list[dict[str, Any]]] = {
-    **{g: [{"field": "dice", "label": "Dice", "count": 3, "color": None, "single": False}]
-       for g in ("sic_bo", "super_sic_bo", "mega_sic_bo", "lightning_dice")},
+    **{
+        g: [{"field": "dice", "label": "Dice", "count": 3, "color": None, "single": False}]
+        for g in ("sic_bo", "super_sic_bo", "mega_sic_bo", "lightning_dice")
+    },
     "craps": [{"field": "dice", "label": "Dice", "count": 2, "color": None, "single": False}],
-    "bac_bo": [{"field": "player", "label": "Player", "count": 2, "color": "blue", "single": False},
-               {"field": "banker", "label": "Banker", "count": 2, "color": "red", "single": False}],
-    "dice_duel": [{"field": "red", "label": "Red die", "count": 1, "color": "red", "single": True},
-                  {"field": "blue", "label": "Blue die", "count": 1, "color": "blue", "single": True}],
+    "bac_bo": [
+        {"field": "player", "label": "Player", "count": 2, "color": "blue", "single": False},
+        {"field": "banker", "label": "Banker", "count": 2, "color": "red", "single": False},
+    ],
+    "dice_duel": [
+        {"field": "red", "label": "Red die", "count": 1, "color": "red", "single": True},
+        {"field": "blue", "label": "Blue die", "count": 1, "color": "blue", "single": True},
+    ],
 }
 #: craps: the point in force before the throw (None: a come-out roll)
 _CRAPS_POINTS = [None, 4, 5, 6, 8, 9, 10]
@@ -404,8 +507,10 @@ def _dice_form(game: Any) -> dict[str, Any] | None:
     if groups is None:
         return None
     side_colors = getattr(game, "side_colors", None)  # Bac Bo's dice colours per side, if the game says
-    groups = [dict(g, color=side_colors.get(g["field"], g["color"])) if isinstance(side_colors, dict) else dict(g)
-              for g in groups]
+    groups = [
+        dict(g, color=side_colors.get(g["field"], g["color"])) if isinstance(side_colors, dict) else dict(g)
+        for g in groups
+    ]
     probe: dict[str, Any] = {g["field"]: 1 if g["single"] else [1] * g["count"] for g in groups}
     form: dict[str, Any] = {"type": "dice", "groups": groups, "faces": [1, 2, 3, 4, 5, 6]}
     if getattr(game, "game_id", "") == "craps":
@@ -430,9 +535,15 @@ def _balls_form(game: Any) -> dict[str, Any] | None:
         except Exception:
             counts[label] = 1
     unique = list(dict.fromkeys(labels))
-    return {"type": "balls", "field": "balls", "labels": unique, "colors": {k: colors.get(k) for k in unique},
-            "counts": counts, "draw_count": draw_count,
-            "variable": callable(getattr(game, "draw_complete", None))}
+    return {
+        "type": "balls",
+        "field": "balls",
+        "labels": unique,
+        "colors": {k: colors.get(k) for k in unique},
+        "counts": counts,
+        "draw_count": draw_count,
+        "variable": callable(getattr(game, "draw_complete", None)),
+    }
 
 
 #: example results for the JSON form (docs/dice-games.md and the card family's shapes)

@@ -6,15 +6,17 @@ the device events of the open round (cards as they are drawn, the wheel's number
 (for corrections), the table's recent notes and refusals, and a log of each device's events and of the
 commands people sent.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from .auth import Session
 
@@ -35,7 +37,7 @@ def is_noisy(kind: str | None) -> bool:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
 
 
 def summarize_event(data: dict[str, Any]) -> str:
@@ -43,8 +45,10 @@ def summarize_event(data: dict[str, Any]) -> str:
     kind = data.get("kind", "?")
     if kind == "wheel_status":
         flags = f", flags {data['flags']}" if data.get("flags") else ""
-        return (f"state {data.get('state')}, game {data.get('game_counter')}, "
-                f"{data.get('speed_rpm')} rpm {data.get('direction')}{flags}")
+        return (
+            f"state {data.get('state')}, game {data.get('game_counter')}, "
+            f"{data.get('speed_rpm')} rpm {data.get('direction')}{flags}"
+        )
     if kind == "wheel_result":
         return f"number {data.get('number')} (game {data.get('game_counter')})"
     if kind == "wheel_fault":
@@ -87,7 +91,7 @@ class Client:
 
 
 class ConsoleHub:
-    def __init__(self, studio: "Studio", *, log_size: int = 300, recent_size: int = 20) -> None:
+    def __init__(self, studio: Studio, *, log_size: int = 300, recent_size: int = 20) -> None:
         self.studio = studio
         self.clients: set[Client] = set()
         self._log_size = log_size
@@ -151,25 +155,50 @@ class ConsoleHub:
             self._table_events[table_id].appendleft(entry)
         if what == "maintenance":
             on = bool(data.get("on"))
-            message = (f"Maintenance on ({data.get('by')}): {data.get('reason')}" if on else
-                       f"Maintenance off ({data.get('by')})" + (f": {data.get('reason')}" if data.get("reason") else ""))
-            self._table_events[table_id].appendleft({"at": _now(), "what": what, "on": on, "by": data.get("by"),
-                                                     "reason": data.get("reason"), "message": message})
+            message = (
+                f"Maintenance on ({data.get('by')}): {data.get('reason')}"
+                if on
+                else f"Maintenance off ({data.get('by')})"
+                + (f": {data.get('reason')}" if data.get("reason") else "")
+            )
+            self._table_events[table_id].appendleft(
+                {
+                    "at": _now(),
+                    "what": what,
+                    "on": on,
+                    "by": data.get("by"),
+                    "reason": data.get("reason"),
+                    "message": message,
+                }
+            )
         if what == "maintenance_decision":
             # what the judge would have decided about a device test: in the table's messages and the device's log
-            self._table_events[table_id].appendleft({"at": _now(), "what": what, "message": data.get("message"),
-                                                     "decision": data.get("decision")})
+            self._table_events[table_id].appendleft(
+                {"at": _now(), "what": what, "message": data.get("message"), "decision": data.get("decision")}
+            )
             device_id = data.get("device_id")
             if device_id:
-                entry = {"at": _now(), "kind": "maintenance_decision", "summary": data.get("message"), "data": data}
+                entry = {
+                    "at": _now(),
+                    "kind": "maintenance_decision",
+                    "summary": data.get("message"),
+                    "data": data,
+                }
                 self._log(device_id).appendleft(entry)
-                self._notify(table_id, {"type": "device", "table_id": table_id, "device_id": device_id,
-                                        "event": entry})
-        self._notify(table_id, {"type": "event", "table_id": table_id, "what": what, "data": data, "at": _now()})
+                self._notify(
+                    table_id, {"type": "device", "table_id": table_id, "device_id": device_id, "event": entry}
+                )
+        self._notify(
+            table_id, {"type": "event", "table_id": table_id, "what": what, "data": data, "at": _now()}
+        )
 
     def _on_device(self, table_id: str, data: dict[str, Any]) -> None:
-        entry = {"at": data.get("at") or _now(), "kind": data.get("kind"), "summary": summarize_event(data),
-                 "data": data}
+        entry = {
+            "at": data.get("at") or _now(),
+            "kind": data.get("kind"),
+            "summary": summarize_event(data),
+            "data": data,
+        }
         device_id = data.get("device_id") or ""
         self._log(device_id).appendleft(entry)
         if is_noisy(data.get("kind")):
@@ -181,7 +210,9 @@ class ConsoleHub:
             events = self._round_events.setdefault(table_id, [])
             events.append(entry)
             del events[:-100]
-        self._notify(table_id, {"type": "device", "table_id": table_id, "device_id": device_id, "event": entry})
+        self._notify(
+            table_id, {"type": "device", "table_id": table_id, "device_id": device_id, "event": entry}
+        )
 
     def opening_check_begins(self, table_id: str) -> None:
         """An opening check started at this table (the ball-set page lists the reads since then)."""
@@ -196,17 +227,25 @@ class ConsoleHub:
 
     def note_command(self, device_id: str, command: str, by: str) -> None:
         """A command people sent, in the device's log (the journal has it too)."""
-        entry = {"at": _now(), "kind": "command", "summary": f"{by} sent {command}",
-                 "data": {"command": command, "by": by}}
+        entry = {
+            "at": _now(),
+            "kind": "command",
+            "summary": f"{by} sent {command}",
+            "data": {"command": command, "by": by},
+        }
         self._log(device_id).appendleft(entry)
         table_id = device_id.partition("/")[0]
-        self._notify(table_id, {"type": "device", "table_id": table_id, "device_id": device_id, "event": entry})
+        self._notify(
+            table_id, {"type": "device", "table_id": table_id, "device_id": device_id, "event": entry}
+        )
 
     def incident(self, table_id: str, entry: dict[str, Any]) -> None:
-        self._table_events.setdefault(table_id, deque(maxlen=50)).appendleft({"at": _now(), "what": "incident",
-                                                                              **entry})
-        self._notify(table_id, {"type": "event", "table_id": table_id, "what": "incident", "data": entry,
-                                "at": _now()})
+        self._table_events.setdefault(table_id, deque(maxlen=50)).appendleft(
+            {"at": _now(), "what": "incident", **entry}
+        )
+        self._notify(
+            table_id, {"type": "event", "table_id": table_id, "what": "incident", "data": entry, "at": _now()}
+        )
 
     def _log(self, device_id: str) -> deque:
         log_ = self._device_logs.get(device_id)

@@ -9,13 +9,15 @@ the session's CSRF token in the X-CSRF-Token header and, when the browser says w
 (Origin), come from this host; the WebSocket checks Origin too. Sign-ins, refusals, approvals and every
 action go to the studio's journal with who did them.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Literal
+from typing import Any, Literal
 from urllib.parse import quote, urlsplit
 
 from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket, WebSocketDisconnect
@@ -27,7 +29,14 @@ from .auth import PERMISSIONS, SESSIONS_FILE, AuthError, Session, SessionStore, 
 from .families import INCIDENT_CATEGORIES, family_for_kind
 from .live import Client, ConsoleHub
 from .views import (
-    choices, device_views, in_maintenance, maintenance_words, table_meta, table_summary, table_view, table_families,
+    choices,
+    device_views,
+    in_maintenance,
+    maintenance_words,
+    table_families,
+    table_meta,
+    table_summary,
+    table_view,
 )
 
 log = logging.getLogger(__name__)
@@ -38,11 +47,26 @@ CSRF_HEADER = "x-csrf-token"
 PREFIX = "/console"
 
 #: what people can ask of a table (views.choices says which of them are possible now, for whom)
-ACTIONS = ("open_round", "close_betting", "start_game", "retry", "release", "void", "manual_result", "correct",
-           "shoe_change", "incident", "start_opening_check", "finish_opening_check")
+ACTIONS = (
+    "open_round",
+    "close_betting",
+    "start_game",
+    "retry",
+    "release",
+    "void",
+    "manual_result",
+    "correct",
+    "shoe_change",
+    "incident",
+    "start_opening_check",
+    "finish_opening_check",
+)
 #: actions for people who look after the table but do not deal (the rest need the "deal" permission)
-NOT_DEALING = {"incident": ("view_tables",), "start_opening_check": ("deal", "devices"),
-               "finish_opening_check": ("deal", "devices")}
+NOT_DEALING = {
+    "incident": ("view_tables",),
+    "start_opening_check": ("deal", "devices"),
+    "finish_opening_check": ("deal", "devices"),
+}
 
 
 # --- request bodies -------------------------------------------------------------------------------
@@ -115,12 +139,20 @@ class SecretBody(_Body):
 class Console:
     """Shared state of the console routes: users, sessions, slow-down and the live hub."""
 
-    def __init__(self, studio: Any, *, sessions: SessionStore | None = None, throttle: Throttle | None = None,
-                 users: UserStore | None = None) -> None:
+    def __init__(
+        self,
+        studio: Any,
+        *,
+        sessions: SessionStore | None = None,
+        throttle: Throttle | None = None,
+        users: UserStore | None = None,
+    ) -> None:
         self.studio = studio
         self.users = users or UserStore(studio.data_dir)
         # sessions outlive a restart: kept in the data folder (only hashes of the tokens)
-        self.sessions = sessions if sessions is not None else SessionStore(path=Path(studio.data_dir) / SESSIONS_FILE)
+        self.sessions = (
+            sessions if sessions is not None else SessionStore(path=Path(studio.data_dir) / SESSIONS_FILE)
+        )
         if self.sessions.user_check is None:
             self.sessions.user_check = self.user_still_valid
         self.throttle = throttle or Throttle()
@@ -135,8 +167,9 @@ class Console:
             return True  # a users file being rewritten: keep people signed in, the next look-up checks again
         return stamp is not None and (not session.stamp or stamp == session.stamp)
 
-    def journal(self, kind: str, data: dict[str, Any], *, table_id: str | None = None,
-                round_id: str | None = None) -> None:
+    def journal(
+        self, kind: str, data: dict[str, Any], *, table_id: str | None = None, round_id: str | None = None
+    ) -> None:
         try:
             self.studio.journal.append(kind, data, table_id=table_id, round_id=round_id)
         except Exception as exc:  # a journal that cannot write stops people acting
@@ -146,7 +179,9 @@ class Console:
 
     # --- credentials ---------------------------------------------------------------------------
 
-    async def check_credentials(self, username: str, secret: str, ip: str, purpose: str, status: int = 401) -> User:
+    async def check_credentials(
+        self, username: str, secret: str, ip: str, purpose: str, status: int = 401
+    ) -> User:
         """The user for these credentials, or `status`/429 (journaled, and counted for the slow-down).
 
         A signing-in person gets 401; a supervisor's approval that fails gets 403, since the person at the
@@ -155,16 +190,31 @@ class Console:
         keys = (f"user:{name}", f"ip:{ip}")
         wait = self.throttle.wait(*keys)
         if wait > 0:
-            self.journal("console_sign_in_failed", {"username": name, "ip": ip, "purpose": purpose,
-                                                    "reason": "slowed_down", "retry_after": round(wait, 1)})
-            raise HTTPException(429, {"error": f"Too many failed attempts. Try again in {int(wait) + 1} s.",
-                                      "retry_after": int(wait) + 1},
-                                headers={"Retry-After": str(int(wait) + 1)})
+            self.journal(
+                "console_sign_in_failed",
+                {
+                    "username": name,
+                    "ip": ip,
+                    "purpose": purpose,
+                    "reason": "slowed_down",
+                    "retry_after": round(wait, 1),
+                },
+            )
+            raise HTTPException(
+                429,
+                {
+                    "error": f"Too many failed attempts. Try again in {int(wait) + 1} s.",
+                    "retry_after": int(wait) + 1,
+                },
+                headers={"Retry-After": str(int(wait) + 1)},
+            )
         user = await asyncio.to_thread(self.users.verify, name, secret)
         if user is None:
             self.throttle.failed(*keys)
-            self.journal("console_sign_in_failed", {"username": name, "ip": ip, "purpose": purpose,
-                                                    "reason": "wrong_credentials"})
+            self.journal(
+                "console_sign_in_failed",
+                {"username": name, "ip": ip, "purpose": purpose, "reason": "wrong_credentials"},
+            )
             raise HTTPException(status, {"error": "Wrong user name or PIN."})
         self.throttle.succeeded(keys[0])
         return user
@@ -189,8 +239,13 @@ def _error(status: int, message: str, **extra: Any) -> HTTPException:
     return HTTPException(status, {"error": message, **extra})
 
 
-def console_router(studio: Any, *, sessions: SessionStore | None = None, throttle: Throttle | None = None,
-                   users: UserStore | None = None) -> APIRouter:
+def console_router(
+    studio: Any,
+    *,
+    sessions: SessionStore | None = None,
+    throttle: Throttle | None = None,
+    users: UserStore | None = None,
+) -> APIRouter:
     """The console's routes for a studio (pages under /console, JSON under /console/api, /console/ws)."""
     console = Console(studio, sessions=sessions, throttle=throttle, users=users)
     hub = console.hub
@@ -221,6 +276,7 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             if not session.user.can(permission):
                 raise _error(403, f"A {session.user.role} may not do this.")
             return session
+
         return dep
 
     def csrf(request: Request, session: Session = Depends(current_session)) -> Session:
@@ -249,8 +305,11 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             if s is None:
                 return RedirectResponse(f"{PREFIX}/?next={quote(request.url.path)}", status_code=303)
             if not s.user.can(permission):
-                return FileResponse(STATIC / "forbidden.html", status_code=403, headers={"Cache-Control": "no-cache"})
+                return FileResponse(
+                    STATIC / "forbidden.html", status_code=403, headers={"Cache-Control": "no-cache"}
+                )
             return _static_file(name)
+
         return serve
 
     # --- pages ------------------------------------------------------------------------------------
@@ -264,14 +323,19 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         return _static_file("login.html")
 
     router.add_api_route(f"{PREFIX}/tables", page("view_tables", "tables.html"), include_in_schema=False)
-    router.add_api_route(PREFIX + "/table/{table_id}", page("view_tables", "table.html"), include_in_schema=False)
+    router.add_api_route(
+        PREFIX + "/table/{table_id}", page("view_tables", "table.html"), include_in_schema=False
+    )
     router.add_api_route(f"{PREFIX}/tech", page("devices", "tech.html"), include_in_schema=False)
-    router.add_api_route(PREFIX + "/tech/{table_id}/{role}", page("devices", "device.html"),
-                         include_in_schema=False)
+    router.add_api_route(
+        PREFIX + "/tech/{table_id}/{role}", page("devices", "device.html"), include_in_schema=False
+    )
     router.add_api_route(f"{PREFIX}/users", page("users", "users.html"), include_in_schema=False)
 
     @router.get(PREFIX + "/static/{path:path}", include_in_schema=False)
-    def static(path: str) -> Response:  # a plain def: FastAPI runs it in a worker thread (it touches the disk)
+    def static(
+        path: str,
+    ) -> Response:  # a plain def: FastAPI runs it in a worker thread (it touches the disk)
         target = (STATIC / path).resolve()
         if not target.is_relative_to(STATIC.resolve()) or not target.is_file():
             raise HTTPException(404, "no such file")
@@ -280,8 +344,13 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
     # --- sign-in ----------------------------------------------------------------------------------
 
     def me(s: Session) -> dict[str, Any]:
-        return {"username": s.user.username, "role": s.user.role, "permissions": sorted(s.user.permissions),
-                "csrf": s.csrf, "expires_in": int(console.sessions.seconds_left(s))}
+        return {
+            "username": s.user.username,
+            "role": s.user.role,
+            "permissions": sorted(s.user.permissions),
+            "csrf": s.csrf,
+            "expires_in": int(console.sessions.seconds_left(s)),
+        }
 
     @router.post(f"{PREFIX}/api/login")
     async def login(body: LoginBody, request: Request) -> JSONResponse:
@@ -295,8 +364,14 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         s = console.sessions.create(user, ip, stamp or "")
         console.journal("console_sign_in", {"username": user.username, "role": user.role, "ip": ip})
         response = JSONResponse(me(s))
-        response.set_cookie(COOKIE, s.token, httponly=True, samesite="strict", path=PREFIX,
-                            secure=request.url.scheme == "https")
+        response.set_cookie(
+            COOKIE,
+            s.token,
+            httponly=True,
+            samesite="strict",
+            path=PREFIX,
+            secure=request.url.scheme == "https",
+        )
         return response
 
     @router.post(f"{PREFIX}/api/logout")
@@ -323,13 +398,15 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         return [table_summary(t) for t in studio.tables.values()]
 
     @router.get(PREFIX + "/api/tables/{table_id}")
-    async def table_detail(table: Any = Depends(get_table),
-                           session: Session = Depends(require("view_tables"))) -> dict[str, Any]:
+    async def table_detail(
+        table: Any = Depends(get_table), session: Session = Depends(require("view_tables"))
+    ) -> dict[str, Any]:
         return {"meta": table_meta(table), "view": table_view(table, hub, session.user)}
 
     @router.post(PREFIX + "/api/tables/{table_id}/check-result")
-    async def check_result(body: ResultCheckBody, table: Any = Depends(get_table),
-                           session: Session = Depends(csrf)) -> dict[str, Any]:
+    async def check_result(
+        body: ResultCheckBody, table: Any = Depends(get_table), session: Session = Depends(csrf)
+    ) -> dict[str, Any]:
         """Ask the game's own validate_result about a result before it is entered (nothing is recorded)."""
         if not session.user.can("deal"):
             raise _error(403, f"A {session.user.role} may not enter results.")
@@ -339,8 +416,13 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             raise _error(400, str(exc).strip("'\"") or "The game refuses this result.") from None
 
     @router.post(PREFIX + "/api/tables/{table_id}/actions/{action}")
-    async def table_action(action: str, body: ActionBody, request: Request, table: Any = Depends(get_table),
-                           session: Session = Depends(csrf)) -> dict[str, Any]:
+    async def table_action(
+        action: str,
+        body: ActionBody,
+        request: Request,
+        table: Any = Depends(get_table),
+        session: Session = Depends(csrf),
+    ) -> dict[str, Any]:
         """One action at a table; every attempt is journaled with who made it and how it ended."""
         user = session.user
         record: dict[str, Any] = {"action": action, "by": user.username}
@@ -349,18 +431,29 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             result = await _act(action, body, request, table, user, record)
         except HTTPException as exc:
             message = exc.detail.get("error") if isinstance(exc.detail, dict) else str(exc.detail)
-            console.journal("console_action", {**record, "outcome": "refused", "status": exc.status_code,
-                                               "message": message}, table_id=table.table_id, round_id=round_id)
+            console.journal(
+                "console_action",
+                {**record, "outcome": "refused", "status": exc.status_code, "message": message},
+                table_id=table.table_id,
+                round_id=round_id,
+            )
             raise
         except ValueError as exc:  # RoundError, or a result the game refuses
-            console.journal("console_action", {**record, "outcome": "refused", "status": 409, "message": str(exc)},
-                            table_id=table.table_id, round_id=round_id)
+            console.journal(
+                "console_action",
+                {**record, "outcome": "refused", "status": 409, "message": str(exc)},
+                table_id=table.table_id,
+                round_id=round_id,
+            )
             raise _error(409, str(exc)) from None
-        console.journal("console_action", {**record, "outcome": "done"}, table_id=table.table_id, round_id=round_id)
+        console.journal(
+            "console_action", {**record, "outcome": "done"}, table_id=table.table_id, round_id=round_id
+        )
         return {"ok": True, "result": result, "view": table_view(table, hub, user)}
 
-    async def _act(action: str, body: ActionBody, request: Request, table: Any, user: User,
-                   record: dict[str, Any]) -> Any:
+    async def _act(
+        action: str, body: ActionBody, request: Request, table: Any, user: User, record: dict[str, Any]
+    ) -> Any:
         if action not in ACTIONS:
             record["action"] = action[:40]
             raise _error(404, f"There is no action {action[:40]!r}.")
@@ -375,24 +468,41 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         # decide on the loop, with no await between the check and the action
         choice = _find_choice(table, user, action, body)
         if choice["needs_approval"] and approver is None:
-            raise _error(409, "This needs a supervisor's approval: a supervisor signs in on this screen.",
-                         needs_approval=True)
-        return _perform(table, action, choice, body, user.username, approver.username if approver else None, record)
+            raise _error(
+                409,
+                "This needs a supervisor's approval: a supervisor signs in on this screen.",
+                needs_approval=True,
+            )
+        return _perform(
+            table, action, choice, body, user.username, approver.username if approver else None, record
+        )
 
     async def _approver(approval: Approval, user: User, request: Request, action: str, table: Any) -> User:
         name = approval.username.strip().lower()
         if name == user.username:
             raise _error(403, "The approval must come from a second person, not from you.")
-        approver = await console.check_credentials(name, approval.secret, _client_ip(request), f"approve {action}",
-                                                   status=403)
+        approver = await console.check_credentials(
+            name, approval.secret, _client_ip(request), f"approve {action}", status=403
+        )
         if not approver.can("approve"):
-            console.journal("console_approval", {"action": action, "by": user.username, "approver": name,
-                                                 "outcome": "refused", "message": "not a supervisor"},
-                            table_id=table.table_id)
+            console.journal(
+                "console_approval",
+                {
+                    "action": action,
+                    "by": user.username,
+                    "approver": name,
+                    "outcome": "refused",
+                    "message": "not a supervisor",
+                },
+                table_id=table.table_id,
+            )
             raise _error(403, f"{approver.username} is a {approver.role}: only a supervisor can approve.")
-        console.journal("console_approval", {"action": action, "by": user.username, "approver": approver.username,
-                                             "outcome": "approved"}, table_id=table.table_id,
-                        round_id=table.round.round_id if table.round is not None else None)
+        console.journal(
+            "console_approval",
+            {"action": action, "by": user.username, "approver": approver.username, "outcome": "approved"},
+            table_id=table.table_id,
+            round_id=table.round.round_id if table.round is not None else None,
+        )
         return approver
 
     def _find_choice(table: Any, user: User, action: str, body: ActionBody) -> dict[str, Any]:
@@ -402,15 +512,26 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             if c["id"] == action and (action != "release" or c.get("code") == body.code):
                 return c
         r = snap.get("round")
-        where = f"round {r['round_number']} is {r['state'].replace('_', ' ')}" if r else "no round has been played"
+        where = (
+            f"round {r['round_number']} is {r['state'].replace('_', ' ')}"
+            if r
+            else "no round has been played"
+        )
         if snap.get("status") == "paused":
             where += f"; the table is paused ({snap.get('paused_reason')})"
         if in_maintenance(snap):
             where = f"table {maintenance_words(snap['maintenance'])}; {where}"
         raise _error(409, f"'{action.replace('_', ' ')}' is not possible now: {where}.")
 
-    def _perform(table: Any, action: str, choice: dict[str, Any], body: ActionBody, by: str,
-                 approved_by: str | None, record: dict[str, Any]) -> Any:
+    def _perform(
+        table: Any,
+        action: str,
+        choice: dict[str, Any],
+        body: ActionBody,
+        by: str,
+        approved_by: str | None,
+        record: dict[str, Any],
+    ) -> Any:
         if action == "open_round":
             return table.open_round_by(by).projection()
         if action == "close_betting":
@@ -470,8 +591,12 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             if len(text) < 3:
                 raise _error(400, "Describe the incident in a few words.")
             entry = {"category": body.category, "text": text, "by": by}
-            console.journal("console_incident", entry, table_id=table.table_id,
-                            round_id=table.round.round_id if table.round and not table.round.is_final else None)
+            console.journal(
+                "console_incident",
+                entry,
+                table_id=table.table_id,
+                round_id=table.round.round_id if table.round and not table.round.is_final else None,
+            )
             hub.incident(table.table_id, entry)
             record["category"] = body.category
             return entry
@@ -488,8 +613,9 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
     # --- maintenance mode (technicians and admins) ---------------------------------------------------
 
     @router.post(PREFIX + "/api/tables/{table_id}/maintenance")
-    async def set_maintenance(body: MaintenanceBody, table: Any = Depends(get_table),
-                              session: Session = Depends(csrf)) -> dict[str, Any]:
+    async def set_maintenance(
+        body: MaintenanceBody, table: Any = Depends(get_table), session: Session = Depends(csrf)
+    ) -> dict[str, Any]:
         """Turn the table's maintenance mode on or off; every attempt is journaled with who made it."""
         user = session.user
         reason = body.reason.strip()
@@ -505,8 +631,11 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
                 raise _error(409, str(exc)) from None
         except HTTPException as exc:
             message = exc.detail.get("error") if isinstance(exc.detail, dict) else str(exc.detail)
-            console.journal("console_action", {**record, "outcome": "refused", "status": exc.status_code,
-                                               "message": message}, table_id=table.table_id)
+            console.journal(
+                "console_action",
+                {**record, "outcome": "refused", "status": exc.status_code, "message": message},
+                table_id=table.table_id,
+            )
             raise
         console.journal("console_action", {**record, "outcome": "done"}, table_id=table.table_id)
         return {"ok": True, "maintenance": state, "view": table_view(table, hub, user)}
@@ -518,26 +647,35 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         return [d for t in studio.tables.values() for d in device_views(t)]
 
     @router.get(PREFIX + "/api/devices/{table_id}/{role}")
-    async def device_detail(found: tuple[Any, Any] = Depends(get_device),
-                            session: Session = Depends(require("devices"))) -> dict[str, Any]:
+    async def device_detail(
+        found: tuple[Any, Any] = Depends(get_device), session: Session = Depends(require("devices"))
+    ) -> dict[str, Any]:
         table, slot = found
         view = next(d for d in device_views(table) if d["device_id"] == slot.device_id)
         family = family_for_kind(slot.kind)
-        return {"device": view, "family": family.public(), "log": hub.device_log(slot.device_id),
-                "page": calibration.page_data(family.page, table, slot, hub), "table_id": table.table_id,
-                "game": table.game.game_id, "maintenance": table.snapshot().get("maintenance"),
-                "round": table.round.projection() if table.round is not None else None}
+        return {
+            "device": view,
+            "family": family.public(),
+            "log": hub.device_log(slot.device_id),
+            "page": calibration.page_data(family.page, table, slot, hub),
+            "table_id": table.table_id,
+            "game": table.game.game_id,
+            "maintenance": table.snapshot().get("maintenance"),
+            "round": table.round.projection() if table.round is not None else None,
+        }
 
     @router.get(PREFIX + "/api/devices/{table_id}/{role}/page")
-    async def device_page(found: tuple[Any, Any] = Depends(get_device),
-                          session: Session = Depends(require("devices"))) -> dict[str, Any]:
+    async def device_page(
+        found: tuple[Any, Any] = Depends(get_device), session: Session = Depends(require("devices"))
+    ) -> dict[str, Any]:
         """The family page's data now (the pages ask again when the device reports something)."""
         table, slot = found
         return {"page": calibration.page_data(family_for_kind(slot.kind).page, table, slot, hub)}
 
     @router.post(PREFIX + "/api/devices/{table_id}/{role}/decode")
-    async def decode_payload(body: DecodeBody, found: tuple[Any, Any] = Depends(get_device),
-                             session: Session = Depends(csrf)) -> dict[str, Any]:
+    async def decode_payload(
+        body: DecodeBody, found: tuple[Any, Any] = Depends(get_device), session: Session = Depends(csrf)
+    ) -> dict[str, Any]:
         """Shoe decoder test: what the shoe's vendor table makes of a payload (typed in, or read off a card)."""
         _technician(session)
         table, slot = found
@@ -549,8 +687,9 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             raise _error(409, str(exc)) from None
 
     @router.post(PREFIX + "/api/devices/{table_id}/{role}/decode-image")
-    async def decode_image(request: Request, found: tuple[Any, Any] = Depends(get_device),
-                           session: Session = Depends(csrf)) -> dict[str, Any]:
+    async def decode_image(
+        request: Request, found: tuple[Any, Any] = Depends(get_device), session: Session = Depends(csrf)
+    ) -> dict[str, Any]:
         """Shoe decoder test with a card image (the body is the image file): decoded as the camera shoe would."""
         _technician(session)
         table, slot = found
@@ -570,15 +709,22 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             raise _error(409, str(exc)) from None
         except ValueError as exc:
             raise _error(400, str(exc)) from None
-        console.journal("console_action", {"action": "decoder_test", "by": session.user.username,
-                                           "device_id": slot.device_id, "payloads": [p["payload"] for p in
-                                                                                      result["payloads"]]},
-                        table_id=table.table_id)
+        console.journal(
+            "console_action",
+            {
+                "action": "decoder_test",
+                "by": session.user.username,
+                "device_id": slot.device_id,
+                "payloads": [p["payload"] for p in result["payloads"]],
+            },
+            table_id=table.table_id,
+        )
         return result
 
     @router.get(PREFIX + "/api/devices/{table_id}/{role}/frame")
-    async def device_frame(found: tuple[Any, Any] = Depends(get_device),
-                           session: Session = Depends(require("devices"))) -> Response:
+    async def device_frame(
+        found: tuple[Any, Any] = Depends(get_device), session: Session = Depends(require("devices"))
+    ) -> Response:
         """The camera's latest frame (JPEG), when its driver keeps one."""
         jpeg = await asyncio.to_thread(calibration.last_frame, found[1])
         if not jpeg:
@@ -590,13 +736,15 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             raise _error(403, f"A {session.user.role} may not use the device pages.")
 
     @router.post(PREFIX + "/api/devices/{table_id}/{role}/command")
-    async def device_command(body: CommandBody, found: tuple[Any, Any] = Depends(get_device),
-                             session: Session = Depends(csrf)) -> dict[str, Any]:
+    async def device_command(
+        body: CommandBody, found: tuple[Any, Any] = Depends(get_device), session: Session = Depends(csrf)
+    ) -> dict[str, Any]:
         return _send(found, body.command.strip(), body.confirm, session)
 
     @router.post(PREFIX + "/api/devices/{table_id}/{role}/self-test")
-    async def device_self_test(body: SelfTestBody, found: tuple[Any, Any] = Depends(get_device),
-                               session: Session = Depends(csrf)) -> dict[str, Any]:
+    async def device_self_test(
+        body: SelfTestBody, found: tuple[Any, Any] = Depends(get_device), session: Session = Depends(csrf)
+    ) -> dict[str, Any]:
         family = family_for_kind(found[1].kind)
         if not family.self_test:
             raise _error(409, f"The console does not know how to self-test a {found[1].kind}.")
@@ -606,7 +754,12 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         """Send one command to a device; every attempt is journaled with who made it and how it ended."""
         table, slot = found
         user = session.user
-        record = {"action": "device_command", "by": user.username, "device_id": slot.device_id, "command": command}
+        record = {
+            "action": "device_command",
+            "by": user.username,
+            "device_id": slot.device_id,
+            "command": command,
+        }
         try:
             if not user.can("device_commands"):
                 raise _error(403, f"A {user.role} may not send commands to devices.")
@@ -627,8 +780,11 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
                 raise _error(409, str(exc)) from None
         except HTTPException as exc:
             message = exc.detail.get("error") if isinstance(exc.detail, dict) else str(exc.detail)
-            console.journal("console_action", {**record, "outcome": "refused", "status": exc.status_code,
-                                               "message": message}, table_id=table.table_id)
+            console.journal(
+                "console_action",
+                {**record, "outcome": "refused", "status": exc.status_code, "message": message},
+                table_id=table.table_id,
+            )
             raise
         console.journal("console_action", {**record, "outcome": "done"}, table_id=table.table_id)
         hub.note_command(slot.device_id, command, user.username)
@@ -649,15 +805,21 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
     async def add_user(body: NewUserBody, session: Session = Depends(csrf)) -> dict[str, Any]:
         _admin(session)
         try:
-            user = await asyncio.to_thread(console.users.add, body.username.strip().lower(), body.role, body.secret)
+            user = await asyncio.to_thread(
+                console.users.add, body.username.strip().lower(), body.role, body.secret
+            )
         except AuthError as exc:
             raise _error(400, str(exc)) from None
-        console.journal("console_user", {"action": "add", "by": session.user.username, "username": user.username,
-                                         "role": user.role})
+        console.journal(
+            "console_user",
+            {"action": "add", "by": session.user.username, "username": user.username, "role": user.role},
+        )
         return {"username": user.username, "role": user.role, "disabled": False}
 
     @router.post(PREFIX + "/api/users/{username}/disabled")
-    async def disable_user(username: str, body: DisableBody, session: Session = Depends(csrf)) -> dict[str, Any]:
+    async def disable_user(
+        username: str, body: DisableBody, session: Session = Depends(csrf)
+    ) -> dict[str, Any]:
         _admin(session)
         if username == session.user.username and body.disabled:
             raise _error(400, "You cannot disable yourself.")
@@ -666,19 +828,29 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         except AuthError as exc:
             raise _error(404, str(exc)) from None
         ended = console.sessions.end_user(username) if body.disabled else 0
-        console.journal("console_user", {"action": "disable" if body.disabled else "enable",
-                                         "by": session.user.username, "username": username})
+        console.journal(
+            "console_user",
+            {
+                "action": "disable" if body.disabled else "enable",
+                "by": session.user.username,
+                "username": username,
+            },
+        )
         return {"ok": True, "sessions_ended": ended}
 
     @router.post(PREFIX + "/api/users/{username}/secret")
-    async def change_secret(username: str, body: SecretBody, session: Session = Depends(csrf)) -> dict[str, Any]:
+    async def change_secret(
+        username: str, body: SecretBody, session: Session = Depends(csrf)
+    ) -> dict[str, Any]:
         _admin(session)
         try:
             await asyncio.to_thread(console.users.set_secret, username, body.secret)
         except AuthError as exc:
             raise _error(400, str(exc)) from None
         ended = console.sessions.end_user(username)
-        console.journal("console_user", {"action": "new_secret", "by": session.user.username, "username": username})
+        console.journal(
+            "console_user", {"action": "new_secret", "by": session.user.username, "username": username}
+        )
         return {"ok": True, "sessions_ended": ended}
 
     # --- live updates ----------------------------------------------------------------------------------
@@ -688,7 +860,9 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         if not _same_origin(ws):
             await ws.close(code=1008)
             return
-        session = console.sessions.get(ws.cookies.get(COOKIE), touch=False)  # a screen left open is not activity
+        session = console.sessions.get(
+            ws.cookies.get(COOKIE), touch=False
+        )  # a screen left open is not activity
         await ws.accept()
         if session is None:
             await ws.close(code=4401, reason="sign in")
@@ -696,8 +870,11 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
         wanted = {t for t in (ws.query_params.get("tables") or "").split(",") if t}
         want_devices = ws.query_params.get("devices") == "1"
         unknown = wanted - set(studio.tables)
-        if unknown or (wanted and not session.user.can("view_tables")) or \
-                (want_devices and not session.user.can("devices")):
+        if (
+            unknown
+            or (wanted and not session.user.can("view_tables"))
+            or (want_devices and not session.user.can("devices"))
+        ):
             await ws.close(code=4403, reason="not allowed" if not unknown else "unknown table")
             return
         client = hub.subscribe(session, wanted, want_devices)
@@ -742,11 +919,16 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
             for table_id in sorted(dirty):
                 table = studio.tables.get(table_id)
                 if table is not None:
-                    await ws.send_json({"type": "table", "table_id": table_id,
-                                        "view": table_view(table, hub, user)})
+                    await ws.send_json(
+                        {"type": "table", "table_id": table_id, "view": table_view(table, hub, user)}
+                    )
             if client.devices and (periodic or any(e["type"] == "device" for e in events)):
-                await ws.send_json({"type": "devices",
-                                    "devices": [d for t in studio.tables.values() for d in device_views(t)]})
+                await ws.send_json(
+                    {
+                        "type": "devices",
+                        "devices": [d for t in studio.tables.values() for d in device_views(t)],
+                    }
+                )
             client.wake.clear()
             if client.events or client.dirty:
                 periodic = False
@@ -760,4 +942,4 @@ def console_router(studio: Any, *, sessions: SessionStore | None = None, throttl
     return router
 
 
-__all__ = ["console_router", "PERMISSIONS"]
+__all__ = ["PERMISSIONS", "console_router"]

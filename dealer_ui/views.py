@@ -4,9 +4,10 @@ choices a person has right now.
 :func:`choices` is the one place that decides what a dealer may do: the page draws its buttons from it
 and the API refuses any action that is not in it, so the screen and the server never disagree.
 """
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .auth import User
@@ -21,17 +22,17 @@ OPEN_STATES = ("betting_open", "betting_closed", "in_play", "result_pending")
 
 
 def iso(at: datetime | None) -> str | None:
-    return at.astimezone(timezone.utc).isoformat().replace("+00:00", "Z") if at else None
+    return at.astimezone(UTC).isoformat().replace("+00:00", "Z") if at else None
 
 
 def now_iso() -> str:
-    return iso(datetime.now(timezone.utc))  # type: ignore[return-value]
+    return iso(datetime.now(UTC))  # type: ignore[return-value]
 
 
 # --- devices ----------------------------------------------------------------------------------
 
 
-def device_views(table: "Table", snap: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def device_views(table: Table, snap: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Each device of the table with its health, slot details and family."""
     snap = snap or table.snapshot()
     out = []
@@ -39,9 +40,14 @@ def device_views(table: "Table", snap: dict[str, Any] | None = None) -> list[dic
         slot = table.devices.get(d.get("device_id", ""))
         kind = d.get("kind") or (slot.kind if slot else None)
         family = family_for_kind(kind)
-        view = dict(d, kind=kind, table_id=table.table_id, family=family.id,
-                    serial_number=slot.serial_number if slot else None,
-                    role=d.get("role") or (slot.role if slot else None))
+        view = dict(
+            d,
+            kind=kind,
+            table_id=table.table_id,
+            family=family.id,
+            serial_number=slot.serial_number if slot else None,
+            role=d.get("role") or (slot.role if slot else None),
+        )
         view.setdefault("connected", False)
         view["self_test"] = family.self_test is not None
         phase = family.phase(view)
@@ -51,7 +57,7 @@ def device_views(table: "Table", snap: dict[str, Any] | None = None) -> list[dic
     return out
 
 
-def table_families(table: "Table") -> list[Family]:
+def table_families(table: Table) -> list[Family]:
     seen: list[Family] = []
     for slot in table.devices.values():
         f = family_for_kind(slot.kind)
@@ -73,7 +79,7 @@ def in_maintenance(snap: dict[str, Any]) -> bool:
 
 
 def maintenance_words(m: dict[str, Any]) -> str:
-    """"in maintenance: wheel settings (tom)" for refusals and banners."""
+    """ "in maintenance: wheel settings (tom)" for refusals and banners."""
     return f"in maintenance: {m.get('reason') or 'no reason given'} ({m.get('by')})"
 
 
@@ -83,9 +89,11 @@ def notice(snap: dict[str, Any]) -> dict[str, Any]:
     lines: list[str] = []
     if in_maintenance(snap):
         m = snap["maintenance"]
-        lines = [f"{m.get('reason')} (by {m.get('by')}, since {m.get('since')})",
-                 "No round opens and nothing is published until a technician turns maintenance off. "
-                 "Device tests are shown here."]
+        lines = [
+            f"{m.get('reason')} (by {m.get('by')}, since {m.get('since')})",
+            "No round opens and nothing is published until a technician turns maintenance off. "
+            "Device tests are shown here.",
+        ]
         lines += [d["message"] for d in (m.get("decisions") or [])[:3] if d.get("message")]
         return {"level": "maintenance", "title": "Table in maintenance", "lines": lines}
     if snap.get("status") == "paused":
@@ -93,18 +101,25 @@ def notice(snap: dict[str, Any]) -> dict[str, Any]:
         if r and r["state"] in OPEN_STATES:
             lines.append("The round stays open until the device is back; nothing is paid meanwhile.")
         else:
-            lines.append("No round can start until the device is back. Call a technician if it does not return.")
+            lines.append(
+                "No round can start until the device is back. Call a technician if it does not return."
+            )
         return {"level": "paused", "title": "Table paused", "lines": lines}
     check = snap.get("opening_check") or {}
     if check.get("required") and not (r and r["state"] in OPEN_STATES):
         report = check.get("report") or {}
         if check.get("running"):
-            return {"level": "hold", "title": "Opening check running",
-                    "lines": [report.get("message") or "Read every ball of the set once, then finish the check."]}
+            return {
+                "level": "hold",
+                "title": "Opening check running",
+                "lines": [report.get("message") or "Read every ball of the set once, then finish the check."],
+            }
         if not check.get("passed"):
             lines = [f"Last check: {report['message']}"] if report.get("message") else []
-            lines.append("The table opens no round before its opening check passes (every ball of the set read "
-                         "once). Run the check.")
+            lines.append(
+                "The table opens no round before its opening check passes (every ball of the set read "
+                "once). Run the check."
+            )
             return {"level": "hold", "title": "Opening check needed", "lines": lines}
     if r and r["state"] in OPEN_STATES and r.get("holds"):
         lines = [h["message"] for h in r["holds"]]
@@ -114,8 +129,11 @@ def notice(snap: dict[str, Any]) -> dict[str, Any]:
         lines = [h["message"] for h in snap["holds"]]
         return {"level": "hold", "title": "Table held", "lines": lines}
     if r and r["state"] == "voided":
-        return {"level": "void", "title": "Round void",
-                "lines": [r.get("void_message") or "The round is void and all bets are returned."]}
+        return {
+            "level": "void",
+            "title": "Round void",
+            "lines": [r.get("void_message") or "The round is void and all bets are returned."],
+        }
     if r and r["state"] == "certified":
         people = (r.get("source") or {}).get("people")
         extra = [f"Entered by hand by {' and '.join(people)}."] if people else []
@@ -126,12 +144,19 @@ def notice(snap: dict[str, Any]) -> dict[str, Any]:
 # --- choices -----------------------------------------------------------------------------------------
 
 
-def _choice(cid: str, label: str, *, approval: bool = False, danger: bool = False, **extra: Any) -> dict[str, Any]:
+def _choice(
+    cid: str, label: str, *, approval: bool = False, danger: bool = False, **extra: Any
+) -> dict[str, Any]:
     return {"id": cid, "label": label, "needs_approval": approval, "danger": danger, **extra}
 
 
-def choices(table: "Table", user: User, snap: dict[str, Any], devices: list[dict[str, Any]],
-            recent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def choices(
+    table: Table,
+    user: User,
+    snap: dict[str, Any],
+    devices: list[dict[str, Any]],
+    recent: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
     """What this person may do at this table right now (nothing for a role that does not deal)."""
     out: list[dict[str, Any]] = []
     if user.can("view_tables"):
@@ -145,7 +170,9 @@ def choices(table: "Table", user: User, snap: dict[str, Any], devices: list[dict
         if check.get("running"):
             out.append(_choice("finish_opening_check", "Finish opening check"))
         else:
-            out.append(_choice("start_opening_check", "Check again" if check.get("passed") else "Run opening check"))
+            out.append(
+                _choice("start_opening_check", "Check again" if check.get("passed") else "Run opening check")
+            )
     if not user.can("deal"):
         return out
     if in_maintenance(snap):
@@ -191,7 +218,7 @@ def choices(table: "Table", user: User, snap: dict[str, Any], devices: list[dict
 # --- whole views ---------------------------------------------------------------------------------------
 
 
-def table_view(table: "Table", hub: "ConsoleHub", user: User) -> dict[str, Any]:
+def table_view(table: Table, hub: ConsoleHub, user: User) -> dict[str, Any]:
     snap = table.snapshot()
     devices = device_views(table, snap)
     recent = hub.recent_rounds(table.table_id)
@@ -222,8 +249,10 @@ def judge_view(judge: Any) -> dict[str, Any] | None:
     out = dict(judge)
     nxt = judge.get("next")
     if isinstance(nxt, dict) and (nxt.get("label") or nxt.get("position")):
-        out["next"] = {"position": str(nxt.get("position") or ""),
-                       "label": str(nxt.get("label") or str(nxt.get("position")).replace("_", " "))}
+        out["next"] = {
+            "position": str(nxt.get("position") or ""),
+            "label": str(nxt.get("label") or str(nxt.get("position")).replace("_", " ")),
+        }
     else:
         out["next"] = None
     awaiting = []
@@ -231,15 +260,21 @@ def judge_view(judge: Any) -> dict[str, Any] | None:
         if not isinstance(w, dict):
             continue
         allowed = w.get("allowed") if isinstance(w.get("allowed"), list) else []
-        awaiting.append({"window": str(w.get("window") or ""), "seat": str(w.get("seat") or ""),
-                         "hand": w.get("hand") if isinstance(w.get("hand"), int) else None,
-                         "allowed": [str(a) for a in allowed], "default": w.get("default"),
-                         "deadline": w.get("deadline") if isinstance(w.get("deadline"), str) else None})
+        awaiting.append(
+            {
+                "window": str(w.get("window") or ""),
+                "seat": str(w.get("seat") or ""),
+                "hand": w.get("hand") if isinstance(w.get("hand"), int) else None,
+                "allowed": [str(a) for a in allowed],
+                "default": w.get("default"),
+                "deadline": w.get("deadline") if isinstance(w.get("deadline"), str) else None,
+            }
+        )
     out["awaiting"] = awaiting
     return out
 
 
-def table_meta(table: "Table") -> dict[str, Any]:
+def table_meta(table: Table) -> dict[str, Any]:
     """What does not change while the table runs: the dialogs' lists and forms."""
     reasons = dict(MANUAL_VOID_REASONS)
     for f in table_families(table):
@@ -263,11 +298,16 @@ def table_meta(table: "Table") -> dict[str, Any]:
     }
 
 
-def table_summary(table: "Table") -> dict[str, Any]:
+def table_summary(table: Table) -> dict[str, Any]:
     snap = table.snapshot()
     r = snap.get("round")
-    return {"table_id": table.table_id, "game": snap["game"], "pacing": snap["pacing"], "status": snap["status"],
-            "paused_reason": snap["paused_reason"],
-            "round": {k: r[k] for k in ("round_number", "state", "result")} if r else None,
-            "held": bool(r and r.get("holds")) or bool(snap.get("holds")),
-            "maintenance": in_maintenance(snap)}
+    return {
+        "table_id": table.table_id,
+        "game": snap["game"],
+        "pacing": snap["pacing"],
+        "status": snap["status"],
+        "paused_reason": snap["paused_reason"],
+        "round": {k: r[k] for k in ("round_number", "state", "result")} if r else None,
+        "held": bool(r and r.get("holds")) or bool(snap.get("holds")),
+        "maintenance": in_maintenance(snap),
+    }

@@ -9,7 +9,8 @@ caller: `start()` returns at once and `stop()` is idempotent.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .events import DeviceEvent
 
@@ -50,7 +51,7 @@ class Driver(ABC):
         """Connection state, last message and error counters, for technicians."""
         return {"device_id": self.device_id, "kind": self.kind, "url": self.url, "connected": self.connected}
 
-    def __enter__(self) -> "Driver":
+    def __enter__(self) -> Driver:
         self.start()
         return self
 

@@ -8,14 +8,14 @@ journal can keep it and a replay can reproduce it.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class DeviceEvent(BaseModel):
@@ -108,6 +108,7 @@ class WheelRestart(DeviceEvent):
 
 # --- card shoes --------------------------------------------------------------
 
+
 class CardDrawn(DeviceEvent):
     """One physical card read as it left the shoe (repeated reads of one card already folded into one).
 
@@ -136,17 +137,15 @@ class CardUnreadable(DeviceEvent):
 WheelEvent = Union[WheelStatus, WheelResult, WheelFault, WheelReply, WheelRestart]
 
 AnyDeviceEvent = Annotated[
-    Union[
-        DeviceConnected,
-        DeviceDisconnected,
-        DeviceUnknownMessage,
-        WheelStatus,
-        WheelResult,
-        WheelFault,
-        WheelReply,
-        WheelRestart,
-        CardDrawn,
-        CardUnreadable,
-    ],
+    DeviceConnected
+    | DeviceDisconnected
+    | DeviceUnknownMessage
+    | WheelStatus
+    | WheelResult
+    | WheelFault
+    | WheelReply
+    | WheelRestart
+    | CardDrawn
+    | CardUnreadable,
     Field(discriminator="kind"),
 ]

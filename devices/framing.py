@@ -18,11 +18,12 @@ Rules (shared/protocols/cammegh-ss2.md §9.1-9.6):
   ``errors="replace"`` (U+FFFD) and delivered, so the parser reports it as
   unknown; the line is counted in ``decode_errors``.
 """
+
 from __future__ import annotations
 
 import re
 
-__all__ = ["LineFramer", "DEFAULT_MAX_LINE"]
+__all__ = ["DEFAULT_MAX_LINE", "LineFramer"]
 
 DEFAULT_MAX_LINE = 512
 

@@ -18,6 +18,7 @@ or an opened serial port alone proves nothing: an RTU line with no device on it 
 fails; the driver then closes the client and reconnects with exponential backoff from
 ``reconnect_min`` to ``reconnect_max`` seconds.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -33,8 +34,16 @@ from .threaded import ThreadedDriver
 
 __all__ = ["ModbusPollingDriver", "PollError", "short_text"]
 
-_COUNTERS = ("polls", "poll_errors", "connects", "reconnects", "disconnects", "connect_failures", "events",
-             "callback_errors")
+_COUNTERS = (
+    "polls",
+    "poll_errors",
+    "connects",
+    "reconnects",
+    "disconnects",
+    "connect_failures",
+    "events",
+    "callback_errors",
+)
 
 
 class PollError(Exception):
@@ -48,9 +57,20 @@ class ModbusPollingDriver(ThreadedDriver):
     register_map: Any
     tracker: Any
 
-    def __init__(self, device_id: str, url: str, on_event: EventSink, *, poll_interval: float,
-                 failures_before_lost: int = 3, reconnect_min: float = 0.1, reconnect_max: float = 5.0,
-                 timeout: float | None = None, stop_timeout: float = 5.0, **options: Any) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        url: str,
+        on_event: EventSink,
+        *,
+        poll_interval: float,
+        failures_before_lost: int = 3,
+        reconnect_min: float = 0.1,
+        reconnect_max: float = 5.0,
+        timeout: float | None = None,
+        stop_timeout: float = 5.0,
+        **options: Any,
+    ) -> None:
         super().__init__(device_id, url, on_event, **options)
         self.target: ModbusUrl = parse_modbus_url(url, self.what)
         if timeout is not None:
@@ -59,7 +79,9 @@ class ModbusPollingDriver(ThreadedDriver):
             self.target = dataclasses.replace(self.target, timeout=float(timeout))
         limit = self.max_poll_interval
         if not 0 < poll_interval <= limit:
-            raise ValueError(f"poll_interval must be more than 0 and at most {limit} second{'' if limit == 1 else 's'}")
+            raise ValueError(
+                f"poll_interval must be more than 0 and at most {limit} second{'' if limit == 1 else 's'}"
+            )
         if failures_before_lost < 1:
             raise ValueError("failures_before_lost must be at least 1")
         if not 0 < reconnect_min <= reconnect_max:

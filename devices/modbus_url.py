@@ -14,13 +14,14 @@
 :func:`parse_modbus_url` is pure and says exactly what is wrong with a bad URL; :meth:`ModbusUrl.client`
 makes the pymodbus client for it (not connected).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["ModbusUrl", "parse_modbus_url", "DEFAULT_TCP_PORT", "DEFAULT_TIMEOUT"]
+__all__ = ["DEFAULT_TCP_PORT", "DEFAULT_TIMEOUT", "ModbusUrl", "parse_modbus_url"]
 
 DEFAULT_TCP_PORT = 502
 DEFAULT_TIMEOUT = 0.5
@@ -49,17 +50,29 @@ class ModbusUrl:
         from pymodbus.framer import FramerType
 
         if self.transport == "tcp":
-            return ModbusTcpClient(self.host, port=self.port, timeout=self.timeout, retries=0, reconnect_delay=0,
-                                   name=name)
-        return ModbusSerialClient(self.device, framer=FramerType.RTU, baudrate=self.baudrate, parity=self.parity,
-                                  bytesize=self.bytesize, stopbits=self.stopbits, timeout=self.timeout, retries=0,
-                                  reconnect_delay=0, name=name)
+            return ModbusTcpClient(
+                self.host, port=self.port, timeout=self.timeout, retries=0, reconnect_delay=0, name=name
+            )
+        return ModbusSerialClient(
+            self.device,
+            framer=FramerType.RTU,
+            baudrate=self.baudrate,
+            parity=self.parity,
+            bytesize=self.bytesize,
+            stopbits=self.stopbits,
+            timeout=self.timeout,
+            retries=0,
+            reconnect_delay=0,
+            name=name,
+        )
 
     def describe(self) -> str:
         if self.transport == "tcp":
             return f"Modbus TCP {self.host}:{self.port} unit {self.unit}"
-        return (f"Modbus RTU {self.device} {self.baudrate} {self.bytesize}{self.parity}{self.stopbits} "
-                f"unit {self.unit}")
+        return (
+            f"Modbus RTU {self.device} {self.baudrate} {self.bytesize}{self.parity}{self.stopbits} "
+            f"unit {self.unit}"
+        )
 
 
 def parse_modbus_url(url: str, what: str = "a Modbus device") -> ModbusUrl:
@@ -74,7 +87,9 @@ def parse_modbus_url(url: str, what: str = "a Modbus device") -> ModbusUrl:
     allowed = _TCP_KEYS if scheme == "modbus-tcp" else _RTU_KEYS
     unknown = sorted(set(query) - allowed)
     if unknown:
-        raise ValueError(f"{url!r}: unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(allowed))})")
+        raise ValueError(
+            f"{url!r}: unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(allowed))})"
+        )
     for key, values in query.items():
         if len(values) != 1:
             raise ValueError(f"{url!r}: {key} is given {len(values)} times")
@@ -120,8 +135,16 @@ def parse_modbus_url(url: str, what: str = "a Modbus device") -> ModbusUrl:
     stopbits = _int(url, q, "stopbits", 1)
     if stopbits not in (1, 2):
         raise ValueError(f"{url!r}: stopbits must be 1 or 2")
-    return ModbusUrl("rtu", unit=unit, timeout=timeout, device=device, baudrate=baud, parity=parity,
-                     bytesize=bytesize, stopbits=stopbits)
+    return ModbusUrl(
+        "rtu",
+        unit=unit,
+        timeout=timeout,
+        device=device,
+        baudrate=baud,
+        parity=parity,
+        bytesize=bytesize,
+        stopbits=stopbits,
+    )
 
 
 def _int(url: str, q: dict[str, str], key: str, default: int) -> int:

@@ -4,6 +4,7 @@ Every module of the `devices` package (and its sub-packages) that defines a
 module-level `DRIVERS` dict of kind -> driver class is registered, so a new
 device is one module and touches nothing else.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -102,9 +102,25 @@ class SerialLineDriver(ThreadedDriver):
         self.stop_timeout = stop_timeout
 
         # _state (ThreadedDriver) guards the counters and the last line for health()
-        self._init_thread(dict.fromkeys((
-            "bytes_in", "lines", "unknown_lines", "commands_sent", "connects", "reconnects", "disconnects",
-            "open_failures", "handler_errors", "callback_errors", "partial_lines_dropped", "silences"), 0))
+        self._init_thread(
+            dict.fromkeys(
+                (
+                    "bytes_in",
+                    "lines",
+                    "unknown_lines",
+                    "commands_sent",
+                    "connects",
+                    "reconnects",
+                    "disconnects",
+                    "open_failures",
+                    "handler_errors",
+                    "callback_errors",
+                    "partial_lines_dropped",
+                    "silences",
+                ),
+                0,
+            )
+        )
         self._framer = LineFramer(max_line=max_line)
         self._port: serial.SerialBase | None = None
         self._port_lock = threading.Lock()  # guards _port and every write
@@ -200,7 +216,10 @@ class SerialLineDriver(ThreadedDriver):
         while not stop.is_set():
             try:
                 port = serial.serial_for_url(
-                    self.url, baudrate=self.baudrate, timeout=self.read_timeout, write_timeout=self.write_timeout
+                    self.url,
+                    baudrate=self.baudrate,
+                    timeout=self.read_timeout,
+                    write_timeout=self.write_timeout,
                 )
             except Exception as exc:  # SerialException, OSError, ValueError for a bad URL
                 self._count("open_failures")
@@ -301,8 +320,9 @@ class SerialLineDriver(ThreadedDriver):
                 self._link = None
         return (None if stop.is_set() else link.reason), link.got_data
 
-    def _loop_read_loop(self, loop: asyncio.AbstractEventLoop, fd: int,
-                        stop: threading.Event) -> tuple[str | None, bool]:
+    def _loop_read_loop(
+        self, loop: asyncio.AbstractEventLoop, fd: int, stop: threading.Event
+    ) -> tuple[str | None, bool]:
         """The loop reads the port (read_on_loop); this thread sleeps until the link fails or stop()."""
         self.silent = False
         link = _Link(self, fd)
@@ -323,7 +343,7 @@ class SerialLineDriver(ThreadedDriver):
                 self._link = None
         return (None if stop.is_set() else link.reason), link.got_data
 
-    def _read_ready(self, link: "_Link") -> None:
+    def _read_ready(self, link: _Link) -> None:
         """On the shared reader: the port has bytes (or an error)."""
         try:
             data = os.read(link.fd, 4096)
@@ -333,14 +353,16 @@ class SerialLineDriver(ThreadedDriver):
             link.down(f"read failed: read failed: {exc}")
             return
         if not data:
-            link.down("read failed: device reports readiness to read but returned no data "
-                      "(device disconnected or multiple access on port?)")
+            link.down(
+                "read failed: device reports readiness to read but returned no data "
+                "(device disconnected or multiple access on port?)"
+            )
             return
         link.got_data = True
         link.last_rx = time.monotonic()
         self._received(data)
 
-    def _check_timers(self, link: "_Link", now: float) -> None:
+    def _check_timers(self, link: _Link, now: float) -> None:
         """On the shared reader, every read_timeout: the partial-line and silence timers."""
         if not any(self._timers_due(now - link.last_rx, link.got_data)):
             return
@@ -350,9 +372,15 @@ class SerialLineDriver(ThreadedDriver):
 
     def _timers_due(self, quiet: float, got_data: bool) -> tuple[bool, bool]:
         """(drop the partial line, call the device silent) after `quiet` seconds without a byte."""
-        return (self.partial_line_timeout is not None and bool(self._framer.pending)
-                and quiet > self.partial_line_timeout,
-                self.silence_timeout is not None and got_data and not self.silent and quiet > self.silence_timeout)
+        return (
+            self.partial_line_timeout is not None
+            and bool(self._framer.pending)
+            and quiet > self.partial_line_timeout,
+            self.silence_timeout is not None
+            and got_data
+            and not self.silent
+            and quiet > self.silence_timeout,
+        )
 
     def _run_timers(self, quiet: float, got_data: bool) -> None:
         drop, silent = self._timers_due(quiet, got_data)
@@ -537,8 +565,9 @@ class _SharedReader:
                 wake_r, self._wake_w = os.pipe()
                 os.set_blocking(wake_r, False)
                 os.set_blocking(self._wake_w, False)
-                self._thread = threading.Thread(target=self._run, args=(wake_r, self._wake_w),
-                                                name="serial-reader", daemon=True)
+                self._thread = threading.Thread(
+                    target=self._run, args=(wake_r, self._wake_w), name="serial-reader", daemon=True
+                )
                 self._thread.start()
             else:
                 self._poke()

@@ -6,6 +6,7 @@ device until ``stop`` (a ``threading.Event``) is set; one that reconnects keeps 
 the thread starts: build what may fail for the user who configured it) and ``_unblock()`` (after ``stop`` is
 set: unblock a read that would not see it, e.g. shut a socket down).
 """
+
 from __future__ import annotations
 
 import logging
@@ -43,7 +44,9 @@ class ThreadedDriver(Driver):
                 return
             self._before_start()
             self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,), name=self.thread_name, daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, args=(self._stop,), name=self.thread_name, daemon=True
+            )
             self._thread.start()
 
     def stop(self) -> None:
@@ -55,7 +58,9 @@ class ThreadedDriver(Driver):
             return  # never started, already stopped, or called from on_event (the thread ends by itself)
         thread.join(self.stop_timeout)
         if thread.is_alive():  # pragma: no cover - a read stuck past its timeout
-            self._log.error("%s: reader thread did not stop within %.1f s", self.thread_name, self.stop_timeout)
+            self._log.error(
+                "%s: reader thread did not stop within %.1f s", self.thread_name, self.stop_timeout
+            )
 
     @property
     def running(self) -> bool:

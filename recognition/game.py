@@ -153,8 +153,20 @@ class DecisionRefused(_Decision):
     message: str
 
 
-Decision = Union[OpenRound, CloseBetting, StartPlay, ResultReady, Hold, Release, Void, SendCommand, Note,
-                 AskDecision, DecisionTaken, DecisionRefused]
+Decision = Union[
+    OpenRound,
+    CloseBetting,
+    StartPlay,
+    ResultReady,
+    Hold,
+    Release,
+    Void,
+    SendCommand,
+    Note,
+    AskDecision,
+    DecisionTaken,
+    DecisionRefused,
+]
 
 
 class PlayerDecision(BaseModel):

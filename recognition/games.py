@@ -4,6 +4,7 @@ Every module of the `recognition` package (and its sub-packages) that defines a
 module-level `GAMES` dict of game id -> rules object is registered here, so a
 new game is one module and touches nothing else.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -26,7 +27,9 @@ def all_games() -> dict[str, GameRules]:
             if game_id in found and found[game_id] is not rules:
                 raise RuntimeError(f"game id {game_id!r} is defined twice ({info.name})")
             if game_id != rules.game_id:
-                raise RuntimeError(f"{info.name}: GAMES key {game_id!r} differs from its game_id {rules.game_id!r}")
+                raise RuntimeError(
+                    f"{info.name}: GAMES key {game_id!r} differs from its game_id {rules.game_id!r}"
+                )
             found[game_id] = rules
     return dict(sorted(found.items()))
 

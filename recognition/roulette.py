@@ -34,6 +34,7 @@ Payouts are net odds to 1 (seed L101-111, read as the standard net odds; the
 seed's "tripled"/"doubled" wording for dozens, columns and even chances is
 gross, see the digest).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -131,8 +132,45 @@ EUROPEAN = Wheel(
     zeros=("0",),
     order=tuple(
         str(n)
-        for n in (0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10,
-                  5, 24, 16, 33, 1, 20, 14, 31, 9, 22, 18, 29, 7, 28, 12, 35, 3, 26)
+        for n in (
+            0,
+            32,
+            15,
+            19,
+            4,
+            21,
+            2,
+            25,
+            17,
+            34,
+            6,
+            27,
+            13,
+            36,
+            11,
+            30,
+            8,
+            23,
+            10,
+            5,
+            24,
+            16,
+            33,
+            1,
+            20,
+            14,
+            31,
+            9,
+            22,
+            18,
+            29,
+            7,
+            28,
+            12,
+            35,
+            3,
+            26,
+        )
     ),
     red=_RED,
     zero_bets=(
@@ -152,8 +190,44 @@ AMERICAN = Wheel(
     name="American double-zero",
     zeros=("0", "00"),
     order=(
-        "0", "28", "9", "26", "30", "11", "7", "20", "32", "17", "5", "22", "34", "15", "3", "24", "36", "13", "1",
-        "00", "27", "10", "25", "29", "12", "8", "19", "31", "18", "6", "21", "33", "16", "4", "23", "35", "14", "2",
+        "0",
+        "28",
+        "9",
+        "26",
+        "30",
+        "11",
+        "7",
+        "20",
+        "32",
+        "17",
+        "5",
+        "22",
+        "34",
+        "15",
+        "3",
+        "24",
+        "36",
+        "13",
+        "1",
+        "00",
+        "27",
+        "10",
+        "25",
+        "29",
+        "12",
+        "8",
+        "19",
+        "31",
+        "18",
+        "6",
+        "21",
+        "33",
+        "16",
+        "4",
+        "23",
+        "35",
+        "14",
+        "2",
     ),
     red=_RED,
     zero_bets=(
@@ -211,8 +285,10 @@ def bet_spots(wheel: Wheel) -> tuple[BetSpot, ...]:
         "odd": lambda n: n % 2 == 1,
         "even": lambda n: n % 2 == 0,
     }
-    spots += [spot("even_money", tuple(str(n) for n in range(1, 37) if wins(n)), name)
-              for name, wins in even_money.items()]
+    spots += [
+        spot("even_money", tuple(str(n) for n in range(1, 37) if wins(n)), name)
+        for name, wins in even_money.items()
+    ]
     order = {t: i for i, t in enumerate(BET_TYPES)}
     named = list(even_money)
 
@@ -277,7 +353,9 @@ class RouletteRules(BaseGame):
         table = {k: settings.pop(k) for k in list(settings) if k in TABLE_SETTINGS}
         if self.balls == 1 and not table and not self.uses_table_judge:
             return SS2SpinJudge(**settings)
-        return RouletteTableJudge(balls=self.balls, pockets=self.wheel.pockets, ss2_settings=settings, **table)
+        return RouletteTableJudge(
+            balls=self.balls, pockets=self.wheel.pockets, ss2_settings=settings, **table
+        )
 
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """``{"number": "17"}`` (or 17) -> ``{"number": "17", "color": "black"}``.
@@ -286,7 +364,9 @@ class RouletteRules(BaseGame):
         canonical result and are dropped; a ``color`` that is given must agree.
         """
         if not isinstance(result, dict):
-            raise ValueError(f"a roulette result is a dict like {{'number': '17'}}, not {type(result).__name__}")
+            raise ValueError(
+                f"a roulette result is a dict like {{'number': '17'}}, not {type(result).__name__}"
+            )
         if "number" not in result:
             raise ValueError("a roulette result needs a 'number': the winning pocket, e.g. {'number': '17'}")
         number = self.wheel.pocket(result["number"])
@@ -310,8 +390,11 @@ class RouletteRules(BaseGame):
         }
         if self.la_partage:
             out["half_back_bets"] = (
-                [{"bet": s.id, "type": s.type, "numbers": list(s.numbers), "returned": HALF}
-                 for s in self.spots if s.type == "even_money"]
+                [
+                    {"bet": s.id, "type": s.type, "numbers": list(s.numbers), "returned": HALF}
+                    for s in self.spots
+                    if s.type == "even_money"
+                ]
                 if number in self.wheel.zeros
                 else []
             )

@@ -46,6 +46,7 @@ Rules, by event:
 A game is voided at most once; after a void, a certification or a hold, the rest
 of that game's events produce nothing until a new game opens.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -77,7 +78,9 @@ from recognition.game import (
 DEVICE_KIND = "cammegh-ss2"
 
 # states (protocol §5.1)
-BEFORE_GAME, PLACE_BETS, BALL_IN_RIM, NO_MORE_BETS, WINNING_NUMBER, CLOSE_TABLE, BALL_NOT_IN_TRACK = range(1, 8)
+BEFORE_GAME, PLACE_BETS, BALL_IN_RIM, NO_MORE_BETS, WINNING_NUMBER, CLOSE_TABLE, BALL_NOT_IN_TRACK = range(
+    1, 8
+)
 # warning flags (protocol §6)
 FLAG_NO_BALL, FLAG_SAME_DIRECTION, FLAG_FAULT, FLAG_LAUNCH = 1, 2, 4, 8
 
@@ -91,21 +94,21 @@ VOID_REASONS: dict[str, str] = {
     "no_ball": "The wheel lost sight of the ball. The game is void and all bets are returned.",
     "launch_failed": "The wheel could not launch the ball. The game is void and all bets are returned.",
     "wheel_fault": "The wheel reported a sensor or motor fault. The game is void and all bets are returned. "
-                   "Call a technician.",
+    "Call a technician.",
     "wheel_powered_down": "The wheel stopped during the game. The game is void and all bets are returned.",
     "ball_not_in_track": "The wheel reports the ball is not in the ball track. "
-                         "The game is void and all bets are returned.",
+    "The game is void and all bets are returned.",
     "controller_restart": "The wheel controller restarted during the game. "
-                          "The game is void and all bets are returned.",
+    "The game is void and all bets are returned.",
     "device_lost": "The studio lost contact with the wheel during the game. "
-                   "The game is void and all bets are returned.",
+    "The game is void and all bets are returned.",
     "no_result": "The wheel moved on without giving a winning number. The game is void and all bets are returned.",
 }
 
 #: why the judge asks the dealer to stop and look
 HOLD_REASONS: dict[str, str] = {
     "unverified_result": "The wheel gave a number the studio cannot confirm. It is not paid. "
-                         "Check the wheel; the hold clears when the next game starts.",
+    "Check the wheel; the hold clears when the next game starts.",
     "device_lost": "No connection to the wheel. Wait for it to reconnect, or call a technician.",
 }
 
@@ -189,11 +192,15 @@ class SS2SpinJudge:
         elif isinstance(event, WheelFault):
             self._on_fault(event, out)
         elif isinstance(event, WheelRestart):
-            self._void_open("controller_restart", f"counter {event.previous_counter} -> {event.game_counter}", out)
+            self._void_open(
+                "controller_restart", f"counter {event.previous_counter} -> {event.game_counter}", out
+            )
             self._last_certified = None  # a new counter epoch
             self._blind = False
-        elif isinstance(event, (DeviceConnected, DeviceDisconnected)) \
-                and self._device_id not in (None, event.device_id):
+        elif isinstance(event, (DeviceConnected, DeviceDisconnected)) and self._device_id not in (
+            None,
+            event.device_id,
+        ):
             pass  # another device of the table (an overhead camera): not this wheel's link
         elif isinstance(event, DeviceDisconnected):
             self._void_open("device_lost", f"disconnected: {event.reason}", out)
@@ -228,9 +235,7 @@ class SS2SpinJudge:
             if s.state == BALL_IN_RIM:
                 g.state3_at = s.at
             out.append(OpenRound(device_game=str(s.game_counter)))
-        elif g is None:
-            return
-        elif not self._follow(g, s, out):
+        elif g is None or not self._follow(g, s, out):
             return
         self._check_flags(g, prev, s, out)
 
@@ -245,15 +250,26 @@ class SS2SpinJudge:
             return False
         # entering state 2 with the same counter: the wheel relaunching a game whose betting is open
         # is the same game; anything else (5 -> 2, 1 -> 2, the re-spin after a void) is a new one
-        relaunch = prev.state == BALL_IN_RIM and g is not None and g.counter == s.game_counter and not g.betting_closed
+        relaunch = (
+            prev.state == BALL_IN_RIM
+            and g is not None
+            and g.counter == s.game_counter
+            and not g.betting_closed
+        )
         return not relaunch
 
     def _follow(self, g: _Game, s: WheelStatus, out: list[Decision]) -> bool:
         """Move an open game along with a status of the same link; False when the game ended."""
         if s.game_counter != g.counter:
-            self._void(g, "controller_restart", f"counter {g.counter} -> {s.game_counter} in state {s.state}", out)
+            self._void(
+                g, "controller_restart", f"counter {g.counter} -> {s.game_counter} in state {s.state}", out
+            )
             return False
-        ends = {BEFORE_GAME: "no_result", CLOSE_TABLE: "wheel_powered_down", BALL_NOT_IN_TRACK: "ball_not_in_track"}
+        ends = {
+            BEFORE_GAME: "no_result",
+            CLOSE_TABLE: "wheel_powered_down",
+            BALL_NOT_IN_TRACK: "ball_not_in_track",
+        }
         if s.state in ends:
             self._void(g, ends[s.state], f"state {s.state}", out)
             return False
@@ -273,7 +289,9 @@ class SS2SpinJudge:
             self._close_betting(g, out)
         elif s.state == WINNING_NUMBER:
             if g.phase < NO_MORE_BETS:
-                g.irregular = g.irregular or f"the wheel went from state {g.phase} to 5 without state 4 (no more bets)"
+                g.irregular = (
+                    g.irregular or f"the wheel went from state {g.phase} to 5 without state 4 (no more bets)"
+                )
             g.phase = WINNING_NUMBER
             self._close_betting(g, out)
         return True
@@ -303,7 +321,9 @@ class SS2SpinJudge:
             return
         if s.state == BALL_IN_RIM and s.flags & FLAG_LAUNCH and g.state3_at is not None:
             if now - g.state3_at > self.launch_tolerance:
-                self._void(g, "launch_failed", f"warning flag 8 for {_secs(now - g.state3_at)} of state 3", out)
+                self._void(
+                    g, "launch_failed", f"warning flag 8 for {_secs(now - g.state3_at)} of state 3", out
+                )
                 return
         if g.no_ball_since is not None and now - g.no_ball_since > self.no_ball_tolerance:
             self._void(g, "no_ball", f"warning flag 1 for {_secs(now - g.no_ball_since)}", out)
@@ -318,8 +338,12 @@ class SS2SpinJudge:
             return  # the rest of a finished game: nothing
         if g is None or g.done is not None:
             self._game = _Game(counter=r.game_counter, phase=0, done="held")
-            self._hold_unverified(r, f"the studio did not see game {r.game_counter} start "
-                                     "(joined during the game, or the game was never announced)", out)
+            self._hold_unverified(
+                r,
+                f"the studio did not see game {r.game_counter} start "
+                "(joined during the game, or the game was never announced)",
+                out,
+            )
             return
         if g.counter != r.game_counter:
             problem: str | None = f"the game in progress is {g.counter}"
@@ -356,7 +380,9 @@ class SS2SpinJudge:
         if last is not None:
             step = counter_step(last, r.game_counter)
             if step == 0:
-                return f"game counter {r.game_counter} was already certified; the wheel did not count a new game"
+                return (
+                    f"game counter {r.game_counter} was already certified; the wheel did not count a new game"
+                )
             if step >= COUNTER_CYCLE // 2 and not self._blind:
                 self._blind = True  # hold once, then accept the wheel's new count
                 return f"game counter {r.game_counter} is behind the last certified game {last}"

@@ -44,6 +44,7 @@ Quick start for a technician::
 
     python -m simulators.balls --transport rtu --balls 1-48 --speed 1
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,8 +59,9 @@ import socket
 import threading
 import time
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -70,15 +72,15 @@ from devices.balls.registers import BIT_TABLES, RegisterMap, register_map_from_o
 from .modbus_server import ModbusServerSim, opened
 
 __all__ = [
-    "Timings",
-    "MachineModel",
-    "BallPath",
-    "ball_path",
-    "BallMachineSimulator",
-    "BallReaderSimulator",
-    "BallCameraSimulator",
     "FAULTS",
     "SIMULATORS",
+    "BallCameraSimulator",
+    "BallMachineSimulator",
+    "BallPath",
+    "BallReaderSimulator",
+    "MachineModel",
+    "Timings",
+    "ball_path",
 ]
 
 log = logging.getLogger(__name__)
@@ -165,9 +167,16 @@ class MachineModel:
         }
 
     def snapshot(self, now: float) -> dict[str, Any]:
-        return {**self.image(now), "blower_cmd": self.blower_cmd, "releasing": self.releasing,
-                "drum": len(self.drum), "tube": list(self.tube), "chute": list(self.chute), "stuck": list(self.stuck),
-                "pending_faults": sorted(self.pending)}
+        return {
+            **self.image(now),
+            "blower_cmd": self.blower_cmd,
+            "releasing": self.releasing,
+            "drum": len(self.drum),
+            "tube": list(self.tube),
+            "chute": list(self.chute),
+            "stuck": list(self.stuck),
+            "pending_faults": sorted(self.pending),
+        }
 
     # -- commands ----------------------------------------------------------------------
 
@@ -217,8 +226,10 @@ class MachineModel:
 
     def inject(self, fault: str, now: float, **options: Any) -> None:
         if fault not in FAULTS or fault == "link_lost":
-            raise ValueError(f"unknown machine fault {fault!r}; known: double_release, jam, misread, unknown_tag, "
-                             "fault (link_lost is the simulator's)")
+            raise ValueError(
+                f"unknown machine fault {fault!r}; known: double_release, jam, misread, unknown_tag, "
+                "fault (link_lost is the simulator's)"
+            )
         if fault == "fault":
             self._raise_fault(int(options.get("code", FAULT_EMERGENCY_STOP)))
             return
@@ -392,11 +403,25 @@ class BallMachineSimulator(ModbusServerSim):
 
     label = "ball machine simulator"
 
-    def __init__(self, *, transport: str = "tcp", speed: float = 1.0, seed: int | None = None,
-                 machine_id: str | None = None, ball_set: Any = "1-48", tag_format: str | None = None,
-                 register_map: Any = None, unit: int = 1, host: str = "127.0.0.1", port: int = 0,
-                 baud: int = 115200, tick_s: float = 0.05, timings: dict[str, float] | Timings | None = None,
-                 act_as_dealer: bool = False, dealer_delay_s: float = 2.0) -> None:
+    def __init__(
+        self,
+        *,
+        transport: str = "tcp",
+        speed: float = 1.0,
+        seed: int | None = None,
+        machine_id: str | None = None,
+        ball_set: Any = "1-48",
+        tag_format: str | None = None,
+        register_map: Any = None,
+        unit: int = 1,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        baud: int = 115200,
+        tick_s: float = 0.05,
+        timings: dict[str, float] | Timings | None = None,
+        act_as_dealer: bool = False,
+        dealer_delay_s: float = 2.0,
+    ) -> None:
         self._init_server(transport=transport, unit=unit, host=host, port=port, baud=baud)
         if speed <= 0:
             raise ValueError("speed must be positive")
@@ -452,8 +477,9 @@ class BallMachineSimulator(ModbusServerSim):
             seconds = options.get("seconds")
             if seconds is not None and self._loop is not None:
                 loop = self._loop
-                loop.call_soon_threadsafe(loop.call_later, float(seconds),
-                                          lambda: loop.create_task(self._restore_link()))
+                loop.call_soon_threadsafe(
+                    loop.call_later, float(seconds), lambda: loop.create_task(self._restore_link())
+                )
             return
         with self._lock:
             self.model.inject(fault, self.now(), **options)
@@ -649,11 +675,18 @@ class BallMachineSimulator(ModbusServerSim):
                 out[(w.table, w.address)] = w.value if active else 0
         return out
 
-    async def _action(self, fc: int, start: int, address: int, count: int, registers: list[int],
-                      values: list[int] | list[bool] | None) -> None:
+    async def _action(
+        self,
+        fc: int,
+        start: int,
+        address: int,
+        count: int,
+        registers: list[int],
+        values: list[int] | list[bool] | None,
+    ) -> None:
         """pymodbus calls this on every request; writes by the driver become machine commands."""
         if values is None or self._internal or fc not in _WRITE_FCS:
-            return None
+            return
         table = _WRITE_FCS[fc]
         with self._lock:
             now = self.now()
@@ -667,7 +700,7 @@ class BallMachineSimulator(ModbusServerSim):
         wake = getattr(self, "_wake", None)
         if wake is not None:
             wake.set()  # run the model now: the change shows at once
-        return None
+        return
 
 
 # =============================================================================
@@ -682,8 +715,15 @@ class BallReaderSimulator:
     while the ball is in its field; the driver folds the repeats).
     """
 
-    def __init__(self, *, seed: int | None = None, machine_id: str | None = None, repeats: int = 2,
-                 no_read: str = "NOREAD", **_ignored: Any) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        machine_id: str | None = None,
+        repeats: int = 2,
+        no_read: str = "NOREAD",
+        **_ignored: Any,
+    ) -> None:
         self.repeats = max(1, int(repeats))
         self.no_read = no_read
         self.master, self._slave = os.openpty()
@@ -712,7 +752,7 @@ class BallReaderSimulator:
             except OSError:
                 pass
 
-    def __enter__(self) -> "BallReaderSimulator":
+    def __enter__(self) -> BallReaderSimulator:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -755,8 +795,17 @@ class BallCameraSimulator:
     ball in several frames), a misread sends frames whose code is smudged (undecodable).
     """
 
-    def __init__(self, *, seed: int | None = None, machine_id: str | None = None, width: int = 320,
-                 height: int = 200, frames_per_ball: int = 3, host: str = "127.0.0.1", **_ignored: Any) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        machine_id: str | None = None,
+        width: int = 320,
+        height: int = 200,
+        frames_per_ball: int = 3,
+        host: str = "127.0.0.1",
+        **_ignored: Any,
+    ) -> None:
         self.width, self.height = int(width), int(height)
         self.frames_per_ball = max(1, int(frames_per_ball))
         self._listen = socket.create_server((host, 0))
@@ -792,7 +841,7 @@ class BallCameraSimulator:
         while not self._stop.is_set():
             try:
                 conn, _ = self._listen.accept()
-            except (socket.timeout, OSError):
+            except (TimeoutError, OSError):
                 continue
             conn.setblocking(True)
             conn.settimeout(1.0)
@@ -809,13 +858,16 @@ class BallCameraSimulator:
 
         img = np.full((self.height, self.width), 255, np.uint8)
         if text:
-            code = np.array(zxingcpp.write_barcode_to_image(zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.Code128),
-                                                            scale=2))
+            code = np.array(
+                zxingcpp.write_barcode_to_image(
+                    zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.Code128), scale=2
+                )
+            )
             h, w = code.shape[:2]
             h, w = min(h, self.height - 20), min(w, self.width - 20)
-            img[10:10 + h, 10:10 + w] = code[:h, :w]
+            img[10 : 10 + h, 10 : 10 + w] = code[:h, :w]
             if smudge:
-                img[10:10 + h, 10 + w // 3:10 + 2 * w // 3] = 128
+                img[10 : 10 + h, 10 + w // 3 : 10 + 2 * w // 3] = 128
         return img
 
     def present(self, tag: str, mode: str = "ok") -> None:
@@ -839,16 +891,22 @@ class BallCameraSimulator:
 # =============================================================================
 
 
-def _machine_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[BallMachineSimulator, str]:
+def _machine_factory(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[BallMachineSimulator, str]:
     return opened(BallMachineSimulator(speed=speed, seed=seed, **options))
 
 
-def _reader_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[BallReaderSimulator, str]:
+def _reader_factory(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[BallReaderSimulator, str]:
     sim = BallReaderSimulator(seed=seed, **options)
     return sim, sim.slave_path
 
 
-def _camera_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[BallCameraSimulator, str]:
+def _camera_factory(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[BallCameraSimulator, str]:
     sim = BallCameraSimulator(seed=seed, **options)
     return sim, sim.url
 
@@ -869,8 +927,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--speed", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
-    machine = BallMachineSimulator(transport=args.transport, port=args.port, ball_set=args.balls, speed=args.speed,
-                                   seed=args.seed, machine_id="cli")
+    machine = BallMachineSimulator(
+        transport=args.transport,
+        port=args.port,
+        ball_set=args.balls,
+        speed=args.speed,
+        seed=args.seed,
+        machine_id="cli",
+    )
     reader = BallReaderSimulator(machine_id="cli")
     try:
         machine.start()

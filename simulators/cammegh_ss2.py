@@ -43,6 +43,7 @@ Choices where the spec leaves a gap (each marked *inference* in the code):
 * Not simulated: ``*w``, ``*s``, ``*C``, ``*I``, ``*i``, ``*j``, ``*d``, ``*y`` and the
   ``*Y`` bonus lines; they are ignored like any unknown command.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,9 +57,10 @@ import select
 import threading
 import time
 import tty
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 TICK_SECONDS = 0.5
 CRLF = b"\r\n"
@@ -572,7 +574,9 @@ class SS2Model:
         self._phase = "stop"
         return True
 
-    def _emit(self, state: int, speed: int, flags: int = 0, direction: int | None = None, **extra: Any) -> None:
+    def _emit(
+        self, state: int, speed: int, flags: int = 0, direction: int | None = None, **extra: Any
+    ) -> None:
         d = self._direction if direction is None else direction
         self._queue.append(_Frame(state, speed, d, flags, **extra))
 
@@ -611,7 +615,9 @@ class SS2Model:
             codes = self._pending.pop("sensor_fault")["codes"]
             self._hw_faults = codes
             if self._phase not in ("idle", "halting"):
-                before = tuple(f"*F {c}".encode() + CRLF for c in codes) if self.mode & MODE_FAULT_OUTPUT else ()
+                before = (
+                    tuple(f"*F {c}".encode() + CRLF for c in codes) if self.mode & MODE_FAULT_OUTPUT else ()
+                )
                 self._halt(FLAG_SENSOR, before)
         if "miss_spin" in self._pending and self._segment == "rim":
             self._queue.clear()
@@ -882,7 +888,7 @@ class SS2Simulator:
             fcntl.fcntl(self._fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
 
     @classmethod
-    def on_pty(cls, *, speed: float = 1.0, **options: Any) -> "SS2Simulator":
+    def on_pty(cls, *, speed: float = 1.0, **options: Any) -> SS2Simulator:
         """A simulator on a fresh raw pty it owns; the driver opens ``slave_path``."""
         master, path = open_pty_pair()
         sim = cls(master, speed=speed, owns_port=True, **options)
@@ -928,7 +934,7 @@ class SS2Simulator:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def __enter__(self) -> "SS2Simulator":
+    def __enter__(self) -> SS2Simulator:
         self.start()
         return self
 
@@ -1113,7 +1119,9 @@ if __name__ == "__main__":
     main()
 
 
-def _simulator_on_pty(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[SS2Simulator, str]:
+def _simulator_on_pty(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[SS2Simulator, str]:
     sim = SS2Simulator.on_pty(speed=speed, seed=seed, **options)
     assert sim.slave_path is not None
     return sim, sim.slave_path

@@ -34,6 +34,7 @@ Quick start for a technician::
     python -m simulators.dice --colors red,blue --fps 10       # prints the stream URL
     python -m simulators.dice --write-dataset /tmp/set --frames 200 --colors white,white,white
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,9 +44,10 @@ import random
 import socket
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -95,8 +97,12 @@ _FACES = {
 
 def _rounded_square(half: float, radius: float, per_corner: int = 4) -> np.ndarray:
     pts = []
-    for cx, cy, a0 in ((half - radius, half - radius, 0), (-half + radius, half - radius, 90),
-                       (-half + radius, -half + radius, 180), (half - radius, -half + radius, 270)):
+    for cx, cy, a0 in (
+        (half - radius, half - radius, 0),
+        (-half + radius, half - radius, 90),
+        (-half + radius, -half + radius, 180),
+        (half - radius, -half + radius, 270),
+    ):
         for k in range(per_corner + 1):
             a = math.radians(a0 + 90 * k / per_corner)
             pts.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
@@ -178,14 +184,20 @@ class TrayGeometry:
         return x0 + margin <= x <= x1 - margin and y0 + margin <= y <= y1 - margin
 
     @classmethod
-    def for_frame(cls, width: int = 1280, height: int = 720, die_size: float | None = None) -> "TrayGeometry":
+    def for_frame(cls, width: int = 1280, height: int = 720, die_size: float | None = None) -> TrayGeometry:
         """The default tray layout for another frame size (the tray keeps its place, dice scale with width)."""
         fx, fy = width / 1280.0, height / 720.0
-        return cls(float(width), float(height), (110.0 * fx, 60.0 * fy, 1170.0 * fx, 660.0 * fy),
-                   float(die_size) if die_size else 64.0 * fx)
+        return cls(
+            float(width),
+            float(height),
+            (110.0 * fx, 60.0 * fy, 1170.0 * fx, 660.0 * fy),
+            float(die_size) if die_size else 64.0 * fx,
+        )
 
 
-def calibration_document(g: TrayGeometry, view: CameraView | None = None, camera: str = "simulated") -> dict[str, Any]:
+def calibration_document(
+    g: TrayGeometry, view: CameraView | None = None, camera: str = "simulated"
+) -> dict[str, Any]:
     """A calibration (recognition.dice.calibration.Calibration as JSON) for a camera of this tray.
 
     What a technician would measure: the tray's corners, the die size range (+-12 %), the camera
@@ -195,10 +207,15 @@ def calibration_document(g: TrayGeometry, view: CameraView | None = None, camera
     x0, y0, x1, y1 = g.tray
     tray = cv2.transform(np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float64), view.matrix(g))[0]
     s = g.die_size * view.scale
-    return {"camera": camera, "version": 1, "frame_size": [view.width, view.height],
-            "tray": [[round(float(x), 1), round(float(y), 1)] for x, y in tray],
-            "die_size": [round(s * 0.88, 1), round(s * 1.12, 1)], "camera_height": view.height_dice,
-            "note": "written by simulators.dice"}
+    return {
+        "camera": camera,
+        "version": 1,
+        "frame_size": [view.width, view.height],
+        "tray": [[round(float(x), 1), round(float(y), 1)] for x, y in tray],
+        "die_size": [round(s * 0.88, 1), round(s * 1.12, 1)],
+        "camera_height": view.height_dice,
+        "note": "written by simulators.dice",
+    }
 
 
 def _square(x: float, y: float, yaw: float, size: float, scale: float = 1.0) -> np.ndarray:
@@ -219,8 +236,15 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
     return True
 
 
-def random_throw(rng: random.Random, geometry: TrayGeometry, colours: Sequence[str], *,
-                 faults: Sequence[str] = (), touching: float = 0.3, faces: Sequence[int] | None = None) -> Throw:
+def random_throw(
+    rng: random.Random,
+    geometry: TrayGeometry,
+    colours: Sequence[str],
+    *,
+    faults: Sequence[str] = (),
+    touching: float = 0.3,
+    faces: Sequence[int] | None = None,
+) -> Throw:
     """Random dice at rest: positions, rotations, faces; `touching` is the chance a die touches another.
 
     `faults` (names from :data:`FAULTS`) are applied to randomly chosen dice.
@@ -253,8 +277,16 @@ def random_throw(rng: random.Random, geometry: TrayGeometry, colours: Sequence[s
             continue
         if fault == "stacked":
             base = rng.choice([d for d in placed if d.level == 0])
-            die = Die(faces[i], colour, base.x + rng.uniform(-0.12, 0.12) * s, base.y + rng.uniform(-0.12, 0.12) * s,
-                      base.yaw + rng.uniform(0.2, 0.6) * rng.choice((-1, 1)), level=1, sides=sides, fault="stacked")
+            die = Die(
+                faces[i],
+                colour,
+                base.x + rng.uniform(-0.12, 0.12) * s,
+                base.y + rng.uniform(-0.12, 0.12) * s,
+                base.yaw + rng.uniform(0.2, 0.6) * rng.choice((-1, 1)),
+                level=1,
+                sides=sides,
+                fault="stacked",
+            )
             placed.append(die)
             continue
         for attempt in range(400):
@@ -271,9 +303,14 @@ def random_throw(rng: random.Random, geometry: TrayGeometry, colours: Sequence[s
                     theta = other.yaw + rng.choice((0, 1, 2, 3)) * math.pi / 2 + rng.uniform(-0.25, 0.25)
                 if tilt:  # a cocked die leans on its neighbour: its raised side (+y) faces it
                     yaw = theta - math.pi / 2 + rng.uniform(-0.15, 0.15)
-                x, y = _touch(_footprint(other.x, other.y, other.yaw, other.tilt, s),
-                              lambda px, py: _footprint(px, py, yaw, tilt, s), (other.x, other.y), theta, s,
-                              rng.uniform(0.0, 1.2))
+                x, y = _touch(
+                    _footprint(other.x, other.y, other.yaw, other.tilt, s),
+                    lambda px, py: _footprint(px, py, yaw, tilt, s),
+                    (other.x, other.y),
+                    theta,
+                    s,
+                    rng.uniform(0.0, 1.2),
+                )
             else:
                 x = rng.uniform(geometry.tray[0] + margin, geometry.tray[2] - margin)
                 y = rng.uniform(geometry.tray[1] + margin, geometry.tray[3] - margin)
@@ -289,7 +326,9 @@ def random_throw(rng: random.Random, geometry: TrayGeometry, colours: Sequence[s
         else:
             raise RuntimeError("could not place the dice on the tray (tray too small?)")
     missing = tuple((colours[i], faces[i]) for i, f in special.items() if f == "missing")
-    return Throw(dice=tuple(placed), expected=n, colours=tuple(colours), faults=tuple(faults), missing=missing)
+    return Throw(
+        dice=tuple(placed), expected=n, colours=tuple(colours), faults=tuple(faults), missing=missing
+    )
 
 
 def _footprint(x: float, y: float, yaw: float, tilt: float, s: float) -> np.ndarray:
@@ -304,8 +343,9 @@ def _footprint(x: float, y: float, yaw: float, tilt: float, s: float) -> np.ndar
     return hull
 
 
-def _touch(fixed: np.ndarray, shape: Any, centre: tuple[float, float], theta: float, s: float,
-           gap: float) -> tuple[float, float]:
+def _touch(
+    fixed: np.ndarray, shape: Any, centre: tuple[float, float], theta: float, s: float, gap: float
+) -> tuple[float, float]:
     """Where a die whose outline at (x, y) is shape(x, y) just touches `fixed` in direction `theta`,
     then moved `gap` further."""
     lo, hi = 0.3 * s, 2.0 * s
@@ -381,7 +421,12 @@ def random_look(rng: random.Random, *, hard: bool = True) -> Look:
         felt=rng.choice(list(FELT_COLOURS.values())),
         light_dir=(rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0),
         gradient=(rng.uniform(-0.35, 0.35), rng.uniform(-0.3, 0.3)),
-        hot_spot=(rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9), rng.uniform(0.0, 0.3), rng.uniform(0.15, 0.5)),
+        hot_spot=(
+            rng.uniform(0.1, 0.9),
+            rng.uniform(0.1, 0.9),
+            rng.uniform(0.0, 0.3),
+            rng.uniform(0.15, 0.5),
+        ),
         vignette=rng.uniform(0.0, 0.35),
         exposure=rng.uniform(0.85, 1.1),
         white_balance=(rng.uniform(0.93, 1.07), 1.0, rng.uniform(0.93, 1.07)),
@@ -422,10 +467,20 @@ class FrameTruth:
     def as_json(self) -> dict[str, Any]:
         return {
             "faces": self.faces if self.readable else None,
-            "dice": [{"face": d.face, "color": d.color, "center": [round(d.center[0], 1), round(d.center[1], 1)],
-                      **({"fault": d.fault} if d.fault else {})} for d in self.dice],
-            "expected": self.expected, "faults": list(self.faults), "at_rest": self.at_rest,
-            "tray": [[round(x, 1), round(y, 1)] for x, y in self.tray], "die_size": round(self.die_size, 1),
+            "dice": [
+                {
+                    "face": d.face,
+                    "color": d.color,
+                    "center": [round(d.center[0], 1), round(d.center[1], 1)],
+                    **({"fault": d.fault} if d.fault else {}),
+                }
+                for d in self.dice
+            ],
+            "expected": self.expected,
+            "faults": list(self.faults),
+            "at_rest": self.at_rest,
+            "tray": [[round(x, 1), round(y, 1)] for x, y in self.tray],
+            "die_size": round(self.die_size, 1),
         }
 
 
@@ -437,14 +492,18 @@ _NOISE_LOCK = threading.Lock()
 def _noise_field(nrng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """A (h, w, 3) float32 view of unit Gaussian noise: a random window of a few fields made once per process."""
     with _NOISE_LOCK:
-        if not _NOISE_BANK or _NOISE_BANK[0].shape[0] < h + _NOISE_PAD or _NOISE_BANK[0].shape[1] < w + _NOISE_PAD:
+        if (
+            not _NOISE_BANK
+            or _NOISE_BANK[0].shape[0] < h + _NOISE_PAD
+            or _NOISE_BANK[0].shape[1] < w + _NOISE_PAD
+        ):
             r = np.random.default_rng(12345)
             hh, ww = max(h, 720) + _NOISE_PAD, max(w, 1280) + _NOISE_PAD
             _NOISE_BANK[:] = [r.standard_normal((hh, ww, 3), dtype=np.float32) for _ in range(3)]
         bank = _NOISE_BANK[int(nrng.integers(len(_NOISE_BANK)))]
     y = int(nrng.integers(bank.shape[0] - h + 1))
     x = int(nrng.integers(bank.shape[1] - w + 1))
-    return bank[y:y + h, x:x + w]
+    return bank[y : y + h, x : x + w]
 
 
 class _Background:
@@ -457,14 +516,19 @@ class _Background:
         m = view.matrix(g)
         # rim (wood) everywhere, felt inside the tray
         wood = np.array((38, 66, 104), np.float32)
-        grain = cv2.resize(r.normal(0, 1, (h // 8 + 1, 6)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        grain = cv2.resize(
+            r.normal(0, 1, (h // 8 + 1, 6)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
+        )
         x0, y0, x1, y1 = g.tray
         corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64)
         self.tray = cv2.transform(corners[None], m)[0]
         felt_mask = np.zeros((h, w), np.uint8)
         cv2.fillPoly(felt_mask, [np.round(self.tray * 8).astype(np.int32)], 255, cv2.LINE_AA, shift=3)
-        blotch = cv2.resize(r.normal(0, 1, (h // 40 + 2, w // 40 + 2)).astype(np.float32), (w, h),
-                            interpolation=cv2.INTER_CUBIC)
+        blotch = cv2.resize(
+            r.normal(0, 1, (h // 40 + 2, w // 40 + 2)).astype(np.float32),
+            (w, h),
+            interpolation=cv2.INTER_CUBIC,
+        )
         fine = _noise_field(r, h, w)[..., 0]
         a = felt_mask.astype(np.float32) * (1 / 255)
         # the rim casts a thin shadow line on the felt edge
@@ -480,9 +544,13 @@ class _Background:
         yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
         xr, yr = xx / w, yy / h
         hx, hy, hg, hr = look.hot_spot
-        field = (1 + look.gradient[0] * (xr - 0.5) * 2 + look.gradient[1] * (yr - 0.5) * 2
-                 + hg * np.exp(-((xr - hx) ** 2 + (yr - hy) ** 2) / (2 * hr * hr))
-                 - look.vignette * ((xr - 0.5) ** 2 + (yr - 0.5) ** 2) * 2)
+        field = (
+            1
+            + look.gradient[0] * (xr - 0.5) * 2
+            + look.gradient[1] * (yr - 0.5) * 2
+            + hg * np.exp(-((xr - hx) ** 2 + (yr - hy) ** 2) / (2 * hr * hr))
+            - look.vignette * ((xr - 0.5) ** 2 + (yr - 0.5) ** 2) * 2
+        )
         field = np.clip(field * look.exposure, 0.45, 1.3)
         small = np.stack([field * look.white_balance[c] for c in range(3)], axis=-1).astype(np.float32)
         self.gain = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -508,14 +576,26 @@ class _Projector:
         return cv2.transform(xy[None].astype(np.float64), self.m)[0]
 
 
-def render(world_dice: Sequence[Die], g: TrayGeometry, view: CameraView, look: Look, nrng: np.random.Generator, *,
-           blur_vectors: Sequence[tuple[float, float]] | None = None, background: _Background | None = None,
-           noise: bool = True) -> np.ndarray:
+def render(
+    world_dice: Sequence[Die],
+    g: TrayGeometry,
+    view: CameraView,
+    look: Look,
+    nrng: np.random.Generator,
+    *,
+    blur_vectors: Sequence[tuple[float, float]] | None = None,
+    background: _Background | None = None,
+    noise: bool = True,
+) -> np.ndarray:
     """Draw the dice as `view` sees them under `look`; returns a uint8 BGR image.
 
     `blur_vectors` gives each die's motion during the exposure (image pixels): rolling dice are smeared.
     """
-    bg = background if background is not None and background.key == (g, view, look) else _Background(g, view, look)
+    bg = (
+        background
+        if background is not None and background.key == (g, view, look)
+        else _Background(g, view, look)
+    )
     img = bg.image.copy()
     proj = _Projector(g, view)
     s = g.die_size
@@ -565,8 +645,15 @@ def render(world_dice: Sequence[Die], g: TrayGeometry, view: CameraView, look: L
     return out.astype(np.uint8)
 
 
-def _draw_die(img: np.ndarray, d: Die, pose: tuple[np.ndarray, np.ndarray], proj: _Projector,
-              light: np.ndarray, s: float, mask: np.ndarray | None = None) -> None:
+def _draw_die(
+    img: np.ndarray,
+    d: Die,
+    pose: tuple[np.ndarray, np.ndarray],
+    proj: _Projector,
+    light: np.ndarray,
+    s: float,
+    mask: np.ndarray | None = None,
+) -> None:
     rot, t = pose
     body, pip = DIE_COLOURS[d.colour]
     sides = dict(d.sides) if d.sides else {"top": d.face}
@@ -600,8 +687,14 @@ def _draw_die(img: np.ndarray, d: Die, pose: tuple[np.ndarray, np.ndarray], proj
             cv2.fillPoly(img, [to_img(circ)], pcol, cv2.LINE_AA, shift=3)
 
 
-def _smear(img: np.ndarray, layer: np.ndarray, mask: np.ndarray, centre: np.ndarray, vec: tuple[float, float],
-           s: float) -> None:
+def _smear(
+    img: np.ndarray,
+    layer: np.ndarray,
+    mask: np.ndarray,
+    centre: np.ndarray,
+    vec: tuple[float, float],
+    s: float,
+) -> None:
     length = max(2, int(round(math.hypot(*vec))))
     pad = int(s * 1.2 + length)
     h, w = img.shape[:2]
@@ -611,8 +704,13 @@ def _smear(img: np.ndarray, layer: np.ndarray, mask: np.ndarray, centre: np.ndar
         return
     k = np.zeros((length * 2 + 1, length * 2 + 1), np.float32)
     a = math.atan2(vec[1], vec[0])
-    cv2.line(k, (length - int(round(math.cos(a) * length / 2)), length - int(round(math.sin(a) * length / 2))),
-             (length + int(round(math.cos(a) * length / 2)), length + int(round(math.sin(a) * length / 2))), 1.0, 1)
+    cv2.line(
+        k,
+        (length - int(round(math.cos(a) * length / 2)), length - int(round(math.sin(a) * length / 2))),
+        (length + int(round(math.cos(a) * length / 2)), length + int(round(math.sin(a) * length / 2))),
+        1.0,
+        1,
+    )
     k /= k.sum()
     lay = cv2.filter2D(layer[y0:y1, x0:x1], -1, k)
     m = cv2.filter2D(mask[y0:y1, x0:x1], -1, k)[..., None]
@@ -630,14 +728,28 @@ def frame_truth(throw: Throw, g: TrayGeometry, view: CameraView, *, at_rest: boo
         dice.append(DieTruth(d.face, d.colour, (float(cx), float(cy)), d.fault))
     x0, y0, x1, y1 = g.tray
     tray = cv2.transform(np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float64), view.matrix(g))[0]
-    return FrameTruth(tuple(dice), throw.expected, throw.faults, at_rest,
-                      tuple((float(x), float(y)) for x, y in tray), s * view.scale)
+    return FrameTruth(
+        tuple(dice),
+        throw.expected,
+        throw.faults,
+        at_rest,
+        tuple((float(x), float(y)) for x, y in tray),
+        s * view.scale,
+    )
 
 
-def render_still(rng: random.Random, *, colours: Sequence[str] = ("white", "white", "white"),
-                 faults: Sequence[str] = (), geometry: TrayGeometry | None = None, view: CameraView | None = None,
-                 hard: bool = True, touching: float = 0.3, jpeg_quality: int | None = None,
-                 faces: Sequence[int] | None = None) -> tuple[np.ndarray, FrameTruth]:
+def render_still(
+    rng: random.Random,
+    *,
+    colours: Sequence[str] = ("white", "white", "white"),
+    faults: Sequence[str] = (),
+    geometry: TrayGeometry | None = None,
+    view: CameraView | None = None,
+    hard: bool = True,
+    touching: float = 0.3,
+    jpeg_quality: int | None = None,
+    faces: Sequence[int] | None = None,
+) -> tuple[np.ndarray, FrameTruth]:
     """One frame of dice at rest and its truth: the unit of the accuracy benchmark and the tests."""
     g = geometry or TrayGeometry()
     view = view or CameraView(width=int(g.width), height=int(g.height))
@@ -669,9 +781,18 @@ class DiceWorld:
     Time is the caller's monotonic clock; `speed` shortens the roll (a factor, like every simulator's).
     """
 
-    def __init__(self, geometry: TrayGeometry, colours: Sequence[str], *, seed: int | None = None,
-                 speed: float = 1.0, roll_s: float = 2.0, touching: float = 0.3, hard: bool = True,
-                 fault_rate: float = 0.0) -> None:
+    def __init__(
+        self,
+        geometry: TrayGeometry,
+        colours: Sequence[str],
+        *,
+        seed: int | None = None,
+        speed: float = 1.0,
+        roll_s: float = 2.0,
+        touching: float = 0.3,
+        hard: bool = True,
+        fault_rate: float = 0.0,
+    ) -> None:
         if not colours:
             raise ValueError("a dice world needs at least one die")
         for c in colours:
@@ -708,7 +829,9 @@ class DiceWorld:
         with self._lock:
             self._queued = (faces, tuple(faults))
 
-    def throw(self, now: float, faces: Sequence[int] | None = None, faults: Sequence[str] | None = None) -> Throw:
+    def throw(
+        self, now: float, faces: Sequence[int] | None = None, faults: Sequence[str] | None = None
+    ) -> Throw:
         """Throw the dice now; returns where they will come to rest."""
         with self._lock:
             if faces is None and faults is None and self._queued is not None:
@@ -719,15 +842,18 @@ class DiceWorld:
                 if self.fault_rate and self.rng.random() < self.fault_rate:
                     options = [f for f in FAULTS if f != "stacked" or len(self.colours) > 1]
                     faults = (self.rng.choice(options),)
-            final = random_throw(self.rng, self.geometry, self.colours, faults=faults, touching=self.touching,
-                                 faces=faces)
+            final = random_throw(
+                self.rng, self.geometry, self.colours, faults=faults, touching=self.touching, faces=faces
+            )
             g = self.geometry
             starts = []
             for _ in final.dice:
                 x = self.rng.uniform(g.tray[0] + g.die_size, g.tray[2] - g.die_size)
                 starts.append((x, g.tray[3] - g.die_size * 0.7, self.rng.uniform(0, 2 * math.pi)))
             spins = [self.rng.uniform(2, 6) * self.rng.choice((-1, 1)) for _ in final.dice]
-            self._roll = _Roll(final, now, self.roll_s / self.speed, starts, spins, self.rng.randrange(1 << 30))
+            self._roll = _Roll(
+                final, now, self.roll_s / self.speed, starts, spins, self.rng.randrange(1 << 30)
+            )
             self.throws += 1
             self.last_throw_at = now
             self.history.append(final)
@@ -808,8 +934,13 @@ def camera_view(camera: int, width: int, height: int) -> CameraView:
     """Camera 0 looks from the dealer's side; camera 1 from the opposite side, a little further away."""
     if camera == 0:
         return CameraView(width=width, height=height)
-    return CameraView(width=width, height=height, rotation=(180.0 * camera + 4.0 * camera) % 360,
-                      scale=1.0 - 0.04 * camera, shift=(6.0 * camera, -4.0 * camera))
+    return CameraView(
+        width=width,
+        height=height,
+        rotation=(180.0 * camera + 4.0 * camera) % 360,
+        scale=1.0 - 0.04 * camera,
+        shift=(6.0 * camera, -4.0 * camera),
+    )
 
 
 # --------------------------------------------------------------------------- the camera on the network
@@ -822,10 +953,22 @@ class DiceCameraSimulator:
     ones for a while: a cable pulled), :meth:`freeze` (send the same picture: a stuck encoder).
     """
 
-    def __init__(self, world: DiceWorld, *, camera: int = 0, fps: float = 10.0, width: int | None = None,
-                 height: int | None = None, jpeg_quality: int = 85, seed: int | None = None,
-                 throw_delay_s: float = 1.0, rethrow_on_hold: bool = True, rethrow_delay_s: float = 2.0,
-                 auto_throw_s: float | None = None, world_name: str | None = None) -> None:
+    def __init__(
+        self,
+        world: DiceWorld,
+        *,
+        camera: int = 0,
+        fps: float = 10.0,
+        width: int | None = None,
+        height: int | None = None,
+        jpeg_quality: int = 85,
+        seed: int | None = None,
+        throw_delay_s: float = 1.0,
+        rethrow_on_hold: bool = True,
+        rethrow_delay_s: float = 2.0,
+        auto_throw_s: float | None = None,
+        world_name: str | None = None,
+    ) -> None:
         if fps <= 0:
             raise ValueError("fps must be positive")
         self.world = world
@@ -863,7 +1006,7 @@ class DiceCameraSimulator:
             raise RuntimeError("the simulator is not started")
         return f"http://127.0.0.1:{self.port}/stream.mjpg"
 
-    def start(self) -> "DiceCameraSimulator":
+    def start(self) -> DiceCameraSimulator:
         if self._server is not None:
             return self
         srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -898,7 +1041,7 @@ class DiceCameraSimulator:
                 t.join(5)
         _release_world(self._world_name)
 
-    def __enter__(self) -> "DiceCameraSimulator":
+    def __enter__(self) -> DiceCameraSimulator:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -913,7 +1056,9 @@ class DiceCameraSimulator:
 
     def truth(self) -> FrameTruth:
         now = time.monotonic()
-        return frame_truth(self.world.current, self.world.geometry, self.view, at_rest=self.world.at_rest(now))
+        return frame_truth(
+            self.world.current, self.world.geometry, self.view, at_rest=self.world.at_rest(now)
+        )
 
     def drop(self, seconds: float) -> None:
         """Close every stream now and refuse connections for `seconds` (a pulled cable, a rebooting camera)."""
@@ -984,6 +1129,7 @@ class DiceCameraSimulator:
                 self._render_once()
             except Exception:  # pragma: no cover - a rendering bug must not kill the stream silently
                 import logging
+
                 logging.getLogger(__name__).exception("dice simulator: rendering failed")
             if self.auto_throw_s and time.monotonic() - last_auto >= self.auto_throw_s / self.world.speed:
                 last_auto = time.monotonic()
@@ -1002,7 +1148,7 @@ class DiceCameraSimulator:
         while not self._stop.is_set():
             try:
                 conn, _ = self._server.accept()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             except OSError:
                 break
@@ -1012,7 +1158,9 @@ class DiceCameraSimulator:
             conn.settimeout(5.0)
             with self._frame_ready:
                 self._clients.add(conn)
-            t = threading.Thread(target=self._serve, args=(conn,), name=f"dice-sim:{self.port}:client", daemon=True)
+            t = threading.Thread(
+                target=self._serve, args=(conn,), name=f"dice-sim:{self.port}:client", daemon=True
+            )
             self._threads = [x for x in self._threads if x.is_alive()] + [t]
             t.start()
 
@@ -1032,12 +1180,17 @@ class DiceCameraSimulator:
             elif path.startswith("/snapshot"):
                 with self._frame_ready:
                     jpeg = self._jpeg or b""
-                conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpeg)
-                             + jpeg)
+                conn.sendall(
+                    b"HTTP/1.0 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpeg)
+                    + jpeg
+                )
             elif path.startswith("/truth"):
                 body = json.dumps(self.truth().as_json()).encode()
-                conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
-                             % len(body) + body)
+                conn.sendall(
+                    b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                    % len(body)
+                    + body
+                )
             else:
                 conn.sendall(b"HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n")
         except OSError:
@@ -1048,8 +1201,10 @@ class DiceCameraSimulator:
             _close(conn)
 
     def _stream(self, conn: socket.socket) -> None:
-        conn.sendall(b"HTTP/1.0 200 OK\r\nCache-Control: no-cache\r\nConnection: close\r\n"
-                     b"Content-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n")
+        conn.sendall(
+            b"HTTP/1.0 200 OK\r\nCache-Control: no-cache\r\nConnection: close\r\n"
+            b"Content-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n"
+        )
         sent = -1
         while not self._stop.is_set():
             with self._frame_ready:
@@ -1058,8 +1213,11 @@ class DiceCameraSimulator:
                 if self._stop.is_set() or conn not in self._clients:
                     return
                 sent, jpeg = self._frame_no, self._jpeg or b""
-            conn.sendall(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpeg)
-                         + jpeg + b"\r\n")
+            conn.sendall(
+                b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpeg)
+                + jpeg
+                + b"\r\n"
+            )
 
 
 def _close(s: socket.socket) -> None:
@@ -1073,7 +1231,9 @@ def _close(s: socket.socket) -> None:
         pass
 
 
-def _dice_camera(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[DiceCameraSimulator, str]:
+def _dice_camera(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[DiceCameraSimulator, str]:
     """SIMULATORS factory. Options: colors (default 3 white), world (shared by a table's cameras), camera
     (0, 1: viewpoint), fps, width, height, die_size, jpeg_quality, hard, touching, roll_s, throw_delay_s,
     rethrow_on_hold, rethrow_delay_s, fault_rate, auto_throw_s."""
@@ -1085,8 +1245,13 @@ def _dice_camera(*, speed: float = 1.0, seed: int | None = None, **options: Any)
     world_opts = {k: options.pop(k) for k in ("roll_s", "touching", "hard", "fault_rate") if k in options}
     world = _shared_world(world_name, lambda: DiceWorld(g, colours, seed=seed, speed=speed, **world_opts))
     camera = int(options.pop("camera", 0))
-    sim = DiceCameraSimulator(world, camera=camera, seed=None if seed is None else seed + 1000 * (camera + 1),
-                              world_name=world_name, **options)
+    sim = DiceCameraSimulator(
+        world,
+        camera=camera,
+        seed=None if seed is None else seed + 1000 * (camera + 1),
+        world_name=world_name,
+        **options,
+    )
     sim.start()
     return sim, sim.url
 
@@ -1098,9 +1263,19 @@ SIMULATORS = {"dice-camera": _dice_camera}
 # --------------------------------------------------------------------------- command line
 
 
-def write_dataset(folder: Path, frames: int, *, colours: Sequence[str], faults: Sequence[str] = (), seed: int = 1,
-                  width: int = 1280, height: int = 720, hard: bool = True, touching: float = 0.3,
-                  jpeg_quality: int = 90) -> list[Path]:
+def write_dataset(
+    folder: Path,
+    frames: int,
+    *,
+    colours: Sequence[str],
+    faults: Sequence[str] = (),
+    seed: int = 1,
+    width: int = 1280,
+    height: int = 720,
+    hard: bool = True,
+    touching: float = 0.3,
+    jpeg_quality: int = 90,
+) -> list[Path]:
     """Labelled frames for the accuracy runner: NAME.jpg + NAME.json (the truth) + calibration.json."""
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
@@ -1108,7 +1283,9 @@ def write_dataset(folder: Path, frames: int, *, colours: Sequence[str], faults: 
     (folder / "calibration.json").write_text(json.dumps(calibration_document(g), indent=2))
     out = []
     for i in range(frames):
-        img, truth = render_still(rng, colours=colours, faults=faults, geometry=g, hard=hard, touching=touching)
+        img, truth = render_still(
+            rng, colours=colours, faults=faults, geometry=g, hard=hard, touching=touching
+        )
         name = f"dice-{i:05d}"
         cv2.imwrite(str(folder / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
         (folder / f"{name}.json").write_text(json.dumps(truth.as_json()))
@@ -1117,7 +1294,9 @@ def write_dataset(folder: Path, frames: int, *, colours: Sequence[str], faults: 
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Dice camera simulator: MJPEG over HTTP, or a labelled dataset")
+    parser = argparse.ArgumentParser(
+        description="Dice camera simulator: MJPEG over HTTP, or a labelled dataset"
+    )
     parser.add_argument("--colors", default="white,white,white", help="die colours, one per die")
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--width", type=int, default=1280)
@@ -1127,16 +1306,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--write-dataset", metavar="DIR", help="write labelled frames instead of streaming")
     parser.add_argument("--frames", type=int, default=100)
-    parser.add_argument("--faults", default="", help="faults in every dataset frame: cocked,outside,missing,stacked")
+    parser.add_argument(
+        "--faults", default="", help="faults in every dataset frame: cocked,outside,missing,stacked"
+    )
     args = parser.parse_args(argv)
     colours = [c.strip() for c in args.colors.split(",") if c.strip()]
     if args.write_dataset:
-        paths = write_dataset(Path(args.write_dataset), args.frames, colours=colours, seed=args.seed or 1,
-                              faults=[f for f in args.faults.split(",") if f], width=args.width, height=args.height)
+        paths = write_dataset(
+            Path(args.write_dataset),
+            args.frames,
+            colours=colours,
+            seed=args.seed or 1,
+            faults=[f for f in args.faults.split(",") if f],
+            width=args.width,
+            height=args.height,
+        )
         print(f"{len(paths)} frames in {args.write_dataset}")
         return
-    sim, url = _dice_camera(seed=args.seed, colors=colours, fps=args.fps, width=args.width, height=args.height,
-                            auto_throw_s=args.throw_every or None, fault_rate=args.fault_rate)
+    sim, url = _dice_camera(
+        seed=args.seed,
+        colors=colours,
+        fps=args.fps,
+        width=args.width,
+        height=args.height,
+        auto_throw_s=args.throw_every or None,
+        fault_rate=args.fault_rate,
+    )
     print(url, flush=True)
     try:
         while True:

@@ -13,6 +13,7 @@ connection and stops listening; plugging it back in listens again on the same po
 * ``_on_stopped()`` - anything else to let go of once the server is down;
 * ``_thread_name()`` and ``label`` - for the loop thread and the log.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -89,8 +90,9 @@ class ModbusServerSim:
             self._loop = asyncio.new_event_loop()
             ready = threading.Event()
             errors: list[BaseException] = []
-            self._thread = threading.Thread(target=self._run_loop, args=(ready, errors), daemon=True,
-                                            name=self._thread_name())
+            self._thread = threading.Thread(
+                target=self._run_loop, args=(ready, errors), daemon=True, name=self._thread_name()
+            )
             self._thread.start()
         if not ready.wait(10) or errors:
             self.stop()
@@ -161,8 +163,9 @@ class ModbusServerSim:
             if self.port == 0:
                 self.port = server.transport.sockets[0].getsockname()[1]
         else:
-            server = ModbusSerialServer(self._device, framer=FramerType.RTU, port=self.server_path,
-                                        baudrate=self.baud)
+            server = ModbusSerialServer(
+                self._device, framer=FramerType.RTU, port=self.server_path, baudrate=self.baud
+            )
             await server.serve_forever(background=True)
         self._server = server
         self._pushed = {}  # a new datastore: push the whole image again

@@ -47,6 +47,7 @@ Quick start for a technician::
 
     python -m simulators.money_wheel --speed 1
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,24 +59,50 @@ import random
 import threading
 import time
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from devices.money_wheel.modbus import EncoderRegisterMap, register_map_from_option
 
 from .modbus_server import ModbusServerSim, opened
 
-__all__ = ["Coast", "Move", "WheelModel", "wheel_model", "EncoderSimulator", "PointerSimulator", "FAULTS",
-           "SIMULATORS"]
+__all__ = [
+    "FAULTS",
+    "SIMULATORS",
+    "Coast",
+    "EncoderSimulator",
+    "Move",
+    "PointerSimulator",
+    "WheelModel",
+    "wheel_model",
+]
 
 log = logging.getLogger(__name__)
 
-FAULTS = ("weak_spin", "wrong_direction", "no_counter_start", "boundary", "dropout", "unreadable", "unknown_tag",
-          "segment")
+FAULTS = (
+    "weak_spin",
+    "wrong_direction",
+    "no_counter_start",
+    "boundary",
+    "dropout",
+    "unreadable",
+    "unknown_tag",
+    "segment",
+)
 CLOCKWISE, COUNTERCLOCKWISE = "clockwise", "counterclockwise"
 #: holds after which the presenter spins again (acting as dealer)
-RESPIN_HOLDS = ("on_boundary", "tag_unreadable", "unknown_tag", "sensor_lost", "sensor_fault", "moving_at_close",
-                "spin_not_verified", "sensors_disagree", "not_referenced")
+RESPIN_HOLDS = (
+    "on_boundary",
+    "tag_unreadable",
+    "unknown_tag",
+    "sensor_lost",
+    "sensor_fault",
+    "moving_at_close",
+    "spin_not_verified",
+    "sensors_disagree",
+    "not_referenced",
+)
 _FC_WRITE = {"holding_register": 6, "input_register": 4}
 
 
@@ -150,7 +177,7 @@ def coast_time(omega0: float, friction: float, decay: float) -> float:
 
 def coast_distance(omega0: float, friction: float, decay: float) -> float:
     """Turns a free spin from ``omega0`` covers before it stops."""
-    return omega0 / decay - friction / decay ** 2 * math.log(1 + decay * omega0 / friction)
+    return omega0 / decay - friction / decay**2 * math.log(1 + decay * omega0 / friction)
 
 
 def _coast_distance_at(w0: float, c: float, k: float, tau: float) -> float:
@@ -174,11 +201,23 @@ def omega_for_distance(distance: float, friction: float, decay: float) -> float:
 class WheelModel:
     """The physical wheel. Pure: every method takes the wheel time ``now`` in seconds."""
 
-    def __init__(self, *, segments: int = 54, seed: int | None = None, friction: float = 0.02,
-                 decay: float = 0.08, turns: tuple[float, float] = (4.0, 7.0), weak_turns: float = 1.2,
-                 direction: str = CLOCKWISE, counter_start: bool = True, counter_turns: float = 0.12,
-                 start_angle: float | None = None, pin_zone: float = 0.1, counter_s: float = 0.6,
-                 pause_s: float = 0.25) -> None:
+    def __init__(
+        self,
+        *,
+        segments: int = 54,
+        seed: int | None = None,
+        friction: float = 0.02,
+        decay: float = 0.08,
+        turns: tuple[float, float] = (4.0, 7.0),
+        weak_turns: float = 1.2,
+        direction: str = CLOCKWISE,
+        counter_start: bool = True,
+        counter_turns: float = 0.12,
+        start_angle: float | None = None,
+        pin_zone: float = 0.1,
+        counter_s: float = 0.6,
+        pause_s: float = 0.25,
+    ) -> None:
         if segments < 2:
             raise ValueError("a wheel has at least 2 segments")
         if direction not in (CLOCKWISE, COUNTERCLOCKWISE):
@@ -307,8 +346,17 @@ class WheelModel:
         self.spin_faults = faults
         self.spin_started = now
         self.stop_time = end
-        plan = {"spin": self.spins, "direction": direction, "turns": distance, "start": now, "stop": end,
-                "final_angle": final, "segment": seg, "edge_distance": edge, "faults": sorted(faults)}
+        plan = {
+            "spin": self.spins,
+            "direction": direction,
+            "turns": distance,
+            "start": now,
+            "stop": end,
+            "final_angle": final,
+            "segment": seg,
+            "edge_distance": edge,
+            "faults": sorted(faults),
+        }
         self.log.append(plan)
         return plan
 
@@ -361,21 +409,45 @@ def _release_wheel(w: _SharedWheel) -> None:
             del _WHEELS[w.key]
 
 
-_MODEL_KEYS = ("segments", "friction", "decay", "turns", "weak_turns", "direction", "counter_start", "counter_turns",
-               "start_angle", "pin_zone", "counter_s", "pause_s")
+_MODEL_KEYS = (
+    "segments",
+    "friction",
+    "decay",
+    "turns",
+    "weak_turns",
+    "direction",
+    "counter_start",
+    "counter_turns",
+    "start_angle",
+    "pin_zone",
+    "counter_s",
+    "pause_s",
+)
 
 
 class _WheelUser:
     """What both sensor simulators share: the wheel, the presenter's hooks, acting as dealer."""
 
-    def __init__(self, speed: float, seed: int | None, wheel_id: str | None, act_as_dealer: bool,
-                 dealer_delay_s: float, model_options: dict[str, Any], settle_s: float = 2.0) -> None:
+    def __init__(
+        self,
+        speed: float,
+        seed: int | None,
+        wheel_id: str | None,
+        act_as_dealer: bool,
+        dealer_delay_s: float,
+        model_options: dict[str, Any],
+        settle_s: float = 2.0,
+    ) -> None:
         if speed <= 0:
             raise ValueError("speed must be positive")
         if "turns" in model_options and not isinstance(model_options["turns"], tuple):
             model_options["turns"] = tuple(model_options["turns"])
-        self.wheel = wheel_model(wheel_id if wheel_id is not None else (seed if seed is not None else "default"),
-                                 speed=speed, seed=seed, **model_options)
+        self.wheel = wheel_model(
+            wheel_id if wheel_id is not None else (seed if seed is not None else "default"),
+            speed=speed,
+            seed=seed,
+            **model_options,
+        )
         self.act_as_dealer = act_as_dealer
         self.dealer_delay_s = float(dealer_delay_s)
         self._released = False
@@ -497,12 +569,30 @@ class EncoderSimulator(_WheelUser, ModbusServerSim):
 
     label = "wheel encoder simulator"
 
-    def __init__(self, *, transport: str = "tcp", speed: float = 1.0, seed: int | None = None,
-                 wheel_id: str | None = None, counts_per_turn: int = 4096, counts_clockwise: bool = True,
-                 index_angle: float = 0.0, referenced: bool = False, count_base: int = 1_000_000,
-                 register_map: Any = None, unit: int = 1, host: str = "127.0.0.1", port: int = 0,
-                 baud: int = 115200, tick_s: float = 0.002, act_as_dealer: bool = True,
-                 dealer_delay_s: float = 3.0, settle_s: float = 2.0, device_fault: int = 0, **options: Any) -> None:
+    def __init__(
+        self,
+        *,
+        transport: str = "tcp",
+        speed: float = 1.0,
+        seed: int | None = None,
+        wheel_id: str | None = None,
+        counts_per_turn: int = 4096,
+        counts_clockwise: bool = True,
+        index_angle: float = 0.0,
+        referenced: bool = False,
+        count_base: int = 1_000_000,
+        register_map: Any = None,
+        unit: int = 1,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        baud: int = 115200,
+        tick_s: float = 0.002,
+        act_as_dealer: bool = True,
+        dealer_delay_s: float = 3.0,
+        settle_s: float = 2.0,
+        device_fault: int = 0,
+        **options: Any,
+    ) -> None:
         self._init_server(transport=transport, unit=unit, host=host, port=port, baud=baud)
         model_options, rest = _split_options(dict(options))
         if rest:
@@ -542,8 +632,12 @@ class EncoderSimulator(_WheelUser, ModbusServerSim):
             self._last_mark = mark
         count = self._count_at(a) + self.count_slip
         count = count % self.cpr if self.map.single_turn else count & 0xFFFFFFFF
-        return {"count": count, "index_count": self.index_count,
-                "index_position": self.index_latch & 0xFFFFFFFF, "status": self.device_fault}
+        return {
+            "count": count,
+            "index_count": self.index_count,
+            "index_position": self.index_latch & 0xFFFFFFFF,
+            "status": self.device_fault,
+        }
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -577,8 +671,10 @@ class EncoderSimulator(_WheelUser, ModbusServerSim):
         used = {"holding_register": 0, "input_register": 0}
         for p in self.map.points().values():
             used[p.table] = max(used[p.table], p.address + p.words)
-        blocks: list[list[Any]] = [[SimData(0, count=16, values=False, datatype=DataType.BITS)],
-                                   [SimData(0, count=16, values=False, datatype=DataType.BITS)]]
+        blocks: list[list[Any]] = [
+            [SimData(0, count=16, values=False, datatype=DataType.BITS)],
+            [SimData(0, count=16, values=False, datatype=DataType.BITS)],
+        ]
         for table in ("holding_register", "input_register"):
             blocks.append([SimData(0, count=max(used[table], 1), values=0, datatype=DataType.REGISTERS)])
         return SimDevice(id=self.unit, simdata=tuple(blocks))  # type: ignore[arg-type]
@@ -617,7 +713,9 @@ class EncoderSimulator(_WheelUser, ModbusServerSim):
                 key = (point.table, point.address + i)
                 if self._pushed.get(key) == reg:
                     continue
-                await server.context.async_setValues(self.unit, _FC_WRITE[point.table], point.address + i, [reg])
+                await server.context.async_setValues(
+                    self.unit, _FC_WRITE[point.table], point.address + i, [reg]
+                )
                 self._pushed[key] = reg
 
     # The dropout fault pulls the link by itself: remember that, so that it plugs it back in by itself too.
@@ -645,10 +743,22 @@ class PointerSimulator(_WheelUser):
     both tags; ``tag_format``: the tag of segment i (must match the driver's tag table).
     """
 
-    def __init__(self, *, speed: float = 1.0, seed: int | None = None, wheel_id: str | None = None,
-                 scan_s: float = 0.002, repeat_s: float = 0.1, boundary_zone: float = 0.04, read_step: float = 0.004,
-                 tag_format: str = "S{index:02d}", act_as_dealer: bool = True, dealer_delay_s: float = 3.0,
-                 settle_s: float = 2.0, **options: Any) -> None:
+    def __init__(
+        self,
+        *,
+        speed: float = 1.0,
+        seed: int | None = None,
+        wheel_id: str | None = None,
+        scan_s: float = 0.002,
+        repeat_s: float = 0.1,
+        boundary_zone: float = 0.04,
+        read_step: float = 0.004,
+        tag_format: str = "S{index:02d}",
+        act_as_dealer: bool = True,
+        dealer_delay_s: float = 3.0,
+        settle_s: float = 2.0,
+        **options: Any,
+    ) -> None:
         model_options, rest = _split_options(dict(options))
         if rest:
             raise ValueError(f"unknown pointer simulator option(s): {', '.join(sorted(rest))}")
@@ -711,8 +821,9 @@ class PointerSimulator(_WheelUser):
 
     def start(self) -> None:
         if self._thread is None and not self._closed:
-            self._thread = threading.Thread(target=self._run, name=f"wheel-pointer-sim:{self.wheel.key}",
-                                            daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, name=f"wheel-pointer-sim:{self.wheel.key}", daemon=True
+            )
             self._thread.start()
 
     def stop(self) -> None:
@@ -729,7 +840,7 @@ class PointerSimulator(_WheelUser):
                 pass
         self._release()
 
-    def __enter__(self) -> "PointerSimulator":
+    def __enter__(self) -> PointerSimulator:
         self.start()
         return self
 
@@ -769,11 +880,15 @@ class PointerSimulator(_WheelUser):
 # =============================================================================
 
 
-def _encoder_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[EncoderSimulator, str]:
+def _encoder_factory(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[EncoderSimulator, str]:
     return opened(EncoderSimulator(speed=speed, seed=seed, **options))
 
 
-def _pointer_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[PointerSimulator, str]:
+def _pointer_factory(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[PointerSimulator, str]:
     sim = PointerSimulator(speed=speed, seed=seed, **options)
     return sim, sim.slave_path
 
@@ -783,7 +898,9 @@ SIMULATORS = {"wheel-encoder": _encoder_factory, "wheel-pointer": _pointer_facto
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Money wheel simulator: encoder (Modbus) + pointer reader (pty)")
+    parser = argparse.ArgumentParser(
+        description="Money wheel simulator: encoder (Modbus) + pointer reader (pty)"
+    )
     parser.add_argument("--transport", choices=("tcp", "rtu"), default="tcp")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--segments", type=int, default=54)
@@ -791,8 +908,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--every", type=float, default=30.0, help="spin every this many seconds")
     args = parser.parse_args(argv)
-    enc = EncoderSimulator(transport=args.transport, port=args.port, segments=args.segments, speed=args.speed,
-                           seed=args.seed, wheel_id="cli", act_as_dealer=False)
+    enc = EncoderSimulator(
+        transport=args.transport,
+        port=args.port,
+        segments=args.segments,
+        speed=args.speed,
+        seed=args.seed,
+        wheel_id="cli",
+        act_as_dealer=False,
+    )
     ptr = PointerSimulator(segments=args.segments, speed=args.speed, wheel_id="cli", act_as_dealer=False)
     try:
         enc.start()

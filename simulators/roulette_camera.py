@@ -29,6 +29,7 @@ Quick start::
     python -m simulators.roulette_camera --frame /tmp/wheel.png --pockets 17,17 --rotor 40
     python -m simulators.roulette_camera --serve --fps 30          # prints the stream URL
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,21 +40,106 @@ import struct
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
 
-__all__ = ["View", "BallPose", "Scene", "SpinPlan", "render", "Renderer", "RouletteCameraSimulator",
-           "EUROPEAN_ORDER", "AMERICAN_ORDER", "pack_frame", "SIMULATORS"]
+__all__ = [
+    "AMERICAN_ORDER",
+    "EUROPEAN_ORDER",
+    "SIMULATORS",
+    "BallPose",
+    "Renderer",
+    "RouletteCameraSimulator",
+    "Scene",
+    "SpinPlan",
+    "View",
+    "pack_frame",
+    "render",
+]
 
-EUROPEAN_ORDER = ("0", "32", "15", "19", "4", "21", "2", "25", "17", "34", "6", "27", "13", "36", "11", "30", "8",
-                  "23", "10", "5", "24", "16", "33", "1", "20", "14", "31", "9", "22", "18", "29", "7", "28", "12",
-                  "35", "3", "26")
-AMERICAN_ORDER = ("0", "28", "9", "26", "30", "11", "7", "20", "32", "17", "5", "22", "34", "15", "3", "24", "36",
-                  "13", "1", "00", "27", "10", "25", "29", "12", "8", "19", "31", "18", "6", "21", "33", "16", "4",
-                  "23", "35", "14", "2")
+EUROPEAN_ORDER = (
+    "0",
+    "32",
+    "15",
+    "19",
+    "4",
+    "21",
+    "2",
+    "25",
+    "17",
+    "34",
+    "6",
+    "27",
+    "13",
+    "36",
+    "11",
+    "30",
+    "8",
+    "23",
+    "10",
+    "5",
+    "24",
+    "16",
+    "33",
+    "1",
+    "20",
+    "14",
+    "31",
+    "9",
+    "22",
+    "18",
+    "29",
+    "7",
+    "28",
+    "12",
+    "35",
+    "3",
+    "26",
+)
+AMERICAN_ORDER = (
+    "0",
+    "28",
+    "9",
+    "26",
+    "30",
+    "11",
+    "7",
+    "20",
+    "32",
+    "17",
+    "5",
+    "22",
+    "34",
+    "15",
+    "3",
+    "24",
+    "36",
+    "13",
+    "1",
+    "00",
+    "27",
+    "10",
+    "25",
+    "29",
+    "12",
+    "8",
+    "19",
+    "31",
+    "18",
+    "6",
+    "21",
+    "33",
+    "16",
+    "4",
+    "23",
+    "35",
+    "14",
+    "2",
+)
 _RED = {str(n) for n in (1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36)}
 ORDERS = {"european": EUROPEAN_ORDER, "american": AMERICAN_ORDER}
 
@@ -82,7 +168,9 @@ def pack_frame(image: np.ndarray, seq: int, time_us: int, *, jpeg_quality: int |
         if not ok:
             raise ValueError("JPEG encoding failed")
         body, enc = buf.tobytes(), ENC_JPEG
-    return HEADER.pack(MAGIC, w, h, 3, enc, 0, seq & 0xFFFFFFFF, time_us & 0xFFFFFFFFFFFFFFFF, len(body)) + body
+    return (
+        HEADER.pack(MAGIC, w, h, 3, enc, 0, seq & 0xFFFFFFFF, time_us & 0xFFFFFFFFFFFFFFFF, len(body)) + body
+    )
 
 
 def pocket_color(label: str) -> str:
@@ -124,8 +212,13 @@ class View:
     def calibration(self) -> dict[str, Any]:
         """The driver's ``calibration`` option for this view (what a technician would measure)."""
         cx, cy = self.c
-        return {"center": [round(cx, 2), round(cy, 2)], "radius": round(self.r, 2), "preset": self.wheel,
-                "clockwise": self.clockwise, "pocket_offset_deg": self.pocket_offset_deg}
+        return {
+            "center": [round(cx, 2), round(cy, 2)],
+            "radius": round(self.r, 2),
+            "preset": self.wheel,
+            "clockwise": self.clockwise,
+            "pocket_offset_deg": self.pocket_offset_deg,
+        }
 
 
 @dataclass(frozen=True)
@@ -182,13 +275,15 @@ class Renderer:
         self._ox, self._oy = int(round(cx - half)), int(round(cy - half))
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         d = np.hypot(xx - cx, yy - cy) / max(w, h)
-        gain = 1.0 + view.light * (0.35 * (xx / w - 0.5) - 0.25 * (yy / h - 0.5)) - view.light * 0.9 * d ** 2
+        gain = 1.0 + view.light * (0.35 * (xx / w - 0.5) - 0.25 * (yy / h - 0.5)) - view.light * 0.9 * d**2
         self._gain = np.clip(np.dstack([gain] * 3) * 200, 0, 255).astype(np.uint8)
         self._noise: list[tuple[np.ndarray, np.ndarray]] = []
         if view.noise > 0:
             for _ in range(4):
                 n = self._np.normal(0, view.noise, (h, w, 3))
-                self._noise.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
+                self._noise.append(
+                    (np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8))
+                )
 
     # -- static parts --------------------------------------------------------------------
 
@@ -204,22 +299,31 @@ class Renderer:
         def paint(mask: np.ndarray, bgr: tuple[int, int, int], shade: np.ndarray | float = 0.0) -> None:
             for ch in range(3):
                 layer = img[..., ch]
-                layer[mask] = np.clip(bgr[ch] + (shade[mask] if isinstance(shade, np.ndarray) else shade), 0,
-                                      255).astype(np.uint8)
+                layer[mask] = np.clip(
+                    bgr[ch] + (shade[mask] if isinstance(shade, np.ndarray) else shade), 0, 255
+                ).astype(np.uint8)
 
         paint((rf >= TRACK[1]) & (rf < RIM_OUTER), (30, 55, 95), grain)  # the bowl's wooden rim
         paint((rf >= TRACK[0]) & (rf < TRACK[1]), (70, 110, 150), grain + 25 * (rf - 0.9))  # polished track
         paint((rf >= APRON[0]) & (rf < APRON[0] + 0.1), (40, 70, 105), grain * 0.5)  # the apron
-        cv2.circle(img, (int(round(cx)), int(round(cy))), int(round(TRACK[0] * R)), (25, 45, 70), 2, cv2.LINE_AA)
-        cv2.circle(img, (int(round(cx)), int(round(cy))), int(round(RIM_OUTER * R)), (20, 30, 40), 3, cv2.LINE_AA)
+        cv2.circle(
+            img, (int(round(cx)), int(round(cy))), int(round(TRACK[0] * R)), (25, 45, 70), 2, cv2.LINE_AA
+        )
+        cv2.circle(
+            img, (int(round(cx)), int(round(cy))), int(round(RIM_OUTER * R)), (20, 30, 40), 3, cv2.LINE_AA
+        )
         for k in range(8):  # metal deflectors on the apron, not as bright as a ball
             a = math.radians(22.5 + 45 * k)
             rm = (APRON[0] + APRON[1]) / 2 * R
             px, py = cx + rm * math.cos(a), cy + rm * math.sin(a)
             t = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
             pts = np.array([(0.03 * R, 0), (0, 0.012 * R), (-0.03 * R, 0), (0, -0.012 * R)]) @ t.T + (px, py)
-            cv2.fillConvexPoly(img, np.round(pts * 16).astype(np.int32), (140, 145, 150), cv2.LINE_AA, shift=4)
-            cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], True, (90, 95, 100), 1, cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(
+                img, np.round(pts * 16).astype(np.int32), (140, 145, 150), cv2.LINE_AA, shift=4
+            )
+            cv2.polylines(
+                img, [np.round(pts * 16).astype(np.int32)], True, (90, 95, 100), 1, cv2.LINE_AA, shift=4
+            )
         return img
 
     def _rotor_texture(self, size: int, R: float) -> np.ndarray:
@@ -236,7 +340,9 @@ class Renderer:
         # the cone and turret
         cone = rf < POCKETS[0]
         shade = (70 + 60 * (rf / POCKETS[0])).astype(np.float32)
-        tex[cone] = np.stack([shade * 0.45, shade * 0.75, shade * 1.1], axis=-1)[cone].clip(0, 255).astype(np.uint8)
+        tex[cone] = (
+            np.stack([shade * 0.45, shade * 0.75, shade * 1.1], axis=-1)[cone].clip(0, 255).astype(np.uint8)
+        )
         c = (int(round(half)), int(round(half)))
         cv2.circle(tex, c, int(0.09 * R), (120, 125, 135), -1, cv2.LINE_AA)
         cv2.circle(tex, c, int(0.04 * R), (150, 155, 165), -1, cv2.LINE_AA)
@@ -261,17 +367,36 @@ class Renderer:
             a = math.radians(d * k * step)  # the silver fret between two pockets
             p1 = (half + POCKETS[0] * R * math.cos(a), half + POCKETS[0] * R * math.sin(a))
             p2 = (half + POCKETS[1] * R * math.cos(a), half + POCKETS[1] * R * math.sin(a))
-            cv2.line(tex, (int(round(p1[0] * 16)), int(round(p1[1] * 16))),
-                     (int(round(p2[0] * 16)), int(round(p2[1] * 16))), (150, 150, 160), max(2, int(0.006 * R)),
-                     cv2.LINE_AA, shift=4)
+            cv2.line(
+                tex,
+                (int(round(p1[0] * 16)), int(round(p1[1] * 16))),
+                (int(round(p2[0] * 16)), int(round(p2[1] * 16))),
+                (150, 150, 160),
+                max(2, int(0.006 * R)),
+                cv2.LINE_AA,
+                shift=4,
+            )
             a = math.radians(d * (k * step + v.pocket_offset_deg))
             p1 = (half + NUMBER_RING[0] * R * math.cos(a), half + NUMBER_RING[0] * R * math.sin(a))
             p2 = (half + NUMBER_RING[1] * R * math.cos(a), half + NUMBER_RING[1] * R * math.sin(a))
-            cv2.line(tex, (int(round(p1[0] * 16)), int(round(p1[1] * 16))),
-                     (int(round(p2[0] * 16)), int(round(p2[1] * 16))), (60, 160, 200), 1, cv2.LINE_AA, shift=4)
+            cv2.line(
+                tex,
+                (int(round(p1[0] * 16)), int(round(p1[1] * 16))),
+                (int(round(p2[0] * 16)), int(round(p2[1] * 16))),
+                (60, 160, 200),
+                1,
+                cv2.LINE_AA,
+                shift=4,
+            )
         for rr in (POCKETS[0], POCKETS[1], NUMBER_RING[1]):
-            cv2.circle(tex, c, int(round(rr * R)), (60, 150, 190) if rr != POCKETS[0] else (120, 125, 130),
-                       max(1, int(0.005 * R)), cv2.LINE_AA)
+            cv2.circle(
+                tex,
+                c,
+                int(round(rr * R)),
+                (60, 150, 190) if rr != POCKETS[0] else (120, 125, 130),
+                max(1, int(0.005 * R)),
+                cv2.LINE_AA,
+            )
         # white numerals, upright towards the centre
         mid = (NUMBER_RING[0] + NUMBER_RING[1]) / 2
         font_h = 0.032 * R
@@ -305,8 +430,8 @@ class Renderer:
         fx1, fy1 = min(v.width, x0 + size), min(v.height, y0 + size)
         if fx1 > fx0 and fy1 > fy0:
             sub = frame[fy0:fy1, fx0:fx1]
-            tex = rotor[fy0 - y0:fy1 - y0, fx0 - x0:fx1 - x0]
-            disc = self._disc[fy0 - y0:fy1 - y0, fx0 - x0:fx1 - x0]
+            tex = rotor[fy0 - y0 : fy1 - y0, fx0 - x0 : fx1 - x0]
+            disc = self._disc[fy0 - y0 : fy1 - y0, fx0 - x0 : fx1 - x0]
             np.copyto(sub, tex, where=disc[..., None].astype(bool))
         truth_balls = []
         for ball in scene.balls:
@@ -356,8 +481,13 @@ class Renderer:
         rr = math.hypot(x - cx, y - cy)
         a0 = math.atan2(y - cy, x - cx)
         k = max(3, min(12, int(abs(blur_deg) * rr * math.pi / 180 / 2) + 2))
-        pts = [(cx + rr * math.cos(a0 - math.radians(blur_deg) * i / (k - 1)),
-                cy + rr * math.sin(a0 - math.radians(blur_deg) * i / (k - 1))) for i in range(k)]
+        pts = [
+            (
+                cx + rr * math.cos(a0 - math.radians(blur_deg) * i / (k - 1)),
+                cy + rr * math.sin(a0 - math.radians(blur_deg) * i / (k - 1)),
+            )
+            for i in range(k)
+        ]
         x0 = max(0, int(min(p[0] for p in pts) - r - 2))
         y0 = max(0, int(min(p[1] for p in pts) - r - 2))
         x1 = min(frame.shape[1], int(max(p[0] for p in pts) + r + 3))
@@ -375,7 +505,9 @@ class Renderer:
 
 def _disc(img: np.ndarray, x: float, y: float, r: float, colour: tuple[int, int, int]) -> None:
     s = 16
-    cv2.circle(img, (int(round(x * s)), int(round(y * s))), int(round(r * s)), colour, -1, cv2.LINE_AA, shift=4)
+    cv2.circle(
+        img, (int(round(x * s)), int(round(y * s))), int(round(r * s)), colour, -1, cv2.LINE_AA, shift=4
+    )
 
 
 def _ball(img: np.ndarray, x: float, y: float, r: float) -> None:
@@ -385,7 +517,9 @@ def _ball(img: np.ndarray, x: float, y: float, r: float) -> None:
     _disc(img, x - 0.3 * r, y - 0.3 * r, 0.3 * r, (255, 255, 255))
 
 
-def render(scene: Scene, view: View = View(), *, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+def render(
+    scene: Scene, view: View = View(), *, seed: int | None = None
+) -> tuple[np.ndarray, dict[str, Any]]:
     """One frame of a scene and its truth (the short way; keep a :class:`Renderer` for many frames)."""
     return Renderer(view, seed=seed).render(scene, random.Random(seed))
 
@@ -431,7 +565,13 @@ class SpinPlan:
 
     @property
     def duration(self) -> float:
-        return self.launch_s + (len(self.pockets) - 1) * self.launch_gap_s + self.rise_s + self.track_s + self.drop_s
+        return (
+            self.launch_s
+            + (len(self.pockets) - 1) * self.launch_gap_s
+            + self.rise_s
+            + self.track_s
+            + self.drop_s
+        )
 
     def rotor(self, t: float) -> float:
         sign = 1.0 if self.rotor_clockwise else -1.0
@@ -444,7 +584,9 @@ class SpinPlan:
             balls += self._ball(i, pocket, t, rotor, view, exposure_s)
         return Scene(rotor_deg=rotor, balls=tuple(balls))
 
-    def _ball(self, i: int, pocket: str, t: float, rotor: float, view: View, exposure_s: float) -> list[BallPose]:
+    def _ball(
+        self, i: int, pocket: str, t: float, rotor: float, view: View, exposure_s: float
+    ) -> list[BallPose]:
         depth = (0.22, 0.78)[i] if self.pockets.count(pocket) == 2 else 0.5
         launch = self.launch_s + i * self.launch_gap_s
         if t < launch:
@@ -453,7 +595,9 @@ class SpinPlan:
                 return [BallPose(pocket=self.before[i], depth=before_depth)]
             return []
         d = 1.0 if view.clockwise else -1.0
-        w_rot = d * (1.0 if self.rotor_clockwise else -1.0) * self.rotor_rpm * 6.0  # the rotor, in the picture
+        w_rot = (
+            d * (1.0 if self.rotor_clockwise else -1.0) * self.rotor_rpm * 6.0
+        )  # the rotor, in the picture
         ball_dir = -1.0 if w_rot > 0 else 1.0  # a thrown ball runs against the rotor
         revs = self.revolutions[i]
         T, w_end, rise, drop = self.track_s, self.end_speed_dps, self.rise_s, self.drop_s
@@ -468,22 +612,35 @@ class SpinPlan:
         tt = t - launch
         if tt < rise:  # fired out of the pocket up into the track
             f = tt / rise
-            return [BallPose(angle_deg=start - ball_dir * w0 * (rise - tt),
-                             radius_frac=POCKETS[1] + (TRACK_LANE - POCKETS[1]) * f,
-                             blur_deg=ball_dir * w0 * exposure_s)]
+            return [
+                BallPose(
+                    angle_deg=start - ball_dir * w0 * (rise - tt),
+                    radius_frac=POCKETS[1] + (TRACK_LANE - POCKETS[1]) * f,
+                    blur_deg=ball_dir * w0 * exposure_s,
+                )
+            ]
         tt -= rise
         if tt < T:  # round the track, slowing down: `revs` turns from here
             travelled = w0 * tt - 0.5 * alpha * tt * tt
             speed = w0 - alpha * tt
-            return [BallPose(angle_deg=start + ball_dir * travelled, radius_frac=TRACK_LANE,
-                             blur_deg=ball_dir * speed * exposure_s)]
+            return [
+                BallPose(
+                    angle_deg=start + ball_dir * travelled,
+                    radius_frac=TRACK_LANE,
+                    blur_deg=ball_dir * speed * exposure_s,
+                )
+            ]
         td = tt - T
         if td < drop:  # down over the apron onto the rotor, a bounce, into the pocket
             f = td / drop
             angle = exit_angle + drop * (ball_dir * w_end * (f - f * f / 2) + w_rot * f * f / 2)
             rb = BALL_DIAMETER / 2
             pocket_rf = POCKETS[0] + rb + 0.004 + (POCKETS[1] - POCKETS[0] - 2 * rb - 0.008) * depth
-            rf = TRACK_LANE + (pocket_rf - TRACK_LANE) * min(1.0, 1.6 * f) + 0.05 * math.sin(math.pi * f) * (f > 0.6)
+            rf = (
+                TRACK_LANE
+                + (pocket_rf - TRACK_LANE) * min(1.0, 1.6 * f)
+                + 0.05 * math.sin(math.pi * f) * (f > 0.6)
+            )
             return [BallPose(angle_deg=angle, radius_frac=rf)]
         return [BallPose(pocket=pocket, depth=depth)]
 
@@ -502,12 +659,31 @@ class RouletteCameraSimulator:
     :meth:`force_next` (else they are drawn with the seeded generator).
     """
 
-    def __init__(self, *, speed: float = 1.0, seed: int | None = None, width: int = 1280, height: int = 720,
-                 fps: float = 30.0, jpeg_quality: int | None = None, wheel: str = "european",
-                 clockwise: bool = True, balls: int = 1, revolutions: float = 8.5, rotor_rpm: float = 15.0,
-                 launch_after_s: float = 7.0, track_s: float = 6.0, drop_s: float = 1.5, launch_gap_s: float = 0.0,
-                 follow_table: bool = True, noise: float = 4.0, light: float = 0.25, exposure_s: float = 0.001,
-                 host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        speed: float = 1.0,
+        seed: int | None = None,
+        width: int = 1280,
+        height: int = 720,
+        fps: float = 30.0,
+        jpeg_quality: int | None = None,
+        wheel: str = "european",
+        clockwise: bool = True,
+        balls: int = 1,
+        revolutions: float = 8.5,
+        rotor_rpm: float = 15.0,
+        launch_after_s: float = 7.0,
+        track_s: float = 6.0,
+        drop_s: float = 1.5,
+        launch_gap_s: float = 0.0,
+        follow_table: bool = True,
+        noise: float = 4.0,
+        light: float = 0.25,
+        exposure_s: float = 0.001,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
         if speed <= 0 or fps <= 0:
             raise ValueError("speed and fps must be positive")
         if balls not in (1, 2):
@@ -515,14 +691,18 @@ class RouletteCameraSimulator:
         self.speed = float(speed)
         self.fps = float(fps)
         self.jpeg_quality = jpeg_quality
-        self.view = View(width=width, height=height, wheel=wheel, clockwise=clockwise, noise=noise, light=light)
+        self.view = View(
+            width=width, height=height, wheel=wheel, clockwise=clockwise, noise=noise, light=light
+        )
         self.balls = balls
         self.revolutions = float(revolutions)
         self.rotor_rpm = float(rotor_rpm)
         self.launch_after_s = float(launch_after_s)
         self.track_s, self.drop_s, self.launch_gap_s = float(track_s), float(drop_s), float(launch_gap_s)
         self.follow_table = follow_table
-        self.exposure_s = float(exposure_s)  # a roulette camera's short shutter (a ball blurs 1 degree at most)
+        self.exposure_s = float(
+            exposure_s
+        )  # a roulette camera's short shutter (a ball blurs 1 degree at most)
         self._rng = random.Random(seed)
         self._renderer = Renderer(self.view, seed=seed)
         self._lock = threading.RLock()
@@ -561,8 +741,9 @@ class RouletteCameraSimulator:
         """Tell this wheel simulator (``force_next_number``) the first ball's pocket of every spin."""
         self._wheel = wheel_simulator
 
-    def force_next(self, pockets: Sequence[str], *, wheel_number: str | None = None,
-                   revolutions: float | None = None) -> None:
+    def force_next(
+        self, pockets: Sequence[str], *, wheel_number: str | None = None, revolutions: float | None = None
+    ) -> None:
         """The next spin's pockets (one per ball); ``wheel_number``: what the linked wheel is told instead
         of the first ball's pocket (a disagreement); ``revolutions``: a short spin, say."""
         pockets = tuple(str(p) for p in pockets)
@@ -582,9 +763,17 @@ class RouletteCameraSimulator:
             now = self._sim_time()
             rotor_now = self._rotor_at(now)
             revs = self.revolutions if revs is None else float(revs)
-            plan = SpinPlan(pockets=pockets, revolutions=(revs, revs), before=self._rest,
-                            rotor_rpm=self.rotor_rpm, rotor_start_deg=rotor_now, launch_s=delay_s * self.speed,
-                            launch_gap_s=self.launch_gap_s, track_s=self.track_s, drop_s=self.drop_s)
+            plan = SpinPlan(
+                pockets=pockets,
+                revolutions=(revs, revs),
+                before=self._rest,
+                rotor_rpm=self.rotor_rpm,
+                rotor_start_deg=rotor_now,
+                launch_s=delay_s * self.speed,
+                launch_gap_s=self.launch_gap_s,
+                track_s=self.track_s,
+                drop_s=self.drop_s,
+            )
             self._plan, self._plan_t0 = plan, now
             self._rest = pockets
             self.spins.append({"pockets": list(pockets), "revolutions": revs, "wheel_number": wheel_number})
@@ -604,7 +793,10 @@ class RouletteCameraSimulator:
         if self._threads:
             return
         self._stop.clear()
-        for target, name in ((self._accept, "roulette-camera-sim-accept"), (self._stream, "roulette-camera-sim")):
+        for target, name in (
+            (self._accept, "roulette-camera-sim-accept"),
+            (self._stream, "roulette-camera-sim"),
+        ):
             t = threading.Thread(target=target, name=name, daemon=True)
             t.start()
             self._threads.append(t)
@@ -627,7 +819,7 @@ class RouletteCameraSimulator:
         except OSError:
             pass
 
-    def __enter__(self) -> "RouletteCameraSimulator":
+    def __enter__(self) -> RouletteCameraSimulator:
         self.start()
         return self
 
@@ -650,15 +842,17 @@ class RouletteCameraSimulator:
         if plan is not None and t - t0 < plan.duration + 1.0:
             return plan.scene(t - t0, self.view, exposure_s=self.speed * self.exposure_s), t
         rotor = self._rotor_at(t)
-        balls = tuple(BallPose(pocket=p, depth=((0.22, 0.78)[i] if rest.count(p) == 2 else 0.5))
-                      for i, p in enumerate(rest))
+        balls = tuple(
+            BallPose(pocket=p, depth=((0.22, 0.78)[i] if rest.count(p) == 2 else 0.5))
+            for i, p in enumerate(rest)
+        )
         return Scene(rotor_deg=rotor, balls=balls), t
 
     def _accept(self) -> None:
         while not self._stop.is_set():
             try:
                 conn, _ = self._server.accept()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             except OSError:
                 return
@@ -714,7 +908,9 @@ class RouletteCameraSimulator:
                 pass
 
 
-def _factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[RouletteCameraSimulator, str]:
+def _factory(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[RouletteCameraSimulator, str]:
     sim = RouletteCameraSimulator(speed=speed, seed=seed, **options)
     return sim, sim.url
 
@@ -736,8 +932,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.frame:
         view = View(wheel=args.wheel)
         pockets = [p for p in args.pockets.split(",") if p]
-        balls = tuple(BallPose(pocket=p, depth=((0.22, 0.78)[i] if pockets.count(p) == 2 else 0.5))
-                      for i, p in enumerate(pockets))
+        balls = tuple(
+            BallPose(pocket=p, depth=((0.22, 0.78)[i] if pockets.count(p) == 2 else 0.5))
+            for i, p in enumerate(pockets)
+        )
         frame, truth = render(Scene(args.rotor, balls), view, seed=args.seed)
         cv2.imwrite(args.frame, frame)
         print({"calibration": view.calibration(), "truth": truth})

@@ -46,6 +46,7 @@ of cards: with ``follow_judge=True`` the simulator deals one card each time the 
 card, and none while the judge waits for a decision; it changes the shoe when the judge asks for it
 (the ``shoe_change`` hold), as a dealer would.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,20 +61,21 @@ import socket
 import threading
 import time
 import tty
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator
+from typing import Any
 
 from devices.shoe.frames import pack_frame
 from devices.shoe.vendor_table import VendorTable, vendor_table_from_option
 
 __all__ = [
-    "ShoeCard",
-    "Shoe",
-    "Imaging",
-    "CardRenderer",
-    "ShoeSimulator",
     "FAULTS",
     "SIMULATORS",
+    "CardRenderer",
+    "Imaging",
+    "Shoe",
+    "ShoeCard",
+    "ShoeSimulator",
     "open_pty_pair",
 ]
 
@@ -99,11 +101,19 @@ class ShoeCard:
 class Shoe:
     """The cards in the shoe, in dealing order. Seeded: the same seed deals the same cards."""
 
-    def __init__(self, table: VendorTable, *, decks: int = 8, seed: int | None = None,
-                 serial: str = DEFAULT_SERIAL, jokers: bool = False, cut_card: float | None = 0.75) -> None:
+    def __init__(
+        self,
+        table: VendorTable,
+        *,
+        decks: int = 8,
+        seed: int | None = None,
+        serial: str = DEFAULT_SERIAL,
+        jokers: bool = False,
+        cut_card: float | None = 0.75,
+    ) -> None:
         width = table.field_width("pack")
-        if decks < 1 or (width is not None and decks > 10 ** width):
-            raise ValueError(f"decks must be 1..{10 ** width if width else 'any'} for this vendor table")
+        if decks < 1 or (width is not None and decks > 10**width):
+            raise ValueError(f"decks must be 1..{10**width if width else 'any'} for this vendor table")
         if cut_card is not None and not 0 < cut_card <= 1:
             raise ValueError("cut_card is a fraction of the shoe in (0, 1], or None")
         self.table = table
@@ -150,9 +160,9 @@ class Shoe:
     def take(self, code: str) -> ShoeCard:
         """Deal the first remaining ``code`` (moved to the top): tests use it to force a card."""
         if code.upper() in ("CUT", "CUT_CARD"):
-            match = lambda c: c.special == "cut_card"  # noqa: E731
+            match = lambda c: c.special == "cut_card"
         else:
-            match = lambda c: c.card == code  # noqa: E731
+            match = lambda c: c.card == code
         for i in range(self._pos, len(self._cards)):
             if match(self._cards[i]):
                 card = self._cards.pop(i)
@@ -167,7 +177,7 @@ class Shoe:
     def other_shoe(self, *, deck: str | None = None, card: str | None = None) -> ShoeCard:
         if deck is None:
             width = len(self.serial)
-            deck = str((int(self.serial) + 1) % 10 ** width).zfill(width) if self.serial.isdigit() else "999999"
+            deck = str((int(self.serial) + 1) % 10**width).zfill(width) if self.serial.isdigit() else "999999"
         card = card or self.rng.choice(self.pack_cards())
         return ShoeCard(card, self.table.encode(card, deck=deck, pack=0), deck, 0, label=card)
 
@@ -207,7 +217,9 @@ BACKGROUND = 36  # the dark inside of the shoe
 class CardRenderer:
     """Draws cards with their barcode, and camera frames of them. Seeded by the caller's rng."""
 
-    def __init__(self, imaging: Imaging = Imaging(), symbology: str = "code128", seed: int | None = 0) -> None:
+    def __init__(
+        self, imaging: Imaging = Imaging(), symbology: str = "code128", seed: int | None = 0
+    ) -> None:
         import cv2
         import numpy as np
 
@@ -221,7 +233,9 @@ class CardRenderer:
         # sensor noise: a few unit fields stored around 128 (scaled per frame with addWeighted)
         self._noise = []
         for _ in range(3):
-            z = np.clip(128 + 32 * rng.standard_normal((h + pad, w + pad), dtype=np.float32), 0, 255).astype(np.uint8)
+            z = np.clip(128 + 32 * rng.standard_normal((h + pad, w + pad), dtype=np.float32), 0, 255).astype(
+                np.uint8
+            )
             self._noise.append(cv2.merge([z] * 3) if ch == 3 else z)
         self._pad = pad
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -234,11 +248,15 @@ class CardRenderer:
         """The symbol as a 0/255 module image (one pixel per module, no quiet zone)."""
         import zxingcpp
 
-        fmt = {"code128": zxingcpp.BarcodeFormat.Code128, "qr": zxingcpp.BarcodeFormat.QRCode,
-               "datamatrix": zxingcpp.BarcodeFormat.DataMatrix}[self.symbology]
+        fmt = {
+            "code128": zxingcpp.BarcodeFormat.Code128,
+            "qr": zxingcpp.BarcodeFormat.QRCode,
+            "datamatrix": zxingcpp.BarcodeFormat.DataMatrix,
+        }[self.symbology]
         if hasattr(zxingcpp, "create_barcode"):  # zxing-cpp 3
-            image = zxingcpp.write_barcode_to_image(zxingcpp.create_barcode(payload, fmt), scale=1,
-                                                    add_quiet_zones=False)
+            image = zxingcpp.write_barcode_to_image(
+                zxingcpp.create_barcode(payload, fmt), scale=1, add_quiet_zones=False
+            )
         else:  # zxing-cpp 2
             image = zxingcpp.write_barcode(fmt, payload, quiet_zone=0)
         return self.np.asarray(image, dtype=self.np.uint8)
@@ -261,23 +279,37 @@ class CardRenderer:
         ink = (30, 30, 200) if red else (20, 20, 20)
         label = card.label or "?"
         fs = ch / 240.0
-        cv2.putText(face, label, (int(0.03 * cw), int(0.14 * ch)), cv2.FONT_HERSHEY_SIMPLEX, fs, ink, 3, cv2.LINE_AA)
+        cv2.putText(
+            face, label, (int(0.03 * cw), int(0.14 * ch)), cv2.FONT_HERSHEY_SIMPLEX, fs, ink, 3, cv2.LINE_AA
+        )
         (tw, _), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, fs, 3)
-        cv2.putText(face, label, (cw - tw - int(0.03 * cw), ch - int(0.05 * ch)), cv2.FONT_HERSHEY_SIMPLEX, fs, ink,
-                    3, cv2.LINE_AA)
+        cv2.putText(
+            face,
+            label,
+            (cw - tw - int(0.03 * cw), ch - int(0.05 * ch)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            fs,
+            ink,
+            3,
+            cv2.LINE_AA,
+        )
         bits = self.barcode(card.payload)
         if self.symbology == "code128":
             module = max(1, min(4, int(0.82 * cw) // bits.shape[1]))
-            bar = cv2.resize(bits[:1], (bits.shape[1] * module, int(0.38 * ch)), interpolation=cv2.INTER_NEAREST)
+            bar = cv2.resize(
+                bits[:1], (bits.shape[1] * module, int(0.38 * ch)), interpolation=cv2.INTER_NEAREST
+            )
         else:
             module = max(1, int(0.5 * ch) // bits.shape[0])
-            bar = cv2.resize(bits, (bits.shape[1] * module, bits.shape[0] * module), interpolation=cv2.INTER_NEAREST)
+            bar = cv2.resize(
+                bits, (bits.shape[1] * module, bits.shape[0] * module), interpolation=cv2.INTER_NEAREST
+            )
         bh, bw = bar.shape
         y0, x0 = (ch - bh) // 2 + int(0.03 * ch), (cw - bw) // 2
-        face[y0:y0 + bh, x0:x0 + bw] = np.where(bar[..., None] > 127, white, 15).astype(np.uint8)
+        face[y0 : y0 + bh, x0 : x0 + bw] = np.where(bar[..., None] > 127, white, 15).astype(np.uint8)
         if damaged:  # a smudge across the whole symbol: no scan line crosses it intact
             sx0, sx1 = x0 + int(0.35 * bw), x0 + int(0.65 * bw)
-            face[y0 - 4:y0 + bh + 4, sx0:sx1] = 95
+            face[y0 - 4 : y0 + bh + 4, sx0:sx1] = 95
         mask = np.zeros((ch, cw), np.uint8)
         r = int(0.055 * ch)
         cv2.rectangle(mask, (r, 0), (cw - 1 - r, ch - 1), 255, -1)
@@ -324,8 +356,9 @@ class CardRenderer:
         m[0, 2] += pose.cx - fw / 2
         m[1, 2] += pose.cy - fh / 2
         frame = self.background.copy()
-        cv2.warpAffine(f, m, (im.width, im.height), frame, flags=cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_TRANSPARENT)
+        cv2.warpAffine(
+            f, m, (im.width, im.height), frame, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT
+        )
         sigma, motion = rng.uniform(*im.blur), int(round(rng.uniform(*im.motion)))
         if sigma > 0.3 or motion > 1:
             half = 0.5 * pose.scale * math.hypot(fw, fh) + 4 * sigma + motion + 2
@@ -347,14 +380,15 @@ class CardRenderer:
         z = self._noise[rng.randrange(len(self._noise))]
         oy, ox = rng.randrange(self._pad), rng.randrange(self._pad)
         k = sigma / 32.0
-        self.cv2.addWeighted(frame, 1.0, z[oy:oy + h, ox:ox + w], k, -128.0 * k, frame)
+        self.cv2.addWeighted(frame, 1.0, z[oy : oy + h, ox : ox + w], k, -128.0 * k, frame)
 
     def still(self, card: ShoeCard, rng: random.Random, *, damaged: bool = False) -> Any:
         """A frame with the whole card in view at a random pose (the read-rate sets, the bench)."""
         return self.frame(self.face(card, damaged=damaged), self.random_pose(rng), rng)
 
-    def passage(self, card: ShoeCard, rng: random.Random, *, fault: str | None = None,
-                view_frames: int = 5) -> Iterator[Any]:
+    def passage(
+        self, card: ShoeCard, rng: random.Random, *, fault: str | None = None, view_frames: int = 5
+    ) -> Iterator[Any]:
         """The frames of one card going by: sliding in from the right, held, sliding out left.
 
         Yields frames, or ``None`` for an empty-slot frame.
@@ -371,8 +405,12 @@ class CardRenderer:
 
         def held(n: int) -> Iterator[Any]:
             for _ in range(n):
-                jitter = replace(pose, cx=pose.cx + rng.uniform(-6, 6), cy=pose.cy + rng.uniform(-4, 4),
-                                 angle=pose.angle + rng.uniform(-1.5, 1.5))
+                jitter = replace(
+                    pose,
+                    cx=pose.cx + rng.uniform(-6, 6),
+                    cy=pose.cy + rng.uniform(-4, 4),
+                    angle=pose.angle + rng.uniform(-1.5, 1.5),
+                )
                 yield self.frame(face, jitter, rng)
 
         for t in (0.0, 0.5):
@@ -458,7 +496,9 @@ class ShoeSimulator:
         self.transport = transport
         self.table = vendor_table_from_option(vendor_table)
         self.symbology = symbology or self.table.symbology
-        self.shoe = Shoe(self.table, decks=decks, seed=seed, serial=shoe_serial, jokers=jokers, cut_card=cut_card)
+        self.shoe = Shoe(
+            self.table, decks=decks, seed=seed, serial=shoe_serial, jokers=jokers, cut_card=cut_card
+        )
         self.rng = random.Random(None if seed is None else seed + 1)
         self.speed = float(speed)
         self.cards_per_round = cards_per_round
@@ -521,7 +561,9 @@ class ShoeSimulator:
                 return
             self._stop.clear()
             target = self._run_serial if self.transport == "serial" else self._run_camera
-            self._thread = threading.Thread(target=target, name=f"shoe-simulator-{self.transport}", daemon=True)
+            self._thread = threading.Thread(
+                target=target, name=f"shoe-simulator-{self.transport}", daemon=True
+            )
             self._thread.start()
 
     def stop(self) -> None:
@@ -548,7 +590,7 @@ class ShoeSimulator:
                 os.close(self._master)
                 self._master = None
 
-    def __enter__(self) -> "ShoeSimulator":
+    def __enter__(self) -> ShoeSimulator:
         self.start()
         return self
 
@@ -672,7 +714,9 @@ class ShoeSimulator:
                 self._dealt_rounds.add(round_id)
                 self._pacing_round, self._left = round_id, self.cards_per_round - 1
                 self.deal(1, round_id=round_id)
-            elif transition in ("result_pending", "certify", "void", "hold") and round_id in self._dealt_rounds:
+            elif (
+                transition in ("result_pending", "certify", "void", "hold") and round_id in self._dealt_rounds
+            ):
                 self._stopped_rounds.add(round_id)
                 if self._pacing_round == round_id:
                     self._pacing_round, self._left = None, 0
@@ -683,7 +727,9 @@ class ShoeSimulator:
             if what == "judge":
                 status = data.get("judge")
                 nxt = status.get("next") if isinstance(status, dict) else None
-                self._judge_next = str(nxt.get("position")) if isinstance(nxt, dict) and nxt.get("position") else None
+                self._judge_next = (
+                    str(nxt.get("position")) if isinstance(nxt, dict) and nxt.get("position") else None
+                )
                 self._deal_next()
             elif what == "hold" and data.get("code") == "shoe_change":
                 # the judge asks for a new shoe: the dealer puts a freshly shuffled shoe in (cards queued for this
@@ -696,10 +742,17 @@ class ShoeSimulator:
                 if transition == "close_betting" and round_id not in self._dealt_rounds:
                     self._dealt_rounds.add(round_id)
                     self._pacing_round, self._dealt_for, self._judge_next = round_id, None, None
-                elif transition in ("result_pending", "certify", "void", "hold") and round_id in self._dealt_rounds:
+                elif (
+                    transition in ("result_pending", "certify", "void", "hold")
+                    and round_id in self._dealt_rounds
+                ):
                     self._stopped_rounds.add(round_id)
-                elif transition == "release" and round_id == self._pacing_round and \
-                        data.get("state") not in ("certified", "voided") and not data.get("holds"):
+                elif (
+                    transition == "release"
+                    and round_id == self._pacing_round
+                    and data.get("state") not in ("certified", "voided")
+                    and not data.get("holds")
+                ):
                     # the supervisor released the hold: deal on (the card for the position the judge still names,
                     # if it was held back or went by unplaced)
                     self._stopped_rounds.discard(round_id)
@@ -716,9 +769,15 @@ class ShoeSimulator:
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
             return {
-                "transport": self.transport, "url": self.url, "decks": self.shoe.decks, "serial": self.shoe.serial,
-                "remaining": self.shoe.remaining, "shoes": self.shoe.shoes, "dealt": len(self.dealt),
-                "queued": self._busy, "frames_sent": self.frames_sent,
+                "transport": self.transport,
+                "url": self.url,
+                "decks": self.shoe.decks,
+                "serial": self.shoe.serial,
+                "remaining": self.shoe.remaining,
+                "shoes": self.shoe.shoes,
+                "dealt": len(self.dealt),
+                "queued": self._busy,
+                "frames_sent": self.frames_sent,
                 "client": self._client is not None,
             }
 
@@ -898,12 +957,16 @@ class ShoeSimulator:
 # --------------------------------------------------------------------------- factories and CLI
 
 
-def _serial_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[ShoeSimulator, str]:
+def _serial_factory(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[ShoeSimulator, str]:
     sim = ShoeSimulator("serial", speed=speed, seed=seed, **options)
     return sim, sim.url
 
 
-def _camera_factory(*, speed: float = 1.0, seed: int | None = None, **options: Any) -> tuple[ShoeSimulator, str]:
+def _camera_factory(
+    *, speed: float = 1.0, seed: int | None = None, **options: Any
+) -> tuple[ShoeSimulator, str]:
     sim = ShoeSimulator("camera", speed=speed, seed=seed, **options)
     return sim, sim.url
 
@@ -913,7 +976,9 @@ SIMULATORS = {"serial-shoe": _serial_factory, "camera-shoe": _camera_factory}
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Dealing shoe simulator (a scanner on a pty, or a camera on TCP)")
+    parser = argparse.ArgumentParser(
+        description="Dealing shoe simulator (a scanner on a pty, or a camera on TCP)"
+    )
     parser.add_argument("--transport", choices=("serial", "camera"), default="serial")
     parser.add_argument("--decks", type=int, default=8)
     parser.add_argument("--seed", type=int, default=None)

@@ -41,13 +41,13 @@ __all__ = [
     "SIGNATURE_FIELD",
     "InvalidMessage",
     "canonical_json",
-    "sha256_hex",
+    "load_public_key_b64",
     "message_hash",
+    "public_key_b64",
+    "sha256_hex",
     "sign_message",
     "sign_message_text",
     "verify_message",
-    "public_key_b64",
-    "load_public_key_b64",
 ]
 
 HASH_FIELD = "hash"
@@ -71,8 +71,7 @@ def _check_json_value(value: Any, path: str) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError(
-                    f"canonical JSON: object key {key!r} at {path or '$'} is "
-                    f"{type(key).__name__}, not str"
+                    f"canonical JSON: object key {key!r} at {path or '$'} is {type(key).__name__}, not str"
                 )
             _check_json_value(item, f"{path}.{key}")
     elif isinstance(value, (list, tuple)):
@@ -117,7 +116,11 @@ def canonical_json(obj: Any) -> bytes:
         _check_json_value(obj, "")
         raise
     # a flat object of strings and numbers (e.g. a journal record's hash input) has no key to hide
-    flat = type(obj) is dict and all(type(k) is str for k in obj) and all(type(v) in _SCALARS for v in obj.values())
+    flat = (
+        type(obj) is dict
+        and all(type(k) is str for k in obj)
+        and all(type(v) in _SCALARS for v in obj.values())
+    )
     if not flat and json.loads(text) != obj:
         _check_json_value(obj, "")
     return _encode(text)
@@ -155,7 +158,9 @@ def sign_message(message: dict[str, Any], private_key: Ed25519PrivateKey) -> dic
     return signed
 
 
-def sign_message_text(message: dict[str, Any], private_key: Ed25519PrivateKey) -> tuple[dict[str, Any], bytes]:
+def sign_message_text(
+    message: dict[str, Any], private_key: Ed25519PrivateKey
+) -> tuple[dict[str, Any], bytes]:
     """Like :func:`sign_message`, also returning the canonical JSON of the signed message (with its signature)."""
     signed = _without(message, HASH_FIELD, SIGNATURE_FIELD)
     # Each top-level value is serialised (and checked) once; the three texts (without hash, with hash, with
@@ -233,7 +238,9 @@ def verify_message(message: dict[str, Any], public_key: Ed25519PublicKey) -> Non
     except (TypeError, ValueError) as exc:
         raise InvalidMessage(f"message cannot be canonicalised: {exc}") from exc
     if claimed_hash != expected_hash:  # the hash is public: no need for a constant-time compare
-        raise InvalidMessage(f"hash mismatch: message says {claimed_hash!r}, content hashes to {expected_hash!r}")
+        raise InvalidMessage(
+            f"hash mismatch: message says {claimed_hash!r}, content hashes to {expected_hash!r}"
+        )
     try:
         signature = _decode_b64_strict(signature_b64, _ED25519_SIGNATURE_LEN, "signature")
     except ValueError as exc:

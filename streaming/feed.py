@@ -24,7 +24,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
 from fastapi import APIRouter, WebSocket
@@ -35,17 +35,17 @@ from streaming.canonical import load_public_key_b64
 from streaming.messages import ErrorMessage, PublicKey
 
 __all__ = [
-    "FeedStore",
-    "FeedHub",
-    "ConsumerInfo",
-    "FeedIntegrityError",
-    "feed_router",
-    "DEFAULT_RING_SIZE",
-    "DEFAULT_STORE_BATCH",
-    "DEFAULT_SEND_TIMEOUT",
-    "CLOSE_POLICY_VIOLATION",
     "CLOSE_INTERNAL_ERROR",
+    "CLOSE_POLICY_VIOLATION",
     "CLOSE_TRY_AGAIN_LATER",
+    "DEFAULT_RING_SIZE",
+    "DEFAULT_SEND_TIMEOUT",
+    "DEFAULT_STORE_BATCH",
+    "ConsumerInfo",
+    "FeedHub",
+    "FeedIntegrityError",
+    "FeedStore",
+    "feed_router",
 ]
 
 log = logging.getLogger(__name__)
@@ -113,12 +113,12 @@ class ConsumerInfo:
 
 
 class _Consumer:
-    __slots__ = ("id", "peer", "connected_at", "after", "cursor", "sent", "catching_up", "wake")
+    __slots__ = ("after", "catching_up", "connected_at", "cursor", "id", "peer", "sent", "wake")
 
     def __init__(self, consumer_id: int, peer: str, after: int) -> None:
         self.id = consumer_id
         self.peer = peer
-        self.connected_at = datetime.now(timezone.utc)
+        self.connected_at = datetime.now(UTC)
         self.after = after
         self.cursor = after
         self.sent = 0
@@ -202,7 +202,11 @@ class FeedHub:
                     "(from another thread use loop.call_soon_threadsafe)"
                 )
         if self._last and seq != self._last + 1:
-            log.warning("feed publish jumped from seq %d to %d; consumers will read the gap from the store", self._last, seq)
+            log.warning(
+                "feed publish jumped from seq %d to %d; consumers will read the gap from the store",
+                self._last,
+                seq,
+            )
         if not self._last or seq != self._last + 1:
             self._first = seq
         self._ring[seq % self._ring_size] = text
@@ -272,7 +276,9 @@ class FeedHub:
                 consumer.sent,
             )
 
-    async def _deliver(self, consumer: _Consumer, seq: int, text: str, send: Callable[[str], Awaitable[None]]) -> None:
+    async def _deliver(
+        self, consumer: _Consumer, seq: int, text: str, send: Callable[[str], Awaitable[None]]
+    ) -> None:
         await send(text)
         consumer.cursor = seq
         consumer.sent += 1
@@ -309,7 +315,9 @@ class FeedHub:
                 continue
             for seq, row_text in rows:
                 if seq != consumer.cursor + 1:
-                    raise FeedIntegrityError(f"store returned seq {seq} where seq {consumer.cursor + 1} was expected")
+                    raise FeedIntegrityError(
+                        f"store returned seq {seq} where seq {consumer.cursor + 1} was expected"
+                    )
                 await self._deliver(consumer, seq, row_text, send)
 
 
@@ -347,7 +355,9 @@ async def _refuse(websocket: WebSocket, status: int, error: ErrorMessage) -> Non
     """
     if "websocket.http.response" in websocket.scope.get("extensions", {}):
         body = error.model_dump_json(exclude_none=True)
-        await websocket.send_denial_response(Response(body, status_code=status, media_type="application/json"))
+        await websocket.send_denial_response(
+            Response(body, status_code=status, media_type="application/json")
+        )
     else:  # pragma: no cover - uvicorn supports the extension
         await websocket.close(code=CLOSE_POLICY_VIOLATION, reason=_close_reason(error.message))
 
@@ -436,7 +446,9 @@ def feed_router(
         # 2. Validate ?after= against the store.
         raw_after = websocket.query_params.getlist("after")
         if len(raw_after) > 1:
-            await _refuse(websocket, 400, ErrorMessage(code="invalid_after", message="'after' given more than once"))
+            await _refuse(
+                websocket, 400, ErrorMessage(code="invalid_after", message="'after' given more than once")
+            )
             return
         if raw_after and not _AFTER_RE.fullmatch(raw_after[0]):
             await _refuse(
@@ -452,7 +464,11 @@ def feed_router(
             last_seq = await asyncio.to_thread(hub.store.last_seq)
         except Exception:
             log.exception("feed store last_seq() failed; refusing %s", peer)
-            await _refuse(websocket, 503, ErrorMessage(code="store_unavailable", message="feed store unavailable, retry"))
+            await _refuse(
+                websocket,
+                503,
+                ErrorMessage(code="store_unavailable", message="feed store unavailable, retry"),
+            )
             return
         after = int(raw_after[0]) if raw_after else last_seq
         if after > last_seq:

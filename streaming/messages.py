@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -28,19 +28,19 @@ from pydantic import (
 )
 
 __all__ = [
+    "DECISION_FIELDS",
+    "DECISION_WINDOW_FIELDS",
     "GENESIS_PREV_HASH",
     "MAX_SAFE_INTEGER",
-    "FeedKind",
-    "DECISION_WINDOW_FIELDS",
-    "DECISION_FIELDS",
-    "Reason",
+    "SCHEMA_FILES",
     "Commitment",
-    "Reveal",
+    "ErrorMessage",
+    "FeedKind",
     "FeedMessage",
     "PublicKey",
-    "ErrorMessage",
+    "Reason",
+    "Reveal",
     "format_timestamp",
-    "SCHEMA_FILES",
     "schema_documents",
     "write_schemas",
 ]
@@ -70,13 +70,13 @@ def format_timestamp(value: datetime) -> str:
     """
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValueError("timestamp must be timezone-aware (UTC)")
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _to_utc(value: datetime) -> datetime:
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValueError("occurred_at must be timezone-aware; naive datetimes are ambiguous")
-    return value.astimezone(timezone.utc)
+    return value.astimezone(UTC)
 
 
 UtcTimestamp = Annotated[
@@ -119,7 +119,8 @@ class Commitment(BaseModel):
 
     hash: HexSha256 = Field(description="SHA-256 hex of the canonical JSON of {extras, nonce, round_id}.")
     scheme: Literal["sha256-canonical-json-v1"] = Field(
-        description="How the hash is made: sha256(canonical_json({'extras': ..., 'nonce': ..., 'round_id': ...})).")
+        description="How the hash is made: sha256(canonical_json({'extras': ..., 'nonce': ..., 'round_id': ...}))."
+    )
 
 
 class Reveal(BaseModel):
@@ -157,7 +158,9 @@ class FeedMessage(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seq: int = Field(ge=1, le=MAX_SAFE_INTEGER, description="Position in the feed: 1, 2, 3, ... without gaps.")
+    seq: int = Field(
+        ge=1, le=MAX_SAFE_INTEGER, description="Position in the feed: 1, 2, 3, ... without gaps."
+    )
     kind: FeedKind = Field(
         description=(
             "'result': the certified result of a round (version 1). "
@@ -172,7 +175,9 @@ class FeedMessage(BaseModel):
     table_id: str = Field(min_length=1, description="Identifier of the table.")
     game: str = Field(min_length=1, description="Game played at the table, e.g. 'roulette'.")
     round_id: str = Field(min_length=1, description="Globally unique identifier of the round.")
-    round_number: int = Field(ge=0, le=MAX_SAFE_INTEGER, description="Sequential number of the round at its table.")
+    round_number: int = Field(
+        ge=0, le=MAX_SAFE_INTEGER, description="Sequential number of the round at its table."
+    )
     version: int = Field(
         ge=1,
         le=MAX_SAFE_INTEGER,
@@ -182,9 +187,11 @@ class FeedMessage(BaseModel):
         description="Game-specific raw result (e.g. the winning number); null for a void."
     )
     outcome: dict[str, Any] | None = Field(
-        description=("Game-specific derived outcome (e.g. colour, parity, dozen). For a void: null (every bet "
-                     "returned), or what the game's rules settle beyond that, e.g. a 5-card poker misdeal "
-                     "{\"refund\": \"all_bets\", \"compensation\": {\"ante\": \"1/2\"}, \"rule\": \"000:L335\"}.")
+        description=(
+            "Game-specific derived outcome (e.g. colour, parity, dozen). For a void: null (every bet "
+            "returned), or what the game's rules settle beyond that, e.g. a 5-card poker misdeal "
+            '{"refund": "all_bets", "compensation": {"ante": "1/2"}, "rule": "000:L335"}.'
+        )
     )
     reason: Reason | None = Field(description="Why: required for 'void' and 'correction', null for 'result'.")
     source: dict[str, Any] = Field(
@@ -194,36 +201,57 @@ class FeedMessage(BaseModel):
         )
     )
     commitment: Commitment | None = Field(
-        description="For 'commitment' messages: the hash fixing the round's computer-drawn values; else null.")
+        description="For 'commitment' messages: the hash fixing the round's computer-drawn values; else null."
+    )
     reveal: Reveal | None = Field(
-        description="In the result or void of a round that had a commitment: the values and nonce; else null.")
+        description="In the result or void of a round that had a commitment: the values and nonce; else null."
+    )
     # --- decision kinds only (absent from every other message) ---
     window: str | None = Field(
-        default=None, max_length=200,
+        default=None,
+        max_length=200,
         description="'decision_window' and 'decision' only: the window's id, unique within the round "
-                    "(may be empty in the 'decision' of a 'sit', which answers no window).")
-    seat: str | None = Field(default=None, min_length=1, max_length=64,
-                             description="'decision_window' and 'decision' only: the seat deciding.")
-    hand: int | None = Field(default=None, ge=1, le=MAX_SAFE_INTEGER,
-                             description="'decision_window' and 'decision' only: the seat's hand (1, 2 after a split, ...).")
+        "(may be empty in the 'decision' of a 'sit', which answers no window).",
+    )
+    seat: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="'decision_window' and 'decision' only: the seat deciding.",
+    )
+    hand: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_SAFE_INTEGER,
+        description="'decision_window' and 'decision' only: the seat's hand (1, 2 after a split, ...).",
+    )
     allowed: list[str] | None = Field(
-        default=None, description="'decision_window' only: the actions the rules allow now, e.g. ['hit', 'stand'].")
+        default=None,
+        description="'decision_window' only: the actions the rules allow now, e.g. ['hit', 'stand'].",
+    )
     default: str | None = Field(
-        default=None, description="'decision_window' only: the action applied when nobody answers by the deadline.")
+        default=None,
+        description="'decision_window' only: the action applied when nobody answers by the deadline.",
+    )
     detail: dict[str, Any] | None = Field(
-        default=None, description="'decision_window' only: what the player needs to decide (cards, totals, ...).")
+        default=None,
+        description="'decision_window' only: what the player needs to decide (cards, totals, ...).",
+    )
     deadline: UtcTimestamp | None = Field(
-        default=None, description="'decision_window' only: when the default applies if nobody has answered (UTC).")
+        default=None,
+        description="'decision_window' only: when the default applies if nobody has answered (UTC).",
+    )
     action: str | None = Field(default=None, min_length=1, description="'decision' only: the action taken.")
     cards: list[str] | None = Field(
-        default=None, description="'decision' only: the cards the action names (draw-poker discards); [] if none.")
+        default=None,
+        description="'decision' only: the cards the action names (draw-poker discards); [] if none.",
+    )
     by: Literal["backend", "default"] | None = Field(
         default=None,
-        description="'decision' only: 'backend' (posted by the betting backend) or 'default' (the deadline passed).")
-    occurred_at: UtcTimestamp = Field(description="When the event happened (UTC).")
-    prev_hash: HexSha256 = Field(
-        description="'hash' of the feed message with seq - 1; 64 zeros for seq 1."
+        description="'decision' only: 'backend' (posted by the betting backend) or 'default' (the deadline passed).",
     )
+    occurred_at: UtcTimestamp = Field(description="When the event happened (UTC).")
+    prev_hash: HexSha256 = Field(description="'hash' of the feed message with seq - 1; 64 zeros for seq 1.")
     hash: HexSha256 = Field(
         description="SHA-256 hex of the canonical JSON of this message without 'hash' and 'signature'."
     )
@@ -298,7 +326,9 @@ def _check_portable(value: Any, path: str) -> None:
     in another language could not rebuild the canonical bytes. Use integers
     (e.g. milliseconds, hundredths) or strings instead."""
     if isinstance(value, float):
-        raise ValueError(f"{path}: floating-point numbers are not allowed in feed messages; use an integer or a string")
+        raise ValueError(
+            f"{path}: floating-point numbers are not allowed in feed messages; use an integer or a string"
+        )
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER:
         raise ValueError(f"{path}: integer beyond +/-(2^53 - 1); use a string")
     if isinstance(value, dict):
@@ -350,7 +380,7 @@ def schema_documents() -> dict[str, str]:
     return documents
 
 
-def write_schemas(dir: str | Path) -> list[Path]:  # noqa: A002 - name given by the spec
+def write_schemas(dir: str | Path) -> list[Path]:
     """Write the JSON Schema files into ``dir`` (created if needed); return their paths."""
     target = Path(dir)
     target.mkdir(parents=True, exist_ok=True)

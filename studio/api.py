@@ -1,14 +1,16 @@
 """The studio's HTTP and WebSocket surface: the results feed, the decisions API and the round queries."""
+
 from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse
 
 from streaming.feed import feed_router
 
@@ -28,9 +30,15 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
 
     app = FastAPI(title="studio", version="1", lifespan=lifespan)
     app.state.studio = studio
-    app.add_middleware(ConsumerGuard, authorize=studio.authorize, throttle=consumer_throttle,
-                       journal=lambda kind, data: studio.journal.append(kind, data))
-    app.include_router(feed_router(studio.hub, authorize=studio.authorize, public_key_b64=studio.public_key_b64))
+    app.add_middleware(
+        ConsumerGuard,
+        authorize=studio.authorize,
+        throttle=consumer_throttle,
+        journal=lambda kind, data: studio.journal.append(kind, data),
+    )
+    app.include_router(
+        feed_router(studio.hub, authorize=studio.authorize, public_key_b64=studio.public_key_b64)
+    )
     from .decisions_api import decisions_router
 
     app.include_router(decisions_router(studio))
@@ -49,8 +57,11 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token or not studio.authorize(token.strip()):
-            raise HTTPException(401, "a valid 'Authorization: Bearer <token>' header is required",
-                                headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(
+                401,
+                "a valid 'Authorization: Bearer <token>' header is required",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -59,7 +70,11 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
 
     @app.get("/v1/health")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "tables": len(studio.tables), "journal_failed": studio.journal.failure is not None}
+        return {
+            "status": "ok",
+            "tables": len(studio.tables),
+            "journal_failed": studio.journal.failure is not None,
+        }
 
     @app.get("/v1/rounds/{round_id}", dependencies=[Depends(consumer)])
     async def get_round(round_id: str) -> dict[str, Any]:

@@ -1,4 +1,5 @@
 """The `studio` command."""
+
 from __future__ import annotations
 
 import argparse
@@ -7,14 +8,21 @@ import logging
 import os
 import secrets
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-DEVICE_REPLAYERS = {"cammegh-ss2": ("devices.roulette.cammegh_ss2", "iter_capture_events", "european_roulette")}
+DEVICE_REPLAYERS = {
+    "cammegh-ss2": ("devices.roulette.cammegh_ss2", "iter_capture_events", "european_roulette")
+}
 
 
-def _serve(config: Any, banner: bool = True, demo_users: dict[str, tuple[str, str]] | None = None,
-           background: list[Any] | None = None) -> int:
+def _serve(
+    config: Any,
+    banner: bool = True,
+    demo_users: dict[str, tuple[str, str]] | None = None,
+    background: list[Any] | None = None,
+) -> int:
     """Serve the studio; `background`: functions of the server returning coroutines run beside it (the demo's
     backend), cancelled when the server stops."""
     import uvicorn
@@ -37,14 +45,25 @@ def _serve(config: Any, banner: bool = True, demo_users: dict[str, tuple[str, st
                     t.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
 
-    server = Server(uvicorn.Config(app, host=config.server.host, port=config.server.port,
-                                   log_level="warning", lifespan="on", ws_ping_interval=20,
-                                   ws_per_message_deflate=False, timeout_graceful_shutdown=5))
+    server = Server(
+        uvicorn.Config(
+            app,
+            host=config.server.host,
+            port=config.server.port,
+            log_level="warning",
+            lifespan="on",
+            ws_ping_interval=20,
+            ws_per_message_deflate=False,
+            timeout_graceful_shutdown=5,
+        )
+    )
     if banner:
         host = config.server.host
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
         base = f"{shown}:{config.server.port}"
-        print(f"studio: {len(config.tables)} table(s): {', '.join(t.id + ' (' + t.game + ')' for t in config.tables)}")
+        print(
+            f"studio: {len(config.tables)} table(s): {', '.join(t.id + ' (' + t.game + ')' for t in config.tables)}"
+        )
         print(f"  feed URL:        ws://{base}/v1/feed   (resume with ?after=SEQ)")
         print(f"  rounds:          http://{base}/v1/rounds/{{round_id}}")
         print(f"  public key URL:  http://{base}/v1/public-key")
@@ -57,8 +76,10 @@ def _serve(config: Any, banner: bool = True, demo_users: dict[str, tuple[str, st
             print("  console users:   this data folder has its own users ('studio user add' adds one)")
         for c in config.consumers:
             if c.decision_tables:
-                print(f"  decisions token: {c.token}  ({c.name}; may POST /v1/tables/{{id}}/decisions for "
-                      f"{', '.join(c.decision_tables)}; docs/decisions.md)")
+                print(
+                    f"  decisions token: {c.token}  ({c.name}; may POST /v1/tables/{{id}}/decisions for "
+                    f"{', '.join(c.decision_tables)}; docs/decisions.md)"
+                )
             else:
                 print(f"  consumer token:  {c.token}  ({c.name}; send as 'Authorization: Bearer <token>')")
         print("  Ctrl-C stops the studio.", flush=True)
@@ -90,8 +111,18 @@ DEMO_FAMILY_TABLES: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("dragon-tiger-1", "dragon_tiger", [{"kind": "camera-shoe", "role": "shoe"}]),
     ("sic-bo-1", "sic_bo", [{"kind": "dice-camera", "role": "camera"}]),
     # the machine and the reader simulators of one table share their balls through machine_id
-    ("lucky-6-1", "lucky_6_48", [{"kind": "modbus-ball-machine", "role": "machine", "sim": {"machine_id": "lucky-6-1", "act_as_dealer": True}},
-                                 {"kind": "serial-ball-reader", "role": "reader", "sim": {"machine_id": "lucky-6-1"}}]),
+    (
+        "lucky-6-1",
+        "lucky_6_48",
+        [
+            {
+                "kind": "modbus-ball-machine",
+                "role": "machine",
+                "sim": {"machine_id": "lucky-6-1", "act_as_dealer": True},
+            },
+            {"kind": "serial-ball-reader", "role": "reader", "sim": {"machine_id": "lucky-6-1"}},
+        ],
+    ),
     ("dream-catcher-1", "dream_catcher", [{"kind": "wheel-encoder", "role": "encoder"}]),
     # a game with player decisions: the shoe deals one card each time the judge names where the next card goes;
     # the demo backend (studio/demo_backend.py) sits players and answers their decision windows through the API
@@ -123,11 +154,24 @@ def demo_family_tables(speed: float, seed: int | None) -> list[dict[str, Any]]:
             sim: dict[str, Any] = {"speed": speed, "options": d.get("sim", {})}
             if seed is not None:
                 sim["seed"] = seed + 100 + n
-            devs.append({"kind": d["kind"], "role": d["role"], "url": "simulator",
-                         "serial_number": f"SIM-{d['kind'].upper()}-{n:03d}", "simulator": sim})
+            devs.append(
+                {
+                    "kind": d["kind"],
+                    "role": d["role"],
+                    "url": "simulator",
+                    "serial_number": f"SIM-{d['kind'].upper()}-{n:03d}",
+                    "simulator": sim,
+                }
+            )
         # a simulated ball set needs no check; the waiver is journaled (a real table runs the ball-set check)
-        table = {"id": table_id, "game": game, "devices": devs, "require_opening_check": False,
-                 "betting_seconds": max(1.0, 10.0 / speed), "auto_round_seconds": max(0.2, 3.0 / speed)}
+        table = {
+            "id": table_id,
+            "game": game,
+            "devices": devs,
+            "require_opening_check": False,
+            "betting_seconds": max(1.0, 10.0 / speed),
+            "auto_round_seconds": max(0.2, 3.0 / speed),
+        }
         if getattr(GAMES[game], "has_decisions", False):
             table["decision_seconds"] = demo_decision_seconds(speed)
             # a dealer takes a moment between two hands (and the first round does not crowd the demo's first
@@ -154,25 +198,42 @@ def demo_config(args: argparse.Namespace) -> Any:
         sim: dict[str, Any] = {"speed": args.speed}
         if args.seed is not None:
             sim["seed"] = args.seed + i
-        tables.append({"id": f"roulette-{i}", "game": "european_roulette",
-                       "device": {"kind": "cammegh-ss2", "role": "wheel", "url": "simulator",
-                                  "serial_number": f"SIM-SS2-{i:03d}",
-                                  "options": {"keep_powered": True}, "simulator": sim}})
+        tables.append(
+            {
+                "id": f"roulette-{i}",
+                "game": "european_roulette",
+                "device": {
+                    "kind": "cammegh-ss2",
+                    "role": "wheel",
+                    "url": "simulator",
+                    "serial_number": f"SIM-SS2-{i:03d}",
+                    "options": {"keep_powered": True},
+                    "simulator": sim,
+                },
+            }
+        )
     if args.families:
         tables += demo_family_tables(args.speed, args.seed)
     consumers = [{"name": "demo-consumer", "token": token}]
     from recognition.games import GAMES
 
     deciding = [t["id"] for t in tables if getattr(GAMES.get(t["game"]), "has_decisions", False)]
-    if deciding:  # the demo backend's token: it may post decisions for the decision tables (a feed token cannot)
-        decisions_token = getattr(args, "decisions_token", None) or _demo_token(data_dir, "demo-decisions-token")
+    if (
+        deciding
+    ):  # the demo backend's token: it may post decisions for the decision tables (a feed token cannot)
+        decisions_token = getattr(args, "decisions_token", None) or _demo_token(
+            data_dir, "demo-decisions-token"
+        )
         consumers.append({"name": DEMO_BACKEND, "token": decisions_token, "decision_tables": deciding})
-    return parse_config({
-        "studio": {"name": "demo", "data_dir": str(data_dir)},
-        "server": {"host": args.host, "port": args.port},
-        "consumers": consumers,
-        "tables": tables,
-    }, "studio demo")
+    return parse_config(
+        {
+            "studio": {"name": "demo", "data_dir": str(data_dir)},
+            "server": {"host": args.host, "port": args.port},
+            "consumers": consumers,
+            "tables": tables,
+        },
+        "studio demo",
+    )
 
 
 def demo_backend_task(config: Any, speed: float, seed: int | None) -> Any:
@@ -187,7 +248,9 @@ def demo_backend_task(config: Any, speed: float, seed: int | None) -> Any:
     def make(server: Any) -> Any:
         from .demo_backend import DemoBackend
 
-        backend = DemoBackend(base, consumer.token, tables, speed=speed, seed=None if seed is None else seed + 500)
+        backend = DemoBackend(
+            base, consumer.token, tables, speed=speed, seed=None if seed is None else seed + 500
+        )
         return backend.run(ready=lambda: server.started)
 
     return make
@@ -198,6 +261,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print("studio demo: --tables must be at least 1", file=sys.stderr)
         return 2
     from .config import ConfigError
+
     try:
         config = demo_config(args)
     except ConfigError as exc:
@@ -206,8 +270,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from dealer_ui import ensure_demo_users
 
     backend = demo_backend_task(config, args.speed, args.seed) if args.demo_backend else None
-    return _serve(config, demo_users=ensure_demo_users(config.studio.data_dir),
-                  background=[backend] if backend is not None else None)
+    return _serve(
+        config,
+        demo_users=ensure_demo_users(config.studio.data_dir),
+        background=[backend] if backend is not None else None,
+    )
 
 
 def cmd_user_add(args: argparse.Namespace) -> int:
@@ -218,6 +285,7 @@ def cmd_user_add(args: argparse.Namespace) -> int:
     if secret is None:
         if sys.stdin.isatty():
             import getpass
+
             secret = getpass.getpass(f"PIN or password for {args.name}: ")
         else:
             secret = sys.stdin.readline().rstrip("\r\n")
@@ -260,8 +328,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     report = verify_journal(Path(args.data))
     if report.ok:
-        print(f"journal ok: {report.records} records, {report.feed_messages} signed feed messages, "
-              "chain and signatures verified")
+        print(
+            f"journal ok: {report.records} records, {report.feed_messages} signed feed messages, "
+            "chain and signatures verified"
+        )
         return 0
     print(f"journal BAD: {report.error}", file=sys.stderr)
     return 1
@@ -276,8 +346,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         module, func, default_game = DEVICE_REPLAYERS[args.device]
     except KeyError:
-        print(f"studio replay: no replay for device {args.device!r}; known: {', '.join(DEVICE_REPLAYERS)}",
-              file=sys.stderr)
+        print(
+            f"studio replay: no replay for device {args.device!r}; known: {', '.join(DEVICE_REPLAYERS)}",
+            file=sys.stderr,
+        )
         return 2
     try:
         data = Path(args.file).read_bytes()
@@ -291,17 +363,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
     out = sys.stdout
     if untimed:
         # a capture file has no arrival times, so checks that need them (the ball's revolutions) cannot run
-        out.write(json.dumps({"source": "replay", "kind": "note", "code": "untimed_capture",
-                              "message": "the capture has no timings: these checks are off", "settings": untimed})
-                  + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "source": "replay",
+                    "kind": "note",
+                    "code": "untimed_capture",
+                    "message": "the capture has no timings: these checks are off",
+                    "settings": untimed,
+                }
+            )
+            + "\n"
+        )
     for event in iter_events([data], device_id=args.device):
         out.write(json.dumps({"source": "device", **event.model_dump(mode="json")}) + "\n")
         for d in judge.feed(event):
             if isinstance(d, ResultReady):
                 result = game.validate_result(d.result)
-                line: dict[str, Any] = {"kind": "result", "game_counter": d.result.get("game_counter"),
-                                        "number": result["number"], "result": result,
-                                        "outcome": game.outcome(result), "source": d.source}
+                line: dict[str, Any] = {
+                    "kind": "result",
+                    "game_counter": d.result.get("game_counter"),
+                    "number": result["number"],
+                    "result": result,
+                    "outcome": game.outcome(result),
+                    "source": d.source,
+                }
             else:
                 line = {"source": "judge", **d.model_dump(mode="json")}
             out.write(json.dumps(line) + "\n")
@@ -336,8 +422,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             if not line.strip():
                 continue
             text = fast(line) if fast is not None else None
-            out.write(text if text is not None else
-                      json.dumps(evaluate_line(game, line, lineno), separators=(",", ":")) + "\n")
+            out.write(
+                text
+                if text is not None
+                else json.dumps(evaluate_line(game, line, lineno), separators=(",", ":")) + "\n"
+            )
     out.flush()
     return 0
 
@@ -383,18 +472,33 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--host", default="127.0.0.1")
     d.add_argument("--port", type=int, default=8700)
     d.add_argument("--data", default="studio-data", help="data folder (journal, signing key)")
-    d.add_argument("--consumer-token", help="bearer token for feed consumers (default: generated and kept in the data folder)")
+    d.add_argument(
+        "--consumer-token",
+        help="bearer token for feed consumers (default: generated and kept in the data folder)",
+    )
     d.add_argument("--tables", type=int, default=2, help="number of simulated roulette tables")
-    d.add_argument("--no-families", dest="families", action="store_false",
-                   help="roulette tables only (by default one table of each other game family is added too)")
-    d.add_argument("--speed", type=float, default=1.0, help="simulator clock factor (1.0 = the wheel's real pace)")
+    d.add_argument(
+        "--no-families",
+        dest="families",
+        action="store_false",
+        help="roulette tables only (by default one table of each other game family is added too)",
+    )
+    d.add_argument(
+        "--speed", type=float, default=1.0, help="simulator clock factor (1.0 = the wheel's real pace)"
+    )
     d.add_argument("--seed", type=int, help="seed the simulators for a reproducible demo")
-    d.add_argument("--decisions-token",
-                   help="bearer token of the demo's betting backend, which may post player decisions for the "
-                        "blackjack table (default: generated and kept in the data folder)")
-    d.add_argument("--no-demo-backend", dest="demo_backend", action="store_false",
-                   help="do not play the blackjack table's seats and decisions (post them yourself with the "
-                        "decisions token: docs/decisions.md)")
+    d.add_argument(
+        "--decisions-token",
+        help="bearer token of the demo's betting backend, which may post player decisions for the "
+        "blackjack table (default: generated and kept in the data folder)",
+    )
+    d.add_argument(
+        "--no-demo-backend",
+        dest="demo_backend",
+        action="store_false",
+        help="do not play the blackjack table's seats and decisions (post them yourself with the "
+        "decisions token: docs/decisions.md)",
+    )
     d.set_defaults(func=cmd_demo)
 
     r = sub.add_parser("run", help="run the studio described by a TOML configuration file")
@@ -431,8 +535,11 @@ def build_parser() -> argparse.ArgumentParser:
     ua.add_argument("name")
     ua.set_defaults(func=cmd_user_add)
 
-    rc = sub.add_parser("recognize", help="run a recognizer over images: `studio recognize dice IMAGE... "
-                                          "[--count N] [--calibration FILE] [--accuracy FOLDER...]`")
+    rc = sub.add_parser(
+        "recognize",
+        help="run a recognizer over images: `studio recognize dice IMAGE... "
+        "[--count N] [--calibration FILE] [--accuracy FOLDER...]`",
+    )
     rc.add_argument("family", help="dice")
     rc.add_argument("rest", nargs=argparse.REMAINDER, help="the recognizer's own arguments")
     rc.set_defaults(func=cmd_recognize)
@@ -445,8 +552,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     # pymodbus logs every failed reconnect with a hex dump; the drivers report the link state themselves
     logging.getLogger("pymodbus").setLevel(logging.CRITICAL)
     return args.func(args)

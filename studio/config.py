@@ -21,6 +21,7 @@
 
 A wrong file is refused at start with the file, the key and what is wrong.
 """
+
 from __future__ import annotations
 
 import re
@@ -135,14 +136,16 @@ class TableConfig(_Strict):
         return v
 
     @model_validator(mode="after")
-    def device_fits_game(self) -> "TableConfig":
+    def device_fits_game(self) -> TableConfig:
         devices = self.all_devices
         if not devices:
             raise ValueError("a table needs a device ([tables.device]) or devices ([[tables.devices]])")
         roles = [d.role for d in devices]
         dup = {r for r in roles if roles.count(r) > 1}
         if dup:
-            raise ValueError(f"two devices of this table have the role {', '.join(sorted(dup))}; give each its own")
+            raise ValueError(
+                f"two devices of this table have the role {', '.join(sorted(dup))}; give each its own"
+            )
         if self.game_options:
             try:
                 build_game(self.game, self.game_options)
@@ -162,8 +165,9 @@ class TableConfig(_Strict):
         kinds = GAMES[self.game].device_kinds
         for d in devices:
             if d.kind not in kinds:
-                raise ValueError(f"game {self.game} cannot be played with a {d.kind} device "
-                                 f"(it takes {', '.join(kinds)})")
+                raise ValueError(
+                    f"game {self.game} cannot be played with a {d.kind} device (it takes {', '.join(kinds)})"
+                )
         # a game whose settings must fit its devices (Monopoly Live's bonus dice from a dice camera)
         check = getattr(build_game(self.game, self.game_options), "check_devices", None)
         if callable(check):
@@ -192,10 +196,12 @@ class StudioConfig(_Strict):
     tables: list[TableConfig] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def unique(self) -> "StudioConfig":
-        for what, values in (("table id", [t.id for t in self.tables]),
-                             ("consumer token", [c.token for c in self.consumers]),
-                             ("consumer name", [c.name for c in self.consumers])):
+    def unique(self) -> StudioConfig:
+        for what, values in (
+            ("table id", [t.id for t in self.tables]),
+            ("consumer token", [c.token for c in self.consumers]),
+            ("consumer name", [c.name for c in self.consumers]),
+        ):
             dup = {v for v in values if values.count(v) > 1}
             if dup:
                 raise ValueError(f"duplicate {what}: {', '.join(sorted(dup))}")
@@ -203,8 +209,10 @@ class StudioConfig(_Strict):
         for c in self.consumers:
             unknown = [t for t in c.decision_tables if t != "*" and t not in ids]
             if unknown:
-                raise ValueError(f"consumer {c.name}: decision_tables names no configured table: "
-                                 f"{', '.join(unknown)} (tables: {', '.join(sorted(ids)) or 'none'}; '*' = all)")
+                raise ValueError(
+                    f"consumer {c.name}: decision_tables names no configured table: "
+                    f"{', '.join(unknown)} (tables: {', '.join(sorted(ids)) or 'none'}; '*' = all)"
+                )
         return self
 
     def table(self, table_id: str) -> TableConfig:

@@ -8,6 +8,7 @@ with a wrong token get 429 with Retry-After (journaled once per wait). A request
 passes: a backend must never lose its results because another client at the same address (a NAT, a proxy)
 holds an old token. The routes still check the token themselves; this only counts and slows.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,14 @@ def _bearer(scope: Scope) -> str | None:
 
 
 class ConsumerGuard:
-    def __init__(self, app: Any, *, authorize: Callable[[str], bool],
-                 journal: Callable[[str, dict[str, Any]], None], throttle: Throttle | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        *,
+        authorize: Callable[[str], bool],
+        journal: Callable[[str, dict[str, Any]], None],
+        throttle: Throttle | None = None,
+    ) -> None:
         self.app = app
         self.authorize = authorize
         self.journal = journal
@@ -77,7 +84,9 @@ class ConsumerGuard:
 
     def _record(self, address: str, path: str, reason: str, **extra: Any) -> None:
         try:
-            self.journal("consumer_auth_refused", {"address": address, "path": path[:200], "reason": reason, **extra})
+            self.journal(
+                "consumer_auth_refused", {"address": address, "path": path[:200], "reason": reason, **extra}
+            )
         except Exception as exc:  # a failed journal refuses everything anyway; the refusal still stands
             log.error("could not journal a refused consumer token from %s: %s", address, exc)
 
@@ -96,12 +105,30 @@ class ConsumerGuard:
         retry = str(int(wait) + 1)
         if scope["type"] == "websocket":
             await receive()  # websocket.connect
-            await send({"type": "websocket.close", "code": CLOSE_POLICY_VIOLATION, "reason": "too many failed attempts"})
+            await send(
+                {
+                    "type": "websocket.close",
+                    "code": CLOSE_POLICY_VIOLATION,
+                    "reason": "too many failed attempts",
+                }
+            )
             return
-        body = json.dumps({"code": "too_many_attempts",
-                           "message": f"too many refused tokens from this address; try again in {retry} s",
-                           "retry_after": int(retry)}).encode()
-        await send({"type": "http.response.start", "status": 429,
-                    "headers": [(b"content-type", b"application/json"), (b"retry-after", retry.encode()),
-                                (b"content-length", str(len(body)).encode())]})
+        body = json.dumps(
+            {
+                "code": "too_many_attempts",
+                "message": f"too many refused tokens from this address; try again in {retry} s",
+                "retry_after": int(retry),
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 429,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"retry-after", retry.encode()),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

@@ -6,6 +6,7 @@
 Every refusal from a known token is journaled (`decision_refused`: the client, what it sent, the code and the
 message); an accepted decision is answered only once its signed "decision" feed message is durable.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,14 +34,21 @@ class DecisionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     round_id: StrictStr = Field(min_length=1, max_length=64, description="the open round (from the feed)")
-    seat: StrictStr = Field(min_length=1, max_length=64, description="the seat, as the decision window names it")
+    seat: StrictStr = Field(
+        min_length=1, max_length=64, description="the seat, as the decision window names it"
+    )
     hand: StrictInt = Field(1, ge=1, le=99, description="the seat's hand: 1, or 2, 3, ... after splits")
     action: StrictStr = Field(min_length=1, max_length=64, description="hit, stand, double, split, sit, ...")
-    cards: list[StrictStr] = Field(default_factory=list, max_length=52,
-                                   description="draw poker: the cards discarded")
-    window: StrictStr | None = Field(None, min_length=1, max_length=200,
-                                     description="the window answered (recommended: a late answer is refused "
-                                                 "instead of applied to the hand's next window)")
+    cards: list[StrictStr] = Field(
+        default_factory=list, max_length=52, description="draw poker: the cards discarded"
+    )
+    window: StrictStr | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="the window answered (recommended: a late answer is refused "
+        "instead of applied to the hand's next window)",
+    )
 
 
 def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
@@ -49,7 +57,9 @@ def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
 
 
 def _problems(exc: ValidationError) -> list[dict[str, str]]:
-    return [{"where": ".".join(str(p) for p in e["loc"]) or "(body)", "problem": e["msg"]} for e in exc.errors()]
+    return [
+        {"where": ".".join(str(p) for p in e["loc"]) or "(body)", "problem": e["msg"]} for e in exc.errors()
+    ]
 
 
 def decisions_router(studio: Studio) -> APIRouter:
@@ -64,9 +74,17 @@ def decisions_router(studio: Studio) -> APIRouter:
 
     def journal_unknown_table(consumer: Consumer, table_id: str, body: str) -> None:
         try:
-            studio.journal.append("decision_refused", {
-                "client": consumer.name, "table": table_id[:100], "body": body, "code": "unknown_table",
-                "message": f"no table {table_id}", "status": 404})
+            studio.journal.append(
+                "decision_refused",
+                {
+                    "client": consumer.name,
+                    "table": table_id[:100],
+                    "body": body,
+                    "code": "unknown_table",
+                    "message": f"no table {table_id}",
+                    "status": 404,
+                },
+            )
         except Exception:  # the journal is closed or failed: the answer says so anyway
             pass
 
@@ -104,18 +122,35 @@ def decisions_router(studio: Studio) -> APIRouter:
             return _error(422, "malformed", message, problems=problems)
         body = req.model_dump()
         try:
-            accepted = await table.decide(req.round_id, req.seat, req.hand, req.action, tuple(req.cards), req.window,
-                                          by_client=consumer.name, body=body)
+            accepted = await table.decide(
+                req.round_id,
+                req.seat,
+                req.hand,
+                req.action,
+                tuple(req.cards),
+                req.window,
+                by_client=consumer.name,
+                body=body,
+            )
         except DecisionError as exc:
             return _error(exc.status, exc.code, exc.message)
         except Exception as exc:  # the journal failed or closed: nothing was taken durably
             return _error(503, "unavailable", f"the studio could not record the decision: {exc}")
         d = accepted.decision
-        return JSONResponse({
-            "decision": {"round_id": req.round_id, "window": d.window, "seat": d.seat, "hand": d.hand,
-                         "action": d.action, "cards": list(d.cards), "by": d.by},
-            "feed_seq": accepted.feed_seq,
-        })
+        return JSONResponse(
+            {
+                "decision": {
+                    "round_id": req.round_id,
+                    "window": d.window,
+                    "seat": d.seat,
+                    "hand": d.hand,
+                    "action": d.action,
+                    "cards": list(d.cards),
+                    "by": d.by,
+                },
+                "feed_seq": accepted.feed_seq,
+            }
+        )
 
     @router.get("/v1/tables/{table_id}/decisions", tags=["decisions"])
     async def open_windows(table_id: str, request: Request) -> JSONResponse:

@@ -14,13 +14,15 @@ leaves it out). It never touches the studio's objects: a backend that (re)starts
 open windows again. Refusals (a window that closed while the player was thinking, ...) are counted and
 logged, never fatal; while the studio is unreachable it retries every second.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -57,15 +59,22 @@ def choose(allowed: list[str] | tuple[str, ...], detail: dict[str, Any], rng: ra
         total = sum(card_value(c) for c in cards)
     soft = bool(detail.get("soft"))
     up = card_value(detail.get("dealer_up") or (detail.get("dealer") or [None])[0]) or 10
-    if kind == "common_card":  # Infinite: the backend's aggregate; our one "player" plays the chart's hard totals
+    if (
+        kind == "common_card"
+    ):  # Infinite: the backend's aggregate; our one "player" plays the chart's hard totals
         want = total < 17 and not (13 <= total <= 16 and up <= 6) and not (total == 12 and 4 <= up <= 6)
         return _first(allowed, "hit" if want else "stand") or allowed[0]
     two = len(cards) == 2
     split = _first(allowed, "free_split", "split")
     if two and split and card_value(cards[0]) == card_value(cards[1]):
         v = card_value(cards[0])
-        if v in (11, 8) or (v in (2, 3, 7) and up <= 7) or (v == 6 and up <= 6) or \
-                (v == 9 and up not in (7, 10, 11)) or (v == 4 and up in (5, 6)):
+        if (
+            v in (11, 8)
+            or (v in (2, 3, 7) and up <= 7)
+            or (v == 6 and up <= 6)
+            or (v == 9 and up not in (7, 10, 11))
+            or (v == 4 and up in (5, 6))
+        ):
             return split
     surrender = _first(allowed, "surrender")
     if two and surrender and not soft and (total == 16 and up >= 9 or total == 15 and up == 10):
@@ -95,9 +104,18 @@ class BackendStats:
 class DemoBackend:
     """Plays `tables` through the decisions API of the studio at `base_url` with a decisions token."""
 
-    def __init__(self, base_url: str, token: str, tables: list[str], *, speed: float = 1.0,
-                 seed: int | None = None, skip_share: float = 0.1, max_seats: int = 3,
-                 seats: Callable[[str], tuple[str, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        tables: list[str],
+        *,
+        speed: float = 1.0,
+        seed: int | None = None,
+        skip_share: float = 0.1,
+        max_seats: int = 3,
+        seats: Callable[[str], tuple[str, ...]] | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.tables = list(tables)
@@ -147,7 +165,9 @@ class DemoBackend:
                 sat.add(rid)
                 seats = self._seats(str(view.get("game")))
                 if seats:
-                    picked = sorted(self.rng.sample(seats, self.rng.randint(1, min(self.max_seats, len(seats)))))
+                    picked = sorted(
+                        self.rng.sample(seats, self.rng.randint(1, min(self.max_seats, len(seats))))
+                    )
                     task = asyncio.ensure_future(self._sit(http, table_id, rid, picked))
                     answering.add(task)
                     task.add_done_callback(answering.discard)
@@ -169,14 +189,21 @@ class DemoBackend:
     async def _sit(self, http: Any, table_id: str, round_id: str, seats: list[str]) -> None:
         for seat in seats:
             await asyncio.sleep(self.rng.uniform(0.0, 0.3) / self.speed)
-            if await self._post(http, table_id, {"round_id": round_id, "seat": seat, "hand": 1, "action": "sit"}):
+            if await self._post(
+                http, table_id, {"round_id": round_id, "seat": seat, "hand": 1, "action": "sit"}
+            ):
                 self.stats.sits += 1
 
     async def _answer(self, http: Any, table_id: str, round_id: str, w: dict[str, Any], think: float) -> None:
         await asyncio.sleep(think)
         action = choose(w.get("allowed") or [], w.get("detail") or {}, self.rng)
-        body = {"round_id": round_id, "seat": w.get("seat"), "hand": w.get("hand") or 1, "action": action,
-                "window": w.get("window")}
+        body = {
+            "round_id": round_id,
+            "seat": w.get("seat"),
+            "hand": w.get("hand") or 1,
+            "action": action,
+            "window": w.get("window"),
+        }
         if await self._post(http, table_id, body):
             self.stats.decisions += 1
 
@@ -213,4 +240,4 @@ def _game_seats(game_id: str) -> tuple[str, ...]:
     return tuple(getattr(game, "seats", SEVEN_SEATS) or ())
 
 
-__all__ = ["DemoBackend", "choose", "card_value"]
+__all__ = ["DemoBackend", "card_value", "choose"]

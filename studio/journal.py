@@ -10,6 +10,7 @@ default) that commits in batches (group commit): each caller gets a future that
 resolves once its record is durable, and `on_commit` is called with every
 committed batch, in order, so that nothing is published before it is on disk.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -32,24 +33,35 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, get_args
+from typing import Any, get_args
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
-
 from pydantic import ValidationError
 
 from streaming.canonical import (
-    canonical_json, commitment_hash, public_key_b64, verify_message,
+    canonical_json,
+    commitment_hash,
+    public_key_b64,
+    verify_message,
 )
 from streaming.messages import FeedKind, FeedMessage
 
-from .journal_writer import (  # noqa: F401  (JOURNAL_FILE, GENESIS_HASH, Committed, rfc3339: this module's API)
-    GENESIS_HASH, JOURNAL_FILE, NOTHING, BatchWriter, Committed, Record, gather, record_hash, rfc3339,
+from .journal_writer import (
+    GENESIS_HASH,
+    JOURNAL_FILE,
+    NOTHING,
+    BatchWriter,
+    Committed,
+    Record,
+    gather,
+    record_hash,
+    rfc3339,
 )
 
 log = logging.getLogger(__name__)
@@ -59,7 +71,7 @@ FEED_KINDS: tuple[str, ...] = tuple(get_args(FeedKind))
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @dataclass
@@ -104,10 +116,15 @@ class Journal:
     process takes its replies. `writer="thread"`: on a thread of this process.
     """
 
-    def __init__(self, data_dir: Path, signing_key: Ed25519PrivateKey,
-                 on_commit: Callable[[list[Committed]], None] | None = None,
-                 max_batch: int = 1000, writer: str = "process",
-                 on_failure: Callable[[BaseException], None] | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        signing_key: Ed25519PrivateKey,
+        on_commit: Callable[[list[Committed]], None] | None = None,
+        max_batch: int = 1000,
+        writer: str = "process",
+        on_failure: Callable[[BaseException], None] | None = None,
+    ) -> None:
         if writer not in WRITERS:
             raise ValueError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
         self.path = Path(data_dir) / JOURNAL_FILE
@@ -126,16 +143,26 @@ class Journal:
         self.failure: BaseException | None = None
         if writer == "process":
             self._sink: _ProcessWriter | _ThreadWriter = _ProcessWriter(
-                self.path, signing_key, max_batch, self._committed, self._failed)
+                self.path, signing_key, max_batch, self._committed, self._failed
+            )
         else:
-            self._sink = _ThreadWriter(BatchWriter(self.path, signing_key), max_batch, self._committed, self._failed)
+            self._sink = _ThreadWriter(
+                BatchWriter(self.path, signing_key), max_batch, self._committed, self._failed
+            )
         _open_journals.add(self)
 
     # --- writing -------------------------------------------------------------
 
-    def append(self, kind: str, data: dict[str, Any], *, table_id: str | None = None,
-               round_id: str | None = None, at: datetime | None = None,
-               round_projection: dict[str, Any] | None = None) -> Future:
+    def append(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        table_id: str | None = None,
+        round_id: str | None = None,
+        at: datetime | None = None,
+        round_projection: dict[str, Any] | None = None,
+    ) -> Future:
         """Queue one record; the future resolves to its `Committed` once durable.
 
         `round_projection`: the round's new state for the `rounds` projection. Passing `data` itself (a
@@ -147,8 +174,14 @@ class Journal:
         projection = True if round_projection is not None and round_projection is data else round_projection
         return self._enqueue(Record(kind, data, table_id, round_id, at or utcnow(), False, projection))
 
-    def append_feed(self, message: dict[str, Any], *, at: datetime | None = None,
-                    round_projection: dict[str, Any] | None = None, checked: bool = False) -> Future:
+    def append_feed(
+        self,
+        message: dict[str, Any],
+        *,
+        at: datetime | None = None,
+        round_projection: dict[str, Any] | None = None,
+        checked: bool = False,
+    ) -> Future:
         """Queue a result, void or correction; `seq`, `prev_hash`, `hash` and `signature` are set here.
 
         `checked=True`: the caller has just passed this very message through `check_feed_message`
@@ -156,8 +189,17 @@ class Journal:
         """
         if not checked:
             check_feed_message(message)
-        return self._enqueue(Record(message["kind"], dict(message), message.get("table_id"),
-                                    message.get("round_id"), at or utcnow(), True, round_projection))
+        return self._enqueue(
+            Record(
+                message["kind"],
+                dict(message),
+                message.get("table_id"),
+                message.get("round_id"),
+                at or utcnow(),
+                True,
+                round_projection,
+            )
+        )
 
     def _enqueue(self, record: Record) -> Future:
         if self._closed:
@@ -272,30 +314,49 @@ class Journal:
 
     def read_after(self, seq: int, limit: int) -> list[tuple[int, str]]:
         """Feed messages with feed_seq > seq, in order (the FeedStore contract)."""
-        return list(self._reader().execute(
-            "SELECT feed_seq, body FROM records WHERE feed_seq > ? ORDER BY feed_seq LIMIT ?", (seq, limit)))
+        return list(
+            self._reader().execute(
+                "SELECT feed_seq, body FROM records WHERE feed_seq > ? ORDER BY feed_seq LIMIT ?",
+                (seq, limit),
+            )
+        )
 
     def round_records(self, round_id: str) -> list[dict[str, Any]]:
         rows = self._reader().execute(
-            "SELECT seq, at, kind, feed_seq, body FROM records WHERE round_id = ? ORDER BY seq", (round_id,))
-        return [{"journal_seq": s, "at": at, "kind": k, "feed_seq": f, "data": json.loads(b)} for s, at, k, f, b in rows]
+            "SELECT seq, at, kind, feed_seq, body FROM records WHERE round_id = ? ORDER BY seq", (round_id,)
+        )
+        return [
+            {"journal_seq": s, "at": at, "kind": k, "feed_seq": f, "data": json.loads(b)}
+            for s, at, k, f, b in rows
+        ]
 
     def open_rounds(self) -> list[dict[str, Any]]:
         rows = self._reader().execute(
-            "SELECT body FROM rounds WHERE state NOT IN ('certified', 'voided') ORDER BY table_id, round_number")
+            "SELECT body FROM rounds WHERE state NOT IN ('certified', 'voided') ORDER BY table_id, round_number"
+        )
         return [_round(b) for (b,) in rows]
 
     def last_record(self, kind: str, table_id: str) -> dict[str, Any] | None:
         """The body of the table's newest record of `kind` (a rare kind, e.g. "maintenance": it reads backwards
         from the newest record until it finds one)."""
-        row = self._reader().execute(
-            "SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1",
-            (kind, table_id)).fetchone()
+        row = (
+            self._reader()
+            .execute(
+                "SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1",
+                (kind, table_id),
+            )
+            .fetchone()
+        )
         return json.loads(row[0]) if row else None
 
     def last_round(self, table_id: str) -> dict[str, Any] | None:
-        row = self._reader().execute(
-            "SELECT body FROM rounds WHERE table_id = ? ORDER BY round_number DESC LIMIT 1", (table_id,)).fetchone()
+        row = (
+            self._reader()
+            .execute(
+                "SELECT body FROM rounds WHERE table_id = ? ORDER BY round_number DESC LIMIT 1", (table_id,)
+            )
+            .fetchone()
+        )
         return _round(row[0]) if row else None
 
     def get_round(self, round_id: str) -> dict[str, Any] | None:
@@ -305,7 +366,7 @@ class Journal:
 
 # --- the writers ----------------------------------------------------------------------
 
-_open_journals: "weakref.WeakSet[Journal]" = weakref.WeakSet()
+_open_journals: weakref.WeakSet[Journal] = weakref.WeakSet()
 
 
 @atexit.register
@@ -321,9 +382,13 @@ def _close_open_journals() -> None:
 class _ThreadWriter:
     """The BatchWriter on a thread of this process, fed through a queue."""
 
-    def __init__(self, writer: BatchWriter, max_batch: int,
-                 committed: Callable[[list[_Pending], list[Committed | None]], None],
-                 failed: Callable[[BaseException, list[_Pending]], None]) -> None:
+    def __init__(
+        self,
+        writer: BatchWriter,
+        max_batch: int,
+        committed: Callable[[list[_Pending], list[Committed | None]], None],
+        failed: Callable[[BaseException, list[_Pending]], None],
+    ) -> None:
         self._writer = writer
         self._max_batch = max_batch
         self._committed = committed
@@ -377,12 +442,17 @@ class _ForkServer:
         # the package's folder and the studio's own sys.path, whatever the working directory
         root = str(Path(__file__).resolve().parent.parent)
         before = os.environ.get("PYTHONPATH")
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            [root, *(p for p in sys.path if p), *([before] if before else [])]))
+        env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join([root, *(p for p in sys.path if p), *([before] if before else [])]),
+        )
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "studio.journal_writer", str(theirs.fileno()), *preload],
-                pass_fds=[theirs.fileno()], env=env, stdin=subprocess.DEVNULL)
+                pass_fds=[theirs.fileno()],
+                env=env,
+                stdin=subprocess.DEVNULL,
+            )
         finally:
             theirs.close()
         self._sock = ours
@@ -422,17 +492,23 @@ class _ProcessWriter:
 
     START_TIMEOUT = 60.0
 
-    def __init__(self, path: Path, key: Ed25519PrivateKey, max_batch: int,
-                 committed: Callable[[list[_Pending], list[Committed | None]], None],
-                 failed: Callable[[BaseException, list[_Pending]], None]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        key: Ed25519PrivateKey,
+        max_batch: int,
+        committed: Callable[[list[_Pending], list[Committed | None]], None],
+        failed: Callable[[BaseException, list[_Pending]], None],
+    ) -> None:
         self._committed = committed
         self._failed = failed
         requests_r, self._requests = multiprocessing.connection.Pipe(duplex=False)
         self._replies, replies_w = multiprocessing.connection.Pipe(duplex=False)
         raw = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
         try:
-            self.pid = writer_fork_server().start_writer(path, raw, max_batch,
-                                                         [requests_r.fileno(), replies_w.fileno()])
+            self.pid = writer_fork_server().start_writer(
+                path, raw, max_batch, [requests_r.fileno(), replies_w.fileno()]
+            )
         finally:
             requests_r.close()
             replies_w.close()
@@ -520,7 +596,10 @@ class _ProcessWriter:
             except Exception as exc:  # a reply this process cannot read: nothing after it can be trusted
                 log.exception("journal: unreadable reply from the writer process")
                 self._kill()
-                what, payload = "failed", JournalClosed(f"unreadable reply from the journal's writer process: {exc}")
+                what, payload = (
+                    "failed",
+                    JournalClosed(f"unreadable reply from the journal's writer process: {exc}"),
+                )
             if what == "ok":
                 with self._lock:
                     batch = [self._sent.popleft() for _ in payload]
@@ -564,8 +643,12 @@ def _round(text: str) -> dict[str, Any]:
 
 #: what the writer fills in, stood in for while checking; no run of digits in them (a run of 16 sends the check to
 #: its slow path: see check_feed_message), so not the genesis hash (and not seq 1, which requires it)
-_PLACEHOLDERS = {"seq": 2, "prev_hash": "ab" * 32, "hash": "ab" * 32,
-                 "signature": base64.b64encode(b"\xab" * 64).decode()}
+_PLACEHOLDERS = {
+    "seq": 2,
+    "prev_hash": "ab" * 32,
+    "hash": "ab" * 32,
+    "signature": base64.b64encode(b"\xab" * 64).decode(),
+}
 
 
 def check_feed_message(message: dict[str, Any]) -> None:
@@ -614,8 +697,9 @@ def _no_float(text: str) -> Any:
     raise ValueError("a floating-point number")
 
 
-def _check_commitment(message: dict[str, Any], seq: int, commitments: dict[str, tuple[str, int]],
-                      betting_closed: dict[str, int]) -> str | None:
+def _check_commitment(
+    message: dict[str, Any], seq: int, commitments: dict[str, tuple[str, int]], betting_closed: dict[str, int]
+) -> str | None:
     """A computer draw must be committed before betting closed and revealed to match the commitment."""
     rid = message.get("round_id", "")
     if message.get("kind") == "commitment":
@@ -666,8 +750,10 @@ def verify_journal(data_dir: Path, public_key: Ed25519PublicKey | None = None) -
 
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        rows = db.execute("SELECT seq, at, kind, table_id, round_id, feed_seq, body, prev_hash, hash "
-                          "FROM records ORDER BY seq")
+        rows = db.execute(
+            "SELECT seq, at, kind, table_id, round_id, feed_seq, body, prev_hash, hash "
+            "FROM records ORDER BY seq"
+        )
         for seq, at, kind, table_id, round_id, fseq, body, prev_hash, h in rows:
             if seq != expected_seq:
                 return bad(seq, f"expected record {expected_seq} (a record is missing)")
@@ -688,6 +774,7 @@ def verify_journal(data_dir: Path, public_key: Ed25519PublicKey | None = None) -
                     return bad(seq, "the journal does not start with its key record")
                 if key_b64 is None:
                     from streaming.canonical import load_public_key_b64
+
                     key_b64 = data.get("public_key")
                     public_key = load_public_key_b64(key_b64)
                 elif data.get("public_key") != key_b64:
@@ -713,7 +800,9 @@ def verify_journal(data_dir: Path, public_key: Ed25519PublicKey | None = None) -
             expected_seq += 1
             count += 1
     except sqlite3.DatabaseError as exc:
-        return VerifyReport(False, count, feed_seq, f"record {expected_seq}: unreadable journal: {exc}", expected_seq)
+        return VerifyReport(
+            False, count, feed_seq, f"record {expected_seq}: unreadable journal: {exc}", expected_seq
+        )
     finally:
         db.close()
     return VerifyReport(True, count, feed_seq)

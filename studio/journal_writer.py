@@ -7,6 +7,7 @@ between a winning number and its result (bench/latency.py).
 
 This module is small on purpose: it is what the writer process imports.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,11 +17,12 @@ import socket
 import sqlite3
 import struct
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path
+from datetime import UTC, datetime
 from multiprocessing.connection import Connection
-from typing import Any, Callable, NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -59,15 +61,33 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 
 
 def rfc3339(at: datetime) -> str:
-    return at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def record_hash(seq: int, at: str, kind: str, table_id: str | None, round_id: str | None,
-                feed_seq: int | None, body: str, prev_hash: str) -> str:
-    return sha256_hex(canonical_json({
-        "seq": seq, "at": at, "kind": kind, "table_id": table_id, "round_id": round_id,
-        "feed_seq": feed_seq, "body": body, "prev_hash": prev_hash,
-    }))
+def record_hash(
+    seq: int,
+    at: str,
+    kind: str,
+    table_id: str | None,
+    round_id: str | None,
+    feed_seq: int | None,
+    body: str,
+    prev_hash: str,
+) -> str:
+    return sha256_hex(
+        canonical_json(
+            {
+                "seq": seq,
+                "at": at,
+                "kind": kind,
+                "table_id": table_id,
+                "round_id": round_id,
+                "feed_seq": feed_seq,
+                "body": body,
+                "prev_hash": prev_hash,
+            }
+        )
+    )
 
 
 @dataclass
@@ -82,6 +102,7 @@ class Committed:
 
 class Record(NamedTuple):
     """One record to write, as it crosses to the writer (a plain tuple: cheap to pickle)."""
+
     kind: str
     data: dict[str, Any]
     table_id: str | None
@@ -102,17 +123,29 @@ class BatchWriter:
         row = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
         self._seq, self._hash = (row[0], row[1]) if row else (0, GENESIS_HASH)
         row = self._db.execute(
-            "SELECT feed_seq, body FROM records WHERE feed_seq IS NOT NULL ORDER BY feed_seq DESC LIMIT 1").fetchone()
+            "SELECT feed_seq, body FROM records WHERE feed_seq IS NOT NULL ORDER BY feed_seq DESC LIMIT 1"
+        ).fetchone()
         if row:
             import json
+
             self._feed_seq, self._feed_hash = row[0], json.loads(row[1])["hash"]
         else:
             self._feed_seq, self._feed_hash = 0, GENESIS_HASH
         if self._seq == 0:
             # the first record names the key, so a verifier can tell which key signed this journal
-            self.write([Record("journal_opened", {"public_key": public_key_b64(key.public_key()),
-                                                  "algorithm": "ed25519"},
-                               None, None, datetime.now(timezone.utc), False, None)])
+            self.write(
+                [
+                    Record(
+                        "journal_opened",
+                        {"public_key": public_key_b64(key.public_key()), "algorithm": "ed25519"},
+                        None,
+                        None,
+                        datetime.now(UTC),
+                        False,
+                        None,
+                    )
+                ]
+            )
 
     def write(self, batch: list[Record]) -> list[Committed | None]:
         """Chain, sign and commit `batch` in one transaction (one fsync); None for each barrier."""
@@ -167,7 +200,7 @@ def insert(db: sqlite3.Connection, head: str, rows: list[tuple], chunk: int = 50
     executemany (one step per row) paid that once per record.
     """
     for i in range(0, len(rows), chunk):
-        part = rows[i:i + chunk]
+        part = rows[i : i + chunk]
         one = "(" + ",".join("?" * len(part[0])) + ")"
         db.execute(f"{head} VALUES {','.join([one] * len(part))}", [v for row in part for v in row])
 
@@ -287,8 +320,13 @@ def fork_server(control: socket.socket) -> None:
             try:
                 control.close()
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                serve(Path(path), key_raw, Connection(fds[0], writable=False), Connection(fds[1], readable=False),
-                      max_batch)
+                serve(
+                    Path(path),
+                    key_raw,
+                    Connection(fds[0], writable=False),
+                    Connection(fds[1], readable=False),
+                    max_batch,
+                )
             except BaseException:
                 code = 1
                 traceback.print_exc()

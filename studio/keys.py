@@ -3,6 +3,7 @@
 Generated on first start with 0600 permissions; never logged or printed. A key
 file readable by others is refused rather than used.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,7 +28,9 @@ def load_or_create_key(data_dir: Path) -> Ed25519PrivateKey:
             raise KeyError_(f"{path}: permissions {oct(mode)} let others read the signing key; chmod 600 it")
         return serialization.load_pem_private_key(path.read_bytes(), password=None)  # type: ignore[return-value]
     key = Ed25519PrivateKey.generate()
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     Path(data_dir).mkdir(parents=True, exist_ok=True)
     # O_EXCL: two studios starting on one folder must not each write a key
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -1,4 +1,5 @@
 """The studio: configuration, journal, tables, drivers and the feed hub, wired together."""
+
 from __future__ import annotations
 
 import asyncio
@@ -31,8 +32,13 @@ class Studio:
         self.pictures_dir = config.studio.pictures_dir or self.data_dir / "pictures"
         self._key = load_or_create_key(self.data_dir)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.journal = Journal(self.data_dir, self._key, on_commit=self._on_commit,
-                               writer=config.studio.journal_writer, on_failure=self._on_journal_failure)
+        self.journal = Journal(
+            self.data_dir,
+            self._key,
+            on_commit=self._on_commit,
+            writer=config.studio.journal_writer,
+            on_failure=self._on_journal_failure,
+        )
         self.hub = FeedHub(self.journal)
         self.tables: dict[str, Table] = {}
         self.simulators: dict[str, Any] = {}
@@ -66,10 +72,20 @@ class Studio:
         self._started = True
         self.loop = loop
         for tcfg in self.config.tables:
-            slots = [DeviceSlot(f"{tcfg.id}/{d.role}", d.kind, d.role, d.serial_number) for d in tcfg.all_devices]
-            table = Table(tcfg.id, build_game(tcfg.game, tcfg.game_options), self.journal, devices=slots, judge_settings=tcfg.settings,
-                          betting_seconds=tcfg.betting_seconds, auto_round_seconds=tcfg.auto_round_seconds,
-                          require_opening_check=tcfg.require_opening_check, decision_seconds=tcfg.decision_seconds)
+            slots = [
+                DeviceSlot(f"{tcfg.id}/{d.role}", d.kind, d.role, d.serial_number) for d in tcfg.all_devices
+            ]
+            table = Table(
+                tcfg.id,
+                build_game(tcfg.game, tcfg.game_options),
+                self.journal,
+                devices=slots,
+                judge_settings=tcfg.settings,
+                betting_seconds=tcfg.betting_seconds,
+                auto_round_seconds=tcfg.auto_round_seconds,
+                require_opening_check=tcfg.require_opening_check,
+                decision_seconds=tcfg.decision_seconds,
+            )
             self.tables[tcfg.id] = table
             for dcfg, slot in zip(tcfg.all_devices, slots):
                 self._start_device(table, slot, dcfg)
@@ -84,6 +100,7 @@ class Studio:
         url = dcfg.url
         if dcfg.is_simulator:
             from .simulated import start_simulator
+
             sim, url = start_simulator(dcfg, table)
             self.simulators[slot.device_id] = sim
         loop = self.loop
@@ -134,8 +151,12 @@ class Studio:
                 continue  # nothing can be journaled: the next start voids what is open (studio_restart)
             if table.round is not None and not table.round.is_final:
                 try:
-                    table.void_by("studio_stopped", "The studio was shut down during this round; stakes are returned.",
-                                  by="studio", approved_by="shutdown")
+                    table.void_by(
+                        "studio_stopped",
+                        "The studio was shut down during this round; stakes are returned.",
+                        by="studio",
+                        approved_by="shutdown",
+                    )
                 except Exception:
                     log.exception("studio: could not void the open round of %s", table.table_id)
 
@@ -197,6 +218,7 @@ class Studio:
         def hold() -> None:
             for table in self.tables.values():
                 table.journal_failed()
+
         try:
             loop.call_soon_threadsafe(hold)
         except RuntimeError:  # the loop closed meanwhile

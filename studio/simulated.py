@@ -13,12 +13,14 @@ a `table_event(what, data)` method, it is called (on the event loop: it must not
 block) with every table event ("round" with the round's data and its
 "transition", "hold", "status", "note", "refused").
 """
+
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable
 from functools import cache
-from typing import Any, Callable
+from typing import Any
 
 from .config import DeviceConfig
 
@@ -39,7 +41,9 @@ def start_simulator(dcfg: DeviceConfig, table: Any = None) -> tuple[Any, str]:
     try:
         factory = factories[dcfg.kind]
     except KeyError:
-        raise ValueError(f"no simulator for device kind {dcfg.kind!r}; known: {', '.join(sorted(factories))}") from None
+        raise ValueError(
+            f"no simulator for device kind {dcfg.kind!r}; known: {', '.join(sorted(factories))}"
+        ) from None
     sim, url = factory(speed=dcfg.simulator.speed, seed=dcfg.simulator.seed, **dcfg.simulator.options)
     sim.start()
     follow = getattr(sim, "table_event", None)

@@ -16,23 +16,39 @@ People act through the `*_by` methods (the console's services): every action is
 journaled with who did it; a void after betting closed, a manual result and a
 correction need a second person (four eyes).
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
 import secrets
 import uuid
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, NamedTuple
+from datetime import UTC, datetime, timedelta
+from typing import Any, NamedTuple
 
 from devices.base import Driver
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
 from recognition.game import (
-    AskDecision, CloseBetting, Decision, DecisionRefused, DecisionTaken, GameRules, Hold, Note, OpenRound,
-    PlayerDecision, Release, ResultReady, RoundSignal, SendCommand, StartPlay, Void,
+    AskDecision,
+    CloseBetting,
+    Decision,
+    DecisionRefused,
+    DecisionTaken,
+    GameRules,
+    Hold,
+    Note,
+    OpenRound,
+    PlayerDecision,
+    Release,
+    ResultReady,
+    RoundSignal,
+    SendCommand,
+    StartPlay,
+    Void,
 )
 from streaming.canonical import commitment_hash
 
@@ -73,16 +89,33 @@ class DecisionWindow:
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"window": self.window, "seat": self.seat, "hand": self.hand, "allowed": list(self.allowed),
-                "default": self.default, "detail": self.detail, "deadline": rfc3339(self.deadline)}
+        return {
+            "window": self.window,
+            "seat": self.seat,
+            "hand": self.hand,
+            "allowed": list(self.allowed),
+            "default": self.default,
+            "detail": self.detail,
+            "deadline": rfc3339(self.deadline),
+        }
+
 
 COMMITMENT_SCHEME = "sha256-canonical-json-v1"
 
 #: the judge's decisions that move the round lifecycle: while a table is in maintenance they are journaled as
 #: `maintenance_decision` (what the judge would have done) and change nothing; SendCommand, Note and Release (with
 #: no open round it only lifts a table hold, e.g. a device that is back) still apply
-MAINTENANCE_HELD_BACK = (OpenRound, CloseBetting, StartPlay, ResultReady, Hold, Void, AskDecision,
-                         DecisionTaken, DecisionRefused)
+MAINTENANCE_HELD_BACK = (
+    OpenRound,
+    CloseBetting,
+    StartPlay,
+    ResultReady,
+    Hold,
+    Void,
+    AskDecision,
+    DecisionTaken,
+    DecisionRefused,
+)
 #: how many of the current maintenance period's decisions the snapshot shows
 MAINTENANCE_KEEP = 10
 #: the round number a dealer-paced table's judge is told for a maintenance test round (real rounds start at 1)
@@ -90,7 +123,7 @@ TEST_ROUND_NUMBER = 0
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _result_words(result: Any) -> str:
@@ -128,11 +161,20 @@ class Draw:
 
 
 class Table:
-    def __init__(self, table_id: str, game: GameRules, journal: Journal, *,
-                 devices: list[DeviceSlot] | None = None, judge_settings: dict[str, Any] | None = None,
-                 betting_seconds: float = 15.0, auto_round_seconds: float | None = None,
-                 require_opening_check: bool = True, clock: Callable[[], datetime] = utcnow,
-                 decision_seconds: float = 15.0) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        game: GameRules,
+        journal: Journal,
+        *,
+        devices: list[DeviceSlot] | None = None,
+        judge_settings: dict[str, Any] | None = None,
+        betting_seconds: float = 15.0,
+        auto_round_seconds: float | None = None,
+        require_opening_check: bool = True,
+        clock: Callable[[], datetime] = utcnow,
+        decision_seconds: float = 15.0,
+    ) -> None:
         self.table_id = table_id
         self.game = game
         self.journal = journal
@@ -167,7 +209,9 @@ class Table:
         self.has_decisions = bool(getattr(game, "has_decisions", False))
         self.decision_seconds = decision_seconds
         self.windows: dict[str, DecisionWindow] = {}
-        self._answering: tuple[str, dict[str, Any] | str | None] | None = None  # (client, body) being answered
+        self._answering: tuple[str, dict[str, Any] | str | None] | None = (
+            None  # (client, body) being answered
+        )
         self._answer: tuple[DecisionTaken, Future] | DecisionRefused | None = None
         # a judge with `prepare` gets its device events prepared on a worker thread, fed in order on the loop
         prepare = getattr(self.judge, "prepare", None)
@@ -201,8 +245,11 @@ class Table:
             # We cannot know what happened while the studio was down: the round is voided, never guessed.
             self.round = previous
             self.draw = self._stored_draw(previous.round_id)
-            self._void("studio_restart", "The studio restarted during this round; it is void and stakes are returned.",
-                       {"type": "studio", "reason": "restart"})
+            self._void(
+                "studio_restart",
+                "The studio restarted during this round; it is void and stakes are returned.",
+                {"type": "studio", "reason": "restart"},
+            )
 
     def _stored_draw(self, round_id: str) -> Draw | None:
         for rec in self.journal.round_records(round_id):
@@ -214,9 +261,14 @@ class Table:
     def start(self) -> None:
         """Called once the loop runs: a dealer-paced table with auto rounds opens its first round."""
         if self.needs_opening_check is False and callable(getattr(self.game, "opening_check", None)):
-            self.journal.append("note", {"code": "opening_check_waived",
-                                         "message": "the opening check is turned off in the configuration"},
-                                table_id=self.table_id)
+            self.journal.append(
+                "note",
+                {
+                    "code": "opening_check_waived",
+                    "message": "the opening check is turned off in the configuration",
+                },
+                table_id=self.table_id,
+            )
         if self.pacing == "dealer" and self.auto_round_seconds is not None:
             self._schedule(self.auto_round_seconds, self._auto_open)
 
@@ -240,8 +292,11 @@ class Table:
     def paused_reason(self) -> str | None:
         reasons = [f"{dev}: {why}" for dev, why in sorted(self.lost_devices.items())]
         if self.journal.failure is not None:
-            reasons.insert(0, f"the journal stopped ({self.journal.failure}): nothing can be recorded or certified "
-                              "until the studio is restarted; call a technician")
+            reasons.insert(
+                0,
+                f"the journal stopped ({self.journal.failure}): nothing can be recorded or certified "
+                "until the studio is restarted; call a technician",
+            )
         return "; ".join(reasons) or None
 
     def journal_failed(self) -> None:
@@ -253,10 +308,14 @@ class Table:
 
     def device_event(self, event: DeviceEvent) -> None:
         data = event.model_dump(mode="json")
-        if self.journal.failure is not None:  # what cannot be journaled is not judged (paused_reason says why)
+        if (
+            self.journal.failure is not None
+        ):  # what cannot be journaled is not judged (paused_reason says why)
             self._emit("device", data)
             return
-        self.journal.append("device_event", data, table_id=self.table_id, round_id=self._open_round_id(), at=event.at)
+        self.journal.append(
+            "device_event", data, table_id=self.table_id, round_id=self._open_round_id(), at=event.at
+        )
         self._emit("device", data)
         if self.opening_check is not None:
             try:
@@ -391,12 +450,17 @@ class Table:
         if r is None:
             return
         ended = signal == "round_ended" and r.is_final
-        self._feed_judge(RoundSignal(
-            signal=signal, round_number=r.round_number, at=self.clock(),  # type: ignore[arg-type]
-            extras=self.draw.extras if self.draw and signal != "round_opened" else None,
-            final_state=r.state.value if ended else None,  # type: ignore[arg-type]
-            result=r.result if ended and r.state is RoundState.CERTIFIED else None,
-            outcome=r.outcome if ended and r.state is RoundState.CERTIFIED else None))
+        self._feed_judge(
+            RoundSignal(
+                signal=signal,
+                round_number=r.round_number,
+                at=self.clock(),  # type: ignore[arg-type]
+                extras=self.draw.extras if self.draw and signal != "round_opened" else None,
+                final_state=r.state.value if ended else None,  # type: ignore[arg-type]
+                result=r.result if ended and r.state is RoundState.CERTIFIED else None,
+                outcome=r.outcome if ended and r.state is RoundState.CERTIFIED else None,
+            )
+        )
 
     # --- decisions -----------------------------------------------------------------
 
@@ -431,7 +495,9 @@ class Table:
             if d.device_role is not None:
                 slot = next((s for s in self.devices.values() if s.role == d.device_role), None)
                 if slot is None:
-                    self._refused("send_command", f"no device with the role {d.device_role!r} for {d.command!r}")
+                    self._refused(
+                        "send_command", f"no device with the role {d.device_role!r} for {d.command!r}"
+                    )
                     return
                 self._send(d.command, slot.device_id)
             else:
@@ -476,9 +542,15 @@ class Table:
             self._void("superseded", why, self._source({}))
         self._released = []
         self.last_round_number += 1
-        r = Round(round_id=str(uuid.uuid4()), table_id=self.table_id, game=self.game.game_id,
-                  round_number=self.last_round_number, opened_at=self.clock(), device_game=device_game,
-                  holds=tuple(HoldInfo(code=c, message=m) for c, m in self.table_holds.items()))
+        r = Round(
+            round_id=str(uuid.uuid4()),
+            table_id=self.table_id,
+            game=self.game.game_id,
+            round_number=self.last_round_number,
+            opened_at=self.clock(),
+            device_game=device_game,
+            holds=tuple(HoldInfo(code=c, message=m) for c, m in self.table_holds.items()),
+        )
         self.draw = None
         self._step(r, "open_round", by=by)
         self._commit_extras(r)
@@ -501,10 +573,15 @@ class Table:
         nonce = secrets.token_hex(32)
         self.draw = Draw(extras, nonce, commitment_hash(r.round_id, extras, nonce))
         # the secret goes to the journal (so a restart can still reveal it) but never to the feed before the end
-        self.journal.append("draw_secret", {"extras": extras, "nonce": nonce}, table_id=self.table_id,
-                            round_id=r.round_id)
-        message = self._message("commitment", r, commitment={"hash": self.draw.hash, "scheme": COMMITMENT_SCHEME},
-                                source={"type": "studio_rng", "generator": "secrets.SystemRandom"})
+        self.journal.append(
+            "draw_secret", {"extras": extras, "nonce": nonce}, table_id=self.table_id, round_id=r.round_id
+        )
+        message = self._message(
+            "commitment",
+            r,
+            commitment={"hash": self.draw.hash, "scheme": COMMITMENT_SCHEME},
+            source={"type": "studio_rng", "generator": "secrets.SystemRandom"},
+        )
         if message is not None:
             self.journal.append_feed(message, checked=True)
 
@@ -517,7 +594,11 @@ class Table:
             self._signal("betting_closed")
 
     def _betting_timer(self, round_id: str) -> None:
-        if self.round is not None and self.round.round_id == round_id and self.round.state is RoundState.BETTING_OPEN:
+        if (
+            self.round is not None
+            and self.round.round_id == round_id
+            and self.round.state is RoundState.BETTING_OPEN
+        ):
             self.apply_action(lambda: self._close_betting(by="timer"))
 
     def _auto_open(self) -> None:
@@ -536,8 +617,9 @@ class Table:
         if by is not None:
             data["by"] = by
         # the record is the round's projection plus the step keys: the journal stores its text once for both
-        self.journal.append("round_state", data, table_id=self.table_id, round_id=r.round_id,
-                            round_projection=data)
+        self.journal.append(
+            "round_state", data, table_id=self.table_id, round_id=r.round_id, round_projection=data
+        )
         self._emit("round", data)
         if r.is_final:
             self._close_windows()
@@ -573,8 +655,13 @@ class Table:
         assert r is not None
         r = r.void(code, message)
         terms = getattr(self.game, "void_terms", None)
-        feed = self._message("void", r, reason={"code": code, "message": message}, source=source,
-                             outcome=terms(code) if callable(terms) else None)
+        feed = self._message(
+            "void",
+            r,
+            reason={"code": code, "message": message},
+            source=source,
+            outcome=terms(code) if callable(terms) else None,
+        )
         if feed is None:
             return
         self._step(r, "void", by=by)
@@ -590,30 +677,50 @@ class Table:
 
     def _release(self, code: str, by: str | None = None) -> None:
         self.table_holds.pop(code, None)
-        if self.round is not None and not self.round.is_final and any(h.code == code for h in self.round.holds):
+        if (
+            self.round is not None
+            and not self.round.is_final
+            and any(h.code == code for h in self.round.holds)
+        ):
             self._released += [h.message for h in self.round.holds if h.code == code]
             self._step(self.round.release(code), "release", by=by)
             self._try_certify()
 
-    def _message(self, kind: str, r: Round, *, reason: dict[str, str] | None = None,
-                 source: dict[str, Any] | None = None,
-                 commitment: dict[str, str] | None = None,
-                 fields: dict[str, Any] | None = None,
-                 outcome: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    def _message(
+        self,
+        kind: str,
+        r: Round,
+        *,
+        reason: dict[str, str] | None = None,
+        source: dict[str, Any] | None = None,
+        commitment: dict[str, str] | None = None,
+        fields: dict[str, Any] | None = None,
+        outcome: dict[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
         """The feed message for a round, checked before anything is journaled; None (and the round held) if bad.
 
         `fields`: the fields only the decision kinds have (window, seat, hand, ...); `outcome`: a void's terms
         (the game's `void_terms`), where the game settles more than the bets returned."""
         message = {
-            "kind": kind, "table_id": r.table_id, "game": r.game, "round_id": r.round_id,
-            "round_number": r.round_number, "version": max(r.version, 1),
+            "kind": kind,
+            "table_id": r.table_id,
+            "game": r.game,
+            "round_id": r.round_id,
+            "round_number": r.round_number,
+            "version": max(r.version, 1),
             "result": r.result if kind in ("result", "correction") else None,
             "outcome": r.outcome if kind in ("result", "correction") else outcome,
-            "reason": reason, "source": source or r.source or {},
+            "reason": reason,
+            "source": source or r.source or {},
             "commitment": commitment,
-            "reveal": ({"extras": self.draw.extras, "nonce": self.draw.nonce}
-                       if kind in ("result", "void") and self.draw and self.round is not None
-                       and self.round.round_id == r.round_id else None),
+            "reveal": (
+                {"extras": self.draw.extras, "nonce": self.draw.nonce}
+                if kind in ("result", "void")
+                and self.draw
+                and self.round is not None
+                and self.round.round_id == r.round_id
+                else None
+            ),
             "occurred_at": rfc3339(self.clock()),
             **(fields or {}),
         }
@@ -636,17 +743,30 @@ class Table:
             self._note("window_reopened", f"the rules asked again for the open window {d.window}; ignored")
             return
         deadline = self.clock() + timedelta(seconds=self.decision_seconds)
-        message = self._message("decision_window", r, source={"type": "rules"}, fields={
-            "window": d.window, "seat": d.seat, "hand": d.hand, "allowed": list(d.allowed), "default": d.default,
-            "detail": dict(d.detail), "deadline": rfc3339(deadline)})
+        message = self._message(
+            "decision_window",
+            r,
+            source={"type": "rules"},
+            fields={
+                "window": d.window,
+                "seat": d.seat,
+                "hand": d.hand,
+                "allowed": list(d.allowed),
+                "default": d.default,
+                "detail": dict(d.detail),
+                "deadline": rfc3339(deadline),
+            },
+        )
         if message is None:
             return  # held: the round cannot go on without the window on the feed
-        w = DecisionWindow(r.round_id, d.window, d.seat, d.hand, tuple(d.allowed), d.default, dict(d.detail),
-                           deadline)
+        w = DecisionWindow(
+            r.round_id, d.window, d.seat, d.hand, tuple(d.allowed), d.default, dict(d.detail), deadline
+        )
         self.windows[d.window] = w
         self.journal.append_feed(message, checked=True)
-        w.timer = self._schedule(self.decision_seconds,
-                                 lambda rid=r.round_id, wid=d.window: self._window_timeout(rid, wid))
+        w.timer = self._schedule(
+            self.decision_seconds, lambda rid=r.round_id, wid=d.window: self._window_timeout(rid, wid)
+        )
         self._emit("decision_window", w.as_dict())
 
     def _decision_taken(self, d: DecisionTaken) -> None:
@@ -659,13 +779,24 @@ class Table:
         else:
             client = self._answering[0] if self._answering else None
             source = {"type": "backend", "consumer": client} if client else {"type": "backend"}
-        message = self._message("decision", r, source=source, fields={
-            "window": d.window, "seat": d.seat, "hand": d.hand, "action": d.action, "cards": list(d.cards),
-            "by": d.by})
+        message = self._message(
+            "decision",
+            r,
+            source=source,
+            fields={
+                "window": d.window,
+                "seat": d.seat,
+                "hand": d.hand,
+                "action": d.action,
+                "cards": list(d.cards),
+                "by": d.by,
+            },
+        )
         if message is None:  # the round is held (invalid_message)
             if self._answering is not None and self._answer is None:
-                refused = DecisionRefused(code="not_published",
-                                          message="the decision could not be published; the round is held")
+                refused = DecisionRefused(
+                    code="not_published", message="the decision could not be published; the round is held"
+                )
                 self._decision_judge_refused(refused)
             return
         committed = self.journal.append_feed(message, checked=True)
@@ -681,8 +812,14 @@ class Table:
             client, body = None, None
         self.refuse_decision(client, body, d.code, d.message)
 
-    def refuse_decision(self, client: str | None, body: dict[str, Any] | str | None, code: str, message: str,
-                        status: int = 409) -> None:
+    def refuse_decision(
+        self,
+        client: str | None,
+        body: dict[str, Any] | str | None,
+        code: str,
+        message: str,
+        status: int = 409,
+    ) -> None:
         """Journal a refused decision (`decision_refused`) with who sent it and what they sent."""
         data = {"client": client, "body": body, "code": code, "message": message, "status": status}
         self.journal.append("decision_refused", data, table_id=self.table_id, round_id=self._open_round_id())
@@ -703,8 +840,15 @@ class Table:
         if early > 0:  # the loop's timer may fire a little early: never apply a default before its deadline
             w.timer = self._schedule(early + 0.001, lambda: self._window_timeout(round_id, window))
             return
-        pd = PlayerDecision(round_number=r.round_number, seat=w.seat, hand=w.hand, action=w.default, window=window,
-                            by="default", at=self.clock())
+        pd = PlayerDecision(
+            round_number=r.round_number,
+            seat=w.seat,
+            hand=w.hand,
+            action=w.default,
+            window=window,
+            by="default",
+            at=self.clock(),
+        )
 
         def run() -> None:
             if self.windows.get(window) is not w:
@@ -713,14 +857,24 @@ class Table:
                 self._ask_judge(pd, "timer", {"window": window, "action": w.default})
             except DecisionError as exc:
                 self.windows.pop(window, None)
-                self._hold("default_refused", f"The rules refused the default {w.default!r} for {window}: "
-                                              f"{exc.message}")
+                self._hold(
+                    "default_refused",
+                    f"The rules refused the default {w.default!r} for {window}: {exc.message}",
+                )
 
         self._in_order(run)
 
-    async def decide(self, round_id: str, seat: str, hand: int, action: str, cards: tuple[str, ...] | list[str] = (),
-                     window: str | None = None, by_client: str = "backend",
-                     body: dict[str, Any] | None = None) -> DecisionAccepted:
+    async def decide(
+        self,
+        round_id: str,
+        seat: str,
+        hand: int,
+        action: str,
+        cards: tuple[str, ...] | list[str] = (),
+        window: str | None = None,
+        by_client: str = "backend",
+        body: dict[str, Any] | None = None,
+    ) -> DecisionAccepted:
         """A decision from the betting backend (the decisions API; on the event loop).
 
         Returns once the "decision" feed message is durable in the journal; raises DecisionError (journaled as
@@ -746,30 +900,56 @@ class Table:
         done = await asyncio.wrap_future(committed)
         return DecisionAccepted(taken, done.feed_seq)
 
-    def decide_now(self, round_id: str, seat: str, hand: int, action: str, cards: tuple[str, ...] | list[str] = (),
-                   window: str | None = None, by_client: str = "backend",
-                   body: dict[str, Any] | None = None) -> tuple[DecisionTaken, Future]:
+    def decide_now(
+        self,
+        round_id: str,
+        seat: str,
+        hand: int,
+        action: str,
+        cards: tuple[str, ...] | list[str] = (),
+        window: str | None = None,
+        by_client: str = "backend",
+        body: dict[str, Any] | None = None,
+    ) -> tuple[DecisionTaken, Future]:
         """`decide` without waiting: (the decision taken, the future of its journal record)."""
         if body is None:
-            body = {"round_id": round_id, "seat": seat, "hand": hand, "action": action, "cards": list(cards),
-                    "window": window}
+            body = {
+                "round_id": round_id,
+                "seat": seat,
+                "hand": hand,
+                "action": action,
+                "cards": list(cards),
+                "window": window,
+            }
         r = self.round
         if not self.has_decisions:
             why = f"table {self.table_id} plays {self.game.game_id}, which takes no player decisions"
             self.refuse_decision(by_client, body, "no_decisions", why)
             raise DecisionError("no_decisions", why)
         if r is None or r.is_final or r.round_id != round_id:
-            current = (f"its open round is {r.round_id} (round {r.round_number})" if r is not None and not r.is_final
-                       else "it has no open round")
+            current = (
+                f"its open round is {r.round_id} (round {r.round_number})"
+                if r is not None and not r.is_final
+                else "it has no open round"
+            )
             why = f"round {round_id} is not open at table {self.table_id}: {current}"
             self.refuse_decision(by_client, body, "no_round", why)
             raise DecisionError("no_round", why)
-        pd = PlayerDecision(round_number=r.round_number, seat=seat, hand=hand, action=action, cards=tuple(cards),
-                            window=window, by="backend", at=self.clock())
+        pd = PlayerDecision(
+            round_number=r.round_number,
+            seat=seat,
+            hand=hand,
+            action=action,
+            cards=tuple(cards),
+            window=window,
+            by="backend",
+            at=self.clock(),
+        )
         return self._ask_judge(pd, by_client, body)
 
-    def _ask_judge(self, pd: PlayerDecision, client: str, body: dict[str, Any] | str | None
-                   ) -> tuple[DecisionTaken, Future]:
+    def _ask_judge(
+        self, pd: PlayerDecision, client: str, body: dict[str, Any] | str | None
+    ) -> tuple[DecisionTaken, Future]:
         self._answering, self._answer = (client, body), None
         try:
             self._feed_now(pd, pd)
@@ -789,7 +969,9 @@ class Table:
         r = self.round
         open_round = r is not None and not r.is_final
         return {
-            "table_id": self.table_id, "game": self.game.game_id, "decisions": self.has_decisions,
+            "table_id": self.table_id,
+            "game": self.game.game_id,
+            "decisions": self.has_decisions,
             "decision_seconds": self.decision_seconds,
             "round_id": r.round_id if open_round else None,  # type: ignore[union-attr]
             "round_number": r.round_number if open_round else None,  # type: ignore[union-attr]
@@ -826,12 +1008,16 @@ class Table:
         if self.round is not None and not self.round.is_final:
             raise RoundError(f"round {self.round.round_number} of table {self.table_id} is still open")
         if self.in_maintenance:
-            raise RoundError(f"table {self.table_id} in maintenance: {self.maintenance['reason']}"  # type: ignore[index]
-                             f" ({self.maintenance['by']}); no round opens until it is turned off")  # type: ignore[index]
+            raise RoundError(
+                f"table {self.table_id} in maintenance: {self.maintenance['reason']}"  # type: ignore[index]
+                f" ({self.maintenance['by']}); no round opens until it is turned off"
+            )  # type: ignore[index]
         if self.lost_devices:
             raise RoundError(f"table {self.table_id} is paused: {self.paused_reason}")
         if not self.opening_check_passed:
-            why = (self.last_opening_report or {}).get("message") or "it has not been run since the studio started"
+            why = (self.last_opening_report or {}).get(
+                "message"
+            ) or "it has not been run since the studio started"
             raise RoundError(f"table {self.table_id} cannot open before its opening check passes: {why}")
         self._operator("open_round", by)
         return self._open_round(None, by=by)
@@ -854,9 +1040,11 @@ class Table:
         self.opening_check = None
         self.opening_check_passed = bool(report.get("ok"))
         self.last_opening_report = report
-        self.journal.append("opening_check", {"by": by, "report": report,
-                                              "devices": {s.role: s.serial_number for s in self.devices.values()}},
-                            table_id=self.table_id)
+        self.journal.append(
+            "opening_check",
+            {"by": by, "report": report, "devices": {s.role: s.serial_number for s in self.devices.values()}},
+            table_id=self.table_id,
+        )
         self._emit("opening_check", report)
         if self.opening_check_passed and self.pacing == "dealer" and self.auto_round_seconds is not None:
             self._schedule(self.auto_round_seconds, self._auto_open)
@@ -878,7 +1066,9 @@ class Table:
         self._void(code, message, {"type": "manual", "people": people}, by=by)
         return self.round  # type: ignore[return-value]
 
-    def manual_result_by(self, result: dict[str, Any], by: str, approved_by: str | None, reason: str) -> Round:
+    def manual_result_by(
+        self, result: dict[str, Any], by: str, approved_by: str | None, reason: str
+    ) -> Round:
         """A result entered by people when the device cannot give one (journaled as manual with both names)."""
         self._four_eyes(by, approved_by, "a manual result")
         r = self._current("enter a result")
@@ -895,8 +1085,13 @@ class Table:
             r = r.release(h.code)
         if r.state is RoundState.RESULT_PENDING:
             raise RoundError("the round already has a result waiting; release its hold or void it instead")
-        self._step(r.model_copy(update={"holds": ()}).result_pending(
-            result, outcome, {"type": "manual", "people": [by, approved_by], "reason": reason}), "result_pending", by=by)
+        self._step(
+            r.model_copy(update={"holds": ()}).result_pending(
+                result, outcome, {"type": "manual", "people": [by, approved_by], "reason": reason}
+            ),
+            "result_pending",
+            by=by,
+        )
         self._try_certify()
         return self.round  # type: ignore[return-value]
 
@@ -919,18 +1114,27 @@ class Table:
             raise RoundError("a correction needs two different people (four eyes)")
         result = self.game.validate_result(result)
         source = {"type": "manual", "people": list(approved_by), "reason": reason}
-        draw = self.draw if self.round is not None and self.round.round_id == round_id else self._stored_draw(round_id)
+        draw = (
+            self.draw
+            if self.round is not None and self.round.round_id == round_id
+            else self._stored_draw(round_id)
+        )
         r = r.correct(result, self.game.outcome(result, draw.extras if draw else None), source)
-        message = self._message("correction", r, reason={"code": "correction", "message": reason}, source=source)
+        message = self._message(
+            "correction", r, reason={"code": "correction", "message": reason}, source=source
+        )
         if message is None:
             raise RoundError("the correction could not be published")
-        self._operator("correct", approved_by[0], approved_by[1], round_id=round_id, result=result, reason=reason)
+        self._operator(
+            "correct", approved_by[0], approved_by[1], round_id=round_id, result=result, reason=reason
+        )
         if self.round is not None and self.round.round_id == round_id:
             self.round = r
         data = r.projection()
         data["transition"] = "correct"
-        self.journal.append("round_state", data, table_id=self.table_id, round_id=r.round_id,
-                            round_projection=r.projection())
+        self.journal.append(
+            "round_state", data, table_id=self.table_id, round_id=r.round_id, round_projection=r.projection()
+        )
         self.journal.append_feed(message, checked=True)
         self._emit("round", data)
         return r
@@ -959,7 +1163,10 @@ class Table:
         """{"on", "by", "reason", "since", "decisions"} of the last change (None: never in maintenance)."""
         if self.maintenance is None:
             return None
-        return {**self.maintenance, "decisions": list(self.maintenance_decisions) if self.in_maintenance else []}
+        return {
+            **self.maintenance,
+            "decisions": list(self.maintenance_decisions) if self.in_maintenance else [],
+        }
 
     def set_maintenance_by(self, by: str, on: bool, reason: str) -> dict[str, Any]:
         """Turn maintenance mode on or off (the console lets technicians and admins do it).
@@ -968,15 +1175,19 @@ class Table:
         reason = (reason or "").strip()
         if on:
             if self.in_maintenance:
-                raise RoundError(f"table {self.table_id} is already in maintenance since "
-                                 f"{self.maintenance['since']} ({self.maintenance['by']}: "  # type: ignore[index]
-                                 f"{self.maintenance['reason']})")  # type: ignore[index]
+                raise RoundError(
+                    f"table {self.table_id} is already in maintenance since "
+                    f"{self.maintenance['since']} ({self.maintenance['by']}: "  # type: ignore[index]
+                    f"{self.maintenance['reason']})"
+                )  # type: ignore[index]
             if len(reason) < 3:
                 raise RoundError("say in a few words why the table goes into maintenance")
             r = self.round
             if r is not None and not r.is_final:
-                raise RoundError(f"round {r.round_number} of table {self.table_id} is "
-                                 f"{r.state.value.replace('_', ' ')}: finish or void it before maintenance mode")
+                raise RoundError(
+                    f"round {r.round_number} of table {self.table_id} is "
+                    f"{r.state.value.replace('_', ' ')}: finish or void it before maintenance mode"
+                )
         elif not self.in_maintenance:
             raise RoundError(f"table {self.table_id} is not in maintenance")
         state = {"on": bool(on), "by": by, "reason": reason, "since": rfc3339(self.clock())}
@@ -1030,14 +1241,27 @@ class Table:
         except Exception:
             self._test_extras = None
         for signal in ("round_opened", "betting_closed"):
-            self._feed_judge(RoundSignal(signal=signal, round_number=TEST_ROUND_NUMBER, at=self.clock(),  # type: ignore[arg-type]
-                                         extras=self._test_extras if signal != "round_opened" else None))
+            self._feed_judge(
+                RoundSignal(
+                    signal=signal,
+                    round_number=TEST_ROUND_NUMBER,
+                    at=self.clock(),  # type: ignore[arg-type]
+                    extras=self._test_extras if signal != "round_opened" else None,
+                )
+            )
 
     def _end_test_round(self, final_state: str) -> None:
         if self.pacing != "dealer":
             return
-        self._feed_judge(RoundSignal(signal="round_ended", round_number=TEST_ROUND_NUMBER, at=self.clock(),  # type: ignore[arg-type]
-                                     extras=self._test_extras, final_state=final_state))  # type: ignore[arg-type]
+        self._feed_judge(
+            RoundSignal(
+                signal="round_ended",
+                round_number=TEST_ROUND_NUMBER,
+                at=self.clock(),  # type: ignore[arg-type]
+                extras=self._test_extras,
+                final_state=final_state,
+            )
+        )  # type: ignore[arg-type]
         if self.in_maintenance:
             self._begin_test_round()
 
@@ -1053,7 +1277,9 @@ class Table:
         self.maintenance_decisions.appendleft({"at": rfc3339(self.clock()), **data})
         self._emit("maintenance_decision", data)
         if isinstance(d, (ResultReady, Void)):
-            self._end_test_round("voided")  # a test round is never certified: a judge carrying state forgets it
+            self._end_test_round(
+                "voided"
+            )  # a test round is never certified: a judge carrying state forgets it
 
     def _maintenance_summary(self, d: Decision, data: dict[str, Any]) -> str:
         if isinstance(d, ResultReady):
@@ -1105,9 +1331,12 @@ class Table:
         slot = self.devices.get(device_id or "")
         if slot is None and len(self.devices) == 1:
             slot = next(iter(self.devices.values()))
-        self.journal.append("device_command", {"command": command, "by": by,
-                                               "device_id": slot.device_id if slot else None},
-                            table_id=self.table_id, round_id=self._open_round_id())
+        self.journal.append(
+            "device_command",
+            {"command": command, "by": by, "device_id": slot.device_id if slot else None},
+            table_id=self.table_id,
+            round_id=self._open_round_id(),
+        )
         driver = slot.driver if slot else None
         if driver is None:
             return
@@ -1140,15 +1369,20 @@ class Table:
             self._emit("status", status)
 
     def _note(self, code: str, message: str) -> None:
-        self.journal.append("note", {"code": code, "message": message}, table_id=self.table_id,
-                            round_id=self._open_round_id())
+        self.journal.append(
+            "note", {"code": code, "message": message}, table_id=self.table_id, round_id=self._open_round_id()
+        )
         self._emit("note", {"code": code, "message": message})
 
     def _refused(self, action: str, message: str) -> None:
         log.warning("table %s: refused %s: %s", self.table_id, action, message)
         self.last_error = message
-        self.journal.append("refused", {"action": action, "message": message}, table_id=self.table_id,
-                            round_id=self._open_round_id())
+        self.journal.append(
+            "refused",
+            {"action": action, "message": message},
+            table_id=self.table_id,
+            round_id=self._open_round_id(),
+        )
         self._emit("refused", {"action": action, "message": message})
 
     def _emit(self, what: str, data: dict[str, Any]) -> None:
@@ -1160,26 +1394,40 @@ class Table:
 
     def snapshot(self) -> dict[str, Any]:
         return {
-            "table_id": self.table_id, "game": self.game.game_id, "pacing": self.pacing,
-            "status": "paused" if self.paused_reason else "running", "paused_reason": self.paused_reason,
+            "table_id": self.table_id,
+            "game": self.game.game_id,
+            "pacing": self.pacing,
+            "status": "paused" if self.paused_reason else "running",
+            "paused_reason": self.paused_reason,
             "round": self.round.projection() if self.round else None,
             "betting_seconds": self.betting_seconds,
             "betting_closes_at": rfc3339(self.betting_closes_at) if self.betting_closes_at else None,
             "commitment": self.draw.hash if self.draw and self.round and not self.round.is_final else None,
             # shown to the presenter once betting has closed (the feed reveals them with the result)
-            "extras": (self.draw.extras if self.draw and self.round
-                       and self.round.state not in (RoundState.BETTING_OPEN,) else None),
+            "extras": (
+                self.draw.extras
+                if self.draw and self.round and self.round.state not in (RoundState.BETTING_OPEN,)
+                else None
+            ),
             "holds": [{"code": c, "message": m} for c, m in self.table_holds.items()],
-            "opening_check": {"required": self.needs_opening_check, "passed": self.opening_check_passed,
-                              "running": self.opening_check is not None,
-                              "report": (self.opening_check.report().as_dict() if self.opening_check is not None
-                                         else self.last_opening_report)},
+            "opening_check": {
+                "required": self.needs_opening_check,
+                "passed": self.opening_check_passed,
+                "running": self.opening_check is not None,
+                "report": (
+                    self.opening_check.report().as_dict()
+                    if self.opening_check is not None
+                    else self.last_opening_report
+                ),
+            },
             "last_error": self.last_error,
             "maintenance": self.maintenance_view(),
             # games with player decisions: the open windows with their deadlines; the judge's status (if it has
             # one) with each awaiting window's deadline
             "decision_windows": [w.as_dict() for w in self.windows.values()],
             **({"judge": self.judge_status} if self._status is not None else {}),
-            "devices": [dict(role=s.role, **(s.driver.health() if s.driver else {"device_id": s.device_id}))
-                        for s in self.devices.values()],
+            "devices": [
+                dict(role=s.role, **(s.driver.health() if s.driver else {"device_id": s.device_id}))
+                for s in self.devices.values()
+            ],
         }

@@ -1,9 +1,10 @@
 """Slowing repeated failures down: the console's sign-ins and the consumers' bearer tokens both use it."""
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 @dataclass

@@ -1,4 +1,5 @@
 """Shared by every test folder."""
+
 from __future__ import annotations
 
 

@@ -2,12 +2,13 @@
 
 tests/ is on sys.path (tests/conftest.py is there), so each folder's conftest imports this by name.
 """
+
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 
 @contextmanager

@@ -31,25 +31,27 @@ repeats one is refused, naming the file and the balls); a label may be carried
 by several balls when the game's balls are told apart by colour only (Cash or
 Crash: 19 balls "green", each with its own tag).
 """
+
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 __all__ = [
+    "DEFAULT_BALL_SET",
+    "DEFAULT_TAG_FORMAT",
     "Ball",
     "BallSet",
     "BallSetError",
-    "DEFAULT_TAG_FORMAT",
-    "DEFAULT_BALL_SET",
+    "ball_set_from_option",
+    "load_ball_set",
     "numbered_ball_set",
     "parse_ball_set",
-    "load_ball_set",
-    "ball_set_from_option",
 ]
 
 DEFAULT_TAG_FORMAT = "BALL{n:03d}"
@@ -72,7 +74,7 @@ class Ball(BaseModel):
     color: str | None = Field(None, max_length=32)
 
     @model_validator(mode="after")
-    def _check(self) -> "Ball":
+    def _check(self) -> Ball:
         if not _TAG.match(self.tag):
             raise ValueError(f"tag {self.tag!r} must be 1-128 printable ASCII characters without spaces")
         if self.label != self.label.strip():
@@ -91,20 +93,24 @@ class BallSet(BaseModel):
     _by_label: dict[str, list[Ball]] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
-    def _unique(self) -> "BallSet":
+    def _unique(self) -> BallSet:
         by_tag: dict[str, Ball] = {}
         by_label: dict[str, list[Ball]] = {}
         for ball in self.balls:
             key = self.normalise(ball.tag)
             if key in by_tag:
-                raise ValueError(f"tag {ball.tag!r} is given to two balls ({by_tag[key].label} and {ball.label})")
+                raise ValueError(
+                    f"tag {ball.tag!r} is given to two balls ({by_tag[key].label} and {ball.label})"
+                )
             by_tag[key] = ball
             by_label.setdefault(ball.label, []).append(ball)
         for label, balls in by_label.items():
             colors = {b.color for b in balls}
             if len(colors) > 1:
-                raise ValueError(f"the balls labelled {label!r} have different colours: "
-                                 f"{', '.join(sorted(str(c) for c in colors))}")
+                raise ValueError(
+                    f"the balls labelled {label!r} have different colours: "
+                    f"{', '.join(sorted(str(c) for c in colors))}"
+                )
         self._by_tag = by_tag
         self._by_label = by_label
         return self
@@ -140,9 +146,15 @@ class BallSet(BaseModel):
         return len(self.balls)
 
 
-def numbered_ball_set(first: int, last: int, *, tag_format: str = DEFAULT_TAG_FORMAT,
-                      colors: Mapping[str, str] | None = None, name: str | None = None,
-                      case_sensitive: bool = False) -> BallSet:
+def numbered_ball_set(
+    first: int,
+    last: int,
+    *,
+    tag_format: str = DEFAULT_TAG_FORMAT,
+    colors: Mapping[str, str] | None = None,
+    name: str | None = None,
+    case_sensitive: bool = False,
+) -> BallSet:
     """Balls labelled first..last ("1".."48"), tag ``tag_format.format(n=number)``."""
     if not 0 <= first <= last <= 9999:
         raise BallSetError(f"a numbered ball set needs 0 <= first <= last <= 9999, not {first}-{last}")
@@ -156,8 +168,11 @@ def numbered_ball_set(first: int, last: int, *, tag_format: str = DEFAULT_TAG_FO
     if stray:
         raise BallSetError(f"colours are given for balls that are not in {first}-{last}: {', '.join(stray)}")
     try:
-        return BallSet(name=name or f"numbered {first}-{last}", case_sensitive=case_sensitive,
-                       balls=tuple(Ball(tag=t, label=lab, color=colors.get(lab)) for t, lab in zip(tags, labels)))
+        return BallSet(
+            name=name or f"numbered {first}-{last}",
+            case_sensitive=case_sensitive,
+            balls=tuple(Ball(tag=t, label=lab, color=colors.get(lab)) for t, lab in zip(tags, labels)),
+        )
     except ValidationError as exc:
         raise BallSetError(_first_error(exc)) from None
 
@@ -185,17 +200,25 @@ def parse_ball_set(data: Mapping[str, Any], source: str = "<ball set>") -> BallS
         if extra:
             raise BallSetError(f"{source}: unknown key(s) {', '.join(sorted(extra))}")
         try:
-            return numbered_ball_set(first, last, tag_format=str(numbered.get("tag_format", DEFAULT_TAG_FORMAT)),
-                                     colors={str(k): str(v) for k, v in (colors or {}).items()},
-                                     name=str(data.get("name", f"numbered {first}-{last}")),
-                                     case_sensitive=bool(data.get("case_sensitive", False)))
+            return numbered_ball_set(
+                first,
+                last,
+                tag_format=str(numbered.get("tag_format", DEFAULT_TAG_FORMAT)),
+                colors={str(k): str(v) for k, v in (colors or {}).items()},
+                name=str(data.get("name", f"numbered {first}-{last}")),
+                case_sensitive=bool(data.get("case_sensitive", False)),
+            )
         except BallSetError as exc:
             raise BallSetError(f"{source}: {exc}") from None
     if colors:
         balls = data.get("balls")
         if isinstance(balls, list):
-            data["balls"] = [dict(b, color=b.get("color", colors.get(str(b.get("label"))))) if isinstance(b, Mapping)
-                             else b for b in balls]
+            data["balls"] = [
+                dict(b, color=b.get("color", colors.get(str(b.get("label")))))
+                if isinstance(b, Mapping)
+                else b
+                for b in balls
+            ]
     try:
         return BallSet.model_validate(data)
     except ValidationError as exc:
@@ -227,7 +250,9 @@ def ball_set_from_option(option: Any = None, *, tag_format: str | None = None) -
         raise BallSetError(f"ball_set must be a range like '1-48', a .toml path or a table, not {option!r}")
     m = _RANGE.match(option)
     if m:
-        return numbered_ball_set(int(m.group(1)), int(m.group(2)), tag_format=tag_format or DEFAULT_TAG_FORMAT)
+        return numbered_ball_set(
+            int(m.group(1)), int(m.group(2)), tag_format=tag_format or DEFAULT_TAG_FORMAT
+        )
     if option.endswith(".toml"):
         return load_ball_set(option)
     raise BallSetError(f"ball_set {option!r} is neither a range like '1-48' nor a .toml file")

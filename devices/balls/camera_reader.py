@@ -25,6 +25,7 @@ the code holds the plain number), ``symbology`` ("code128" default, "qrcode",
 the part of the frame to decode), ``frame_interval`` (seconds between files or video
 frames, 0.05), ``reconnect_min`` / ``reconnect_max``.
 """
+
 from __future__ import annotations
 
 import logging
@@ -33,8 +34,9 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import numpy as np
@@ -45,7 +47,7 @@ from ..threaded import ThreadedDriver
 from .ballset import ball_set_from_option
 from .reader import TagReader
 
-__all__ = ["CameraBallReaderDriver", "FRAME_MAGIC", "encode_frame", "decode_codes", "DRIVERS"]
+__all__ = ["DRIVERS", "FRAME_MAGIC", "CameraBallReaderDriver", "decode_codes", "encode_frame"]
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +56,15 @@ _HEADER = struct.Struct(">4sII")
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".tif", ".tiff"}
 _MAX_SIDE = 8192
 
-_SYMBOLOGY_ALIASES = {"code128": "Code128", "qr": "QRCode", "qrcode": "QRCode", "datamatrix": "DataMatrix",
-                      "code39": "Code39", "ean13": "EAN13", "aztec": "Aztec"}
+_SYMBOLOGY_ALIASES = {
+    "code128": "Code128",
+    "qr": "QRCode",
+    "qrcode": "QRCode",
+    "datamatrix": "DataMatrix",
+    "code39": "Code39",
+    "ean13": "EAN13",
+    "aztec": "Aztec",
+}
 
 
 def encode_frame(gray: np.ndarray) -> bytes:
@@ -72,7 +81,9 @@ def _format(symbology: str) -> Any:
     name = _SYMBOLOGY_ALIASES.get(symbology.lower().replace("-", "").replace("_", ""), symbology)
     fmt = getattr(zxingcpp.BarcodeFormat, name, None)
     if fmt is None:
-        raise ValueError(f"unknown symbology {symbology!r} (code128, qrcode, datamatrix, or a zxing-cpp format name)")
+        raise ValueError(
+            f"unknown symbology {symbology!r} (code128, qrcode, datamatrix, or a zxing-cpp format name)"
+        )
     return fmt
 
 
@@ -90,10 +101,23 @@ class _SourceClosed(Exception):
 class CameraBallReaderDriver(ThreadedDriver):
     kind = "camera-ball-reader"
 
-    def __init__(self, device_id: str, url: str, on_event: EventSink, *, ball_set: Any = None,
-                 tag_format: str | None = None, symbology: str = "code128", fold_s: float = 1.0,
-                 roi: list[int] | None = None, frame_interval: float = 0.05, reconnect_min: float = 0.1,
-                 reconnect_max: float = 5.0, stop_timeout: float = 5.0, **options: Any) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        url: str,
+        on_event: EventSink,
+        *,
+        ball_set: Any = None,
+        tag_format: str | None = None,
+        symbology: str = "code128",
+        fold_s: float = 1.0,
+        roi: list[int] | None = None,
+        frame_interval: float = 0.05,
+        reconnect_min: float = 0.1,
+        reconnect_max: float = 5.0,
+        stop_timeout: float = 5.0,
+        **options: Any,
+    ) -> None:
         super().__init__(device_id, url, on_event, **options)
         parts = urlsplit(url)
         self.scheme = parts.scheme.lower()
@@ -107,13 +131,16 @@ class CameraBallReaderDriver(ThreadedDriver):
                 raise ValueError(f"{url!r}: no path")
             self.address = Path(path)
         else:
-            raise ValueError(f"{url!r}: a camera ball reader URL is frames+tcp://host:port, dir:///folder "
-                             "or file:///video")
+            raise ValueError(
+                f"{url!r}: a camera ball reader URL is frames+tcp://host:port, dir:///folder or file:///video"
+            )
         self.format = _format(symbology)
         self.symbology = symbology
         self.ball_set = ball_set_from_option(ball_set, tag_format=tag_format)
         self.reader = TagReader(device_id, self.ball_set, fold_s=fold_s)
-        if roi is not None and (len(roi) != 4 or any(int(v) < 0 for v in roi) or int(roi[2]) < 1 or int(roi[3]) < 1):
+        if roi is not None and (
+            len(roi) != 4 or any(int(v) < 0 for v in roi) or int(roi[2]) < 1 or int(roi[3]) < 1
+        ):
             raise ValueError("roi is [x, y, width, height] in pixels")
         self.roi = None if roi is None else tuple(int(v) for v in roi)
         self.frame_interval = float(frame_interval)
@@ -147,10 +174,14 @@ class CameraBallReaderDriver(ThreadedDriver):
         with self._state:
             counters = dict(self._counters)
         frames = counters["frames"]
-        info.update(symbology=self.symbology, ball_set=self.ball_set.name, last_error=self._last_error,
-                    counters=dict(counters, **self.reader.counts),
-                    mean_decode_ms=round(counters["decode_ms_total"] / frames, 1) if frames else None,
-                    running=self.running)
+        info.update(
+            symbology=self.symbology,
+            ball_set=self.ball_set.name,
+            last_error=self._last_error,
+            counters=dict(counters, **self.reader.counts),
+            mean_decode_ms=round(counters["decode_ms_total"] / frames, 1) if frames else None,
+            running=self.running,
+        )
         return info
 
     # -- frames --------------------------------------------------------------------
@@ -159,7 +190,7 @@ class CameraBallReaderDriver(ThreadedDriver):
         """Decode one frame -> events (public: tests and replays feed frames directly)."""
         if self.roi is not None:
             x, y, w, h = self.roi
-            gray = gray[y:y + h, x:x + w]
+            gray = gray[y : y + h, x : x + w]
         t0 = time.perf_counter()
         texts = decode_codes(gray, self.format)
         self._count("frames")
@@ -192,7 +223,7 @@ class CameraBallReaderDriver(ThreadedDriver):
             while not stop.is_set():
                 try:
                     chunk = sock.recv(1 << 16)
-                except socket.timeout:
+                except TimeoutError:
                     continue
                 if not chunk:
                     raise _SourceClosed("the frame stream closed")
@@ -204,7 +235,7 @@ class CameraBallReaderDriver(ThreadedDriver):
                     end = _HEADER.size + w * h
                     if len(buf) < end:
                         break
-                    frame = np.frombuffer(bytes(buf[_HEADER.size:end]), dtype=np.uint8).reshape(h, w)
+                    frame = np.frombuffer(bytes(buf[_HEADER.size : end]), dtype=np.uint8).reshape(h, w)
                     del buf[:end]
                     yield frame
         finally:
@@ -220,7 +251,9 @@ class CameraBallReaderDriver(ThreadedDriver):
         self._connected()
         done: set[str] = set()
         while not stop.is_set():
-            names = sorted(n for n in os.listdir(folder) if Path(n).suffix.lower() in _IMAGE_SUFFIXES and n not in done)
+            names = sorted(
+                n for n in os.listdir(folder) if Path(n).suffix.lower() in _IMAGE_SUFFIXES and n not in done
+            )
             for name in names:
                 done.add(name)
                 img = cv2.imread(str(folder / name), cv2.IMREAD_GRAYSCALE)

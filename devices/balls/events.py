@@ -7,6 +7,7 @@ a game uses, how many it draws and what is wrong with a draw is decided in
 ``recognition/balls``. Every event carries the time we received it (``at``) and
 the raw data behind it, so the journal can keep it and a replay can reproduce it.
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Literal, Union
@@ -16,14 +17,14 @@ from pydantic import Field
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, DeviceUnknownMessage
 
 __all__ = [
-    "MachineStatus",
-    "BallReleased",
-    "BallRead",
-    "BallUnreadable",
-    "BallEvent",
-    "AnyBallDeviceEvent",
     "MACHINE_EVENT_KINDS",
     "READER_EVENT_KINDS",
+    "AnyBallDeviceEvent",
+    "BallEvent",
+    "BallRead",
+    "BallReleased",
+    "BallUnreadable",
+    "MachineStatus",
 ]
 
 
@@ -100,8 +101,13 @@ BallEvent = Union[MachineStatus, BallReleased, BallRead, BallUnreadable]
 
 #: everything a ball-machine or ball-reader driver emits, for parsing journaled events back
 AnyBallDeviceEvent = Annotated[
-    Union[MachineStatus, BallReleased, BallRead, BallUnreadable, DeviceConnected, DeviceDisconnected,
-          DeviceUnknownMessage],
+    MachineStatus
+    | BallReleased
+    | BallRead
+    | BallUnreadable
+    | DeviceConnected
+    | DeviceDisconnected
+    | DeviceUnknownMessage,
     Field(discriminator="kind"),
 ]
 

@@ -26,6 +26,7 @@ once so the change shows without waiting for the next poll. An unknown command i
 ``ValueError``; a write the link cannot carry raises :class:`DeviceNotConnected`; a
 write the PLC refuses (a Modbus exception response) raises ``RuntimeError``.
 """
+
 from __future__ import annotations
 
 import logging
@@ -39,13 +40,19 @@ from ..modbus_polling import ModbusPollingDriver, PollError, short_text
 from .events import BallReleased, MachineStatus
 from .registers import COUNTER_MODULUS, ReadBlock, RegisterMap, Snapshot, register_map_from_option
 
-__all__ = ["MachineTracker", "ModbusBallMachineDriver", "DRIVERS"]
+__all__ = ["DRIVERS", "MachineTracker", "ModbusBallMachineDriver"]
 
 log = logging.getLogger(__name__)
 
-_EXCEPTION_NAMES = {1: "illegal function", 2: "illegal data address", 3: "illegal data value",
-                    4: "device failure", 6: "device busy", 10: "gateway path unavailable",
-                    11: "gateway target did not respond"}
+_EXCEPTION_NAMES = {
+    1: "illegal function",
+    2: "illegal data address",
+    3: "illegal data value",
+    4: "device failure",
+    6: "device busy",
+    10: "gateway path unavailable",
+    11: "gateway target did not respond",
+}
 
 
 class MachineTracker:
@@ -55,8 +62,14 @@ class MachineTracker:
     time stamped on the events.
     """
 
-    def __init__(self, device_id: str, register_map: RegisterMap, *, heartbeat_s: float | None = 1.0,
-                 command_watch_s: float = 30.0) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        register_map: RegisterMap,
+        *,
+        heartbeat_s: float | None = 1.0,
+        command_watch_s: float = 30.0,
+    ) -> None:
         if heartbeat_s is not None and heartbeat_s <= 0:
             raise ValueError("heartbeat_s must be positive (or None for no heartbeat)")
         self.device_id = device_id
@@ -85,15 +98,26 @@ class MachineTracker:
         if prev is not None:
             step = (snap.balls_released - prev.balls_released) % COUNTER_MODULUS
             if 0 < step < COUNTER_MODULUS // 2:
-                out.append(BallReleased(device_id=self.device_id, at=at, count=step, total=snap.balls_released,
-                                        raw=snap.raw))
+                out.append(
+                    BallReleased(
+                        device_id=self.device_id, at=at, count=step, total=snap.balls_released, raw=snap.raw
+                    )
+                )
             elif step:
                 self.counter_resets += 1  # the counter went back: the PLC restarted or was reset
-                log.info("%s: release counter went back from %d to %d", self.device_id, prev.balls_released,
-                         snap.balls_released)
+                log.info(
+                    "%s: release counter went back from %d to %d",
+                    self.device_id,
+                    prev.balls_released,
+                    snap.balls_released,
+                )
         changed = prev is None or _status_key(prev) != _status_key(snap)
-        beat = (not changed and self.heartbeat_s is not None and self.busy(snap, now)
-                and now - self._last_emit >= self.heartbeat_s)
+        beat = (
+            not changed
+            and self.heartbeat_s is not None
+            and self.busy(snap, now)
+            and now - self._last_emit >= self.heartbeat_s
+        )
         if changed or beat:
             self._last_emit = now
             out.append(self.status_event(snap, at, repeated=not changed))
@@ -101,15 +125,32 @@ class MachineTracker:
 
     def status_event(self, snap: Snapshot, at: datetime, repeated: bool = False) -> MachineStatus:
         return MachineStatus(
-            device_id=self.device_id, at=at, state=self.map.state_name(snap.state_code), state_code=snap.state_code,
-            blower=snap.blower, gate=snap.gate, ball_in_chute=snap.ball_in_chute, balls_released=snap.balls_released,
-            balls_in_machine=snap.balls_in_machine, fault_code=snap.fault_code,
-            fault=self.map.fault_name(snap.fault_code), repeated=repeated, raw=snap.raw,
+            device_id=self.device_id,
+            at=at,
+            state=self.map.state_name(snap.state_code),
+            state_code=snap.state_code,
+            blower=snap.blower,
+            gate=snap.gate,
+            ball_in_chute=snap.ball_in_chute,
+            balls_released=snap.balls_released,
+            balls_in_machine=snap.balls_in_machine,
+            fault_code=snap.fault_code,
+            fault=self.map.fault_name(snap.fault_code),
+            repeated=repeated,
+            raw=snap.raw,
         )
 
 
 def _status_key(s: Snapshot) -> tuple[Any, ...]:
-    return (s.state_code, s.blower, s.gate, s.ball_in_chute, s.balls_released, s.balls_in_machine, s.fault_code)
+    return (
+        s.state_code,
+        s.blower,
+        s.gate,
+        s.ball_in_chute,
+        s.balls_released,
+        s.balls_in_machine,
+        s.fault_code,
+    )
 
 
 class ModbusBallMachineDriver(ModbusPollingDriver):
@@ -129,14 +170,24 @@ class ModbusBallMachineDriver(ModbusPollingDriver):
     max_poll_interval = 10
     extra_counters = ("commands_sent", "command_errors")
 
-    def __init__(self, device_id: str, url: str, on_event: EventSink, *, register_map: Any = None,
-                 poll_interval: float = 0.05, heartbeat_s: float = 1.0, command_watch_s: float = 30.0,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        url: str,
+        on_event: EventSink,
+        *,
+        register_map: Any = None,
+        poll_interval: float = 0.05,
+        heartbeat_s: float = 1.0,
+        command_watch_s: float = 30.0,
+        **options: Any,
+    ) -> None:
         super().__init__(device_id, url, on_event, poll_interval=poll_interval, **options)
         self.register_map = register_map_from_option(register_map)
         self.plan: tuple[ReadBlock, ...] = self.register_map.read_plan()
-        self.tracker = MachineTracker(device_id, self.register_map, heartbeat_s=heartbeat_s or None,
-                                      command_watch_s=command_watch_s)
+        self.tracker = MachineTracker(
+            device_id, self.register_map, heartbeat_s=heartbeat_s or None, command_watch_s=command_watch_s
+        )
         self._last_snapshot: Snapshot | None = None
 
     def send(self, command: str) -> None:
@@ -158,8 +209,10 @@ class ModbusBallMachineDriver(ModbusPollingDriver):
                     raise DeviceNotConnected(f"{self.device_id}: {command} failed: {exc}") from exc
                 if rr.isError():
                     self._count("command_errors")
-                    raise RuntimeError(f"{self.device_id}: the PLC refused {command} ({w.table} {w.address} = "
-                                       f"{w.value}): {_exception_text(rr)}")
+                    raise RuntimeError(
+                        f"{self.device_id}: the PLC refused {command} ({w.table} {w.address} = "
+                        f"{w.value}): {_exception_text(rr)}"
+                    )
         self.tracker.command_sent(time.monotonic())
         self._count("commands_sent")
         log.debug("%s: sent %s", self.thread_name, command)
@@ -170,12 +223,20 @@ class ModbusBallMachineDriver(ModbusPollingDriver):
 
     def _device_health(self) -> dict[str, Any]:
         snap = self._last_snapshot
-        return {"machine": None if snap is None else {
-            "state": self.register_map.state_name(snap.state_code), "blower": snap.blower,
-            "gate": snap.gate, "ball_in_chute": snap.ball_in_chute, "balls_released": snap.balls_released,
-            "balls_in_machine": snap.balls_in_machine, "fault_code": snap.fault_code,
-            "fault": self.register_map.fault_name(snap.fault_code),
-        }}
+        return {
+            "machine": None
+            if snap is None
+            else {
+                "state": self.register_map.state_name(snap.state_code),
+                "blower": snap.blower,
+                "gate": snap.gate,
+                "ball_in_chute": snap.ball_in_chute,
+                "balls_released": snap.balls_released,
+                "balls_in_machine": snap.balls_in_machine,
+                "fault_code": snap.fault_code,
+                "fault": self.register_map.fault_name(snap.fault_code),
+            }
+        }
 
     # -- polling thread ---------------------------------------------------------------
 
@@ -192,10 +253,14 @@ class ModbusBallMachineDriver(ModbusPollingDriver):
             try:
                 rr = read(block.address, count=block.count, device_id=unit)
             except Exception as exc:  # ConnectionException, ModbusIOException (no answer), OSError
-                raise PollError(f"no answer from the PLC ({self.target.describe()}): {short_text(exc)}") from exc
+                raise PollError(
+                    f"no answer from the PLC ({self.target.describe()}): {short_text(exc)}"
+                ) from exc
             if rr.isError():
-                raise PollError(f"the PLC refused to read {block.table} {block.address}-"
-                                f"{block.address + block.count - 1}: {_exception_text(rr)}; check the register map")
+                raise PollError(
+                    f"the PLC refused to read {block.table} {block.address}-"
+                    f"{block.address + block.count - 1}: {_exception_text(rr)}; check the register map"
+                )
             vals = rr.bits if block.table in ("coil", "discrete_input") else rr.registers
             if len(vals) < block.count:
                 raise PollError(f"the PLC answered {len(vals)} values for {block.count} {block.table}s")

@@ -19,21 +19,29 @@ and a camera sees the code in every frame, so a tag read again no later than
 window slides). A ball presented again later (a re-read the dealer asked for)
 is reported again.
 """
+
 from __future__ import annotations
 
 import re
 import string
 import time
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from ..events import DeviceEvent, DeviceUnknownMessage, utcnow
 from ..serial_line import SerialLineDriver
 from .ballset import BallSet, ball_set_from_option
 from .events import BallRead, BallUnreadable
 
-__all__ = ["TagReader", "classify_reader_line", "SerialBallReaderDriver", "DEFAULT_TAG_PATTERN",
-           "DEFAULT_NO_READ", "DRIVERS"]
+__all__ = [
+    "DEFAULT_NO_READ",
+    "DEFAULT_TAG_PATTERN",
+    "DRIVERS",
+    "SerialBallReaderDriver",
+    "TagReader",
+    "classify_reader_line",
+]
 
 DEFAULT_TAG_PATTERN = r"(?:TAG[:= ]\s*)?(?P<tag>[0-9A-Za-z_-]{1,64})"
 DEFAULT_NO_READ = ("NOREAD", "NO READ", "ERR", "ERROR")
@@ -66,8 +74,14 @@ class TagReader:
         self.counts["reads"] += 1
         if ball is None:
             self.counts["unknown"] += 1
-        return BallRead(device_id=self.device_id, at=at, tag=key, ball=ball.label if ball else None,
-                        color=ball.color if ball else None, raw=raw or tag)
+        return BallRead(
+            device_id=self.device_id,
+            at=at,
+            tag=key,
+            ball=ball.label if ball else None,
+            color=ball.color if ball else None,
+            raw=raw or tag,
+        )
 
     def unreadable(self, reason: str, *, at: datetime, raw: str = "") -> BallUnreadable:
         self.counts["unreadable"] += 1
@@ -78,8 +92,9 @@ class TagReader:
         self._last.clear()
 
 
-def classify_reader_line(line: str, tag_pattern: re.Pattern[str],
-                         no_read: Iterable[str] = DEFAULT_NO_READ) -> tuple[str, str]:
+def classify_reader_line(
+    line: str, tag_pattern: re.Pattern[str], no_read: Iterable[str] = DEFAULT_NO_READ
+) -> tuple[str, str]:
     """One reader line -> ("tag", tag) | ("unreadable", reason) | ("unknown", line). Pure."""
     text = line.strip()
     if not text or not set(text) <= _PRINTABLE:
@@ -107,9 +122,19 @@ class SerialBallReaderDriver(SerialLineDriver):
     kind = "serial-ball-reader"
     baudrate = 9600
 
-    def __init__(self, device_id: str, url: str, on_event: Any, *, ball_set: Any = None,
-                 tag_format: str | None = None, fold_s: float = 1.0, tag_pattern: str = DEFAULT_TAG_PATTERN,
-                 no_read: Iterable[str] = DEFAULT_NO_READ, **options: Any) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        url: str,
+        on_event: Any,
+        *,
+        ball_set: Any = None,
+        tag_format: str | None = None,
+        fold_s: float = 1.0,
+        tag_pattern: str = DEFAULT_TAG_PATTERN,
+        no_read: Iterable[str] = DEFAULT_NO_READ,
+        **options: Any,
+    ) -> None:
         super().__init__(device_id, url, on_event, **options)
         self.ball_set = ball_set_from_option(ball_set, tag_format=tag_format)
         self.reader = TagReader(device_id, self.ball_set, fold_s=fold_s)

@@ -20,31 +20,33 @@ addresses (what the request carries: "40001" in a PLC manual is holding register
 possible and :meth:`RegisterMap.decode` turns what they returned into a
 :class:`Snapshot`. Both are pure.
 """
+
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 __all__ = [
-    "TableName",
+    "COUNTER_MODULUS",
+    "DEFAULT_MAP_FILE",
     "Point",
-    "Write",
-    "RegisterMap",
     "ReadBlock",
-    "Snapshot",
+    "RegisterMap",
     "RegisterMapError",
+    "Snapshot",
+    "TableName",
+    "Write",
     "default_register_map",
     "load_register_map",
     "parse_register_map",
     "register_map_from_option",
-    "COUNTER_MODULUS",
-    "DEFAULT_MAP_FILE",
 ]
 
 TableName = Literal["coil", "discrete_input", "holding_register", "input_register"]
@@ -77,7 +79,7 @@ class Point(_Strict):
     bit: int | None = Field(None, ge=0, le=15)
 
     @model_validator(mode="after")
-    def _bit_only_in_registers(self) -> "Point":
+    def _bit_only_in_registers(self) -> Point:
         if self.bit is not None and self.table in BIT_TABLES:
             raise ValueError(f"bit is only for registers: a {self.table} is a single bit already")
         return self
@@ -89,7 +91,7 @@ class Write(_Strict):
     value: int = Field(ge=0, le=65535)
 
     @model_validator(mode="after")
-    def _coil_value(self) -> "Write":
+    def _coil_value(self) -> Write:
         if self.table == "coil" and self.value not in (0, 1):
             raise ValueError("a coil is written 0 or 1")
         return self
@@ -146,7 +148,7 @@ class RegisterMap(_Strict):
         return v
 
     @model_validator(mode="after")
-    def _check(self) -> "RegisterMap":
+    def _check(self) -> RegisterMap:
         for name in ("state", "balls_released", "balls_in_machine", "fault_code"):
             p = getattr(self, name)
             if p is not None and (p.table not in REGISTER_TABLES or p.bit is not None):
@@ -159,7 +161,15 @@ class RegisterMap(_Strict):
     # -- reading -------------------------------------------------------------------
 
     def points(self) -> dict[str, Point]:
-        names = ("state", "blower", "gate", "ball_in_chute", "balls_released", "balls_in_machine", "fault_code")
+        names = (
+            "state",
+            "blower",
+            "gate",
+            "ball_in_chute",
+            "balls_released",
+            "balls_in_machine",
+            "fault_code",
+        )
         return {n: p for n in names if (p := getattr(self, n)) is not None}
 
     def read_plan(self) -> tuple[ReadBlock, ...]:
@@ -197,8 +207,10 @@ class RegisterMap(_Strict):
             v = raw_value(p)
             return bool((v >> p.bit) & 1) if p.bit is not None else bool(v)
 
-        raw = " ".join(f"{_SHORT[b.table]}[{b.address}]=" + ",".join(str(int(x)) for x in vals[: b.count])
-                       for b, vals in values.items())
+        raw = " ".join(
+            f"{_SHORT[b.table]}[{b.address}]=" + ",".join(str(int(x)) for x in vals[: b.count])
+            for b, vals in values.items()
+        )
         return Snapshot(
             state_code=raw_value(self.state),
             blower=flag(self.blower),
@@ -223,7 +235,9 @@ class RegisterMap(_Strict):
             return self.commands[name]
         except KeyError:
             known = ", ".join(sorted(self.commands)) or "none"
-            raise ValueError(f"the {self.model} register map has no command {name!r} (known: {known})") from None
+            raise ValueError(
+                f"the {self.model} register map has no command {name!r} (known: {known})"
+            ) from None
 
 
 def parse_register_map(data: Mapping[str, Any], source: str = "<register map>") -> RegisterMap:

@@ -32,6 +32,7 @@ stays down) and reopens it with exponential backoff (``reconnect_min`` ..
 camera that keeps sending the very same picture for ``frozen_s`` seconds (a stuck
 encoder) is treated as dropped. Exceptions from ``on_event`` never end the thread.
 """
+
 from __future__ import annotations
 
 import logging
@@ -50,7 +51,7 @@ from ..events import DeviceConnected, DeviceDisconnected, utcnow
 from ..threaded import ThreadedDriver
 from .events import CameraFrame, CameraStatus
 
-__all__ = ["CameraDriver", "DRIVERS", "motion_fraction", "small_grey"]
+__all__ = ["DRIVERS", "CameraDriver", "motion_fraction", "small_grey"]
 
 log = logging.getLogger(__name__)
 
@@ -82,12 +83,28 @@ class CameraDriver(ThreadedDriver):
 
     kind = "dice-camera"
 
-    def __init__(self, device_id: str, url: str, on_event: EventSink, *, sample_fps: float = 5.0,
-                 linger_s: float = 3.0, heartbeat_s: float = 2.0, motion_threshold: float = 0.002,
-                 motion_delta: int = 14, open_timeout_s: float = 5.0, read_timeout_s: float = 2.0,
-                 reconnect_min: float = 0.2, reconnect_max: float = 5.0, frozen_s: float | None = 5.0,
-                 loop: bool = True, fps: float | None = None, speed: float = 1.0, stop_timeout: float = 5.0,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        url: str,
+        on_event: EventSink,
+        *,
+        sample_fps: float = 5.0,
+        linger_s: float = 3.0,
+        heartbeat_s: float = 2.0,
+        motion_threshold: float = 0.002,
+        motion_delta: int = 14,
+        open_timeout_s: float = 5.0,
+        read_timeout_s: float = 2.0,
+        reconnect_min: float = 0.2,
+        reconnect_max: float = 5.0,
+        frozen_s: float | None = 5.0,
+        loop: bool = True,
+        fps: float | None = None,
+        speed: float = 1.0,
+        stop_timeout: float = 5.0,
+        **options: Any,
+    ) -> None:
         super().__init__(device_id, url, on_event, **options)
         if sample_fps <= 0 or heartbeat_s <= 0 or linger_s < 0:
             raise ValueError("sample_fps and heartbeat_s must be positive, linger_s not negative")
@@ -111,8 +128,18 @@ class CameraDriver(ThreadedDriver):
         self.stop_timeout = stop_timeout
         self.source_kind, self.source = self._parse(url)
 
-        self._init_thread({"frames": 0, "events": 0, "connects": 0, "disconnects": 0, "open_failures": 0,
-                           "loops": 0, "frozen": 0, "callback_errors": 0})
+        self._init_thread(
+            {
+                "frames": 0,
+                "events": 0,
+                "connects": 0,
+                "disconnects": 0,
+                "open_failures": 0,
+                "loops": 0,
+                "frozen": 0,
+                "callback_errors": 0,
+            }
+        )
         self._connected = False
         self._request = threading.Event()
         self._frame_number = 0
@@ -135,14 +162,20 @@ class CameraDriver(ThreadedDriver):
         if u.lower().startswith(_STREAM_SCHEMES):
             return "stream", u
         if u.startswith("file://"):
-            return "file", u[len("file://"):]
+            return "file", u[len("file://") :]
         if u == "simulator":
-            raise ValueError("url 'simulator' is resolved by the studio (simulators.dice); give the driver its URL")
+            raise ValueError(
+                "url 'simulator' is resolved by the studio (simulators.dice); give the driver its URL"
+            )
         return "file", os.path.expanduser(u)
 
     def _open(self) -> cv2.VideoCapture:
-        params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(self.open_timeout_s * 1000),
-                  cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(self.read_timeout_s * 1000)]
+        params = [
+            cv2.CAP_PROP_OPEN_TIMEOUT_MSEC,
+            int(self.open_timeout_s * 1000),
+            cv2.CAP_PROP_READ_TIMEOUT_MSEC,
+            int(self.read_timeout_s * 1000),
+        ]
         if self.source_kind == "index":
             return cv2.VideoCapture(self.source, cv2.CAP_ANY)
         if self.source_kind == "device":
@@ -227,7 +260,9 @@ class CameraDriver(ThreadedDriver):
                 self._backoff = self.reconnect_min  # it worked a moment ago: retry soon
             self._sleep_backoff(stop)
 
-    def _read_loop(self, cap: cv2.VideoCapture, stop: threading.Event, resume: bool = False) -> tuple[str | None, bool]:
+    def _read_loop(
+        self, cap: cv2.VideoCapture, stop: threading.Event, resume: bool = False
+    ) -> tuple[str | None, bool]:
         """Read until stop (None) or the source fails (the reason); also whether any frame came.
         `resume`: a looping file starting over (no new DeviceConnected)."""
         is_file = self.source_kind == "file"
@@ -251,8 +286,12 @@ class CameraDriver(ThreadedDriver):
             if stop.is_set():
                 return None, got
             if not ok or frame is None:
-                return ("end of file" if is_file else "the stream stopped (no frame within "
-                        f"{self.read_timeout_s:g} s, or the connection closed)"), got
+                return (
+                    "end of file"
+                    if is_file
+                    else "the stream stopped (no frame within "
+                    f"{self.read_timeout_s:g} s, or the connection closed)"
+                ), got
             now = time.monotonic()
             at = utcnow()
             if frame.ndim == 2:
@@ -270,7 +309,9 @@ class CameraDriver(ThreadedDriver):
                     first_pending = False
             small = small_grey(frame)
             motion = motion_fraction(previous, small, self.motion_delta)
-            frozen = previous is not None and previous.shape == small.shape and np.array_equal(previous, small)
+            frozen = (
+                previous is not None and previous.shape == small.shape and np.array_equal(previous, small)
+            )
             previous = small
             moving = motion > self.motion_threshold
             if moving:
@@ -288,7 +329,9 @@ class CameraDriver(ThreadedDriver):
                 self._last_frame_at = at
                 if t_prev is not None and now > t_prev:
                     inst = 1.0 / (now - t_prev)
-                    self._fps_measured = inst if self._fps_measured == 0 else 0.9 * self._fps_measured + 0.1 * inst
+                    self._fps_measured = (
+                        inst if self._fps_measured == 0 else 0.9 * self._fps_measured + 0.1 * inst
+                    )
                 self._size = (w, h)
             t_prev = now
             self._report_status(w, h, False)
@@ -318,10 +361,22 @@ class CameraDriver(ThreadedDriver):
                 self._request.clear()
                 stream_ms = cap.get(cv2.CAP_PROP_POS_MSEC) if is_file or self.source_kind == "stream" else 0.0
                 self._count("events")
-                self._emit(CameraFrame(device_id=self.device_id, at=at, frame_number=number, captured_at=at,
-                                       stream_ms=float(stream_ms) if stream_ms and stream_ms > 0 else None,
-                                       width=w, height=h, motion=min(1.0, round(pending_motion, 5)),
-                                       moving=pending_moving, still_frames=still, reason=reason, image=frame))
+                self._emit(
+                    CameraFrame(
+                        device_id=self.device_id,
+                        at=at,
+                        frame_number=number,
+                        captured_at=at,
+                        stream_ms=float(stream_ms) if stream_ms and stream_ms > 0 else None,
+                        width=w,
+                        height=h,
+                        motion=min(1.0, round(pending_motion, 5)),
+                        moving=pending_moving,
+                        still_frames=still,
+                        reason=reason,
+                        image=frame,
+                    )
+                )
                 last_emit = now
                 pending_motion = 0.0
                 pending_moving = False
@@ -340,10 +395,17 @@ class CameraDriver(ThreadedDriver):
         if key == self._status:
             return
         self._status = key
-        self._emit(CameraStatus(device_id=self.device_id, width=w, height=h, fps=round(self._fps_measured, 2),
-                                frozen=frozen, detail=detail))
+        self._emit(
+            CameraStatus(
+                device_id=self.device_id,
+                width=w,
+                height=h,
+                fps=round(self._fps_measured, 2),
+                frozen=frozen,
+                detail=detail,
+            )
+        )
 
 
 #: device kind -> driver, found by devices.registry
 DRIVERS = {"dice-camera": CameraDriver}
-

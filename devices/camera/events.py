@@ -8,6 +8,7 @@ seconds after (``sample_fps``, 5 a second by default), then one every
 itself in ``image`` for the judge, which is excluded from ``model_dump()``: the
 journal keeps the frame's number, times and motion figures, never the pixels.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -50,7 +51,7 @@ class CameraFrame(DeviceEvent):
 
     @property
     def frame_id(self) -> str:
-        """"<device id>#<frame number>": how the judge and the dealer's screen refer to this frame."""
+        """ "<device id>#<frame number>": how the judge and the dealer's screen refer to this frame."""
         return f"{self.device_id}#{self.frame_number}"
 
 

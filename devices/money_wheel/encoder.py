@@ -23,6 +23,7 @@ the driver then reconnects with exponential backoff from ``reconnect_min`` to
 ``reconnect_max`` seconds. After a reconnect the count continues from where it was
 (travel while the link was down is not added: the judge does not trust that spin).
 """
+
 from __future__ import annotations
 
 import logging
@@ -37,7 +38,7 @@ from ..modbus_polling import ModbusPollingDriver, PollError, short_text
 from .events import EncoderFault, EncoderSample, EncoderZeroMark, WheelAtRest
 from .modbus import EncoderRegisterMap, ReadBlock, register_map_from_option
 
-__all__ = ["EncoderTracker", "EncoderWheelDriver", "DRIVERS", "COMMANDS"]
+__all__ = ["COMMANDS", "DRIVERS", "EncoderTracker", "EncoderWheelDriver"]
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +56,19 @@ class EncoderTracker:
     ``index_tolerance``: counts an index pulse may be off a whole number of turns.
     """
 
-    def __init__(self, device_id: str, register_map: EncoderRegisterMap, *, counts_per_turn: int,
-                 rest_ms: int = 400, rest_tolerance: int = 1, sample_interval: float = 0.05,
-                 heartbeat_s: float = 1.0, reversal_tolerance: int | None = None,
-                 index_tolerance: int | None = None) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        register_map: EncoderRegisterMap,
+        *,
+        counts_per_turn: int,
+        rest_ms: int = 400,
+        rest_tolerance: int = 1,
+        sample_interval: float = 0.05,
+        heartbeat_s: float = 1.0,
+        reversal_tolerance: int | None = None,
+        index_tolerance: int | None = None,
+    ) -> None:
         if counts_per_turn < 8:
             raise ValueError("counts_per_turn must be at least 8")
         if rest_ms < 1:
@@ -72,17 +82,22 @@ class EncoderTracker:
         if register_map.single_turn and self.cpr > 1 << bits:
             raise ValueError(f"a {bits}-bit register cannot hold {self.cpr} counts per turn")
         if register_map.index_position is None and not register_map.single_turn and (1 << bits) % self.cpr:
-            raise ValueError(f"the {bits}-bit counter wraps at {1 << bits}, not a whole number of turns of "
-                             f"{self.cpr} counts: give the register map an index_position (or single_turn = true "
-                             "for an absolute encoder)")
+            raise ValueError(
+                f"the {bits}-bit counter wraps at {1 << bits}, not a whole number of turns of "
+                f"{self.cpr} counts: give the register map an index_position (or single_turn = true "
+                "for an absolute encoder)"
+            )
         self.rest_s = rest_ms / 1000
         self.rest_ms = int(rest_ms)
         self.rest_tolerance = int(rest_tolerance)
         self.sample_interval = float(sample_interval)
         self.heartbeat_s = float(heartbeat_s)
-        self.reversal_tolerance = int(reversal_tolerance if reversal_tolerance is not None
-                                      else max(2, self.cpr // 360))
-        self.index_tolerance = int(index_tolerance if index_tolerance is not None else max(2, self.cpr // 720))
+        self.reversal_tolerance = int(
+            reversal_tolerance if reversal_tolerance is not None else max(2, self.cpr // 360)
+        )
+        self.index_tolerance = int(
+            index_tolerance if index_tolerance is not None else max(2, self.cpr // 720)
+        )
         self.count = 0
         self._last_raw: int | None = None
         self._index_raw: tuple[int, int] | None = None  # (index_count, index_position) last seen
@@ -119,8 +134,15 @@ class EncoderTracker:
             if step >= modulus // 2:
                 step -= modulus
             if abs(step) > modulus // 4:
-                out.append(self._fault("tracking_lost", f"the counter moved {step} counts in one poll: more than "
-                                       f"a quarter of its range; the wheel's travel is unknown", at, raw))
+                out.append(
+                    self._fault(
+                        "tracking_lost",
+                        f"the counter moved {step} counts in one poll: more than "
+                        f"a quarter of its range; the wheel's travel is unknown",
+                        at,
+                        raw,
+                    )
+                )
             self.count += step
         self._last_raw = value
         position = self._position(raw, out, at)
@@ -130,9 +152,17 @@ class EncoderTracker:
             if status:
                 out.append(self._fault("device_fault", f"the encoder reports status {status}", at, raw))
         velocity = self._velocity(now)
-        sample = EncoderSample(device_id=self.device_id, at=at, count=self.count, position=position,
-                               counts_per_turn=self.cpr, index_count=raw.get("index_count", 0),
-                               velocity=velocity, moving=True, raw=_raw_text(raw))
+        sample = EncoderSample(
+            device_id=self.device_id,
+            at=at,
+            count=self.count,
+            position=position,
+            counts_per_turn=self.cpr,
+            index_count=raw.get("index_count", 0),
+            velocity=velocity,
+            moving=True,
+            raw=_raw_text(raw),
+        )
         if first:
             # what the wheel did before we could see it is unknown: it counts as moving until it has stood
             # still for rest_ms, so a WheelAtRest follows every (re)connect of a still wheel
@@ -174,9 +204,18 @@ class EncoderTracker:
             self._extreme = sample
             still = sample.model_copy(update={"moving": False, "velocity": 0})
             out.append(still)
-            out.append(WheelAtRest(device_id=self.device_id, at=at, sensor="encoder",
-                                   still_ms=int(round((now - self._still_since) * 1000)), count=self.count,
-                                   position=position, counts_per_turn=self.cpr, raw=sample.raw))
+            out.append(
+                WheelAtRest(
+                    device_id=self.device_id,
+                    at=at,
+                    sensor="encoder",
+                    still_ms=int(round((now - self._still_since) * 1000)),
+                    count=self.count,
+                    position=position,
+                    counts_per_turn=self.cpr,
+                    raw=sample.raw,
+                )
+            )
             self._last_emit = now
         elif self.moving and now - self._last_emit >= self.sample_interval:
             out.append(sample)
@@ -191,8 +230,14 @@ class EncoderTracker:
         last = self.last
         if last is None:
             return None
-        return EncoderZeroMark(device_id=self.device_id, at=at, position=last.position, count=last.count,
-                               counts_per_turn=self.cpr, raw=last.raw)
+        return EncoderZeroMark(
+            device_id=self.device_id,
+            at=at,
+            position=last.position,
+            count=last.count,
+            counts_per_turn=self.cpr,
+            raw=last.raw,
+        )
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -206,16 +251,26 @@ class EncoderTracker:
             self._seen_index = True  # no counter to tell: trust the latch
         elif index_count != 0:
             self._seen_index = True
-        if had_index and self._index_raw is not None and index_count is not None \
-                and index_count != self._index_raw[0]:
+        if (
+            had_index
+            and self._index_raw is not None
+            and index_count is not None
+            and index_count != self._index_raw[0]
+        ):
             # every index pulse is at the same mark: the latched counts differ by whole turns
             d = self._diff(index_position, self._index_raw[1])
             r = d % self.cpr
             off = min(r, self.cpr - r)
             if off > self.index_tolerance:
-                out.append(self._fault("index_drift", f"two index pulses {d} counts apart: {off} counts off a "
-                                       f"whole number of turns of {self.cpr} (counts lost or the encoder slips)",
-                                       at, raw))
+                out.append(
+                    self._fault(
+                        "index_drift",
+                        f"two index pulses {d} counts apart: {off} counts off a "
+                        f"whole number of turns of {self.cpr} (counts lost or the encoder slips)",
+                        at,
+                        raw,
+                    )
+                )
         self._index_raw = (index_count if index_count is not None else 0, index_position)
         if not self._seen_index:
             return None
@@ -237,8 +292,9 @@ class EncoderTracker:
 
     def _fault(self, code: str, description: str, at: datetime, raw: dict[str, int]) -> EncoderFault:
         self.faults += 1
-        return EncoderFault(device_id=self.device_id, at=at, code=code, description=description,
-                            raw=_raw_text(raw))
+        return EncoderFault(
+            device_id=self.device_id, at=at, code=code, description=description, raw=_raw_text(raw)
+        )
 
 
 def _raw_text(raw: dict[str, int]) -> str:
@@ -266,18 +322,37 @@ class EncoderWheelDriver(ModbusPollingDriver):
     max_poll_interval = 1
     extra_counters = ("commands",)
 
-    def __init__(self, device_id: str, url: str, on_event: EventSink, *, counts_per_turn: int = 4096,
-                 register_map: Any = None, poll_interval: float = 0.01, rest_ms: int = 400,
-                 rest_tolerance: int = 1, sample_interval: float = 0.05, heartbeat_s: float = 1.0,
-                 reversal_tolerance: int | None = None, index_tolerance: int | None = None,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        url: str,
+        on_event: EventSink,
+        *,
+        counts_per_turn: int = 4096,
+        register_map: Any = None,
+        poll_interval: float = 0.01,
+        rest_ms: int = 400,
+        rest_tolerance: int = 1,
+        sample_interval: float = 0.05,
+        heartbeat_s: float = 1.0,
+        reversal_tolerance: int | None = None,
+        index_tolerance: int | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__(device_id, url, on_event, poll_interval=poll_interval, **options)
         self.register_map = register_map_from_option(register_map)
         self.plan: tuple[ReadBlock, ...] = self.register_map.read_plan()
-        self.tracker = EncoderTracker(device_id, self.register_map, counts_per_turn=int(counts_per_turn),
-                                      rest_ms=int(rest_ms), rest_tolerance=int(rest_tolerance),
-                                      sample_interval=sample_interval, heartbeat_s=heartbeat_s,
-                                      reversal_tolerance=reversal_tolerance, index_tolerance=index_tolerance)
+        self.tracker = EncoderTracker(
+            device_id,
+            self.register_map,
+            counts_per_turn=int(counts_per_turn),
+            rest_ms=int(rest_ms),
+            rest_tolerance=int(rest_tolerance),
+            sample_interval=sample_interval,
+            heartbeat_s=heartbeat_s,
+            reversal_tolerance=reversal_tolerance,
+            index_tolerance=index_tolerance,
+        )
         self._pending: list[str] = []  # commands sent, for the next poll
         self._due: list[str] = []  # commands taken by this poll (polling thread only)
 
@@ -297,10 +372,16 @@ class EncoderWheelDriver(ModbusPollingDriver):
 
     def _device_health(self) -> dict[str, Any]:
         last = self.tracker.last
-        return {"device": {"counts_per_turn": self.tracker.cpr, "count": last.count if last else None,
-                           "position": last.position if last else None,
-                           "index_count": last.index_count if last else None,
-                           "moving": self.tracker.moving, "referenced": bool(last and last.position is not None)}}
+        return {
+            "device": {
+                "counts_per_turn": self.tracker.cpr,
+                "count": last.count if last else None,
+                "position": last.position if last else None,
+                "index_count": last.index_count if last else None,
+                "moving": self.tracker.moving,
+                "referenced": bool(last and last.position is not None),
+            }
+        }
 
     # -- polling thread ----------------------------------------------------------------------------
 
@@ -308,14 +389,22 @@ class EncoderWheelDriver(ModbusPollingDriver):
         values: dict[ReadBlock, list[int]] = {}
         unit = self.target.unit
         for block in self.plan:
-            read = client.read_holding_registers if block.table == "holding_register" else client.read_input_registers
+            read = (
+                client.read_holding_registers
+                if block.table == "holding_register"
+                else client.read_input_registers
+            )
             try:
                 rr = read(block.address, count=block.count, device_id=unit)
             except Exception as exc:  # ConnectionException, ModbusIOException, OSError
-                raise PollError(f"no answer from the encoder ({self.target.describe()}): {short_text(exc)}") from exc
+                raise PollError(
+                    f"no answer from the encoder ({self.target.describe()}): {short_text(exc)}"
+                ) from exc
             if rr.isError():
-                raise PollError(f"the encoder refused to read {block.table} {block.address}-"
-                                f"{block.address + block.count - 1}: {rr}; check the register map")
+                raise PollError(
+                    f"the encoder refused to read {block.table} {block.address}-"
+                    f"{block.address + block.count - 1}: {rr}; check the register map"
+                )
             regs = list(rr.registers)
             if len(regs) < block.count:
                 raise PollError(f"the encoder answered {len(regs)} registers for {block.count}")

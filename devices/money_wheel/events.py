@@ -14,6 +14,7 @@ seen its index since power-up (an incremental encoder does not know where it is
 until then). Which way the counts go (clockwise or counterclockwise) and where
 segment 0 is are the wheel's calibration, not the driver's business.
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Literal, Union
@@ -23,16 +24,16 @@ from pydantic import Field
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, DeviceUnknownMessage
 
 __all__ = [
-    "EncoderSample",
-    "EncoderFault",
-    "EncoderZeroMark",
-    "WheelAtRest",
-    "PointerRead",
-    "PointerUnreadable",
-    "MoneyWheelEvent",
-    "AnyMoneyWheelDeviceEvent",
     "ENCODER_EVENT_KINDS",
     "POINTER_EVENT_KINDS",
+    "AnyMoneyWheelDeviceEvent",
+    "EncoderFault",
+    "EncoderSample",
+    "EncoderZeroMark",
+    "MoneyWheelEvent",
+    "PointerRead",
+    "PointerUnreadable",
+    "WheelAtRest",
 ]
 
 
@@ -133,12 +134,21 @@ class PointerUnreadable(DeviceEvent):
     raw: str = ""
 
 
-MoneyWheelEvent = Union[EncoderSample, EncoderFault, EncoderZeroMark, WheelAtRest, PointerRead, PointerUnreadable]
+MoneyWheelEvent = Union[
+    EncoderSample, EncoderFault, EncoderZeroMark, WheelAtRest, PointerRead, PointerUnreadable
+]
 
 #: everything a money-wheel driver emits, for parsing journaled events back
 AnyMoneyWheelDeviceEvent = Annotated[
-    Union[EncoderSample, EncoderFault, EncoderZeroMark, WheelAtRest, PointerRead, PointerUnreadable,
-          DeviceConnected, DeviceDisconnected, DeviceUnknownMessage],
+    EncoderSample
+    | EncoderFault
+    | EncoderZeroMark
+    | WheelAtRest
+    | PointerRead
+    | PointerUnreadable
+    | DeviceConnected
+    | DeviceDisconnected
+    | DeviceUnknownMessage,
     Field(discriminator="kind"),
 ]
 

@@ -28,18 +28,24 @@ Tables are ``holding_register`` or ``input_register``; addresses are the 0-based
 addresses ("40001" in a manual is holding register 0). Types: ``uint16``, ``int16``,
 ``uint32``, ``int32`` (two registers, ``word_order`` "big": high word first, or "little").
 """
+
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-
-__all__ = ["RegisterPoint", "EncoderRegisterMap", "ReadBlock",
-           "DEFAULT_REGISTER_MAP", "register_map_from_option"]
+__all__ = [
+    "DEFAULT_REGISTER_MAP",
+    "EncoderRegisterMap",
+    "ReadBlock",
+    "RegisterPoint",
+    "register_map_from_option",
+]
 
 # --- register map ------------------------------------------------------------------------------
 
@@ -108,8 +114,11 @@ class EncoderRegisterMap(_Strict):
     status: RegisterPoint | None = None
 
     def points(self) -> dict[str, RegisterPoint]:
-        return {name: p for name in ("count", "index_count", "index_position", "status")
-                if (p := getattr(self, name)) is not None}
+        return {
+            name: p
+            for name in ("count", "index_count", "index_position", "status")
+            if (p := getattr(self, name)) is not None
+        }
 
     def read_plan(self) -> tuple[ReadBlock, ...]:
         """As few read requests as the points allow (one per table when they are close together)."""
@@ -134,10 +143,13 @@ class EncoderRegisterMap(_Strict):
         out: dict[str, int] = {}
         for name, p in self.points().items():
             for block, regs in values.items():
-                if block.table == p.table and block.address <= p.address and \
-                        p.address + p.words <= block.address + block.count:
+                if (
+                    block.table == p.table
+                    and block.address <= p.address
+                    and p.address + p.words <= block.address + block.count
+                ):
                     off = p.address - block.address
-                    out[name] = p.decode(regs[off: off + p.words])
+                    out[name] = p.decode(regs[off : off + p.words])
                     break
             else:  # pragma: no cover - read_plan covers every point
                 raise ValueError(f"no read covers {name}")

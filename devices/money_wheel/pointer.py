@@ -21,17 +21,19 @@ Layers: :class:`TagTable` and :class:`PointerTracker` are pure (lines and clock 
 events out); :class:`PointerReaderDriver` is a :class:`devices.serial_line.SerialLineDriver`
 (reconnect with backoff, silence watchdog, ``spy://`` traces).
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..events import DeviceEvent, DeviceUnknownMessage, utcnow
 from ..serial_line import SerialLineDriver
 from .events import PointerRead, PointerUnreadable, WheelAtRest
 
-__all__ = ["TagTable", "PointerTracker", "PointerReaderDriver", "DRIVERS"]
+__all__ = ["DRIVERS", "PointerReaderDriver", "PointerTracker", "TagTable"]
 
 
 class TagTable:
@@ -100,20 +102,36 @@ class PointerTracker:
             self._key, self._since, self._rested = key, now, False
             if key:
                 other = key[1] if len(key) > 1 else None
-                self.last = PointerRead(device_id=self.device_id, at=at, tag=key[0],
-                                        segment_index=self.tags.index(key[0]), other_tag=other,
-                                        other_index=self.tags.index(other) if other else None, raw=line)
+                self.last = PointerRead(
+                    device_id=self.device_id,
+                    at=at,
+                    tag=key[0],
+                    segment_index=self.tags.index(key[0]),
+                    other_tag=other,
+                    other_index=self.tags.index(other) if other else None,
+                    raw=line,
+                )
             else:
-                self.last = PointerUnreadable(device_id=self.device_id, at=at, reason="the reader sees no tag",
-                                              raw=line)
+                self.last = PointerUnreadable(
+                    device_id=self.device_id, at=at, reason="the reader sees no tag", raw=line
+                )
             out.append(self.last)
         elif not self._rested and (now - self._since) * 1000 >= self.rest_ms:
             self._rested = True
             other = key[1] if len(key) > 1 else None
-            out.append(WheelAtRest(device_id=self.device_id, at=at, sensor="pointer",
-                                   still_ms=int(round((now - self._since) * 1000)),
-                                   tag=key[0] if key else None, segment_index=self.tags.index(key[0]) if key else None,
-                                   other_tag=other, other_index=self.tags.index(other) if other else None, raw=line))
+            out.append(
+                WheelAtRest(
+                    device_id=self.device_id,
+                    at=at,
+                    sensor="pointer",
+                    still_ms=int(round((now - self._since) * 1000)),
+                    tag=key[0] if key else None,
+                    segment_index=self.tags.index(key[0]) if key else None,
+                    other_tag=other,
+                    other_index=self.tags.index(other) if other else None,
+                    raw=line,
+                )
+            )
         return out
 
 
@@ -126,9 +144,19 @@ class PointerReaderDriver(SerialLineDriver):
     kind = "wheel-pointer"
     baudrate = 115200
 
-    def __init__(self, device_id: str, url: str, on_event: Any, *, tags: Any = None, segments: int = 54,
-                 tag_format: str = "S{index:02d}", rest_ms: int = 1500, silence_timeout: float | None = 1.0,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        url: str,
+        on_event: Any,
+        *,
+        tags: Any = None,
+        segments: int = 54,
+        tag_format: str = "S{index:02d}",
+        rest_ms: int = 1500,
+        silence_timeout: float | None = 1.0,
+        **options: Any,
+    ) -> None:
         super().__init__(device_id, url, on_event, silence_timeout=silence_timeout, **options)
         self.tag_table = TagTable(tags, segments=segments, tag_format=tag_format)
         self.tracker = PointerTracker(device_id, self.tag_table, rest_ms=rest_ms)
@@ -141,8 +169,11 @@ class PointerReaderDriver(SerialLineDriver):
 
     def device_info(self) -> dict[str, Any]:
         last = self.tracker.last
-        return {"segments": self.tag_table.segments, "rest_ms": self.tracker.rest_ms,
-                "last_read": last.model_dump(mode="json") if last is not None else None}
+        return {
+            "segments": self.tag_table.segments,
+            "rest_ms": self.tracker.rest_ms,
+            "last_read": last.model_dump(mode="json") if last is not None else None,
+        }
 
 
 DRIVERS = {PointerReaderDriver.kind: PointerReaderDriver}

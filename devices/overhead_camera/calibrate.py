@@ -12,6 +12,7 @@ ring), the rotor's angle, and the offset between the pockets and their number se
 not give the known pocket. Check the zones (``zones``) against the picture it writes with
 ``--draw``: the circles must sit on the track, the number ring and the pockets.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,22 +26,35 @@ import numpy as np
 from .calibration import PRESETS, calibration_from_options
 from .finder import BallFinder, find_wheel
 
-__all__ = ["suggest_calibration", "draw_calibration", "main"]
+__all__ = ["draw_calibration", "main", "suggest_calibration"]
 
 
-def suggest_calibration(image: np.ndarray, *, preset: str = "european", known_pocket: str | None = None,
-                        clockwise: bool = True, ring_mid: float = 0.65) -> dict[str, Any]:
+def suggest_calibration(
+    image: np.ndarray,
+    *,
+    preset: str = "european",
+    known_pocket: str | None = None,
+    clockwise: bool = True,
+    ring_mid: float = 0.65,
+) -> dict[str, Any]:
     """A ``calibration`` table for this frame, or ValueError saying what could not be found."""
     if preset not in PRESETS:
         raise ValueError(f"preset {preset!r} unknown; known: {', '.join(PRESETS)}")
     cx, cy, radius = find_wheel(image, ring_mid=ring_mid)
-    options: dict[str, Any] = {"center": [round(cx, 1), round(cy, 1)], "radius": round(radius, 1), "preset": preset,
-                               "clockwise": clockwise, "pocket_offset_deg": 0.0}
+    options: dict[str, Any] = {
+        "center": [round(cx, 1), round(cy, 1)],
+        "radius": round(radius, 1),
+        "preset": preset,
+        "clockwise": clockwise,
+        "pocket_offset_deg": 0.0,
+    }
     finder = BallFinder(calibration_from_options(options))
     reading = finder.read(image)
     if reading.rotor_deg is None:
-        raise ValueError(f"the rotor's number ring was not recognised (match {reading.quality}%, margin "
-                         f"{reading.margin:.1f}): check the preset, clockwise and the light")
+        raise ValueError(
+            f"the rotor's number ring was not recognised (match {reading.quality}%, margin "
+            f"{reading.margin:.1f}): check the preset, clockwise and the light"
+        )
     if known_pocket is None:
         return options
     order = PRESETS[preset][0]
@@ -56,8 +70,10 @@ def suggest_calibration(image: np.ndarray, *, preset: str = "european", known_po
     # the cell holding the ball has its middle at rotor - offset + (k + 0.5) step
     offset = ((reading.rotor_deg + (k + 0.5) * step - beta + 180.0) % 360.0) - 180.0
     if abs(offset) > step / 2:
-        raise ValueError(f"the ball is {offset:.1f} degrees from where pocket {known_pocket}'s number says: "
-                         "is it really in that pocket?")
+        raise ValueError(
+            f"the ball is {offset:.1f} degrees from where pocket {known_pocket}'s number says: "
+            "is it really in that pocket?"
+        )
     options["pocket_offset_deg"] = round(offset, 2)
     check = BallFinder(calibration_from_options(options)).read(image)
     got = [b.pocket for b in check.balls if b.zone == "pockets"]
@@ -80,7 +96,9 @@ def draw_calibration(image: np.ndarray, options: dict[str, Any]) -> np.ndarray:
         finder = BallFinder(calib)
         for label in calib.order:
             x, y = finder.pocket_center(reading.rotor_deg, label)
-            cv2.putText(out, label, (int(x) - 6, int(y) + 4), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 255, 0), 1, cv2.LINE_AA)
+            cv2.putText(
+                out, label, (int(x) - 6, int(y) + 4), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 255, 0), 1, cv2.LINE_AA
+            )
     for b in reading.balls:
         cv2.circle(out, (int(round(b.x)), int(round(b.y))), 12, (0, 0, 255), 1, cv2.LINE_AA)
     return out
@@ -99,8 +117,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot read {args.frame}", file=sys.stderr)
         return 2
     try:
-        options = suggest_calibration(image, preset=args.preset, known_pocket=args.known_pocket,
-                                      clockwise=not args.mirrored)
+        options = suggest_calibration(
+            image, preset=args.preset, known_pocket=args.known_pocket, clockwise=not args.mirrored
+        )
     except ValueError as exc:
         print(f"calibration failed: {exc}", file=sys.stderr)
         return 1

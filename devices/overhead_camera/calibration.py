@@ -20,27 +20,110 @@ told apart by their neighbours' colours), so no marker on the rotor is needed.
 This module knows wheels, not games: it repeats the two standard number orders because
 ``devices`` imports nothing from ``recognition`` (a test checks they agree).
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-__all__ = ["Zones", "WheelCalibration", "PRESETS", "calibration_from_options", "EUROPEAN_ORDER", "AMERICAN_ORDER",
-           "RED_NUMBERS"]
+__all__ = [
+    "AMERICAN_ORDER",
+    "EUROPEAN_ORDER",
+    "PRESETS",
+    "RED_NUMBERS",
+    "WheelCalibration",
+    "Zones",
+    "calibration_from_options",
+]
 
-EUROPEAN_ORDER = ("0", "32", "15", "19", "4", "21", "2", "25", "17", "34", "6", "27", "13", "36", "11", "30", "8",
-                  "23", "10", "5", "24", "16", "33", "1", "20", "14", "31", "9", "22", "18", "29", "7", "28", "12",
-                  "35", "3", "26")
-AMERICAN_ORDER = ("0", "28", "9", "26", "30", "11", "7", "20", "32", "17", "5", "22", "34", "15", "3", "24", "36",
-                  "13", "1", "00", "27", "10", "25", "29", "12", "8", "19", "31", "18", "6", "21", "33", "16", "4",
-                  "23", "35", "14", "2")
+EUROPEAN_ORDER = (
+    "0",
+    "32",
+    "15",
+    "19",
+    "4",
+    "21",
+    "2",
+    "25",
+    "17",
+    "34",
+    "6",
+    "27",
+    "13",
+    "36",
+    "11",
+    "30",
+    "8",
+    "23",
+    "10",
+    "5",
+    "24",
+    "16",
+    "33",
+    "1",
+    "20",
+    "14",
+    "31",
+    "9",
+    "22",
+    "18",
+    "29",
+    "7",
+    "28",
+    "12",
+    "35",
+    "3",
+    "26",
+)
+AMERICAN_ORDER = (
+    "0",
+    "28",
+    "9",
+    "26",
+    "30",
+    "11",
+    "7",
+    "20",
+    "32",
+    "17",
+    "5",
+    "22",
+    "34",
+    "15",
+    "3",
+    "24",
+    "36",
+    "13",
+    "1",
+    "00",
+    "27",
+    "10",
+    "25",
+    "29",
+    "12",
+    "8",
+    "19",
+    "31",
+    "18",
+    "6",
+    "21",
+    "33",
+    "16",
+    "4",
+    "23",
+    "35",
+    "14",
+    "2",
+)
 RED_NUMBERS = frozenset(str(n) for n in (1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36))
 COLORS = ("red", "black", "green")
 
 
 def _colors(order: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple("green" if p in ("0", "00", "000", "0000") else "red" if p in RED_NUMBERS else "black"
-                 for p in order)
+    return tuple(
+        "green" if p in ("0", "00", "000", "0000") else "red" if p in RED_NUMBERS else "black" for p in order
+    )
 
 
 PRESETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -62,11 +145,15 @@ class Zones:
         for name in ("track", "number_ring", "pockets"):
             lo, hi = getattr(self, name)
             if not 0 < lo < hi <= 1.2:
-                raise ValueError(f"zones.{name} is [inner, outer] with 0 < inner < outer <= 1.2, not {[lo, hi]}")
+                raise ValueError(
+                    f"zones.{name} is [inner, outer] with 0 < inner < outer <= 1.2, not {[lo, hi]}"
+                )
         if not (self.pockets[1] <= self.number_ring[0] and self.number_ring[1] <= self.track[0]):
             raise ValueError("zones must go outwards: pockets, number ring, track")
         if not 0.01 <= self.ball_diameter <= 0.2:
-            raise ValueError(f"zones.ball_diameter is a fraction of the radius (0.01-0.2), not {self.ball_diameter}")
+            raise ValueError(
+                f"zones.ball_diameter is a fraction of the radius (0.01-0.2), not {self.ball_diameter}"
+            )
 
 
 @dataclass(frozen=True)
@@ -81,7 +168,9 @@ class WheelCalibration:
 
     def __post_init__(self) -> None:
         if self.radius < 20:
-            raise ValueError(f"radius is the ball track's outer radius in pixels (at least 20), not {self.radius}")
+            raise ValueError(
+                f"radius is the ball track's outer radius in pixels (at least 20), not {self.radius}"
+            )
         if len(self.order) < 3 or len(set(self.order)) != len(self.order):
             raise ValueError("order lists each pocket label once, in wheel order")
         if len(self.colors) != len(self.order) or any(c not in COLORS for c in self.colors):
@@ -107,16 +196,20 @@ class WheelCalibration:
 def calibration_from_options(options: Mapping[str, Any]) -> WheelCalibration:
     """The driver's ``calibration`` option (a TOML table) -> :class:`WheelCalibration`, or ValueError."""
     if not isinstance(options, Mapping):
-        raise ValueError("calibration is a table: center = [x, y], radius = r, preset = \"european\", ...")
+        raise ValueError('calibration is a table: center = [x, y], radius = r, preset = "european", ...')
     known = {"center", "radius", "preset", "order", "colors", "clockwise", "pocket_offset_deg", "zones"}
     unknown = set(options) - known
     if unknown:
-        raise ValueError(f"calibration: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+        raise ValueError(
+            f"calibration: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}"
+        )
     try:
         cx, cy = (float(v) for v in options["center"])
         radius = float(options["radius"])
     except KeyError as exc:
-        raise ValueError(f"calibration needs {exc.args[0]!r} (run the calibration tool: docs/roulette.md)") from None
+        raise ValueError(
+            f"calibration needs {exc.args[0]!r} (run the calibration tool: docs/roulette.md)"
+        ) from None
     except (TypeError, ValueError):
         raise ValueError("calibration: center is [x, y] and radius a number of pixels") from None
     preset = options.get("preset", "european" if "order" not in options else None)
@@ -133,10 +226,21 @@ def calibration_from_options(options: Mapping[str, Any]) -> WheelCalibration:
     zone_keys = {"track", "number_ring", "pockets", "ball_diameter"}
     if set(zones_opt) - zone_keys:
         raise ValueError(f"calibration.zones: unknown key(s) {', '.join(sorted(set(zones_opt) - zone_keys))}")
-    zones = Zones(**{k: (tuple(float(x) for x in v) if k != "ball_diameter" else float(v))
-                     for k, v in zones_opt.items()})
+    zones = Zones(
+        **{
+            k: (tuple(float(x) for x in v) if k != "ball_diameter" else float(v))
+            for k, v in zones_opt.items()
+        }
+    )
     clockwise = options.get("clockwise", True)
     if not isinstance(clockwise, bool):
         raise ValueError("calibration: clockwise is true or false")
-    return WheelCalibration(center=(cx, cy), radius=radius, order=order, colors=colors, clockwise=clockwise,
-                            pocket_offset_deg=float(options.get("pocket_offset_deg", 0.0)), zones=zones)
+    return WheelCalibration(
+        center=(cx, cy),
+        radius=radius,
+        order=order,
+        colors=colors,
+        clockwise=clockwise,
+        pocket_offset_deg=float(options.get("pocket_offset_deg", 0.0)),
+        zones=zones,
+    )

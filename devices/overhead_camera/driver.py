@@ -19,6 +19,7 @@ Options (``[tables.devices.options]``, docs/roulette.md):
 
 The camera takes no commands: :meth:`send` refuses every one.
 """
+
 from __future__ import annotations
 
 import logging
@@ -37,7 +38,7 @@ from .finder import BallFinder, Reading
 from .source import FrameSource, SourceEnded, SourceError, open_source
 from .tracker import BallTracker
 
-__all__ = ["RouletteCameraDriver", "DRIVERS"]
+__all__ = ["DRIVERS", "RouletteCameraDriver"]
 
 log = logging.getLogger(__name__)
 
@@ -45,22 +46,49 @@ log = logging.getLogger(__name__)
 class RouletteCameraDriver(ThreadedDriver):
     kind = "roulette-camera"
 
-    def __init__(self, device_id: str, url: str, on_event: EventSink, *, calibration: dict[str, Any] | None = None,
-                 settle_s: float = 0.5, end_s: float = 0.2, unreadable_s: float = 1.0, max_gap_s: float = 0.25,
-                 white_threshold: int = 185, fret_margin: float = 0.12, min_quality: float = 0.75,
-                 attach_image: bool = True, frame_timeout: float = 2.0, reconnect_min: float = 0.1,
-                 reconnect_max: float = 5.0, fps: float = 30.0, stop_timeout: float = 5.0, **options: Any) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        url: str,
+        on_event: EventSink,
+        *,
+        calibration: dict[str, Any] | None = None,
+        settle_s: float = 0.5,
+        end_s: float = 0.2,
+        unreadable_s: float = 1.0,
+        max_gap_s: float = 0.25,
+        white_threshold: int = 185,
+        fret_margin: float = 0.12,
+        min_quality: float = 0.75,
+        attach_image: bool = True,
+        frame_timeout: float = 2.0,
+        reconnect_min: float = 0.1,
+        reconnect_max: float = 5.0,
+        fps: float = 30.0,
+        stop_timeout: float = 5.0,
+        **options: Any,
+    ) -> None:
         if options:
             raise ValueError(f"{device_id}: unknown roulette-camera option(s) {', '.join(sorted(options))}")
         super().__init__(device_id, url, on_event)
         if calibration is None:
             raise ValueError(f"{device_id}: the roulette camera needs its calibration (docs/roulette.md)")
         self.calibration = calibration_from_options(calibration)
-        self.finder = BallFinder(self.calibration, white_threshold=white_threshold, fret_margin=fret_margin,
-                                 min_quality=min_quality)
-        self.tracker = BallTracker(device_id, self.calibration.order, clockwise=self.calibration.clockwise,
-                                   settle_s=settle_s, end_s=end_s,
-                                   unreadable_s=unreadable_s, max_gap_s=max_gap_s)
+        self.finder = BallFinder(
+            self.calibration,
+            white_threshold=white_threshold,
+            fret_margin=fret_margin,
+            min_quality=min_quality,
+        )
+        self.tracker = BallTracker(
+            device_id,
+            self.calibration.order,
+            clockwise=self.calibration.clockwise,
+            settle_s=settle_s,
+            end_s=end_s,
+            unreadable_s=unreadable_s,
+            max_gap_s=max_gap_s,
+        )
         self.source: FrameSource = open_source(url, fps=fps)
         self.attach_image = bool(attach_image)
         if not 0 < reconnect_min <= reconnect_max:
@@ -118,10 +146,15 @@ class RouletteCameraDriver(ThreadedDriver):
         if last is None or image is None:
             return None
         r = self.calibration.radius * self.calibration.zones.ball_diameter / 2
-        return {"width": int(image.shape[1]), "height": int(image.shape[0]),
-                "rotor_deg": None if last.rotor_deg is None else round(last.rotor_deg, 1),
-                "balls": [{"x": round(b.x), "y": round(b.y), "r": round(r), "pocket": b.pocket, "zone": b.zone}
-                          for b in last.balls]}
+        return {
+            "width": int(image.shape[1]),
+            "height": int(image.shape[0]),
+            "rotor_deg": None if last.rotor_deg is None else round(last.rotor_deg, 1),
+            "balls": [
+                {"x": round(b.x), "y": round(b.y), "r": round(r), "pocket": b.pocket, "zone": b.zone}
+                for b in last.balls
+            ],
+        }
 
     def process_frame(self, image: np.ndarray, t: float) -> list[DeviceEvent]:
         """One frame -> events (public: tests, replays and the benchmark feed frames directly)."""

@@ -19,6 +19,7 @@ A :class:`BallsAtRest` may carry the frame it was read from as JPEG bytes (``ima
 for the dealer's screen and the technician; it is excluded from ``model_dump`` and so
 from the journal (a journal of camera frames would be gigabytes a day).
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Literal, Union
@@ -27,8 +28,14 @@ from pydantic import Field
 
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, DeviceUnknownMessage
 
-__all__ = ["BallSpin", "BallsAtRest", "CameraUnreadable", "CameraEvent", "AnyRouletteCameraEvent",
-           "CAMERA_EVENT_KINDS"]
+__all__ = [
+    "CAMERA_EVENT_KINDS",
+    "AnyRouletteCameraEvent",
+    "BallSpin",
+    "BallsAtRest",
+    "CameraEvent",
+    "CameraUnreadable",
+]
 
 
 class BallSpin(DeviceEvent):
@@ -79,7 +86,7 @@ CameraEvent = Union[BallSpin, BallsAtRest, CameraUnreadable]
 
 #: everything the camera driver emits, for parsing journaled events back
 AnyRouletteCameraEvent = Annotated[
-    Union[BallSpin, BallsAtRest, CameraUnreadable, DeviceConnected, DeviceDisconnected, DeviceUnknownMessage],
+    BallSpin | BallsAtRest | CameraUnreadable | DeviceConnected | DeviceDisconnected | DeviceUnknownMessage,
     Field(discriminator="kind"),
 ]
 

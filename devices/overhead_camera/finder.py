@@ -25,6 +25,7 @@ does I/O or keeps time. Each step prefers "I cannot tell" to a guess:
 Angles are degrees in the picture, measured from the +x axis towards +y (clockwise on the
 screen). The cost is a few milliseconds for a 1280x720 frame (bench/roulette_camera.py).
 """
+
 from __future__ import annotations
 
 import math
@@ -35,7 +36,7 @@ import numpy as np
 
 from .calibration import WheelCalibration
 
-__all__ = ["Ball", "Reading", "BallFinder", "classify_colors", "find_wheel"]
+__all__ = ["Ball", "BallFinder", "Reading", "classify_colors", "find_wheel"]
 
 _COLOR_INDEX = {"red": 0, "black": 1, "green": 2}
 
@@ -82,8 +83,16 @@ def classify_colors(pixels: np.ndarray) -> np.ndarray:
 class BallFinder:
     """One calibrated camera's frame reader (the precomputed masks follow the frame size)."""
 
-    def __init__(self, calibration: WheelCalibration, *, white_threshold: int = 185, samples: int = 1440,
-                 min_quality: float = 0.75, min_margin: float = 1.0, fret_margin: float = 0.12) -> None:
+    def __init__(
+        self,
+        calibration: WheelCalibration,
+        *,
+        white_threshold: int = 185,
+        samples: int = 1440,
+        min_quality: float = 0.75,
+        min_margin: float = 1.0,
+        fret_margin: float = 0.12,
+    ) -> None:
         if not 50 <= white_threshold <= 254:
             raise ValueError("white_threshold is 50-254")
         if samples < 8 * calibration.pockets:
@@ -117,8 +126,10 @@ class BallFinder:
         self._x0, self._y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
         self._x1, self._y1 = min(w, int(cx + reach) + 1), min(h, int(cy + reach) + 1)
         if self._x1 - self._x0 < 8 or self._y1 - self._y0 < 8:
-            raise ValueError(f"the calibrated wheel (centre {c.center}, radius {R}) is not inside a {w}x{h} frame")
-        yy, xx = np.mgrid[self._y0:self._y1, self._x0:self._x1].astype(np.float32)
+            raise ValueError(
+                f"the calibrated wheel (centre {c.center}, radius {R}) is not inside a {w}x{h} frame"
+            )
+        yy, xx = np.mgrid[self._y0 : self._y1, self._x0 : self._x1].astype(np.float32)
         rf = np.hypot(xx - cx, yy - cy) / R
         pockets = (rf >= z.pockets[0]) & (rf <= z.pockets[1] + 0.005)
         outside = (rf >= z.number_ring[1] + 0.005) & (rf <= z.track[1])
@@ -144,7 +155,9 @@ class BallFinder:
             self._prepare(shape)
         rotor, quality, margin = self._rotor(image)
         balls, problem = self._balls(image, rotor)
-        return Reading(rotor_deg=rotor, quality=quality, margin=margin, balls=tuple(balls), blob_problem=problem)
+        return Reading(
+            rotor_deg=rotor, quality=quality, margin=margin, balls=tuple(balls), blob_problem=problem
+        )
 
     def _rotor(self, image: np.ndarray) -> tuple[float | None, int, float]:
         m, n = self.samples, self.calib.pockets
@@ -172,7 +185,7 @@ class BallFinder:
         return float(((best + shift) * 360.0 / m) % 360.0), int(round(100 * quality)), float(margin)
 
     def _balls(self, image: np.ndarray, rotor: float | None) -> tuple[list[Ball], str | None]:
-        roi = image[self._y0:self._y1, self._x0:self._x1]
+        roi = image[self._y0 : self._y1, self._x0 : self._x1]
         t = self.white_threshold
         white = cv2.inRange(roi, (t, t, t), (255, 255, 255))
         cv2.bitwise_and(white, self._mask, dst=white)
@@ -187,7 +200,7 @@ class BallFinder:
                 continue  # glare, a speck of noise
             blob = np.zeros((h, w), np.uint8)
             cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x, -y))
-            cv2.bitwise_and(blob, white[y:y + h, x:x + w], dst=blob)
+            cv2.bitwise_and(blob, white[y : y + h, x : x + w], dst=blob)
             ys, xs = np.nonzero(blob)
             ratio = xs.size / area1
             if ratio < 0.3:
@@ -202,8 +215,10 @@ class BallFinder:
             elif 1.8 <= elongation <= 3.2 and 1.2 <= ratio <= 3.0:
                 centres = _split_two(xs, ys)
             else:
-                problem = f"a bright blob of {ratio:.1f} balls' area, {elongation:.1f} times as long as wide, " \
-                          f"at ({xs.mean() + self._x0:.0f}, {ys.mean() + self._y0:.0f})"
+                problem = (
+                    f"a bright blob of {ratio:.1f} balls' area, {elongation:.1f} times as long as wide, "
+                    f"at ({xs.mean() + self._x0:.0f}, {ys.mean() + self._y0:.0f})"
+                )
                 continue
             for bx, by in centres:
                 balls.append(self._ball(bx + self._x0, by + self._y0, rotor, len(centres)))
@@ -233,10 +248,20 @@ class BallFinder:
                 on_fret = True
             else:
                 pocket = c.order[idx]
-        return Ball(x=x, y=y, radius_frac=rf, angle_deg=angle, zone=zone, pocket=pocket, on_fret=on_fret,
-                    merged=merged)
+        return Ball(
+            x=x,
+            y=y,
+            radius_frac=rf,
+            angle_deg=angle,
+            zone=zone,
+            pocket=pocket,
+            on_fret=on_fret,
+            merged=merged,
+        )
 
-    def pocket_center(self, rotor_deg: float, label: str, radius_frac: float | None = None) -> tuple[float, float]:
+    def pocket_center(
+        self, rotor_deg: float, label: str, radius_frac: float | None = None
+    ) -> tuple[float, float]:
         """Where the middle of a pocket is in the picture for a rotor angle (calibration checks, tests)."""
         c = self.calib
         k = c.order.index(label)
@@ -271,7 +296,10 @@ def _split_two(xs: np.ndarray, ys: np.ndarray) -> list[tuple[float, float]]:
     side = dx * axis[0] + dy * axis[1] >= 0
     if side.all() or not side.any():
         return [(float(mx), float(my))]
-    return [(float(xs[~side].mean()), float(ys[~side].mean())), (float(xs[side].mean()), float(ys[side].mean()))]
+    return [
+        (float(xs[~side].mean()), float(ys[~side].mean())),
+        (float(xs[side].mean()), float(ys[side].mean())),
+    ]
 
 
 def find_wheel(image: np.ndarray, *, ring_mid: float = 0.65) -> tuple[float, float, float]:

@@ -22,6 +22,7 @@ Every frame comes with a time in seconds: the sender's capture time when the str
 one, the monotonic clock when a live frame arrived, or the frame's position at ``fps`` for a
 file or a folder, so that a replay settles and counts exactly as the live camera did.
 """
+
 from __future__ import annotations
 
 import os
@@ -36,7 +37,7 @@ from urllib.parse import urlsplit
 import cv2
 import numpy as np
 
-__all__ = ["MAGIC", "HEADER", "Frame", "FrameSource", "SourceError", "SourceEnded", "open_source"]
+__all__ = ["HEADER", "MAGIC", "Frame", "FrameSource", "SourceEnded", "SourceError", "open_source"]
 
 MAGIC = b"RCF1"
 HEADER = struct.Struct(">4sHHBBHIQI")
@@ -98,7 +99,7 @@ class TcpFrameSource:
             sock.settimeout(min(left, 0.5))
             try:
                 chunk = sock.recv(max(65536, n - len(self._buf)))
-            except socket.timeout:
+            except TimeoutError:
                 continue
             except OSError as exc:
                 raise SourceError(f"the frame stream failed: {exc}") from None
@@ -112,13 +113,18 @@ class TcpFrameSource:
         if not self._fill(HEADER.size, deadline):
             return None
         magic, w, h, ch, enc, _, seq, t_us, length = HEADER.unpack_from(self._buf)
-        if magic != MAGIC or ch != 3 or enc not in (ENC_RAW, ENC_JPEG) or length > MAX_BODY \
-                or (enc == ENC_RAW and length != w * h * 3):
+        if (
+            magic != MAGIC
+            or ch != 3
+            or enc not in (ENC_RAW, ENC_JPEG)
+            or length > MAX_BODY
+            or (enc == ENC_RAW and length != w * h * 3)
+        ):
             raise SourceError("bad frame header on the stream")
         if not self._fill(HEADER.size + length, deadline + 2.0):
             return None
-        body = bytes(self._buf[HEADER.size:HEADER.size + length])
-        del self._buf[:HEADER.size + length]
+        body = bytes(self._buf[HEADER.size : HEADER.size + length])
+        del self._buf[: HEADER.size + length]
         if enc == ENC_RAW:
             image = np.frombuffer(body, np.uint8).reshape(h, w, 3)
         else:
@@ -219,5 +225,7 @@ def open_source(url: str, *, fps: float = 30.0) -> FrameSource:
         return ImageDirSource(Path(url.split(":", 1)[1]), fps=fps)
     if scheme == "file":
         return CaptureSource(url.split(":", 1)[1], live=False, fps=fps)
-    raise ValueError(f"{url!r}: the camera's URL is tcp://host:port, camera:N, /dev/videoN, rtsp://..., "
-                     "http://..., dir:FOLDER or file:VIDEO")
+    raise ValueError(
+        f"{url!r}: the camera's URL is tcp://host:port, camera:N, /dev/videoN, rtsp://..., "
+        "http://..., dir:FOLDER or file:VIDEO"
+    )

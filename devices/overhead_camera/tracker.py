@@ -20,11 +20,12 @@ recording's frame position) and the wall-clock time to stamp events with. No I/O
   a blob that is not a whole number of balls, no ball to be seen after a spin) is reported
   once (``CameraUnreadable``) until a good reading clears it.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Sequence
 
 from ..events import DeviceEvent
 from .events import BallsAtRest, BallSpin, CameraUnreadable
@@ -66,10 +67,19 @@ class _Spin:
 class BallTracker:
     """One camera's frame readings -> :mod:`devices.overhead_camera.events` events."""
 
-    def __init__(self, device_id: str, order: Sequence[str], *, clockwise: bool = True, settle_s: float = 0.5,
-                 end_s: float = 0.2,
-                 unreadable_s: float = 1.0, max_gap_s: float = 0.25, max_jump_deg: float = 40.0,
-                 max_step_deg: float = 170.0) -> None:
+    def __init__(
+        self,
+        device_id: str,
+        order: Sequence[str],
+        *,
+        clockwise: bool = True,
+        settle_s: float = 0.5,
+        end_s: float = 0.2,
+        unreadable_s: float = 1.0,
+        max_gap_s: float = 0.25,
+        max_jump_deg: float = 40.0,
+        max_step_deg: float = 170.0,
+    ) -> None:
         if settle_s < 0 or end_s < 0 or unreadable_s < 0 or max_gap_s <= 0:
             raise ValueError("the tracker's times are positive durations in seconds")
         self.device_id = device_id
@@ -104,7 +114,9 @@ class BallTracker:
         self._candidate = None
         self._problem = None
 
-    def update(self, reading: Reading, t: float, at: datetime, image: bytes | None = None) -> list[DeviceEvent]:
+    def update(
+        self, reading: Reading, t: float, at: datetime, image: bytes | None = None
+    ) -> list[DeviceEvent]:
         out: list[DeviceEvent] = []
         gap = None if self._last_t is None else t - self._last_t
         self._last_t = t
@@ -120,8 +132,9 @@ class BallTracker:
 
     # -- the spin ---------------------------------------------------------------------------
 
-    def _follow_spin(self, reading: Reading, t: float, gap: float | None, at: datetime,
-                     out: list[DeviceEvent]) -> None:
+    def _follow_spin(
+        self, reading: Reading, t: float, gap: float | None, at: datetime, out: list[DeviceEvent]
+    ) -> None:
         in_track = [b.angle_deg for b in reading.balls if b.zone == "track"]
         spin = self._spin
         if spin is None:
@@ -133,7 +146,9 @@ class BallTracker:
             spin.frames = 1
             self._emitted = None  # the next reading at rest is new, even in the same pocket
             self._candidate = None
-            out.append(BallSpin(device_id=self.device_id, at=at, phase="started", balls=len(in_track), frames=1))
+            out.append(
+                BallSpin(device_id=self.device_id, at=at, phase="started", balls=len(in_track), frames=1)
+            )
             return
         spin.frames += 1
         if reading.rotor_deg is not None:
@@ -151,18 +166,30 @@ class BallTracker:
             spin.empty_since = t
         if t - spin.empty_since >= self.end_s:
             self._spin = None
-            problems = [tr.broken for tr in spin.tracks if tr.broken] + ([spin.problem] if spin.problem else [])
+            problems = [tr.broken for tr in spin.tracks if tr.broken] + (
+                [spin.problem] if spin.problem else []
+            )
             directions = {tr.travelled > 0 for tr in spin.tracks}
             if len(directions) > 1 or any(tr.steps < 2 for tr in spin.tracks):
                 problems.append("the balls did not all run the same way round, or too briefly to tell")
-            elif spin.tracks and abs(spin.rotor_travel) > 5 \
-                    and (spin.tracks[0].travelled > 0) == (spin.rotor_travel > 0):
+            elif (
+                spin.tracks
+                and abs(spin.rotor_travel) > 5
+                and (spin.tracks[0].travelled > 0) == (spin.rotor_travel > 0)
+            ):
                 # a ball runs against the rotor: the same way means a miss-spin, or a count gone wrong
                 problems.append("the balls seemed to run the same way as the rotor")
-            out.append(BallSpin(
-                device_id=self.device_id, at=at, phase="ended", balls=spin.max_balls,
-                revolutions=[int(abs(tr.travelled) // 360) for tr in spin.tracks],
-                complete=not problems and len(spin.tracks) == spin.max_balls, frames=spin.frames))
+            out.append(
+                BallSpin(
+                    device_id=self.device_id,
+                    at=at,
+                    phase="ended",
+                    balls=spin.max_balls,
+                    revolutions=[int(abs(tr.travelled) // 360) for tr in spin.tracks],
+                    complete=not problems and len(spin.tracks) == spin.max_balls,
+                    frames=spin.frames,
+                )
+            )
 
     def _associate(self, spin: _Spin, angles: list[float], t: float) -> None:
         """Match this frame's balls in the track to the followed ones, nearest to their prediction.
@@ -231,7 +258,9 @@ class BallTracker:
 
     # -- at rest ------------------------------------------------------------------------------
 
-    def _rest(self, reading: Reading, t: float, at: datetime, image: bytes | None, out: list[DeviceEvent]) -> None:
+    def _rest(
+        self, reading: Reading, t: float, at: datetime, image: bytes | None, out: list[DeviceEvent]
+    ) -> None:
         problem = self._problem_of(reading)
         if problem is not None:
             self._candidate = None
@@ -249,14 +278,23 @@ class BallTracker:
             self._candidate_frames += 1
         self._problem = None
         self._problem_emitted = None
-        if key != self._emitted and self._candidate_frames >= 3 and t - self._candidate_since >= self.settle_s:
+        if (
+            key != self._emitted
+            and self._candidate_frames >= 3
+            and t - self._candidate_since >= self.settle_s
+        ):
             self._emitted = key
             assert reading.rotor_deg is not None
-            event = BallsAtRest(device_id=self.device_id, at=at, pockets=list(key),
-                                rotor_angle_cdeg=int(round(reading.rotor_deg * 100)) % 36000,
-                                quality=max(0, min(100, reading.quality)),
-                                settled_ms=int(round((t - self._candidate_since) * 1000)),
-                                frames=self._candidate_frames, image=image)
+            event = BallsAtRest(
+                device_id=self.device_id,
+                at=at,
+                pockets=list(key),
+                rotor_angle_cdeg=int(round(reading.rotor_deg * 100)) % 36000,
+                quality=max(0, min(100, reading.quality)),
+                settled_ms=int(round((t - self._candidate_since) * 1000)),
+                frames=self._candidate_frames,
+                image=image,
+            )
             self.last_rest = event
             out.append(event)
 
@@ -266,7 +304,10 @@ class BallTracker:
         if self._spin is not None:
             return None
         if reading.rotor_deg is None and any(b.zone == "pockets" for b in reading.balls):
-            return "rotor_not_found", f"the number ring matched {reading.quality}% (margin {reading.margin:.1f})"
+            return (
+                "rotor_not_found",
+                f"the number ring matched {reading.quality}% (margin {reading.margin:.1f})",
+            )
         if reading.rotor_deg is None and not reading.balls:
             return "rotor_not_found", f"the number ring matched {reading.quality}% and no ball is in sight"
         on_fret = [b for b in reading.balls if b.zone == "pockets" and b.on_fret]
@@ -276,11 +317,18 @@ class BallTracker:
             return "no_ball", "no ball in sight"
         return None
 
-    def _track_problem(self, problem: tuple[str, str], t: float, at: datetime, out: list[DeviceEvent]) -> None:
+    def _track_problem(
+        self, problem: tuple[str, str], t: float, at: datetime, out: list[DeviceEvent]
+    ) -> None:
         if self._problem is None or self._problem[0] != problem[0]:
             self._problem, self._problem_since = problem, t
         if t - self._problem_since >= self.unreadable_s and self._problem_emitted != problem[0]:
             self._problem_emitted = problem[0]
-            out.append(CameraUnreadable(device_id=self.device_id, at=at, reason=problem[0],  # type: ignore[arg-type]
-                                        detail=problem[1]))
-
+            out.append(
+                CameraUnreadable(
+                    device_id=self.device_id,
+                    at=at,
+                    reason=problem[0],  # type: ignore[arg-type]
+                    detail=problem[1],
+                )
+            )

@@ -15,16 +15,18 @@ Layers, each usable on its own:
 * :class:`CammeghSS2Driver` - the serial driver (9600 8N1) on top of
   :class:`devices.serial_line.SerialLineDriver`.
 """
+
 from __future__ import annotations
 
 import logging
 import re
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import IntFlag
-from typing import Any, Callable, Iterable, Iterator, Union
+from typing import Any, Union
 
 from ..events import (
     DeviceEvent,
@@ -41,23 +43,23 @@ from ..framing import DEFAULT_MAX_LINE, LineFramer
 from ..serial_line import SerialLineDriver
 
 __all__ = [
-    "Flags",
     "FAULT_CODES",
-    "Status",
-    "WinningNumber",
-    "Fault",
     "Bonus",
     "Calibration",
-    "SensorReport",
-    "Reply",
-    "Echo",
-    "Unknown",
-    "Message",
-    "parse_line",
-    "normalise_number",
-    "SS2Tracker",
-    "iter_capture_events",
     "CammeghSS2Driver",
+    "Echo",
+    "Fault",
+    "Flags",
+    "Message",
+    "Reply",
+    "SS2Tracker",
+    "SensorReport",
+    "Status",
+    "Unknown",
+    "WinningNumber",
+    "iter_capture_events",
+    "normalise_number",
+    "parse_line",
 ]
 
 log = logging.getLogger(__name__)
@@ -232,7 +234,9 @@ def normalise_number(field: str) -> str:
     raise ValueError(f"not a pocket: {field!r}")
 
 
-def _p(reply: str | None = None, echo: str | None = None) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+def _p(
+    reply: str | None = None, echo: str | None = None
+) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
     return (re.compile(reply) if reply is not None else None, re.compile(echo) if echo is not None else None)
 
 
@@ -494,10 +498,19 @@ class SS2Tracker:
         if previous is not None and s.game_counter != previous:
             if s.game_counter < previous and not _is_wrap(previous, s.game_counter):
                 self.stats["restarts"] += 1
-                log.warning("%s: game counter dropped %d -> %d: controller restart?", self.device_id, previous, s.game_counter)
+                log.warning(
+                    "%s: game counter dropped %d -> %d: controller restart?",
+                    self.device_id,
+                    previous,
+                    s.game_counter,
+                )
                 events.append(
                     WheelRestart(
-                        device_id=self.device_id, at=at, previous_counter=previous, game_counter=s.game_counter, raw=s.raw
+                        device_id=self.device_id,
+                        at=at,
+                        previous_counter=previous,
+                        game_counter=s.game_counter,
+                        raw=s.raw,
                     )
                 )
             elif _is_wrap(previous, s.game_counter):
@@ -513,7 +526,9 @@ class SS2Tracker:
         if key != self._status_key:
             self._status_key = key
             if s.flags:
-                log.warning("%s: warning flags %s in %s", self.device_id, "+".join(flag_names(s.flags)), s.raw)
+                log.warning(
+                    "%s: warning flags %s in %s", self.device_id, "+".join(flag_names(s.flags)), s.raw
+                )
             events.append(
                 WheelStatus(
                     device_id=self.device_id,
@@ -580,7 +595,14 @@ class SS2Tracker:
         else:
             log.warning("%s: fault %d (%s)", self.device_id, f.code, f.description)
         return [
-            WheelFault(device_id=self.device_id, at=at, code=f.code, description=f.description, self_test=self_test, raw=f.raw)
+            WheelFault(
+                device_id=self.device_id,
+                at=at,
+                code=f.code,
+                description=f.description,
+                self_test=self_test,
+                raw=f.raw,
+            )
         ]
 
     # -- helpers ---------------------------------------------------------------
@@ -670,7 +692,9 @@ class CammeghSS2Driver(SerialLineDriver):
     #: minimum spacing of ``*X`` polls (§3.1, §9.24)
     poll_interval = 0.1
 
-    def __init__(self, device_id: str, url: str, on_event: Callable[[DeviceEvent], None], **options: Any) -> None:
+    def __init__(
+        self, device_id: str, url: str, on_event: Callable[[DeviceEvent], None], **options: Any
+    ) -> None:
         # With automatic status (mode bit 128, the usual setting) the wheel reports every 500 ms even when idle,
         # so six missed reports mean it lost power or the cable; set None for a polled wheel.
         options.setdefault("silence_timeout", 3.0)

@@ -9,6 +9,7 @@
 * :mod:`.tracking` - frames' observations -> card events (confirmation, order, unreadable cards; pure);
 * :mod:`.camera_shoe` - ``camera-shoe``: the camera driver.
 """
+
 from .camera_shoe import CameraShoeDriver, CameraShoeOptions
 from .fold import PayloadReader, RepeatFolder
 from .serial_shoe import SerialShoeDriver
@@ -25,10 +26,10 @@ from .vendor_table import (
 __all__ = [
     "CameraShoeDriver",
     "CameraShoeOptions",
-    "SerialShoeDriver",
+    "PayloadInfo",
     "PayloadReader",
     "RepeatFolder",
-    "PayloadInfo",
+    "SerialShoeDriver",
     "VendorTable",
     "VendorTableError",
     "default_vendor_table",

@@ -14,6 +14,7 @@ yet is reported unreadable), emits ``DeviceDisconnected`` (the table pauses) and
 source with exponential backoff. A finite source (a folder, a video file) is read once: at its
 end the driver reports ``DeviceDisconnected("... ended")`` and reads nothing more.
 """
+
 from __future__ import annotations
 
 import logging
@@ -29,7 +30,7 @@ from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
 from .vendor_table import SYMBOLOGIES, VendorTable, vendor_table_from_option
 
-__all__ = ["CameraShoeDriver", "CameraShoeOptions", "DRIVERS"]
+__all__ = ["DRIVERS", "CameraShoeDriver", "CameraShoeOptions"]
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +94,16 @@ class CameraShoeDriver(ThreadedDriver):
         self._analyzer: Any = None  # built on the thread: imports OpenCV and the decoder
         self._tracker: Any = None
         self.stop_timeout = opts.stop_timeout
-        self._init_thread({"connects": 0, "disconnects": 0, "open_failures": 0, "frames": 0,
-                           "callback_errors": 0, "analysis_errors": 0})
+        self._init_thread(
+            {
+                "connects": 0,
+                "disconnects": 0,
+                "open_failures": 0,
+                "frames": 0,
+                "callback_errors": 0,
+                "analysis_errors": 0,
+            }
+        )
         self._connected = False
         self._ended = False
         self._source: Any = None
@@ -120,9 +129,14 @@ class CameraShoeDriver(ThreadedDriver):
             find_options=self.opts.find.model_dump(),
         )
         self._tracker = CameraTracker(
-            self.device_id, self.table, symbology=self.symbology, fold_window=self.opts.fold_window,
-            confirm_reads=self.opts.confirm_reads, unreadable_frames=self.opts.unreadable_frames,
-            min_unreadable=self.opts.min_unreadable, absent_frames=self.opts.absent_frames,
+            self.device_id,
+            self.table,
+            symbology=self.symbology,
+            fold_window=self.opts.fold_window,
+            confirm_reads=self.opts.confirm_reads,
+            unreadable_frames=self.opts.unreadable_frames,
+            min_unreadable=self.opts.min_unreadable,
+            absent_frames=self.opts.absent_frames,
         )
 
     # -- Driver contract ----------------------------------------------------------------------
@@ -141,8 +155,12 @@ class CameraShoeDriver(ThreadedDriver):
         with self._state:
             times = sorted(self._times)
             counters = dict(self._counters)
-            info.update(last_error=self._last_error, last_payload=self._last_payload, ended=self._ended,
-                        reconnect_delay=self._backoff)
+            info.update(
+                last_error=self._last_error,
+                last_payload=self._last_payload,
+                ended=self._ended,
+                reconnect_delay=self._backoff,
+            )
         if self._tracker is not None:
             counters.update(self._tracker.stats())
         source = self._source
@@ -151,10 +169,15 @@ class CameraShoeDriver(ThreadedDriver):
         info["running"] = self.running
         info["counters"] = counters
         info["device"] = {
-            "vendor": self.table.vendor, "symbology": self.symbology, "decoder": self.decoder_name,
-            "fold_window": self.opts.fold_window, "confirm_reads": self.opts.confirm_reads,
+            "vendor": self.table.vendor,
+            "symbology": self.symbology,
+            "decoder": self.decoder_name,
+            "fold_window": self.opts.fold_window,
+            "confirm_reads": self.opts.confirm_reads,
             "frame_ms_p50": round(times[len(times) // 2] * 1000, 2) if times else None,
-            "frame_ms_p99": round(times[min(len(times) - 1, int(len(times) * 0.99))] * 1000, 2) if times else None,
+            "frame_ms_p99": round(times[min(len(times) - 1, int(len(times) * 0.99))] * 1000, 2)
+            if times
+            else None,
         }
         return info
 

@@ -16,6 +16,7 @@ payload; a payload names one physical card in the default scheme (set serial + p
 card), so the judge can see the repeat. In a scheme whose payload names only the
 card, two equal cards of different packs drawn within the window fold into one.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -24,7 +25,7 @@ from typing import Any
 from ..events import CardDrawn, CardUnreadable
 from .vendor_table import PayloadInfo, VendorTable
 
-__all__ = ["RepeatFolder", "PayloadReader"]
+__all__ = ["PayloadReader", "RepeatFolder"]
 
 
 class RepeatFolder:
@@ -73,8 +74,9 @@ class PayloadReader:
         self.folder = RepeatFolder(fold_window)
         self.counts = {"cards": 0, "specials": 0, "unknown": 0, "bad_check": 0, "folded": 0}
 
-    def read(self, payload: str, *, now: float, at: datetime, raw: str = "",
-             foreign: bool = False) -> CardDrawn | CardUnreadable | None:
+    def read(
+        self, payload: str, *, now: float, at: datetime, raw: str = "", foreign: bool = False
+    ) -> CardDrawn | CardUnreadable | None:
         """``foreign``: the reader knows the barcode is not of the table's symbology (an unknown payload)."""
         if not self.folder.is_new(payload, now):
             self.counts["folded"] += 1
@@ -86,8 +88,10 @@ class PayloadReader:
         common: dict[str, Any] = {"device_id": self.device_id, "at": at, "raw": raw}
         if info.status == "bad_check":
             self.counts["bad_check"] += 1
-            return CardUnreadable(reason=f"payload {info.payload!r} fails its {self.table.check} check digit "
-                                  "(a misread)", **common)
+            return CardUnreadable(
+                reason=f"payload {info.payload!r} fails its {self.table.check} check digit (a misread)",
+                **common,
+            )
         if info.status == "special":
             self.counts["specials"] += 1
         elif info.status == "unknown":

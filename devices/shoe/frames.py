@@ -28,6 +28,7 @@ else the monotonic clock when a live frame arrived; the frame's position for a v
 folder (``fps`` option, default 30), so repeated reads fold the same way whether a recording is
 replayed at full speed or in real time.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,23 +43,23 @@ from urllib.parse import urlsplit
 import numpy as np
 
 __all__ = [
-    "MAGIC",
-    "HEADER",
-    "ENC_RAW",
     "ENC_IMAGE",
+    "ENC_RAW",
+    "HEADER",
+    "IMAGE_SUFFIXES",
+    "MAGIC",
     "MAX_BODY",
-    "pack_frame",
-    "FrameStreamError",
-    "SourceError",
-    "SourceEnded",
+    "CaptureSource",
     "Frame",
     "FrameSource",
-    "TcpFrameSource",
-    "CaptureSource",
+    "FrameStreamError",
     "ImageDirSource",
+    "SourceEnded",
+    "SourceError",
+    "TcpFrameSource",
     "VideoFileSource",
     "open_source",
-    "IMAGE_SUFFIXES",
+    "pack_frame",
 ]
 
 MAGIC = b"SHFR"
@@ -149,7 +150,7 @@ class TcpFrameSource:
             sock.settimeout(left)
             try:
                 chunk = sock.recv(max(n - len(self._buf), 1 << 20))
-            except socket.timeout:
+            except TimeoutError:
                 return False
             except OSError as exc:
                 raise SourceError(f"frame stream read failed: {exc}") from exc
@@ -164,7 +165,7 @@ class TcpFrameSource:
             return None
         magic, version, enc, ch, _, w, h, seq, stamp, length = HEADER.unpack_from(self._buf)
         if magic != MAGIC or version != VERSION:
-            raise FrameStreamError(f"not a frame stream header: {bytes(self._buf[:HEADER.size])!r}")
+            raise FrameStreamError(f"not a frame stream header: {bytes(self._buf[: HEADER.size])!r}")
         if length > MAX_BODY or ch not in (1, 3, 4) or enc not in (ENC_RAW, ENC_IMAGE):
             raise FrameStreamError(f"bad frame header: encoding {enc}, {ch} channels, {length} bytes")
         if enc == ENC_RAW and length != w * h * ch:
@@ -325,13 +326,18 @@ def open_source(url: str, *, fps: float | None = None) -> FrameSource:
     if scheme == "dir":
         return ImageDirSource(url, Path(url.split(":", 1)[1]), fps or 30.0)
     if scheme == "file":
-        return VideoFileSource(url, Path(parts.path if parts.netloc == "" and url.startswith("file://")
-                                         else url.split(":", 1)[1]), fps)
+        return VideoFileSource(
+            url,
+            Path(parts.path if parts.netloc == "" and url.startswith("file://") else url.split(":", 1)[1]),
+            fps,
+        )
     if url.startswith("/dev/"):
         return CaptureSource(url, url)
     if scheme and len(scheme) > 1:
-        raise ValueError(f"{url!r}: unknown frame source scheme {scheme!r} "
-                         "(tcp://, camera:, rtsp://, http(s)://, dir:, file:, or a path)")
+        raise ValueError(
+            f"{url!r}: unknown frame source scheme {scheme!r} "
+            "(tcp://, camera:, rtsp://, http(s)://, dir:, file:, or a path)"
+        )
     path = Path(url)
     if path.is_dir():
         return ImageDirSource(url, path, fps or 30.0)
@@ -339,4 +345,6 @@ def open_source(url: str, *, fps: float | None = None) -> FrameSource:
         raise ValueError(f"{url!r}: one image is not a frame source; give its folder")
     if path.exists() or os.sep in url or path.suffix:
         return VideoFileSource(url, path, fps)
-    raise ValueError(f"{url!r}: not a frame source (tcp://HOST:PORT, camera:N, rtsp://..., a folder or a video file)")
+    raise ValueError(
+        f"{url!r}: not a frame source (tcp://HOST:PORT, camera:N, rtsp://..., a folder or a video file)"
+    )

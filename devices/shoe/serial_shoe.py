@@ -15,6 +15,7 @@ silence (a lost read would shift every later card of the round):
   a garbled line (bytes that are not printable ASCII) -> ``CardUnreadable``;
 * a line torn off by silence, a reconnect or an over-long run of bytes -> ``CardUnreadable``.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -22,7 +23,8 @@ import logging
 import re
 import string
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..events import CardUnreadable, DeviceEvent, utcnow
 from ..framing import LineFramer
@@ -30,7 +32,7 @@ from ..serial_line import SerialLineDriver
 from .fold import PayloadReader
 from .vendor_table import SYMBOLOGIES, vendor_table_from_option
 
-__all__ = ["SerialShoeDriver", "classify_line", "AIM_SYMBOLOGIES", "DEFAULT_NO_READ", "DRIVERS"]
+__all__ = ["AIM_SYMBOLOGIES", "DEFAULT_NO_READ", "DRIVERS", "SerialShoeDriver", "classify_line"]
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +43,13 @@ AIM_SYMBOLOGIES = {"C": "code128", "Q": "qr", "d": "datamatrix"}
 _PRINTABLE = set(string.printable) - set("\t\n\r\x0b\x0c")
 
 
-def classify_line(line: str, *, no_read: Iterable[str] = DEFAULT_NO_READ, aim_prefix: bool = False,
-                  symbology: str = "code128") -> tuple[str, str]:
+def classify_line(
+    line: str,
+    *,
+    no_read: Iterable[str] = DEFAULT_NO_READ,
+    aim_prefix: bool = False,
+    symbology: str = "code128",
+) -> tuple[str, str]:
     """One scanner line -> ``("payload", text)`` or ``("unreadable", reason)`` or ``("foreign", text)``.
 
     "foreign": a readable barcode of another symbology (only known with ``aim_prefix``).
@@ -109,8 +116,11 @@ class _ReportingFramer(LineFramer):
 
 
 #: SerialLineDriver's own options, passed through
-_SERIAL_OPTIONS = frozenset(p for p in inspect.signature(SerialLineDriver.__init__).parameters
-                            if p not in ("self", "device_id", "url", "on_event", "options"))
+_SERIAL_OPTIONS = frozenset(
+    p
+    for p in inspect.signature(SerialLineDriver.__init__).parameters
+    if p not in ("self", "device_id", "url", "on_event", "options")
+)
 
 
 class SerialShoeDriver(SerialLineDriver):
@@ -149,8 +159,9 @@ class SerialShoeDriver(SerialLineDriver):
         unknown = sorted(options.keys() - _SERIAL_OPTIONS)
         if unknown:
             raise ValueError(f"serial-shoe {device_id}: unknown option(s) {', '.join(unknown)}")
-        super().__init__(device_id, url, on_event, max_line=max_line, partial_line_timeout=partial_line_timeout,
-                         **options)
+        super().__init__(
+            device_id, url, on_event, max_line=max_line, partial_line_timeout=partial_line_timeout, **options
+        )
         self.table = vendor_table_from_option(vendor_table)
         self.symbology = symbology or self.table.symbology
         if self.symbology not in SYMBOLOGIES:
@@ -167,8 +178,9 @@ class SerialShoeDriver(SerialLineDriver):
         if isinstance(line, _Dropped):
             self.unreadable += 1
             return [CardUnreadable(device_id=self.device_id, at=at, reason=str(line), raw="")]
-        what, text = classify_line(line, no_read=self.no_read_messages, aim_prefix=self.aim_prefix,
-                                   symbology=self.symbology)
+        what, text = classify_line(
+            line, no_read=self.no_read_messages, aim_prefix=self.aim_prefix, symbology=self.symbology
+        )
         if what == "unreadable":
             self.unreadable += 1
             return [CardUnreadable(device_id=self.device_id, at=at, reason=text, raw=line)]

@@ -4,6 +4,7 @@ A technician's tool (docs/shoes.md): says whether a table file loads (or which k
 what the table makes of payloads read off real cards; ``--print CARD --deck D --pack P`` prints
 the payload a card of that scheme carries.
 """
+
 from __future__ import annotations
 
 from .vendor_table import main

@@ -26,6 +26,7 @@ Rules (docs/shoes.md, "What the camera shoe reports"):
 * **Link lost.** :meth:`CameraTracker.flush` resolves everything pending when the source drops or
   ends: unconfirmed reads, and a card in view not read yet, are reported unreadable.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -65,7 +66,9 @@ class CameraTracker:
         absent_frames: int = 2,
     ) -> None:
         if confirm_reads < 1 or unreadable_frames < 1 or min_unreadable < 1 or absent_frames < 1:
-            raise ValueError("confirm_reads, unreadable_frames, min_unreadable and absent_frames must be >= 1")
+            raise ValueError(
+                "confirm_reads, unreadable_frames, min_unreadable and absent_frames must be >= 1"
+            )
         self.device_id = device_id
         self.table = table
         self.symbology = symbology
@@ -83,8 +86,13 @@ class CameraTracker:
         self._unread_reported = False
         self._run_seen: set[str] = set()  # payloads of ambiguous frames in the current unreadable run
         self.counts: dict[str, int] = {
-            "frames": 0, "card_frames": 0, "unreadable_frames": 0, "misreads": 0, "conflicts": 0,
-            "unconfirmed": 0, "unreadable_events": 0,
+            "frames": 0,
+            "card_frames": 0,
+            "unreadable_frames": 0,
+            "misreads": 0,
+            "conflicts": 0,
+            "unconfirmed": 0,
+            "unreadable_events": 0,
         }
 
     @property
@@ -115,13 +123,22 @@ class CameraTracker:
         else:
             self._empty_run += 1
 
-        fresh = [p for p in good if p not in self._pending and p not in self._run_seen
-                 and not self.reader.folder.seen_recently(p, now)]
+        fresh = [
+            p
+            for p in good
+            if p not in self._pending
+            and p not in self._run_seen
+            and not self.reader.folder.seen_recently(p, now)
+        ]
         if fresh and self._unread_run >= self.min_unreadable and not self._unread_reported:
             # a new card is read right after a run of unreadable frames: that run was a card of its own
-            events.append(self._unreadable(
-                at, f"{self._unread_run} unreadable frames of a card, then another card was read",
-                f"frames {self._unread_first}-{index - 1}"))
+            events.append(
+                self._unreadable(
+                    at,
+                    f"{self._unread_run} unreadable frames of a card, then another card was read",
+                    f"frames {self._unread_first}-{index - 1}",
+                )
+            )
             self._unread_reported = True
         for payload, (info, x) in good.items():
             p = self._pending.get(payload)
@@ -143,9 +160,13 @@ class CameraTracker:
                 self._unread_first = index
             self._unread_run += 1
             if self._unread_run >= self.unreadable_frames and not self._unread_reported:
-                events.append(self._unreadable(
-                    at, f"a card in view for {self._unread_run} frames without a readable barcode",
-                    f"frames {self._unread_first}-{index}"))
+                events.append(
+                    self._unreadable(
+                        at,
+                        f"a card in view for {self._unread_run} frames without a readable barcode",
+                        f"frames {self._unread_first}-{index}",
+                    )
+                )
                 self._unread_reported = True
         elif good:
             self._unread_run = 0
@@ -160,8 +181,11 @@ class CameraTracker:
         """The source dropped or ended: resolve what is pending (never leaves a card unreported)."""
         events = self._release(now, at, force=True, why=why)
         if self._unread_run and not self._unread_reported:
-            events.append(self._unreadable(
-                at, f"a card was in view, not read yet, when {why}", f"frames {self._unread_first}-"))
+            events.append(
+                self._unreadable(
+                    at, f"a card was in view, not read yet, when {why}", f"frames {self._unread_first}-"
+                )
+            )
         self._reset_passage()
         return events
 
@@ -169,9 +193,13 @@ class CameraTracker:
     def _end_passage(self, now: float, at: datetime, why: str) -> list[DeviceEvent]:
         events = self._release(now, at, force=True, why=why)
         if self._unread_run >= self.min_unreadable and not self._unread_reported:
-            events.append(self._unreadable(
-                at, f"a card went by with {self._unread_run} unreadable frames and no read after them",
-                f"frames {self._unread_first}-"))
+            events.append(
+                self._unreadable(
+                    at,
+                    f"a card went by with {self._unread_run} unreadable frames and no read after them",
+                    f"frames {self._unread_first}-",
+                )
+            )
         self._reset_passage()
         return events
 
@@ -190,13 +218,20 @@ class CameraTracker:
             head = min(self._pending.values(), key=lambda p: (p.first_index, p.x))
             payload = head.info.payload
             if head.count >= self.confirm_reads:
-                twins = [p for p in self._pending.values() if p is not head and p.first_index == head.first_index]
+                twins = [
+                    p for p in self._pending.values() if p is not head and p.first_index == head.first_index
+                ]
                 if twins and head.first_index not in self._ambiguous_frames:
                     self._ambiguous_frames.add(head.first_index)
                     names = ", ".join(sorted([payload] + [t.info.payload for t in twins]))
-                    events.append(self._unreadable(
-                        head.first_at, f"{len(twins) + 1} cards were first read in the same frame; "
-                        "their order cannot be told", f"frame {head.first_index}: {names}"))
+                    events.append(
+                        self._unreadable(
+                            head.first_at,
+                            f"{len(twins) + 1} cards were first read in the same frame; "
+                            "their order cannot be told",
+                            f"frame {head.first_index}: {names}",
+                        )
+                    )
                 del self._pending[payload]
                 self.reader.folder.is_new(payload, head.last_now)
                 raw = f"{self.symbology} {payload} frames {head.first_index}-{head.last_index} ({head.count} reads)"
@@ -205,9 +240,13 @@ class CameraTracker:
                 del self._pending[payload]
                 self.counts["unconfirmed"] += 1
                 when = why or f"no second read within {self.window:g} s"
-                events.append(self._unreadable(
-                    head.first_at, f"barcode read in {head.count} frame(s) only, {self.confirm_reads} needed "
-                    f"({when})", f"{self.symbology} {payload} frame {head.first_index}"))
+                events.append(
+                    self._unreadable(
+                        head.first_at,
+                        f"barcode read in {head.count} frame(s) only, {self.confirm_reads} needed ({when})",
+                        f"{self.symbology} {payload} frame {head.first_index}",
+                    )
+                )
             else:
                 break
         return events
@@ -218,4 +257,3 @@ class CameraTracker:
 
     def stats(self) -> dict[str, Any]:
         return {**self.counts, **{f"reads_{k}": v for k, v in self.reader.counts.items()}}
-

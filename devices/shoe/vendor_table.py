@@ -18,34 +18,36 @@ Looking a payload up is pure (:meth:`VendorTable.lookup`) and never guesses: a
 payload that does not fit the template, or whose code is not in the table, is
 "unknown"; one that fits but fails its check digit is "bad_check" (a misread).
 """
+
 from __future__ import annotations
 
 import json
 import re
 import string
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 __all__ = [
     "CARD_CODE_RE",
+    "DEFAULT_TABLE_FILE",
     "STANDARD_CARDS",
-    "Symbology",
     "SYMBOLOGIES",
     "PayloadInfo",
+    "Symbology",
     "VendorTable",
     "VendorTableError",
-    "load_vendor_table",
-    "parse_vendor_table",
     "default_vendor_table",
-    "vendor_table_from_option",
+    "load_vendor_table",
     "luhn_digit",
-    "DEFAULT_TABLE_FILE",
+    "parse_vendor_table",
+    "vendor_table_from_option",
 ]
 
 #: rank A 2 3 4 5 6 7 8 9 T J Q K then suit S H D C; "JK" for a joker
@@ -130,20 +132,30 @@ class VendorTable(BaseModel):
     vendor: str = Field(min_length=1, description="name of the scheme, shown in health and logs")
     description: str = ""
     symbology: Symbology = Field("code128", description="barcode symbology printed on the cards")
-    template: str = Field(min_length=1, description="payload layout, e.g. '{deck:6}{pack:1}{code:2}{check:1}'")
-    charset: Literal["digits", "alnum"] = Field("digits", description="characters of the fields (alnum: 0-9 A-Z)")
+    template: str = Field(
+        min_length=1, description="payload layout, e.g. '{deck:6}{pack:1}{code:2}{check:1}'"
+    )
+    charset: Literal["digits", "alnum"] = Field(
+        "digits", description="characters of the fields (alnum: 0-9 A-Z)"
+    )
     check: Literal["none", "luhn"] = Field("none", description="check digit algorithm of the {check:1} field")
-    deck_id: str | None = Field(None, description="CardDrawn.deck from the fields, e.g. '{deck}' or '{deck}-{pack}'")
+    deck_id: str | None = Field(
+        None, description="CardDrawn.deck from the fields, e.g. '{deck}' or '{deck}-{pack}'"
+    )
     codes: dict[str, str] = Field(description="card code in the payload -> card (AS, TD, JK, ...)")
-    specials: dict[str, Literal["cut_card"]] = Field(default_factory=dict, description="whole payload -> meaning")
-    require_full_deck: bool = Field(True, description="refuse a table that lacks one of the 52 standard cards")
+    specials: dict[str, Literal["cut_card"]] = Field(
+        default_factory=dict, description="whole payload -> meaning"
+    )
+    require_full_deck: bool = Field(
+        True, description="refuse a table that lacks one of the 52 standard cards"
+    )
 
     _parts: list[_Part] = PrivateAttr(default_factory=list)
     _regex: re.Pattern[str] = PrivateAttr()
     _by_card: dict[str, list[str]] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
-    def _check(self) -> "VendorTable":
+    def _check(self) -> VendorTable:
         parts = _parse_template(self.template)
         names = [p.name for p in parts if p.name]
         for n in names:
@@ -163,7 +175,9 @@ class VendorTable(BaseModel):
                 raise ValueError(f"check = {self.check!r} needs the template to end with {{check:1}}")
             if self.check == "luhn":
                 if self.charset != "digits" or any(p.literal and not p.literal.isdigit() for p in parts):
-                    raise ValueError("check = 'luhn' needs an all-digit payload (charset = 'digits', digit literals)")
+                    raise ValueError(
+                        "check = 'luhn' needs an all-digit payload (charset = 'digits', digit literals)"
+                    )
         elif "check" in names:
             raise ValueError("the template has a {check} field: set check = 'luhn'")
 
@@ -173,7 +187,9 @@ class VendorTable(BaseModel):
             if len(code) != code_width or not set(code) <= allowed:
                 raise ValueError(f"codes: {code!r} is not a {code_width}-character {self.charset} code")
             if not CARD_CODE_RE.fullmatch(card):
-                raise ValueError(f"codes: {code!r} = {card!r} is not a card (rank A23456789TJQK + suit SHDC, or JK)")
+                raise ValueError(
+                    f"codes: {code!r} = {card!r} is not a card (rank A23456789TJQK + suit SHDC, or JK)"
+                )
             by_card.setdefault(card, []).append(code)
         twice = sorted(c for c, codes in by_card.items() if c != "JK" and len(codes) > 1)
         if twice:
@@ -181,10 +197,14 @@ class VendorTable(BaseModel):
         if self.require_full_deck:
             missing = [c for c in STANDARD_CARDS if c not in by_card]
             if missing:
-                raise ValueError(f"codes: {len(missing)} standard card(s) missing: {', '.join(missing)} "
-                                 "(or set require_full_deck = false)")
+                raise ValueError(
+                    f"codes: {len(missing)} standard card(s) missing: {', '.join(missing)} "
+                    "(or set require_full_deck = false)"
+                )
 
-        pattern = "".join(re.escape(p.literal) if p.literal else f"(?P<{p.name}>{cls}{{{p.width}}})" for p in parts)
+        pattern = "".join(
+            re.escape(p.literal) if p.literal else f"(?P<{p.name}>{cls}{{{p.width}}})" for p in parts
+        )
         regex = re.compile(pattern)
         for payload in self.specials:
             if not payload or not set(payload) <= _PRINTABLE:
@@ -197,8 +217,10 @@ class VendorTable(BaseModel):
             used = set(re.findall(r"\{([^{}:!]*)", deck_id))
             bad = used - (set(names) - {"code", "check"})
             if bad or not used:
-                raise ValueError(f"deck_id {deck_id!r} may use only the template's deck/pack fields"
-                                 f"{' (not ' + ', '.join(sorted(bad)) + ')' if bad else ''}")
+                raise ValueError(
+                    f"deck_id {deck_id!r} may use only the template's deck/pack fields"
+                    f"{' (not ' + ', '.join(sorted(bad)) + ')' if bad else ''}"
+                )
         self._parts = parts
         self._regex = regex
         self._by_card = by_card
@@ -310,7 +332,9 @@ def load_vendor_table(path: str | Path) -> VendorTable:
         else:
             data = tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise VendorTableError(f"{path}: not valid {path.suffix.lstrip('.').upper() or 'TOML'}: {exc}") from None
+        raise VendorTableError(
+            f"{path}: not valid {path.suffix.lstrip('.').upper() or 'TOML'}: {exc}"
+        ) from None
     if not isinstance(data, dict):
         raise VendorTableError(f"{path}: a vendor table is a table of keys, not {type(data).__name__}")
     return parse_vendor_table(data, str(path))
@@ -339,11 +363,15 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m devices.shoe.tablecheck [--table FILE] [PAYLOAD ...]``: check a table, look payloads up."""
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m devices.shoe.tablecheck",
-                                 description="Check a deck-vendor table and look barcode payloads up in it")
+    ap = argparse.ArgumentParser(
+        prog="python -m devices.shoe.tablecheck",
+        description="Check a deck-vendor table and look barcode payloads up in it",
+    )
     ap.add_argument("--table", dest="file", help="vendor table (.toml or .json); default: the shipped table")
     ap.add_argument("payloads", nargs="*", help="payloads to look up")
-    ap.add_argument("--print", dest="card", metavar="CARD", help="print the payload of CARD (with --deck, --pack)")
+    ap.add_argument(
+        "--print", dest="card", metavar="CARD", help="print the payload of CARD (with --deck, --pack)"
+    )
     ap.add_argument("--deck", default="0")
     ap.add_argument("--pack", default="0")
     args = ap.parse_args(argv)
@@ -352,12 +380,13 @@ def main(argv: list[str] | None = None) -> int:
     except VendorTableError as exc:
         print(exc)
         return 1
-    print(f"{args.file or DEFAULT_TABLE_FILE}: OK - vendor {table.vendor!r}, {table.symbology}, "
-          f"pattern {table.pattern}, {len(table.codes)} codes, specials {dict(table.specials)}")
+    print(
+        f"{args.file or DEFAULT_TABLE_FILE}: OK - vendor {table.vendor!r}, {table.symbology}, "
+        f"pattern {table.pattern}, {len(table.codes)} codes, specials {dict(table.specials)}"
+    )
     if args.card:
         print(table.encode(args.card, deck=args.deck, pack=args.pack))
     for payload in args.payloads:
         info = table.lookup(payload)
         print(f"{payload!r}: {info.status} card={info.card} deck={info.deck} special={info.special}")
     return 0
-

@@ -16,11 +16,13 @@ Pipeline for one frame (:class:`FrameAnalyzer`):
 The result is an :class:`Observation`: "card" (a whole card in view), "partial" or "empty", and
 the payloads read, each with the x of the card it came from (to order two new cards of one frame).
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, Sequence
+from typing import Any, Literal, Protocol
 
 import cv2
 import numpy as np
@@ -28,17 +30,17 @@ import numpy as np
 from .vendor_table import SYMBOLOGIES
 
 __all__ = [
-    "Read",
-    "CardRegion",
-    "Observation",
-    "Decoder",
-    "ZxingDecoder",
-    "PyzbarDecoder",
-    "make_decoder",
     "DECODERS",
-    "find_cards",
-    "straighten",
+    "CardRegion",
+    "Decoder",
     "FrameAnalyzer",
+    "Observation",
+    "PyzbarDecoder",
+    "Read",
+    "ZxingDecoder",
+    "find_cards",
+    "make_decoder",
+    "straighten",
     "to_gray",
 ]
 
@@ -139,8 +141,9 @@ class PyzbarDecoder:
         _, binary = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
         out = self._decode(binary)
         if not out:
-            out = self._decode(cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY,
-                                                     31, 5))
+            out = self._decode(
+                cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 31, 5)
+            )
         return out
 
     def _decode(self, gray: np.ndarray) -> list[tuple[str, float, float]]:
@@ -220,18 +223,22 @@ def find_cards(
         touches = x <= 1 or y <= 1 or x + bw >= sw - 1 or y + bh >= sh - 1
         long_side, short_side = max(rw, rh), min(rw, rh)
         # a whole card fills its rectangle and has a card's proportions; one cut by the edge may not
-        if not touches and (area < min_fill * rw * rh or not aspect[0] <= long_side / short_side <= aspect[1]):
+        if not touches and (
+            area < min_fill * rw * rh or not aspect[0] <= long_side / short_side <= aspect[1]
+        ):
             continue
         if rh > rw:  # make `angle` the direction of the long side
             angle += 90.0
         angle = (angle + 90.0) % 180.0 - 90.0
-        out.append(CardRegion(
-            center=((cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5),
-            size=(long_side * scale, short_side * scale),
-            angle=angle,
-            touches_border=touches,
-            area=area * scale * scale,
-        ))
+        out.append(
+            CardRegion(
+                center=((cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5),
+                size=(long_side * scale, short_side * scale),
+                angle=angle,
+                touches_border=touches,
+                area=area * scale * scale,
+            )
+        )
     out.sort(key=lambda r: -r.area)
     return out
 

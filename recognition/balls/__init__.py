@@ -7,9 +7,10 @@
 
 See docs/balls.md.
 """
+
 from __future__ import annotations
 
 from .ballset_check import BallSetCheck, BallSetReport, ball_set_check
 from .judge import DrawJudge
 
-__all__ = ["DrawJudge", "BallSetCheck", "BallSetReport", "ball_set_check"]
+__all__ = ["BallSetCheck", "BallSetReport", "DrawJudge", "ball_set_check"]

@@ -17,16 +17,18 @@ a ball that never reads shows as missing. A passing report is what the studio mu
 see (journaled) before it opens the table's first round; see docs/balls.md for the
 flow the studio runs.
 """
+
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from devices.balls.events import BallRead, BallUnreadable
 
-__all__ = ["BallSetReport", "BallSetCheck", "ball_set_check"]
+__all__ = ["BallSetCheck", "BallSetReport", "ball_set_check"]
 
 
 class BallSetReport(BaseModel):
@@ -59,8 +61,14 @@ class BallSetCheck:
     missing balls by tag).
     """
 
-    def __init__(self, labels: Sequence[str], *, counts: Mapping[str, int] | None = None,
-                 colors: Mapping[str, str] | None = None, tags: Mapping[str, Sequence[str]] | None = None) -> None:
+    def __init__(
+        self,
+        labels: Sequence[str],
+        *,
+        counts: Mapping[str, int] | None = None,
+        colors: Mapping[str, str] | None = None,
+        tags: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
         if not labels:
             raise ValueError("a ball-set check needs the game's ball labels")
         self.labels = tuple(labels)
@@ -71,7 +79,7 @@ class BallSetCheck:
         self.unreadable = 0
 
     @classmethod
-    def for_game(cls, game: Any, ball_set: Any = None) -> "BallSetCheck":
+    def for_game(cls, game: Any, ball_set: Any = None) -> BallSetCheck:
         """A check for a game object (``ball_labels``, ``max_count``, ``colors``) and optionally its ball-set table."""
         labels = tuple(game.ball_labels)
         max_count = getattr(game, "max_count", None)
@@ -111,23 +119,47 @@ class BallSetCheck:
         not_in_game = sorted({r.ball for r in good if r.ball not in self.counts})  # type: ignore[misc]
         per_label = Counter(r.ball for r in good if r.ball in self.counts)
         over = sorted(label for label, n in per_label.items() if n > self.counts[label])
-        duplicated += [f"label {label} ({per_label[label]} balls, the set has {self.counts[label]})" for label in over]
+        duplicated += [
+            f"label {label} ({per_label[label]} balls, the set has {self.counts[label]})" for label in over
+        ]
         missing = [label for label in self.labels if per_label.get(label, 0) < self.counts[label]]
         missing_tags: list[str] = []
         if self.tags:
             seen = set(first_read)
             missing_tags = [t for label in missing for t in self.tags.get(label, ()) if t not in seen]
-        wrong_color = sorted({f"{r.ball} ({r.color}, the game says {self.colors[r.ball]})" for r in good
-                              if r.ball in self.colors and r.color is not None and r.color != self.colors[r.ball]})
+        wrong_color = sorted(
+            {
+                f"{r.ball} ({r.color}, the game says {self.colors[r.ball]})"
+                for r in good
+                if r.ball in self.colors and r.color is not None and r.color != self.colors[r.ball]
+            }
+        )
         read = sum(min(n, self.counts[label]) for label, n in per_label.items())
         ok = not (missing or unknown or not_in_game or duplicated or wrong_color)
-        return BallSetReport(ok=ok, expected=self.expected, read=read, missing=missing, missing_tags=missing_tags,
-                             unknown_tags=unknown, not_in_game=not_in_game, duplicated=duplicated,
-                             wrong_color=wrong_color, unreadable=self.unreadable, message=self._message(
-                                 ok, read, missing, unknown, not_in_game, duplicated, wrong_color))
+        return BallSetReport(
+            ok=ok,
+            expected=self.expected,
+            read=read,
+            missing=missing,
+            missing_tags=missing_tags,
+            unknown_tags=unknown,
+            not_in_game=not_in_game,
+            duplicated=duplicated,
+            wrong_color=wrong_color,
+            unreadable=self.unreadable,
+            message=self._message(ok, read, missing, unknown, not_in_game, duplicated, wrong_color),
+        )
 
-    def _message(self, ok: bool, read: int, missing: list[str], unknown: list[str], not_in_game: list[str],
-                 duplicated: list[str], wrong_color: list[str]) -> str:
+    def _message(
+        self,
+        ok: bool,
+        read: int,
+        missing: list[str],
+        unknown: list[str],
+        not_in_game: list[str],
+        duplicated: list[str],
+        wrong_color: list[str],
+    ) -> str:
         if ok:
             return f"Ball set complete: all {self.expected} balls read once."
         parts = [f"The ball set is not right ({read} of {self.expected} balls read): the table cannot open."]
@@ -144,9 +176,14 @@ class BallSetCheck:
         return " ".join(parts)
 
 
-def ball_set_check(reads: Iterable[Any], labels: Sequence[str], *, counts: Mapping[str, int] | None = None,
-                   colors: Mapping[str, str] | None = None,
-                   tags: Mapping[str, Sequence[str]] | None = None) -> BallSetReport:
+def ball_set_check(
+    reads: Iterable[Any],
+    labels: Sequence[str],
+    *,
+    counts: Mapping[str, int] | None = None,
+    colors: Mapping[str, str] | None = None,
+    tags: Mapping[str, Sequence[str]] | None = None,
+) -> BallSetReport:
     """Check the reads of a ball-set check (BallRead / BallUnreadable events, in any order)."""
     check = BallSetCheck(labels, counts=counts, colors=colors, tags=tags)
     for event in reads:

@@ -51,57 +51,59 @@ routing change, docs/balls.md); until then the table routes a command to the
 device whose event caused it, which is the machine for every command but the
 first ``start_blower`` (caused by the betting_closed signal).
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from devices.balls.events import BallRead, BallReleased, BallUnreadable, MachineStatus
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
 from recognition.game import Decision, Hold, Note, Release, ResultReady, RoundSignal, SendCommand, Void
 
-__all__ = ["DrawJudge", "HOLD_TEXT", "STOPPING_HOLDS", "RECOVERABLE_HOLDS"]
+__all__ = ["HOLD_TEXT", "RECOVERABLE_HOLDS", "STOPPING_HOLDS", "DrawJudge"]
 
 #: what the dealer reads for each hold code (the judge appends the details)
 HOLD_TEXT: dict[str, str] = {
     "misread": "A ball was not read. Present it to the reader again; the draw goes on once it is read.",
     "jam": "A released ball has not reached the chute: the machine may be jammed. Free the ball; it is read when "
-           "it arrives and the draw goes on, but the round waits for you to release this hold.",
+    "it arrives and the draw goes on, but the round waits for you to release this hold.",
     "no_release": "The machine was asked to release a ball and reports no release. Check the gate and the ball "
-                  "count; the draw goes on when the machine releases the ball.",
+    "count; the draw goes on when the machine releases the ball.",
     "device_lost": "No contact with a device of the table. The draw waits for it to reconnect.",
     "two_balls": "Two balls left the machine at once. The draw is stopped and nothing is paid: void the round, "
-                 "or enter the result with a supervisor if the house rules allow.",
+    "or enter the result with a supervisor if the house rules allow.",
     "extra_ball": "The machine released a ball the studio did not ask for. The draw is stopped and nothing is "
-                  "paid: void the round, or enter the result with a supervisor if the house rules allow.",
+    "paid: void the round, or enter the result with a supervisor if the house rules allow.",
     "unknown_tag": "A ball's tag is not in this table's ball set (a foreign or damaged ball). The draw is stopped: "
-                   "void the round and check the ball set.",
+    "void the round and check the ball set.",
     "not_in_set": "A ball that does not belong to this game's set was drawn. The draw is stopped: void the round "
-                  "and check the ball set.",
+    "and check the ball set.",
     "repeat": "A ball was read twice in one draw. The draw is stopped: void the round and check the ball set "
-              "and the reader.",
+    "and the reader.",
     "wrong_color": "A ball's colour does not match the game's ball set. The draw is stopped: void the round and "
-                   "check the ball set.",
+    "check the ball set.",
     "invalid_draw": "The game does not accept the balls drawn so far. The draw is stopped: void the round.",
     "read_without_release": "The reader read a ball the machine did not report releasing. The draw is stopped: "
-                            "void the round, or enter the result with a supervisor.",
+    "void the round, or enter the result with a supervisor.",
     "link_lost": "The studio lost contact with a device of the table during the draw. The draw is stopped: void "
-                 "the round, or enter the result with a supervisor from what the cameras show.",
+    "the round, or enter the result with a supervisor from what the cameras show.",
     "early_draw": "A ball came out before betting closed. The round cannot be drawn: void it.",
     "machine_fault": "The ball machine reports a fault during the draw. The draw is stopped: void the round and "
-                     "call a technician.",
+    "call a technician.",
     "machine_stopped": "The blower stopped during the draw. The draw is stopped: void the round and call a "
-                       "technician.",
+    "technician.",
     "machine_not_ready": "The ball machine did not start its blower. The draw is stopped: void the round and call "
-                         "a technician.",
+    "a technician.",
     "chute_blocked": "The chute sensor keeps seeing a ball. The draw is stopped: void the round and call a "
-                     "technician.",
+    "technician.",
 }
 
 VOID_TEXT: dict[str, str] = {
     "device_lost": "The studio lost contact with a device of the table during the draw. The round is void and all "
-                   "bets are returned.",
+    "bets are returned.",
 }
 
 RECOVERABLE_HOLDS = frozenset({"misread", "jam", "no_release", "device_lost"})
@@ -125,8 +127,13 @@ class _Released:
 class _Game:
     """The parts of a game object the judge uses, with fallbacks for a minimal game."""
 
-    def __init__(self, game: Any, ball_labels: Sequence[str] | None, draw_count: int | None,
-                 colors: dict[str, str] | None) -> None:
+    def __init__(
+        self,
+        game: Any,
+        ball_labels: Sequence[str] | None,
+        draw_count: int | None,
+        colors: dict[str, str] | None,
+    ) -> None:
         self.game = game
         labels = ball_labels if ball_labels is not None else getattr(game, "ball_labels", None)
         if not labels:
@@ -184,18 +191,40 @@ class DrawJudge:
     * ``ball_labels`` / ``draw_count`` / ``colors``: override the game's (tests, a bare game).
     """
 
-    def __init__(self, *, game: Any = None, ball_labels: Sequence[str] | None = None, draw_count: int | None = None,
-                 colors: dict[str, str] | None = None, blower: bool = True, mix_seconds: float = 3.0,
-                 ball_interval_s: float = 0.0, blower_timeout_s: float = 10.0, release_timeout_s: float = 5.0,
-                 jam_timeout_s: float = 8.0, read_timeout_s: float = 3.0, chute_timeout_s: float = 10.0,
-                 pair_window_s: float = 1.0, linger_s: float = 3.0, on_link_lost: str = "void",
-                 machine_role: str = "machine", announce_balls: bool = True, confirm_reread: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        game: Any = None,
+        ball_labels: Sequence[str] | None = None,
+        draw_count: int | None = None,
+        colors: dict[str, str] | None = None,
+        blower: bool = True,
+        mix_seconds: float = 3.0,
+        ball_interval_s: float = 0.0,
+        blower_timeout_s: float = 10.0,
+        release_timeout_s: float = 5.0,
+        jam_timeout_s: float = 8.0,
+        read_timeout_s: float = 3.0,
+        chute_timeout_s: float = 10.0,
+        pair_window_s: float = 1.0,
+        linger_s: float = 3.0,
+        on_link_lost: str = "void",
+        machine_role: str = "machine",
+        announce_balls: bool = True,
+        confirm_reread: bool = False,
+    ) -> None:
         self.game = _Game(game, ball_labels, draw_count, colors)
-        for name, value in (("mix_seconds", mix_seconds), ("ball_interval_s", ball_interval_s),
-                            ("blower_timeout_s", blower_timeout_s), ("release_timeout_s", release_timeout_s),
-                            ("jam_timeout_s", jam_timeout_s), ("read_timeout_s", read_timeout_s),
-                            ("chute_timeout_s", chute_timeout_s), ("pair_window_s", pair_window_s),
-                            ("linger_s", linger_s)):
+        for name, value in (
+            ("mix_seconds", mix_seconds),
+            ("ball_interval_s", ball_interval_s),
+            ("blower_timeout_s", blower_timeout_s),
+            ("release_timeout_s", release_timeout_s),
+            ("jam_timeout_s", jam_timeout_s),
+            ("read_timeout_s", read_timeout_s),
+            ("chute_timeout_s", chute_timeout_s),
+            ("pair_window_s", pair_window_s),
+            ("linger_s", linger_s),
+        ):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"{name} is a duration in seconds and cannot be negative, not {value!r}")
         if on_link_lost not in ("void", "hold"):
@@ -306,9 +335,17 @@ class DrawJudge:
         if self._check_counter:
             self._check_counter = False
             before, self._counter_at_loss = self._counter_at_loss, None
-            if before is not None and st.balls_released != before and self.phase in _ACTIVE and self.requested:
-                self._link_lost(f"the machine's release counter moved from {before} to {st.balls_released} "
-                                "while the link was down", out)
+            if (
+                before is not None
+                and st.balls_released != before
+                and self.phase in _ACTIVE
+                and self.requested
+            ):
+                self._link_lost(
+                    f"the machine's release counter moved from {before} to {st.balls_released} "
+                    "while the link was down",
+                    out,
+                )
                 return
         changed_fault = prev is None or prev.fault_code != st.fault_code
         if self.phase in _ACTIVE:
@@ -330,13 +367,22 @@ class DrawJudge:
             if current is not None and st.ball_in_chute and current.chute_at is None:
                 current.chute_at = st.at
         elif st.fault_code and changed_fault and self.phase in ("idle", "betting", "done"):
-            out.append(Note(code="machine_fault", message=f"The ball machine reports fault {st.fault_code}: "
-                                                          f"{st.fault or 'no description'}."))
+            out.append(
+                Note(
+                    code="machine_fault",
+                    message=f"The ball machine reports fault {st.fault_code}: "
+                    f"{st.fault or 'no description'}.",
+                )
+            )
 
     def _on_released(self, ev: BallReleased, out: list[Decision]) -> None:
         if self.phase == "idle":
-            out.append(Note(code="machine_release", message=f"The ball machine released {ev.count} ball(s) outside "
-                                                            "a round."))
+            out.append(
+                Note(
+                    code="machine_release",
+                    message=f"The ball machine released {ev.count} ball(s) outside a round.",
+                )
+            )
             return
         if self.phase == "betting":
             self._stop("early_draw", f"the machine released {ev.count} ball(s) while betting was open", out)
@@ -351,8 +397,11 @@ class DrawJudge:
             self._stop("two_balls", f"{ev.count} balls passed the gate together at ball {k}", out)
             return
         if len(self.balls) + 1 > self.requested:
-            self._stop("extra_ball", f"ball {k} was released without a release command "
-                                     f"({self.requested} asked for)", out)
+            self._stop(
+                "extra_ball",
+                f"ball {k} was released without a release command ({self.requested} asked for)",
+                out,
+            )
             return
         ball = _Released(released_at=ev.at)
         self.balls.append(ball)
@@ -373,7 +422,9 @@ class DrawJudge:
             self._stop("early_draw", f"the reader read {self._ball_name(read)} while betting was open", out)
             return
         if self.phase == "done":
-            self._stop("extra_ball", f"the reader read {self._ball_name(read)} after the draw was complete", out)
+            self._stop(
+                "extra_ball", f"the reader read {self._ball_name(read)} after the draw was complete", out
+            )
             return
         current = self._outstanding()
         if current is None:
@@ -417,13 +468,19 @@ class DrawJudge:
             return
         seen = self.labels.count(label)
         if seen + 1 > self.game.max_count(label):
-            self._stop("repeat", f"ball {k} is {label!r}, which was already drawn"
-                                 + (f" {seen} times" if seen > 1 else ""), out)
+            self._stop(
+                "repeat",
+                f"ball {k} is {label!r}, which was already drawn" + (f" {seen} times" if seen > 1 else ""),
+                out,
+            )
             return
         want = self.game.colors.get(label)
         if want is not None and read.color is not None and read.color != want:
-            self._stop("wrong_color", f"ball {k} ({label}) is {read.color} in the ball-set table, {want} in the "
-                                      "game", out)
+            self._stop(
+                "wrong_color",
+                f"ball {k} ({label}) is {read.color} in the ball-set table, {want} in the game",
+                out,
+            )
             return
         labels = self.labels + [label]
         problem = self.game.partial_problem(labels, self.extras)
@@ -438,12 +495,18 @@ class DrawJudge:
             self._release("misread", out)
         if self.announce_balls:
             color = read.color or want
-            out.append(Note(code="ball_drawn", message=f"Ball {k}: {label}" + (f" ({color})" if color else "")))
+            out.append(
+                Note(code="ball_drawn", message=f"Ball {k}: {label}" + (f" ({color})" if color else ""))
+            )
         if self.game.complete(labels, self.extras):
             self._finish(out)
         elif len(labels) >= self.game.draw_count:
-            self._stop("invalid_draw", f"{len(labels)} balls drawn, the most {self.game.title} draws, and the game "
-                                       "does not call the draw complete", out)
+            self._stop(
+                "invalid_draw",
+                f"{len(labels)} balls drawn, the most {self.game.title} draws, and the game "
+                "does not call the draw complete",
+                out,
+            )
 
     # -- links -------------------------------------------------------------------------
 
@@ -492,13 +555,19 @@ class DrawJudge:
             return
         for read in self.parked:
             if _secs(now - read.at) > self.pair_window_s:
-                self._stop("read_without_release", f"{self._ball_name(read)} with no release reported within "
-                                                   f"{self.pair_window_s:g} s", out)
+                self._stop(
+                    "read_without_release",
+                    f"{self._ball_name(read)} with no release reported within {self.pair_window_s:g} s",
+                    out,
+                )
                 return
         if self.phase == "starting":
             if self.start_sent_at is not None and _secs(now - self.start_sent_at) > self.blower_timeout_s:
-                self._stop("machine_not_ready", f"no running blower {self.blower_timeout_s:g} s after start_blower",
-                           out)
+                self._stop(
+                    "machine_not_ready",
+                    f"no running blower {self.blower_timeout_s:g} s after start_blower",
+                    out,
+                )
             return
         if self.phase == "mixing":
             if self.mix_from is not None and _secs(now - self.mix_from) >= self.mix_seconds:
@@ -507,8 +576,11 @@ class DrawJudge:
         # drawing
         if self.requested > len(self.balls):
             if self.requested_at is not None and _secs(now - self.requested_at) > self.release_timeout_s:
-                self._hold("no_release", f"ball {self.requested}, asked for {_secs(now - self.requested_at):g} s ago",
-                           out)
+                self._hold(
+                    "no_release",
+                    f"ball {self.requested}, asked for {_secs(now - self.requested_at):g} s ago",
+                    out,
+                )
             return
         current = self._outstanding()
         if current is not None:
@@ -516,13 +588,24 @@ class DrawJudge:
             if current.chute_at is not None:
                 if not current.misread and _secs(now - current.chute_at) > self.read_timeout_s:
                     current.misread = True
-                    self._hold("misread", f"ball {k} has been in the chute {_secs(now - current.chute_at):g} s "
-                                          "without a read", out)
+                    self._hold(
+                        "misread",
+                        f"ball {k} has been in the chute {_secs(now - current.chute_at):g} s without a read",
+                        out,
+                    )
             elif not current.jam and _secs(now - current.released_at) > self.jam_timeout_s:
                 current.jam = True
-                sensor = "" if self._has_chute_sensor() else " (this machine has no chute sensor: or it was not read)"
-                self._hold("jam", f"ball {k} was released {_secs(now - current.released_at):g} s ago and has not "
-                                  f"reached the chute{sensor}", out)
+                sensor = (
+                    ""
+                    if self._has_chute_sensor()
+                    else " (this machine has no chute sensor: or it was not read)"
+                )
+                self._hold(
+                    "jam",
+                    f"ball {k} was released {_secs(now - current.released_at):g} s ago and has not "
+                    f"reached the chute{sensor}",
+                    out,
+                )
             return
         self._next_ball(now, out)
 
@@ -531,7 +614,9 @@ class DrawJudge:
         if self.status is not None and self.status.ball_in_chute:
             self.chute_wait_since = self.chute_wait_since or now
             if _secs(now - self.chute_wait_since) > self.chute_timeout_s:
-                self._stop("chute_blocked", f"a ball in the chute for {_secs(now - self.chute_wait_since):g} s", out)
+                self._stop(
+                    "chute_blocked", f"a ball in the chute for {_secs(now - self.chute_wait_since):g} s", out
+                )
             return
         self.chute_wait_since = None
         if self.last_read_at is not None and _secs(now - self.last_read_at) < self.ball_interval_s:
@@ -558,11 +643,17 @@ class DrawJudge:
     def _finish(self, out: list[Decision]) -> None:
         self.phase = "done"
         self._stop_blower(out)
-        out.append(ResultReady(
-            result={"balls": self.labels},
-            source={"device_id": self.machine_id, "reader_device_id": self.reader_id,
-                    "tags": [r.tag for r in self.drawn], "balls_released": len(self.balls)},
-        ))
+        out.append(
+            ResultReady(
+                result={"balls": self.labels},
+                source={
+                    "device_id": self.machine_id,
+                    "reader_device_id": self.reader_id,
+                    "tags": [r.tag for r in self.drawn],
+                    "balls_released": len(self.balls),
+                },
+            )
+        )
 
     def _stop(self, code: str, detail: str, out: list[Decision]) -> None:
         self.phase = "stopped"
@@ -612,7 +703,9 @@ class DrawJudge:
         return any(self._is_machine(d) for d in self.lost)
 
     def _name(self, device_id: str) -> str:
-        return f"the ball machine ({device_id})" if self._is_machine(device_id) else f"the reader ({device_id})"
+        return (
+            f"the ball machine ({device_id})" if self._is_machine(device_id) else f"the reader ({device_id})"
+        )
 
     def _names(self, lost: dict[str, str]) -> str:
         return "; ".join(f"{self._name(d)}: {why}" for d, why in sorted(lost.items()))

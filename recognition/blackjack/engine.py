@@ -12,6 +12,7 @@ Positions: ``seat_3/hand_1/2`` (the 2nd card of seat 3's hand 1), ``dealer/1`` (
 Windows: ``seat_3/hand_1/1`` (the 1st decision on that hand), ``seat_3/insurance``; ``common/3`` (whether
 the 3rd common card is dealt). Every choice is in docs/blackjack.md.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -24,14 +25,39 @@ from recognition.cards.base import SIT, Ask, DecisionError
 F = Fraction
 
 #: blackjack value of each rank (the ace as 1; soft totals add 10)
-VALUE: dict[str, int] = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-                         "T": 10, "J": 10, "Q": 10, "K": 10}
+VALUE: dict[str, int] = {
+    "A": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "T": 10,
+    "J": 10,
+    "Q": 10,
+    "K": 10,
+}
 TEN_RANKS = frozenset("TJQK")
 
 #: the extra-stake actions and the stake (in original bets) they make the hand carry
 STAKE_ACTIONS: dict[str, int] = {"double": 2, "triple": 3, "quadruple": 4}
-ACTIONS = ("hit", "stand", "double", "triple", "quadruple", "free_double", "split", "free_split", "surrender",
-           "insurance", "even_money", "no_insurance")
+ACTIONS = (
+    "hit",
+    "stand",
+    "double",
+    "triple",
+    "quadruple",
+    "free_double",
+    "split",
+    "free_split",
+    "surrender",
+    "insurance",
+    "even_money",
+    "no_insurance",
+)
 
 
 def value(cards: Sequence[str]) -> tuple[int, bool]:
@@ -139,10 +165,21 @@ class Hand:
     def as_dict(self, blackjack_allowed: bool, charlie: int | None) -> dict[str, Any]:
         total, soft = value(self.cards)
         bj = blackjack_allowed and not self.from_split and is_blackjack(self.cards)
-        return {"hand": self.number, "cards": list(self.cards), "total": total, "soft": soft, "blackjack": bj,
-                "bust": total > 21, "charlie": bool(charlie and len(self.cards) >= charlie and total <= 21),
-                "stake": self.stake, "doubled": self.doubled, "free_bet": self.free_bet, "split": self.from_split,
-                "split_aces": self.split_aces, "surrendered": self.surrendered}
+        return {
+            "hand": self.number,
+            "cards": list(self.cards),
+            "total": total,
+            "soft": soft,
+            "blackjack": bj,
+            "bust": total > 21,
+            "charlie": bool(charlie and len(self.cards) >= charlie and total <= 21),
+            "stake": self.stake,
+            "doubled": self.doubled,
+            "free_bet": self.free_bet,
+            "split": self.from_split,
+            "split_aces": self.split_aces,
+            "surrendered": self.surrendered,
+        }
 
 
 @dataclass
@@ -194,8 +231,14 @@ class Replay:
 class _Play:
     """One run of the deal procedure over given cards and decisions."""
 
-    def __init__(self, rules: BlackjackRules, seats: Sequence[str], cards: Sequence[str],
-                 decisions: Sequence[Mapping[str, Any]], common: bool) -> None:
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        seats: Sequence[str],
+        cards: Sequence[str],
+        decisions: Sequence[Mapping[str, Any]],
+        common: bool,
+    ) -> None:
         self.r = rules
         self.cards = cards
         self.i = 0
@@ -290,10 +333,21 @@ class _Play:
                     allowed = ("insurance", "no_insurance")
                 else:
                     continue
-                asks.append(Ask(window=f"{s.seat}/insurance", seat=s.seat, hand=1, allowed=allowed,
-                                default="no_insurance",
-                                detail={"kind": "insurance", "cards": list(s.hands[0].cards), "dealer_up": self.up(),
-                                        "blackjack": bj}))
+                asks.append(
+                    Ask(
+                        window=f"{s.seat}/insurance",
+                        seat=s.seat,
+                        hand=1,
+                        allowed=allowed,
+                        default="no_insurance",
+                        detail={
+                            "kind": "insurance",
+                            "cards": list(s.hands[0].cards),
+                            "dealer_up": self.up(),
+                            "blackjack": bj,
+                        },
+                    )
+                )
             if asks:
                 answers = self.ask(asks)
                 for s in seats:
@@ -340,8 +394,11 @@ class _Play:
         while True:
             if len(h.cards) < 2:
                 h.cards.append(self.card(f"{s.seat}/hand_{h.number}/{len(h.cards) + 1}"))
-                if h.split_aces and r.split_aces_one_card and not (
-                        r.resplit_aces and h.cards[1][0] == "A" and len(s.hands) < r.max_hands):
+                if (
+                    h.split_aces
+                    and r.split_aces_one_card
+                    and not (r.resplit_aces and h.cards[1][0] == "A" and len(s.hands) < r.max_hands)
+                ):
                     h.done = True
             if self.hand_done(h):
                 h.done = True
@@ -353,9 +410,20 @@ class _Play:
                 allowed = self.options(s, h)
             window = f"{s.seat}/hand_{h.number}/{h.decisions + 1}"
             total, soft = value(h.cards)
-            ask = Ask(window=window, seat=s.seat, hand=h.number, allowed=allowed, default="stand",
-                      detail={"kind": "play", "cards": list(h.cards), "total": total, "soft": soft,
-                              "dealer_up": self.up()})
+            ask = Ask(
+                window=window,
+                seat=s.seat,
+                hand=h.number,
+                allowed=allowed,
+                default="stand",
+                detail={
+                    "kind": "play",
+                    "cards": list(h.cards),
+                    "total": total,
+                    "soft": soft,
+                    "dealer_up": self.up(),
+                },
+            )
             action = self.ask([ask])[window]
             h.decisions += 1
             if action == "stand":
@@ -380,8 +448,14 @@ class _Play:
 
     def split(self, s: SeatState, h: Hand, free: bool) -> None:
         aces = h.cards[0][0] == "A"
-        new = Hand(len(s.hands) + 1, cards=[h.cards.pop()], stake=0 if free else 1, from_split=True,
-                   split_aces=aces, free_bet="split" if free else None)
+        new = Hand(
+            len(s.hands) + 1,
+            cards=[h.cards.pop()],
+            stake=0 if free else 1,
+            from_split=True,
+            split_aces=aces,
+            free_bet="split" if free else None,
+        )
         h.from_split = True
         h.split_aces = aces
         s.hands.insert(s.hands.index(h) + 1, new)
@@ -389,8 +463,11 @@ class _Play:
         h.cards.append(self.card(f"{s.seat}/hand_{h.number}/2"))
         new.cards.append(self.card(f"{s.seat}/hand_{new.number}/2"))
         for x in (h, new):
-            if aces and self.r.split_aces_one_card and not (
-                    self.r.resplit_aces and x.cards[1][0] == "A" and len(s.hands) < self.r.max_hands):
+            if (
+                aces
+                and self.r.split_aces_one_card
+                and not (self.r.resplit_aces and x.cards[1][0] == "A" and len(s.hands) < self.r.max_hands)
+            ):
                 x.done = True
 
     # --- the common hand (Infinite Blackjack) ------------------------------------------------------
@@ -409,17 +486,32 @@ class _Play:
                 n = len(d.common_cards) + 1
                 window = f"common/{n}"
                 total, soft = value(d.common_cards)
-                ask = Ask(window=window, seat="common", hand=1, allowed=("hit", "stand"), default="stand",
-                          detail={"kind": "common_card", "cards": list(d.common_cards), "dealer_up": self.up(),
-                                  "card": n})
+                ask = Ask(
+                    window=window,
+                    seat="common",
+                    hand=1,
+                    allowed=("hit", "stand"),
+                    default="stand",
+                    detail={
+                        "kind": "common_card",
+                        "cards": list(d.common_cards),
+                        "dealer_up": self.up(),
+                        "card": n,
+                    },
+                )
                 if self.ask([ask])[window] != "hit":
                     break
                 d.common_cards.append(self.card(f"common/{n}"))
         self.dealer_plays()
 
 
-def replay(rules: BlackjackRules, seats: Sequence[str], cards: Sequence[str],
-           decisions: Sequence[Mapping[str, Any]], common: bool = False) -> Replay:
+def replay(
+    rules: BlackjackRules,
+    seats: Sequence[str],
+    cards: Sequence[str],
+    decisions: Sequence[Mapping[str, Any]],
+    common: bool = False,
+) -> Replay:
     """Run the deal over `cards` and `decisions` (accepted ones, any order): what it got to and what it waits for."""
     p = _Play(rules, seats, cards, decisions, common)
     out = Replay(deal=p.deal)

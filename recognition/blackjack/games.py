@@ -5,6 +5,7 @@ around :class:`recognition.blackjack.engine.BlackjackRules`. The result carries 
 the dealer's hand and the decisions; the outcome lists each bet's fate. Formats, windows and every rule
 choice: docs/blackjack.md.
 """
+
 from __future__ import annotations
 
 import random
@@ -16,7 +17,7 @@ from typing import Any
 from recognition.cards.base import SIT, CardGame, DecisionError, decision_dict
 from recognition.cards.cards import ShoeSpec, odds, standard_shoe
 
-from .engine import (STAKE_ACTIONS, BlackjackRules, Deal, Hand, Replay, is_blackjack, replay, value)
+from .engine import STAKE_ACTIONS, BlackjackRules, Deal, Hand, Replay, is_blackjack, replay, value
 
 F = Fraction
 
@@ -27,8 +28,11 @@ SEVEN_SEATS = tuple(f"seat_{i}" for i in range(1, 8))
 LIGHTNING_KINDS = ("17", "18", "19", "20", "21", "blackjack")
 
 #: BlackjackRules fields a table may set in its `game_options` (where operators differ)
-RULE_OPTIONS = frozenset(f.name for f in fields(BlackjackRules)
-                         if f.name not in ("decks", "ranks", "double_actions", "common_stream_max"))
+RULE_OPTIONS = frozenset(
+    f.name
+    for f in fields(BlackjackRules)
+    if f.name not in ("decks", "ranks", "double_actions", "common_stream_max")
+)
 
 
 def _rule_value(key: str, value: Any) -> Any:
@@ -48,7 +52,7 @@ def _rule_value(key: str, value: Any) -> Any:
         try:
             return Fraction(str(value))
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{key} is a fraction like \"3/2\", not {value!r}") from None
+            raise ValueError(f'{key} is a fraction like "3/2", not {value!r}') from None
     if isinstance(default, int) or key in ("charlie", "dealer_push_total"):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"{key} is a whole number, not {value!r}")
@@ -58,8 +62,14 @@ def _rule_value(key: str, value: Any) -> Any:
     return value
 
 
-def _fate(rules: BlackjackRules, hand: Mapping[str, Any], dealer: Mapping[str, Any], *, even_money: bool = False,
-          peeked: bool = False) -> tuple[str, Fraction]:
+def _fate(
+    rules: BlackjackRules,
+    hand: Mapping[str, Any],
+    dealer: Mapping[str, Any],
+    *,
+    even_money: bool = False,
+    peeked: bool = False,
+) -> tuple[str, Fraction]:
     """The fate of a hand's main stake: ("win", net odds) / ("push", part returned) / ("loss", 0)."""
     if hand["surrendered"]:
         if dealer["blackjack"] and not rules.surrender_beats_late_blackjack and not peeked:
@@ -130,11 +140,12 @@ class BlackjackGame(CardGame):
     def shoe_spec(self, decks: int | None = None) -> ShoeSpec:
         n = decks or self.rules.decks
         if n not in self.allowed_decks:
-            raise ValueError(f"{self.game_id} is played with {' or '.join(map(str, self.allowed_decks))} decks, "
-                             f"not {n}")
+            raise ValueError(
+                f"{self.game_id} is played with {' or '.join(map(str, self.allowed_decks))} decks, not {n}"
+            )
         return standard_shoe(n, ranks=self.rules.ranks)
 
-    def with_decks(self, decks: int) -> "BlackjackGame":
+    def with_decks(self, decks: int) -> BlackjackGame:
         """The same game from a shoe of `decks` decks (seed 003's setting)."""
         game = type(self)(replace(self.rules, decks=decks))
         game.game_id = self.game_id
@@ -178,8 +189,10 @@ class BlackjackGame(CardGame):
             raise DecisionError("round_over", "the hand is complete: no more decisions")
         if self.common_hand:
             if d["seat"] != "common":
-                raise DecisionError("seat_not_in_play", f"{self.game_id} has one common hand: seat 'common', not "
-                                                        f"{d['seat']!r}")
+                raise DecisionError(
+                    "seat_not_in_play",
+                    f"{self.game_id} has one common hand: seat 'common', not {d['seat']!r}",
+                )
             hands = {1}
         else:
             seat = next((s for s in deal.seats if s.seat == d["seat"]), None)
@@ -187,8 +200,10 @@ class BlackjackGame(CardGame):
                 raise DecisionError("seat_not_in_play", f"{d['seat']} has no main bet in this round")
             hands = {h.number for h in seat.hands} or {1}
         if d["hand"] not in hands:
-            raise DecisionError("hand_not_in_play", f"{d['seat']} has no hand {d['hand']} "
-                                                    f"(hands: {', '.join(map(str, sorted(hands)))})")
+            raise DecisionError(
+                "hand_not_in_play",
+                f"{d['seat']} has no hand {d['hand']} (hands: {', '.join(map(str, sorted(hands)))})",
+            )
         asks = rp.asks or []
         if d["window"] is not None:
             ask = next((a for a in asks if a.window == d["window"]), None)
@@ -196,26 +211,43 @@ class BlackjackGame(CardGame):
                 why = "it was answered already" if d["window"] in rp.answered else "no such window is open"
                 raise DecisionError("window_closed", f"window {d['window']!r} is not open: {why}")
             if ask.seat != d["seat"] or ask.hand != d["hand"]:
-                raise DecisionError("window_closed", f"window {d['window']!r} is {ask.seat} hand {ask.hand}'s, "
-                                                     f"not {d['seat']} hand {d['hand']}'s")
+                raise DecisionError(
+                    "window_closed",
+                    f"window {d['window']!r} is {ask.seat} hand {ask.hand}'s, "
+                    f"not {d['seat']} hand {d['hand']}'s",
+                )
         else:
             ask = next((a for a in asks if a.seat == d["seat"] and a.hand == d["hand"]), None)
             if ask is None:
-                waiting = (f"the next card ({self.position_label(rp.position)})" if rp.position
-                           else ", ".join(a.window for a in asks))
-                raise DecisionError("not_your_turn", f"no decision is asked of {d['seat']} hand {d['hand']} now; "
-                                                     f"the deal waits for {waiting}")
+                waiting = (
+                    f"the next card ({self.position_label(rp.position)})"
+                    if rp.position
+                    else ", ".join(a.window for a in asks)
+                )
+                raise DecisionError(
+                    "not_your_turn",
+                    f"no decision is asked of {d['seat']} hand {d['hand']} now; the deal waits for {waiting}",
+                )
         if d["action"] not in ask.allowed:
-            raise DecisionError("not_allowed", f"{d['action']!r} is not allowed for {ask.window}; allowed: "
-                                               f"{', '.join(ask.allowed)}")
+            raise DecisionError(
+                "not_allowed",
+                f"{d['action']!r} is not allowed for {ask.window}; allowed: {', '.join(ask.allowed)}",
+            )
         return {**d, "window": ask.window, "cards": []}
 
     # --- results ---------------------------------------------------------------------------------
 
     def _dealer_dict(self, deal: Deal) -> dict[str, Any]:
         total, soft = value(deal.dealer)
-        return {"cards": list(deal.dealer), "up_card": deal.dealer[0], "total": total, "soft": soft,
-                "blackjack": is_blackjack(deal.dealer), "bust": total > 21, "peeked_blackjack": deal.peeked_blackjack}
+        return {
+            "cards": list(deal.dealer),
+            "up_card": deal.dealer[0],
+            "total": total,
+            "soft": soft,
+            "blackjack": is_blackjack(deal.dealer),
+            "bust": total > 21,
+            "peeked_blackjack": deal.peeked_blackjack,
+        }
 
     def result_from_play(self, cards, decisions, context=None):  # type: ignore[override]
         rp = self._replay(cards, decisions)
@@ -238,14 +270,28 @@ class BlackjackGame(CardGame):
             for i, s in enumerate(order):
                 first_two[s] = [cards[i], cards[n + 1 + i]]
             for s in deal.seats:
-                seats.append({"seat": s.seat, "first_cards": first_two[s.seat], "insurance": s.insurance,
-                              "hands": [h.as_dict(True, charlie) for h in s.hands]})
+                seats.append(
+                    {
+                        "seat": s.seat,
+                        "first_cards": first_two[s.seat],
+                        "insurance": s.insurance,
+                        "hands": [h.as_dict(True, charlie) for h in s.hands],
+                    }
+                )
             result["seats"] = seats
         result["dealer"] = self._dealer_dict(deal)
         result["cards"] = list(cards)
-        result["decisions"] = [{"window": d.get("window"), "seat": d["seat"], "hand": d.get("hand", 1),
-                                "action": d["action"], "cards": list(d.get("cards") or []),
-                                "by": d.get("by") or "backend"} for d in decisions]
+        result["decisions"] = [
+            {
+                "window": d.get("window"),
+                "seat": d["seat"],
+                "hand": d.get("hand", 1),
+                "action": d["action"],
+                "cards": list(d.get("cards") or []),
+                "by": d.get("by") or "backend",
+            }
+            for d in decisions
+        ]
         return result
 
     def cards_from_result(self, result: Mapping[str, Any]) -> list[Any]:
@@ -260,7 +306,9 @@ class BlackjackGame(CardGame):
             from .side_bets import settle_side_bets
         except ImportError:  # the side bets module is another engineer's; without it, no side bets settle
             return []
-        return settle_side_bets(list(player_cards), list(dealer["cards"]), dealer["up_card"], tuple(self.side_bets))
+        return settle_side_bets(
+            list(player_cards), list(dealer["cards"]), dealer["up_card"], tuple(self.side_bets)
+        )
 
     def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
         multipliers = self.check_extras(extras)
@@ -301,8 +349,11 @@ class BlackjackGame(CardGame):
             if s["insurance"] == "insurance" and dealer["blackjack"]:
                 wins.append({"bet": f"{seat}/insurance", "payout": odds(rules.insurance_pays)})
             for h in s["hands"]:
-                settle_main(f"{seat}/hand_{h['hand']}/", h, even_money=s["insurance"] == "even_money"
-                            and h["hand"] == 1 and h["blackjack"])
+                settle_main(
+                    f"{seat}/hand_{h['hand']}/",
+                    h,
+                    even_money=s["insurance"] == "even_money" and h["hand"] == 1 and h["blackjack"],
+                )
             for sb in self._side(s["first_cards"], dealer):
                 entry = {**sb, "bet": f"{seat}/{sb['bet']}"}
                 (wins if "payout" in sb else pushes).append(entry)
@@ -311,18 +362,28 @@ class BlackjackGame(CardGame):
             out["lightning"] = dict(multipliers)
         return out
 
-    def hand_fates(self, dealer: Mapping[str, Any], multipliers: Mapping[str, int] | None = None
-                   ) -> dict[str, dict[str, Any]]:
+    def hand_fates(
+        self, dealer: Mapping[str, Any], multipliers: Mapping[str, int] | None = None
+    ) -> dict[str, dict[str, Any]]:
         """The fate of a player's hand against this dealer hand, by the hand's kind (common-hand games):
         "blackjack", "bust", "charlie" (when the rule applies), and each total "4" ... "21"; each
         {"result": "win"|"push"|"loss", "payout"|"returned": odds}. A doubled or split hand of a player
         settles by the same table (its extra stake under late_blackjack "original" is in "original_only")."""
         out: dict[str, dict[str, Any]] = {}
         peeked = bool(dealer.get("peeked_blackjack"))
-        base = {"surrendered": False, "charlie": False, "bust": False, "blackjack": False, "stake": 1,
-                "hand": 1, "free_bet": None}
-        kinds: list[tuple[str, dict[str, Any]]] = [("blackjack", {**base, "blackjack": True, "total": 21}),
-                                                   ("bust", {**base, "bust": True, "total": 22})]
+        base = {
+            "surrendered": False,
+            "charlie": False,
+            "bust": False,
+            "blackjack": False,
+            "stake": 1,
+            "hand": 1,
+            "free_bet": None,
+        }
+        kinds: list[tuple[str, dict[str, Any]]] = [
+            ("blackjack", {**base, "blackjack": True, "total": 21}),
+            ("bust", {**base, "bust": True, "total": 22}),
+        ]
         if self.rules.charlie:
             kinds.append(("charlie", {**base, "charlie": True, "total": 21}))
         kinds += [(str(t), {**base, "total": t}) for t in range(4, 22)]
@@ -345,15 +406,21 @@ class BlackjackGame(CardGame):
             super().check_extras(extras)
             return None
         if not isinstance(extras, Mapping) or not isinstance(extras.get("multipliers"), Mapping):
-            raise ValueError(f"{self.game_id} needs extras {{'multipliers': {{hand kind: multiplier}}}} (the "
-                             "committed lightning draw)")
+            raise ValueError(
+                f"{self.game_id} needs extras {{'multipliers': {{hand kind: multiplier}}}} (the "
+                "committed lightning draw)"
+            )
         m = extras["multipliers"]
         for kind, mult in m.items():
             if kind not in LIGHTNING_KINDS:
-                raise ValueError(f"lightning multiplier for unknown hand kind {kind!r}; kinds: "
-                                 f"{', '.join(LIGHTNING_KINDS)}")
+                raise ValueError(
+                    f"lightning multiplier for unknown hand kind {kind!r}; kinds: "
+                    f"{', '.join(LIGHTNING_KINDS)}"
+                )
             if isinstance(mult, bool) or not isinstance(mult, int) or mult < 2:
-                raise ValueError(f"lightning multiplier for {kind} must be a whole number of 2 or more, not {mult!r}")
+                raise ValueError(
+                    f"lightning multiplier for {kind} must be a whole number of 2 or more, not {mult!r}"
+                )
         return dict(m)
 
     def draw_extras(self, rng: random.Random, **settings: Any) -> dict[str, Any] | None:
@@ -367,13 +434,18 @@ class BlackjackGame(CardGame):
         if not values or any(isinstance(v, bool) or not isinstance(v, int) or v < 2 for v in values):
             raise ValueError("multiplier_values must be whole numbers of 2 or more")
         weights = settings.get("multiplier_weights")
-        if weights is not None and (len(weights) != len(values) or
-                                    any(not isinstance(w, int) or w < 0 for w in weights) or not any(weights)):
+        if weights is not None and (
+            len(weights) != len(values)
+            or any(not isinstance(w, int) or w < 0 for w in weights)
+            or not any(weights)
+        ):
             raise ValueError(f"multiplier_weights needs {len(values)} whole non-negative weights")
         lo = settings.get("multiplier_kinds_min", len(LIGHTNING_KINDS))
         hi = settings.get("multiplier_kinds_max", len(LIGHTNING_KINDS))
         if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi <= len(LIGHTNING_KINDS)):
-            raise ValueError(f"multiplier_kinds_min/max must satisfy 1 <= min <= max <= {len(LIGHTNING_KINDS)}")
+            raise ValueError(
+                f"multiplier_kinds_min/max must satisfy 1 <= min <= max <= {len(LIGHTNING_KINDS)}"
+            )
         n = rng.randint(lo, hi)
         kinds = sorted(rng.sample(LIGHTNING_KINDS, n), key=LIGHTNING_KINDS.index)
         mults = rng.choices(values, weights=weights, k=n)
@@ -438,12 +510,21 @@ class BlackjackGame(CardGame):
                     h.cards.append(nxt())
                     break
                 elif a in ("split", "free_split"):
-                    if len(h.cards) != 2 or value([h.cards[0]])[0] != value([h.cards[1]])[0] \
-                            or len(hands) >= rules.max_hands:
+                    if (
+                        len(h.cards) != 2
+                        or value([h.cards[0]])[0] != value([h.cards[1]])[0]
+                        or len(hands) >= rules.max_hands
+                    ):
                         raise ValueError(f"hand {h.number} ({' '.join(h.cards)}) cannot be split")
                     aces = h.cards[0][0] == "A"
-                    new = Hand(len(hands) + 1, cards=[h.cards.pop()], stake=0 if a == "free_split" else 1,
-                               from_split=True, split_aces=aces, free_bet="split" if a == "free_split" else None)
+                    new = Hand(
+                        len(hands) + 1,
+                        cards=[h.cards.pop()],
+                        stake=0 if a == "free_split" else 1,
+                        from_split=True,
+                        split_aces=aces,
+                        free_bet="split" if a == "free_split" else None,
+                    )
                     h.from_split, h.split_aces = True, aces
                     hands.insert(k + 1, new)
                 else:
@@ -464,9 +545,19 @@ class Blackjack000(BlackjackGame):
     side_bets = ("perfect_pairs", "twenty_one_plus_three", "suit_em_up", "lucky_lucky", "bust_it")
 
     def default_rules(self) -> BlackjackRules:
-        return BlackjackRules(decks=8, hole_card=False, peek_ranks=frozenset(), hit_soft_17=False, max_hands=4,
-                              double_after_split=True, surrender=True, insurance_upcards=frozenset("A"),
-                              even_money=True, even_money_upcards=frozenset("A"), late_blackjack="all")
+        return BlackjackRules(
+            decks=8,
+            hole_card=False,
+            peek_ranks=frozenset(),
+            hit_soft_17=False,
+            max_hands=4,
+            double_after_split=True,
+            surrender=True,
+            insurance_upcards=frozenset("A"),
+            even_money=True,
+            even_money_upcards=frozenset("A"),
+            late_blackjack="all",
+        )
 
 
 class LiveBlackjack(BlackjackGame):
@@ -476,8 +567,15 @@ class LiveBlackjack(BlackjackGame):
     side_bets = ("perfect_pairs", "twenty_one_plus_three")
 
     def default_rules(self) -> BlackjackRules:
-        return BlackjackRules(decks=8, hole_card=True, peek_ranks=frozenset("A"), max_hands=2,
-                              double_after_split=False, insurance_upcards=frozenset("A"), late_blackjack="all")
+        return BlackjackRules(
+            decks=8,
+            hole_card=True,
+            peek_ranks=frozenset("A"),
+            max_hands=2,
+            double_after_split=False,
+            insurance_upcards=frozenset("A"),
+            late_blackjack="all",
+        )
 
 
 class FreeBetBlackjack(BlackjackGame):
@@ -487,9 +585,18 @@ class FreeBetBlackjack(BlackjackGame):
     side_bets = ("twenty_one_plus_three",)
 
     def default_rules(self) -> BlackjackRules:
-        return BlackjackRules(decks=8, hole_card=True, peek_ranks=frozenset("A"), max_hands=2,
-                              double_after_split=False, insurance_upcards=frozenset("A"), free_bets=True,
-                              dealer_push_total=22, charlie=6, late_blackjack="all")
+        return BlackjackRules(
+            decks=8,
+            hole_card=True,
+            peek_ranks=frozenset("A"),
+            max_hands=2,
+            double_after_split=False,
+            insurance_upcards=frozenset("A"),
+            free_bets=True,
+            dealer_push_total=22,
+            charlie=6,
+            late_blackjack="all",
+        )
 
 
 class PowerBlackjack(BlackjackGame):
@@ -499,9 +606,17 @@ class PowerBlackjack(BlackjackGame):
     side_bets = ("twenty_one_plus_three",)
 
     def default_rules(self) -> BlackjackRules:
-        return BlackjackRules(decks=8, ranks="A2345678JQK", hole_card=True, peek_ranks=frozenset("AJQK"),
-                              max_hands=2, double_after_split=True, double_actions=("double", "triple", "quadruple"),
-                              insurance_upcards=frozenset("A"), late_blackjack="all")
+        return BlackjackRules(
+            decks=8,
+            ranks="A2345678JQK",
+            hole_card=True,
+            peek_ranks=frozenset("AJQK"),
+            max_hands=2,
+            double_after_split=True,
+            double_actions=("double", "triple", "quadruple"),
+            insurance_upcards=frozenset("A"),
+            late_blackjack="all",
+        )
 
 
 class InfiniteBlackjack(BlackjackGame):
@@ -535,10 +650,28 @@ class Blackjack003(BlackjackGame):
 
     def default_rules(self) -> BlackjackRules:
         tens = frozenset("ATJQK")
-        return BlackjackRules(decks=6, hole_card=False, peek_ranks=frozenset(), max_hands=4,
-                              double_after_split=True, insurance_upcards=tens, even_money=True,
-                              even_money_upcards=tens, late_blackjack="all")
+        return BlackjackRules(
+            decks=6,
+            hole_card=False,
+            peek_ranks=frozenset(),
+            max_hands=4,
+            double_after_split=True,
+            insurance_upcards=tens,
+            even_money=True,
+            even_money_upcards=tens,
+            late_blackjack="all",
+        )
 
 
-GAMES = {g.game_id: g for g in (Blackjack000(), LiveBlackjack(), FreeBetBlackjack(), PowerBlackjack(),
-                                InfiniteBlackjack(), LightningBlackjack(), Blackjack003())}
+GAMES = {
+    g.game_id: g
+    for g in (
+        Blackjack000(),
+        LiveBlackjack(),
+        FreeBetBlackjack(),
+        PowerBlackjack(),
+        InfiniteBlackjack(),
+        LightningBlackjack(),
+        Blackjack003(),
+    )
+}

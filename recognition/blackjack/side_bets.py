@@ -13,6 +13,7 @@ Every bet is settled from the cards alone, whatever happens to the main bet (L23
 Payouts are **net odds to 1** (ints; "n/d" strings if a table ever needs a fraction, never floats), exactly
 seed 000's tables. Only the highest winning line of a bet pays. See docs/blackjack-side-bets.md.
 """
+
 from __future__ import annotations
 
 import functools
@@ -24,27 +25,27 @@ from recognition.cards.cards import JOKERS, RED_SUITS, parse_card
 
 #: Perfect Pairs (L237-240), best first
 PERFECT_PAIRS: dict[str, int] = {
-    "perfect_pair": 25,   # the same card twice (rank and suit): 8H 8H
+    "perfect_pair": 25,  # the same card twice (rank and suit): 8H 8H
     "coloured_pair": 12,  # the same rank, different suits of one colour: 7H 7D
-    "mixed_pair": 6,      # the same rank, one red and one black: TH TC
+    "mixed_pair": 6,  # the same rank, one red and one black: TH TC
 }
 
 #: 21+3 (L244-249), best first
 TWENTY_ONE_PLUS_THREE: dict[str, int] = {
-    "suited_trips": 100,     # three identical cards: 6H 6H 6H
-    "straight_flush": 40,    # three ranks in sequence, one suit
-    "three_of_a_kind": 30,   # one rank, not all of one suit ("mixed triplet")
-    "straight": 10,          # three ranks in sequence, not all one suit
-    "flush": 5,              # one suit, not in sequence
+    "suited_trips": 100,  # three identical cards: 6H 6H 6H
+    "straight_flush": 40,  # three ranks in sequence, one suit
+    "three_of_a_kind": 30,  # one rank, not all of one suit ("mixed triplet")
+    "straight": 10,  # three ranks in sequence, not all one suit
+    "flush": 5,  # one suit, not in sequence
 }
 
 #: Suit'em Up (L255-260), best first
 SUIT_EM_UP: dict[str, int] = {
-    "suited_aces": 60,       # two aces of one suit
+    "suited_aces": 60,  # two aces of one suit
     "suited_blackjack": 10,  # an ace and a ten-valued card of one suit
-    "suited_pair": 5,        # two cards of one rank and suit (not aces)
-    "suited_eleven": 3,      # two cards of one suit worth 11 together: 2-9, 3-8, 4-7, 5-6
-    "suited": 2,             # any other two cards of one suit
+    "suited_pair": 5,  # two cards of one rank and suit (not aces)
+    "suited_eleven": 3,  # two cards of one suit worth 11 together: 2-9, 3-8, 4-7, 5-6
+    "suited": 2,  # any other two cards of one suit
 }
 
 #: Lucky Lucky (L264-272), best first; totals count an ace as 1 or 11 (the better total up to 21)
@@ -94,11 +95,37 @@ BET_CARDS: dict[str, str] = {
 }
 
 #: blackjack value of a rank: A=1 (11 where it helps), 2-9 face, T J Q K = 10
-BJ_VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-            "T": 10, "J": 10, "Q": 10, "K": 10}
+BJ_VALUE = {
+    "A": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "T": 10,
+    "J": 10,
+    "Q": 10,
+    "K": 10,
+}
 #: rank order for sequences, the ace high (A=14); A-2-3 is also a sequence (the ace low)
-_SEQ = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13,
-        "A": 14}
+_SEQ = {
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "T": 10,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+    "A": 14,
+}
 
 
 @dataclass(frozen=True)
@@ -117,13 +144,17 @@ class SideBetRules:
 
     def __post_init__(self) -> None:
         if self.bust_it_player_blackjack not in ("play", "push"):
-            raise ValueError(f"bust_it_player_blackjack is 'play' or 'push', not {self.bust_it_player_blackjack!r}")
+            raise ValueError(
+                f"bust_it_player_blackjack is 'play' or 'push', not {self.bust_it_player_blackjack!r}"
+            )
         for bet, table in self.pay_tables.items():
             if bet not in PAY_TABLES:
                 raise ValueError(f"unknown side bet {bet!r}; known: {', '.join(SIDE_BETS)}")
             unknown = set(table) - set(PAY_TABLES[bet])
             if unknown:
-                raise ValueError(f"{bet}: unknown lines {sorted(unknown)}; known: {', '.join(PAY_TABLES[bet])}")
+                raise ValueError(
+                    f"{bet}: unknown lines {sorted(unknown)}; known: {', '.join(PAY_TABLES[bet])}"
+                )
             for line, odds in table.items():
                 if isinstance(odds, bool) or not isinstance(odds, (int, str)) or isinstance(odds, float):
                     raise ValueError(f"{bet}.{line}: odds are an int or an 'n/d' string, not {odds!r}")  # noqa: TRY004
@@ -244,9 +275,14 @@ def _cards(values: Any, what: str) -> list[str]:
     return out
 
 
-def settle_side_bets(player_cards: list[str], dealer_cards: list[str], dealer_up: str,
-                     bets: tuple[str, ...] | None = None, *,
-                     rules: SideBetRules = DEFAULT_RULES) -> list[dict]:
+def settle_side_bets(
+    player_cards: list[str],
+    dealer_cards: list[str],
+    dealer_up: str,
+    bets: tuple[str, ...] | None = None,
+    *,
+    rules: SideBetRules = DEFAULT_RULES,
+) -> list[dict]:
     """The winning side bets of one seat, best line of each, in the order of SIDE_BETS.
 
     player_cards: the seat's first two cards (only the first two are used; a split hand's cards are not);
@@ -300,10 +336,12 @@ def settle_side_bets(player_cards: list[str], dealer_cards: list[str], dealer_up
 # --- exact house edges (enumeration over a shoe's composition) --------------------------------------------
 
 _STANDARD = tuple(r + s for s in "SHDC" for r in "A23456789TJQK")
-_HAND_OF = {"perfect_pairs": lambda a, b, c: perfect_pairs_hand(a, b),
-            "twenty_one_plus_three": twenty_one_plus_three_hand,
-            "suit_em_up": lambda a, b, c: suit_em_up_hand(a, b),
-            "lucky_lucky": lucky_lucky_hand}
+_HAND_OF = {
+    "perfect_pairs": lambda a, b, c: perfect_pairs_hand(a, b),
+    "twenty_one_plus_three": twenty_one_plus_three_hand,
+    "suit_em_up": lambda a, b, c: suit_em_up_hand(a, b),
+    "lucky_lucky": lucky_lucky_hand,
+}
 
 
 def first_three_counts(bet: str, decks: int = 8) -> dict[str | None, int]:
@@ -346,8 +384,9 @@ def _value_index(card_or_rank: str) -> int:
     return BJ_VALUE[card_or_rank[0]] - 1
 
 
-def dealer_bust_distribution(decks: int = 8, hit_soft_17: bool = False,
-                             without: Sequence[str] = ()) -> dict[int, Any]:
+def dealer_bust_distribution(
+    decks: int = 8, hit_soft_17: bool = False, without: Sequence[str] = ()
+) -> dict[int, Any]:
     """P(the dealer's final hand busts with exactly n cards), n >= 3 (Fractions), dealing from a shoe of `decks`
     decks less the cards `without` (e.g. the player's two cards; () gives the usual off-the-top figure). The
     dealer draws to 16 and stands on 17 (hit_soft_17: draws to a soft 17). No hole card: the dealer's hand is
@@ -396,8 +435,12 @@ def _bust_it_return(dist: Mapping[int, Any], table: Mapping[str, int | str]):
     return ret - (1 - busted)
 
 
-def bust_it_house_edge(decks: int = 8, hit_soft_17: bool = False, table: Mapping[str, int | str] | None = None,
-                       player_blackjack: str = "play"):
+def bust_it_house_edge(
+    decks: int = 8,
+    hit_soft_17: bool = False,
+    table: Mapping[str, int | str] | None = None,
+    player_blackjack: str = "play",
+):
     """The exact house edge of Bust It (a Fraction of the stake). player_blackjack "play": the dealer's hand off
     the top of a full shoe; "push": the bet is returned when the player's first two cards are a blackjack (the
     dealer's hand then drawn from the shoe less that ace and ten)."""

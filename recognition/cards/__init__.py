@@ -6,6 +6,7 @@
 * one module per game or family, each with a module-level ``GAMES`` dict that
   ``recognition.games`` discovers (see docs/card-games.md for every game).
 """
+
 from __future__ import annotations
 
 import importlib

@@ -13,6 +13,7 @@ Result: ``winner``, ``joker``, ``first_side``, ``andar_cards``, ``bahar_cards``,
 (cards after the Joker, the matching card included), ``winning_card``.
 The seed gives no odds: winning bet spots carry no payout (the platform's odds table).
 """
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,16 @@ from .cards import ACE_LOW, SUIT_NAMES, is_red
 
 SIDES = ("andar", "bahar")
 #: side bet on the number of cards dealt after the Joker (L3547-3563; the ranges as written, 16-25 included)
-COUNT_RANGES: tuple[tuple[int, int | None], ...] = ((1, 5), (6, 10), (11, 15), (16, 25), (26, 30), (31, 35),
-                                                    (36, 40), (41, None))
+COUNT_RANGES: tuple[tuple[int, int | None], ...] = (
+    (1, 5),
+    (6, 10),
+    (11, 15),
+    (16, 25),
+    (26, 30),
+    (31, 35),
+    (36, 40),
+    (41, None),
+)
 
 
 def other(side: str) -> str:
@@ -50,7 +59,11 @@ class AndarBahar(CardGame):
     def check_extras(self, extras: Any) -> None:
         if extras is None:
             return
-        if not isinstance(extras, Mapping) or set(extras) != {"first_side"} or extras["first_side"] not in SIDES:
+        if (
+            not isinstance(extras, Mapping)
+            or set(extras) != {"first_side"}
+            or extras["first_side"] not in SIDES
+        ):
             raise ValueError(f"andar_bahar extras are {{'first_side': 'andar' or 'bahar'}}, not {extras!r}")
 
     def deal_context(self, source: Mapping[str, Any] | None) -> str:
@@ -61,8 +74,10 @@ class AndarBahar(CardGame):
             if side is None and isinstance(extras, Mapping):
                 side = extras.get("first_side")
         if side not in SIDES:
-            raise ValueError("andar_bahar needs the side that gets the first card after the Joker: 'first_side' "
-                             f"(in the round's extras) is 'andar' or 'bahar', not {side!r}")
+            raise ValueError(
+                "andar_bahar needs the side that gets the first card after the Joker: 'first_side' "
+                f"(in the round's extras) is 'andar' or 'bahar', not {side!r}"
+            )
         return side
 
     def new_judge(self, **settings: Any):  # type: ignore[override]
@@ -92,15 +107,24 @@ class AndarBahar(CardGame):
         firsts, seconds = after[0::2], after[1::2]
         hands = {first: firsts, other(first): seconds}
         winner = first if len(after) % 2 == 1 else other(first)
-        return {"winner": winner, "joker": cards[0], "first_side": first, "andar_cards": hands["andar"],
-                "bahar_cards": hands["bahar"], "cards_dealt": len(after), "winning_card": after[-1]}
+        return {
+            "winner": winner,
+            "joker": cards[0],
+            "first_side": first,
+            "andar_cards": hands["andar"],
+            "bahar_cards": hands["bahar"],
+            "cards_dealt": len(after),
+            "winning_card": after[-1],
+        }
 
     def cards_from_result(self, result: Mapping[str, Any]) -> list[Any]:
         first = self.deal_context(result)
         lists = {s: card_list(need(result, f"{s}_cards", self.game_id), f"{s}_cards") for s in SIDES}
         a, b = lists[first], lists[other(first)]
         if not (len(a) == len(b) or len(a) == len(b) + 1):
-            raise ValueError(f"{first} got the first card, so it has as many cards as {other(first)} or one more")
+            raise ValueError(
+                f"{first} got the first card, so it has as many cards as {other(first)} or one more"
+            )
         cards = [need(result, "joker", self.game_id)]
         for i in range(len(a)):
             cards.append(a[i])
@@ -123,8 +147,13 @@ class AndarBahar(CardGame):
         bets.append(f"joker_{SUIT_NAMES[joker[1]]}")
         value = ACE_LOW[joker[0]]  # the ace is low here (docs: the seed does not say)
         for pivot in (7, 8):
-            bets.append(f"joker_{pivot}" if value == pivot else
-                        f"joker_lower_than_{pivot}" if value < pivot else f"joker_higher_than_{pivot}")
+            bets.append(
+                f"joker_{pivot}"
+                if value == pivot
+                else f"joker_lower_than_{pivot}"
+                if value < pivot
+                else f"joker_higher_than_{pivot}"
+            )
         return {"winning_bets": [{"bet": b} for b in bets], "pushed_bets": []}
 
 

@@ -26,6 +26,7 @@ with net odds to 1 (``"19/20"`` for the Banker's 0.95:1); Golden Wealth and Ligh
 :meth:`BaccaratGame.evaluate` and :meth:`BaccaratGame.evaluate_json` are the fast paths for
 ``studio evaluate`` (tables instead of the generic deal walk; no pydantic).
 """
+
 from __future__ import annotations
 
 import json
@@ -50,7 +51,9 @@ def _banker_draws(total: int, third: int | None) -> bool:
         return total <= 5
     if total <= 2:
         return True
-    return third in {3: (0, 1, 2, 3, 4, 5, 6, 7, 9), 4: (2, 3, 4, 5, 6, 7), 5: (4, 5, 6, 7), 6: (6, 7)}.get(total, ())
+    return third in {3: (0, 1, 2, 3, 4, 5, 6, 7, 9), 4: (2, 3, 4, 5, 6, 7), 5: (4, 5, 6, 7), 6: (6, 7)}.get(
+        total, ()
+    )
 
 
 #: BANKER_DRAWS[banker two-card total][player's third card value, or 10 when the Player stood]
@@ -100,8 +103,14 @@ class BaccaratPayouts:
     perfect_pair_both: Fraction = F(200)  # seed 000 L1545, 004 L600
     either_pair: Fraction = F(5)  # seed 000 L1547 (pairs of rank only: see the docs)
     #: bonus (seed 000 L1549-1583): non-natural win by N points -> odds
-    bonus_margin: tuple[tuple[int, Fraction], ...] = ((9, F(30)), (8, F(10)), (7, F(6)), (6, F(4)), (5, F(2)),
-                                                      (4, F(1)))
+    bonus_margin: tuple[tuple[int, Fraction], ...] = (
+        (9, F(30)),
+        (8, F(10)),
+        (7, F(6)),
+        (6, F(4)),
+        (5, F(2)),
+        (4, F(1)),
+    )
     bonus_natural: Fraction = F(1)  # seed 000 L1563/L1581
     #: "win" pays bonus_natural_tie (seed 000 L1565/L1583: 1:1); "push" returns the stake (the common rule)
     bonus_natural_tie: str = "win"
@@ -177,8 +186,13 @@ class BaccaratGame(CardGame):
             player, banker = [cards[0], cards[2]], [cards[1], cards[3], cards[4]]
         pt = sum(VALUE[c] for c in player) % 10
         bt = sum(VALUE[c] for c in banker) % 10
-        return {"winner": "player" if pt > bt else "banker" if bt > pt else "tie",
-                "player_cards": player, "banker_cards": banker, "player_total": pt, "banker_total": bt}
+        return {
+            "winner": "player" if pt > bt else "banker" if bt > pt else "tie",
+            "player_cards": player,
+            "banker_cards": banker,
+            "player_total": pt,
+            "banker_total": bt,
+        }
 
     def cards_from_result(self, result: Mapping[str, Any]) -> list[Any]:
         player = card_list(need(result, "player_cards", self.game_id), "player_cards")
@@ -205,9 +219,14 @@ class BaccaratGame(CardGame):
                 return {"result": result, "outcome": self.outcome(result, extras)}
         return super().evaluate(item)
 
-    def evaluate_json(self, line: str, _loads: Any = json.loads, _v: dict[str, int] = VALUE,
-                      _draws: tuple[tuple[bool, ...], ...] = BANKER_DRAWS,
-                      _enc: Any = encode_basestring_ascii) -> str | None:
+    def evaluate_json(
+        self,
+        line: str,
+        _loads: Any = json.loads,
+        _v: dict[str, int] = VALUE,
+        _draws: tuple[tuple[bool, ...], ...] = BANKER_DRAWS,
+        _enc: Any = encode_basestring_ascii,
+    ) -> str | None:
         """The output line of ``studio evaluate`` for a plain valid item (``{"id", "cards"}``), exactly as the CLI
         writes it (``json.dumps(..., separators=(",", ":"))`` and a newline), or None for anything else (the
         CLI's general path then gives the answer or the error). Written for speed: no function calls per card."""
@@ -281,7 +300,9 @@ class BaccaratGame(CardGame):
             winner = "player" if pt > bt else "banker" if bt > pt else "tie"
             outcome = json.dumps(self._settle(*key, None, None), separators=(",", ":"))
             cached = self._json_cache[key] = (
-                f'"{winner}","player_cards":[', f'],"player_total":{pt},"banker_total":{bt}}},"outcome":{outcome}}}\n')
+                f'"{winner}","player_cards":[',
+                f'],"player_total":{pt},"banker_total":{bt}}},"outcome":{outcome}}}\n',
+            )
         if type(rid) is int:
             rid_text = str(rid)
         elif type(rid) is str:
@@ -299,13 +320,32 @@ class BaccaratGame(CardGame):
         player, banker = result["player_cards"], result["banker_cards"]
         pt, bt = result["player_total"], result["banker_total"]
         multiplier_cards = self.check_extras(extras) if self.multiplier_key or extras else None
-        return self._settle(pt, bt, len(player), len(banker), player[0][0] == player[1][0],
-                            banker[0][0] == banker[1][0], player[0] == player[1], banker[0] == banker[1],
-                            multiplier_cards, (player, banker))
+        return self._settle(
+            pt,
+            bt,
+            len(player),
+            len(banker),
+            player[0][0] == player[1][0],
+            banker[0][0] == banker[1][0],
+            player[0] == player[1],
+            banker[0] == banker[1],
+            multiplier_cards,
+            (player, banker),
+        )
 
-    def _settle(self, pt: int, bt: int, np: int, nb: int, p_pair: bool, b_pair: bool, p_perfect: bool,
-                b_perfect: bool, multiplier_cards: dict[str, int] | None,
-                hands: tuple[list[str], list[str]] | None) -> dict[str, Any]:
+    def _settle(
+        self,
+        pt: int,
+        bt: int,
+        np: int,
+        nb: int,
+        p_pair: bool,
+        b_pair: bool,
+        p_perfect: bool,
+        b_perfect: bool,
+        multiplier_cards: dict[str, int] | None,
+        hands: tuple[list[str], list[str]] | None,
+    ) -> dict[str, Any]:
         key = (pt, bt, np, nb, p_pair, b_pair, p_perfect, b_perfect)
         cached = self._outcome_cache.get(key)
         if cached is None:
@@ -317,8 +357,15 @@ class BaccaratGame(CardGame):
             return {"winning_bets": winning, "pushed_bets": pushed}
         assert hands is not None and multiplier_cards is not None
         player, banker = hands
-        scope = {"player": player, "banker": banker, "tie": player + banker, "player_pair": player[:2],
-                 "banker_pair": banker[:2], "player_bonus": player, "banker_bonus": banker}
+        scope = {
+            "player": player,
+            "banker": banker,
+            "tie": player + banker,
+            "player_pair": player[:2],
+            "banker_pair": banker[:2],
+            "player_bonus": player,
+            "banker_bonus": banker,
+        }
         for w in winning:
             m = 1
             if w["bet"] in self.multiplied_bets:
@@ -330,8 +377,9 @@ class BaccaratGame(CardGame):
         extras_list = [{"card": c, "multiplier": m} for c, m in multiplier_cards.items()]
         return {"winning_bets": winning, "pushed_bets": pushed, self.multiplier_key: extras_list}
 
-    def _settle_base(self, pt: int, bt: int, np: int, nb: int, p_pair: bool, b_pair: bool, p_perfect: bool,
-                     b_perfect: bool) -> tuple[tuple[tuple[str, Any], ...], tuple[str, ...]]:
+    def _settle_base(
+        self, pt: int, bt: int, np: int, nb: int, p_pair: bool, b_pair: bool, p_perfect: bool, b_perfect: bool
+    ) -> tuple[tuple[tuple[str, Any], ...], tuple[str, ...]]:
         pay = self.payouts
         wins: list[tuple[str, Any]] = []
         pushes: list[str] = []
@@ -349,8 +397,12 @@ class BaccaratGame(CardGame):
         if b_pair:
             wins.append(("banker_pair", odds(pay.banker_pair)))
         if p_perfect or b_perfect:
-            wins.append(("perfect_pair", odds(pay.perfect_pair_both if p_perfect and b_perfect else
-                                              pay.perfect_pair_one)))
+            wins.append(
+                (
+                    "perfect_pair",
+                    odds(pay.perfect_pair_both if p_perfect and b_perfect else pay.perfect_pair_one),
+                )
+            )
         if p_pair or b_pair:
             wins.append((self.either_pair_bet, odds(pay.either_pair)))
         p_natural = np == 2 and pt >= 8
@@ -379,11 +431,15 @@ class BaccaratGame(CardGame):
         if self.multiplier_key is None:
             return super().check_extras(extras)  # type: ignore[func-returns-value]
         if extras is None:
-            raise ValueError(f"{self.game_id} needs the round's extras ({self.multiplier_key!r}: the multiplier "
-                             "cards drawn before betting closed)")
+            raise ValueError(
+                f"{self.game_id} needs the round's extras ({self.multiplier_key!r}: the multiplier "
+                "cards drawn before betting closed)"
+            )
         if not isinstance(extras, Mapping) or self.multiplier_key not in extras:
-            raise ValueError(f"{self.game_id} extras need {self.multiplier_key!r}, a list of "
-                             "{'card': 'AH', 'multiplier': 5}")
+            raise ValueError(
+                f"{self.game_id} extras need {self.multiplier_key!r}, a list of "
+                "{'card': 'AH', 'multiplier': 5}"
+            )
         entries = extras[self.multiplier_key]
         if not isinstance(entries, list):
             raise ValueError(f"{self.multiplier_key!r} must be a list, not {type(entries).__name__}")
@@ -418,8 +474,11 @@ class BaccaratGame(CardGame):
         if not (isinstance(lo, int) and isinstance(hi, int) and low <= lo <= hi <= high):
             raise ValueError(f"multiplier_cards_min/max must satisfy {low} <= min <= max <= {high}")
         weights = settings.get("multiplier_weights")
-        if weights is not None and (len(weights) != len(self.multipliers) or
-                                    any(not isinstance(w, int) or w < 0 for w in weights) or not any(weights)):
+        if weights is not None and (
+            len(weights) != len(self.multipliers)
+            or any(not isinstance(w, int) or w < 0 for w in weights)
+            or not any(weights)
+        ):
             raise ValueError(f"multiplier_weights needs {len(self.multipliers)} whole non-negative weights")
         n = rng.randint(lo, hi)
         cards = rng.sample(STANDARD_52, n)
@@ -469,4 +528,7 @@ class LightningBaccarat(BaccaratGame):
         return super().draw_extras(rng, **settings)
 
 
-GAMES = {g.game_id: g for g in (BaccaratGame(), NoCommissionBaccarat(), GoldenWealthBaccarat(), LightningBaccarat())}
+GAMES = {
+    g.game_id: g
+    for g in (BaccaratGame(), NoCommissionBaccarat(), GoldenWealthBaccarat(), LightningBaccarat())
+}

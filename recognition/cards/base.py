@@ -25,6 +25,7 @@ The same script drives :class:`recognition.cards.judge.CardJudge` (device events
 decisions out) and ``studio evaluate`` (a recorded round in, result and outcome out),
 so the studio and an auditor can never disagree about a deal.
 """
+
 from __future__ import annotations
 
 import random
@@ -43,9 +44,18 @@ SHOE_START_BURNS = ("none", "face_value", "fixed")
 
 
 #: the codes a decision is refused with (docs/card-games.md, "Games with player decisions")
-REFUSAL_CODES: tuple[str, ...] = ("no_round", "betting_open", "betting_closed", "seat_not_in_play",
-                                  "hand_not_in_play", "not_your_turn", "window_closed", "not_allowed",
-                                  "bad_cards", "round_over")
+REFUSAL_CODES: tuple[str, ...] = (
+    "no_round",
+    "betting_open",
+    "betting_closed",
+    "seat_not_in_play",
+    "hand_not_in_play",
+    "not_your_turn",
+    "window_closed",
+    "not_allowed",
+    "bad_cards",
+    "round_over",
+)
 
 #: the action that says a seat has a main bet this round (posted while betting is open)
 SIT = "sit"
@@ -164,22 +174,29 @@ class CardGame(BaseGame):
 
     # --- games with player decisions -----------------------------------------------------------
 
-    def next_step(self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]],
-                  context: Any = None) -> str | list[Ask] | None:
+    def next_step(
+        self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]], context: Any = None
+    ) -> str | list[Ask] | None:
         """The position of the next card, or the windows the deal waits for now (a non-empty list),
         or None when the hand is complete. Games without decisions: ``next_position``."""
         return self.next_position(cards, context)
 
-    def check_decision(self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]],
-                       decision: Mapping[str, Any], context: Any = None) -> dict[str, Any]:
+    def check_decision(
+        self,
+        cards: Sequence[str],
+        decisions: Sequence[Mapping[str, Any]],
+        decision: Mapping[str, Any],
+        context: Any = None,
+    ) -> dict[str, Any]:
         """The canonical decision dict (window filled in) if the rules allow `decision` now,
         else DecisionError(code, message)."""
         if decision.get("action") == SIT and self.has_decisions and not self.common_hand:
             return self.check_sit(cards, decisions, decision)
         raise DecisionError("not_allowed", f"{self.game_id} takes no player decisions")
 
-    def check_sit(self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]],
-                  decision: Mapping[str, Any]) -> dict[str, Any]:
+    def check_sit(
+        self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]], decision: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """A "sit" (the seat has a main bet this round): allowed before any card, once per seat."""
         d = decision_dict(decision)
         if not self.has_decisions or self.common_hand:
@@ -187,8 +204,10 @@ class CardGame(BaseGame):
         if cards or any(x.get("action") != SIT for x in decisions):
             raise DecisionError("betting_closed", "seats sit only while betting is open")
         if self.seats and d["seat"] not in self.seats:
-            raise DecisionError("seat_not_in_play", f"{d['seat']!r} is not a seat of {self.game_id} "
-                                                    f"(seats: {', '.join(self.seats)})")
+            raise DecisionError(
+                "seat_not_in_play",
+                f"{d['seat']!r} is not a seat of {self.game_id} (seats: {', '.join(self.seats)})",
+            )
         if d["hand"] != 1:
             raise DecisionError("hand_not_in_play", "a seat sits with hand 1")
         if any(x.get("seat") == d["seat"] for x in decisions):
@@ -202,24 +221,30 @@ class CardGame(BaseGame):
             return [s for s in self.seats if s in taken]
         return sorted(taken)
 
-    def result_from_play(self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]],
-                         context: Any = None) -> dict[str, Any]:
+    def result_from_play(
+        self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]], context: Any = None
+    ) -> dict[str, Any]:
         """The result of a complete hand; a decision game's result carries its decisions."""
         return self.result_from_cards(cards, context)
 
-    def play(self, raw_cards: Any, raw_decisions: Any, context: Any = None,
-             seats: Any = None) -> tuple[list[str], list[dict[str, Any]]]:
+    def play(
+        self, raw_cards: Any, raw_decisions: Any, context: Any = None, seats: Any = None
+    ) -> tuple[list[str], list[dict[str, Any]]]:
         """Replay a decision game's deal: (cards, accepted decisions), or ValueError naming the problem.
 
         `raw_decisions` in the order taken (the "sit" decisions first; `seats` is a shorthand for
         them); each is checked with ``check_decision`` when the deal waits for it, so the order of
         decisions relative to cards needs no saying."""
         if not isinstance(raw_cards, (list, tuple)):
-            raise ValueError(f"'cards' must be a list of card codes in deal order, not {type(raw_cards).__name__}")
+            raise ValueError(
+                f"'cards' must be a list of card codes in deal order, not {type(raw_cards).__name__}"
+            )
         raw_decisions = [] if raw_decisions is None else raw_decisions
         if not isinstance(raw_decisions, (list, tuple)):
-            raise ValueError(f"'decisions' must be a list of decisions in the order taken, not "
-                             f"{type(raw_decisions).__name__}")
+            raise ValueError(
+                f"'decisions' must be a list of decisions in the order taken, not "
+                f"{type(raw_decisions).__name__}"
+            )
         pending: list[tuple[int, Any]] = list(enumerate(raw_decisions))
         if seats is not None:
             if not isinstance(seats, (list, tuple)):
@@ -235,8 +260,9 @@ class CardGame(BaseGame):
                 decisions.append(self.check_decision(cards, decisions, d, context))
             except DecisionError as exc:
                 name = f"decision {i + 1}" if i >= 0 else f"seat {d['seat']!r}"
-                raise ValueError(f"{name} ({d['seat']} hand {d['hand']} {d['action']}) refused "
-                                 f"[{exc.code}]: {exc.message}") from None
+                raise ValueError(
+                    f"{name} ({d['seat']} hand {d['hand']} {d['action']}) refused [{exc.code}]: {exc.message}"
+                ) from None
 
         while pending and isinstance(pending[0][1], Mapping) and pending[0][1].get("action") == SIT:
             take(*pending.pop(0))
@@ -247,14 +273,17 @@ class CardGame(BaseGame):
                 break
             if isinstance(step, str):
                 if n >= len(raw_cards):
-                    raise ValueError(f"too few cards ({len(cards)}): the next card is {self.position_label(step)} "
-                                     f"({step})")
+                    raise ValueError(
+                        f"too few cards ({len(cards)}): the next card is {self.position_label(step)} ({step})"
+                    )
                 try:
                     card = parse_card(raw_cards[n])
                 except ValueError as exc:
                     raise ValueError(f"card {n + 1}: {exc}") from None
                 if not shoe.holds(card):
-                    raise ValueError(f"card {n + 1}: {describe(card)} is not a card of {self.game_id} ({shoe.name})")
+                    raise ValueError(
+                        f"card {n + 1}: {describe(card)} is not a card of {self.game_id} ({shoe.name})"
+                    )
                 cards.append(card)
                 n += 1
                 continue
@@ -263,8 +292,10 @@ class CardGame(BaseGame):
                 raise ValueError(f"too few decisions ({len(decisions)}): the deal waits for {waits}")
             take(*pending.pop(0))
         if n < len(raw_cards):
-            raise ValueError(f"card {n + 1} ({raw_cards[n]}) is not used by the rules: the hand was complete after "
-                             f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
+            raise ValueError(
+                f"card {n + 1} ({raw_cards[n]}) is not used by the rules: the hand was complete after "
+                f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+            )
         if pending:
             i, raw = pending[0]
             raise ValueError(f"decision {i + 1} ({raw!r}) is not used by the rules: the hand was complete")
@@ -276,7 +307,9 @@ class CardGame(BaseGame):
     def deal(self, raw_cards: Any, context: Any = None) -> tuple[list[str], list[str]]:
         """Check a whole deal against the script: (cards, positions), or ValueError naming the problem."""
         if not isinstance(raw_cards, (list, tuple)):
-            raise ValueError(f"'cards' must be a list of card codes in deal order, not {type(raw_cards).__name__}")
+            raise ValueError(
+                f"'cards' must be a list of card codes in deal order, not {type(raw_cards).__name__}"
+            )
         shoe = self.shoe_spec()
         cards: list[str] = []
         positions: list[str] = []
@@ -286,17 +319,22 @@ class CardGame(BaseGame):
             except ValueError as exc:
                 raise ValueError(f"card {i + 1}: {exc}") from None
             if not shoe.holds(card):
-                raise ValueError(f"card {i + 1}: {describe(card)} is not a card of {self.game_id} ({shoe.name})")
+                raise ValueError(
+                    f"card {i + 1}: {describe(card)} is not a card of {self.game_id} ({shoe.name})"
+                )
             position = self.next_position(cards, context)
             if position is None:
-                raise ValueError(f"card {i + 1} ({card}) is not used by the rules: the hand was complete after "
-                                 f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
+                raise ValueError(
+                    f"card {i + 1} ({card}) is not used by the rules: the hand was complete after "
+                    f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+                )
             cards.append(card)
             positions.append(position)
         position = self.next_position(cards, context)
         if position is not None:
-            raise ValueError(f"too few cards ({len(cards)}): the next card is {self.position_label(position)} "
-                             f"({position})")
+            raise ValueError(
+                f"too few cards ({len(cards)}): the next card is {self.position_label(position)} ({position})"
+            )
         check_copies(cards, shoe)
         return cards, positions
 

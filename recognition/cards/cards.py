@@ -13,6 +13,7 @@ A :class:`ShoeSpec` says how many copies of each code a shoe holds; the judge us
 it to refuse a card drawn more often than the shoe can hold it, and
 :func:`check_copies` does the same for one round in ``studio evaluate``.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -25,8 +26,21 @@ RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 RED_SUITS = frozenset("HD")
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-              "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+RANK_NAMES = {
+    "A": "ace",
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+    "T": "ten",
+    "J": "jack",
+    "Q": "queen",
+    "K": "king",
+}
 
 #: the 52 standard codes, spades first, then hearts, diamonds, clubs; A..K within a suit
 STANDARD_52: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
@@ -83,7 +97,9 @@ def parse_card(value: Any) -> str:
     if text.startswith("10") and len(text) == 3 and text[2] in SUITS:
         raise ValueError(f"{value!r} is not a card code; the ten is written T: write {'T' + text[2]!r}")
     if len(text) == 2 and text[0] in RANKS and text[1] in SUITS:
-        raise ValueError(f"{value!r} is not a card code; write {text!r} (rank then suit, capitals, no spaces)")
+        raise ValueError(
+            f"{value!r} is not a card code; write {text!r} (rank then suit, capitals, no spaces)"
+        )
     raise ValueError(f"{value!r} is not a card code (rank A 2-9 T J Q K then suit S H D C, e.g. '9H', 'TD')")
 
 
@@ -98,8 +114,11 @@ class ShoeSpec:
 
     @property
     def size(self) -> int:
-        return sum(self.copies.values()) if not self.joker_limit else (
-            sum(n for c, n in self.copies.items() if c not in JOKERS) + self.joker_limit)
+        return (
+            sum(self.copies.values())
+            if not self.joker_limit
+            else (sum(n for c, n in self.copies.items() if c not in JOKERS) + self.joker_limit)
+        )
 
     def limit(self, card: str) -> int:
         if card == JOKER:
@@ -116,8 +135,10 @@ class ShoeSpec:
             return f"{describe(card)} is not a card of this shoe ({self.name})"
         already = drawn.get(card, 0)
         if already + 1 > limit:
-            return (f"{describe(card)} was drawn {already + 1} times but this shoe ({self.name}) "
-                    f"holds only {limit}")
+            return (
+                f"{describe(card)} was drawn {already + 1} times but this shoe ({self.name}) "
+                f"holds only {limit}"
+            )
         if card in JOKERS and self.joker_limit:
             jokers = sum(drawn.get(j, 0) for j in JOKERS)
             if jokers + 1 > self.joker_limit:
@@ -125,7 +146,9 @@ class ShoeSpec:
         return None
 
 
-def standard_shoe(decks: int, *, jokers: bool = False, ranks: str = RANKS, name: str | None = None) -> ShoeSpec:
+def standard_shoe(
+    decks: int, *, jokers: bool = False, ranks: str = RANKS, name: str | None = None
+) -> ShoeSpec:
     """`decks` packs of the standard cards (optionally only some ranks, optionally with a red and a black joker)."""
     if decks < 1:
         raise ValueError(f"a shoe holds at least one deck, not {decks}")

@@ -7,6 +7,7 @@ The seeds give no odds (Speedy 7's are "updated" each round, L2519; Jokerbet's a
 guessed outcome", L3313): winning bet spots carry no payout. Speedy 7's streak bonuses (L2531-2533)
 depend on each player's own bets across a game's seven rounds and are the platform's to pay.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -46,8 +47,10 @@ class Speedy7(OneCardGame):
         return {"winning_bets": [{"bet": result["colour"]}], "pushed_bets": []}
 
 
-JOKERBET_SHOE = ShoeSpec("1 deck of 54 cards (52 and a red and a black joker)",
-                         {**{c: 1 for c in STANDARD_52}, RED_JOKER: 1, BLACK_JOKER: 1})
+JOKERBET_SHOE = ShoeSpec(
+    "1 deck of 54 cards (52 and a red and a black joker)",
+    {**{c: 1 for c in STANDARD_52}, RED_JOKER: 1, BLACK_JOKER: 1},
+)
 _RANK_BET = {r: ("10" if r == "T" else RANK_NAMES[r] if r in "JQKA" else r) for r in RANK_NAMES}
 
 
@@ -79,7 +82,9 @@ class Jokerbet(OneCardGame):
         else:
             bets += [f"rank_{_RANK_BET[card[0]]}", f"card_{card}", SUIT_NAMES[card[1]]]  # L3161-3303
         bets.append("red" if is_red(card) else "black")  # L3305-3307: jokers by their colour
-        bets.append("digital" if card not in JOKERS and card[0] in "23456789T" else "non_digital")  # L3309-3311
+        bets.append(
+            "digital" if card not in JOKERS and card[0] in "23456789T" else "non_digital"
+        )  # L3309-3311
         return {"winning_bets": [{"bet": b} for b in bets], "pushed_bets": []}
 
 

@@ -8,6 +8,7 @@ Outcomes list the winning and pushed bet spots with net odds to 1 where the seed
 where a seed gives no odds (War of Bets, Rock Paper Scissors) the winning spots carry no
 "payout" and the platform pays its published odds (docs/card-games.md).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -138,7 +139,9 @@ class WarOfBets(DuelGame):
             winning.append({"bet": f"{side}_{'red' if is_red(card) else 'black'}"})
             winning.append({"bet": f"{side}_{SUIT_NAMES[card[1]]}"})
             score = WAR_SCORE[card[0]]
-            winning.append({"bet": f"{side}_score_{'8' if score == 8 else 'under_8' if score < 8 else 'over_8'}"})
+            winning.append(
+                {"bet": f"{side}_score_{'8' if score == 8 else 'under_8' if score < 8 else 'over_8'}"}
+            )
             winning.append({"bet": f"{side}_{'picture' if card[0] in 'JQK' else 'ace_or_number'}"})
         return {"winning_bets": winning, "pushed_bets": []}
 
@@ -185,4 +188,6 @@ class RockPaperScissors(DuelGame):
 
 assert set(RANKS) == set(ACE_LOW) == set(ACE_HIGH)
 
-GAMES = {g.game_id: g for g in (DragonTiger(), KricketWar(), FootballStudio(), WarOfBets(), RockPaperScissors())}
+GAMES = {
+    g.game_id: g for g in (DragonTiger(), KricketWar(), FootballStudio(), WarOfBets(), RockPaperScissors())
+}

@@ -46,6 +46,7 @@ Holds the judge raises carry codes the dealer releases by (``release_by``); a se
 incident of the same kind in one round gets ``code_2``, ``code_3``... so that releasing
 one never clears the other.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -53,51 +54,66 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from devices.events import CardDrawn, CardUnreadable, DeviceConnected, DeviceDisconnected, DeviceEvent
-from recognition.game import (AskDecision, Decision, DecisionRefused, DecisionTaken, Hold, Note, PlayerDecision,
-                              Release, ResultReady, RoundSignal, Void)
+from recognition.game import (
+    AskDecision,
+    Decision,
+    DecisionRefused,
+    DecisionTaken,
+    Hold,
+    Note,
+    PlayerDecision,
+    Release,
+    ResultReady,
+    RoundSignal,
+    Void,
+)
 
 from .base import SHOE_START_BURNS, SIT, Ask, CardGame, DecisionError, decision_dict
 from .cards import BACCARAT_VALUE, JOKERS, ShoeSpec, describe
 
 NONE, BETTING, DEALING, COMPLETE, FAULTED = "none", "betting", "dealing", "complete", "faulted"
 
-_FAULT_NEXT = ("This round will not be certified from the shoe: void it (misdeal, all bets are returned), "
-               "or have a supervisor enter the result by hand.")
-_CHECK_NEXT = ("When the hand is complete, compare the cards on screen with the cards on the table: release "
-               "this hold if they match, otherwise void the round.")
+_FAULT_NEXT = (
+    "This round will not be certified from the shoe: void it (misdeal, all bets are returned), "
+    "or have a supervisor enter the result by hand."
+)
+_CHECK_NEXT = (
+    "When the hand is complete, compare the cards on screen with the cards on the table: release "
+    "this hold if they match, otherwise void the round."
+)
 
 #: what each hold tells the dealer (the detail of the incident is appended)
 HOLD_MESSAGES: dict[str, str] = {
     "unknown_card": "The shoe read a card that is not in the deck vendor's table. " + _FAULT_NEXT,
     "wrong_shoe": "A card from another shoe came out. " + _FAULT_NEXT,
     "impossible_card": "The shoe reported a card this shoe cannot hold: it was misread or does not belong here. "
-                       + _FAULT_NEXT,
+    + _FAULT_NEXT,
     "card_before_betting_closed": "A card came out of the shoe while betting was still open; players could see "
-                                  "it. Void the round (all bets are returned).",
+    "it. Void the round (all bets are returned).",
     "extra_card": "A card came out after the hand was complete. If it was dealt into the hand the deal is wrong: "
-                  "void the round. If it was only burned, release this hold.",
+    "void the round. If it was only burned, release this hold.",
     "round_not_seen": "The studio did not see this round open, so it cannot know every card of the deal. "
-                      + _FAULT_NEXT,
+    + _FAULT_NEXT,
     "deal_context_missing": "The computer draw this deal depends on is missing. " + _FAULT_NEXT,
     "card_unreadable": "The shoe could not read a card. Scan that card again: the next card read takes its "
-                       "place. " + _CHECK_NEXT,
+    "place. " + _CHECK_NEXT,
     "shoe_lost": "Contact with the shoe was lost during the round; cards drawn meanwhile were not read. Wait for "
-                 "it to reconnect. " + _CHECK_NEXT,
+    "it to reconnect. " + _CHECK_NEXT,
     "burns_skipped": "The new shoe's burn cards were not drawn before the deal began; the studio takes the cards "
-                     "as dealt. " + _CHECK_NEXT,
+    "as dealt. " + _CHECK_NEXT,
     "deck_changed": "A new deck started before the previous one was finished. If the deck was changed on "
-                    "purpose, release this hold; otherwise void the round.",
+    "purpose, release this hold; otherwise void the round.",
     "card_between_rounds": "A card came out of the shoe between rounds. It is not part of any round and counts "
-                           "as burned: put it in the discard rack, then release this hold.",
+    "as burned: put it in the discard rack, then release this hold.",
     "shoe_lost_idle": "Contact with the shoe was lost. Do not deal until it reconnects.",
     "shoe_change": "The cut card is out and the last hand of this shoe has been played: change the shoe before "
-                   "the next deal. The studio starts counting the new shoe at its first card and lifts this hold "
-                   "then.",
+    "the next deal. The studio starts counting the new shoe at its first card and lifts this hold "
+    "then.",
     "card_before_decision": "A card came out before the player's decision it depends on. The studio keeps it in "
-                            "its order: when the decision comes, the card goes where the rules then send it (the "
-                            "next card of that hand on a hit or a double; otherwise the next hand's, or the "
-                            "dealer's). When the hand is complete, compare the cards on screen with the table: "
-                            "release this hold if they match, otherwise void the round.",
+    "its order: when the decision comes, the card goes where the rules then send it (the "
+    "next card of that hand on a hit or a double; otherwise the next hand's, or the "
+    "dealer's). When the hand is complete, compare the cards on screen with the table: "
+    "release this hold if they match, otherwise void the round.",
 }
 
 NOTE_MESSAGES: dict[str, str] = {
@@ -136,17 +152,28 @@ class _Round:
     # games with player decisions
     decisions: list[dict[str, Any]] = field(default_factory=list)
     asked: set[str] = field(default_factory=set)  # windows already announced with AskDecision
-    early: list[tuple[str, str]] = field(default_factory=list)  # (card, device_id) drawn before their decision
+    early: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (card, device_id) drawn before their decision
     device_id: str = ""  # the shoe of the last card placed
 
 
 class CardJudge:
     """Turns one shoe's events and the table's round signals into decisions (:class:`recognition.game.Judge`)."""
 
-    def __init__(self, game: CardGame, *, decks: int | None = None, deck_id: str | None = None,
-                 shoe_start_burn: str | None = None, shoe_start_burn_count: int | None = None,
-                 burn_each_round: int = 0, hands_after_cut_card: int = 1,
-                 reshuffle_each_round: bool | None = None, new_shoe_at_start: bool = False) -> None:
+    def __init__(
+        self,
+        game: CardGame,
+        *,
+        decks: int | None = None,
+        deck_id: str | None = None,
+        shoe_start_burn: str | None = None,
+        shoe_start_burn_count: int | None = None,
+        burn_each_round: int = 0,
+        hands_after_cut_card: int = 1,
+        reshuffle_each_round: bool | None = None,
+        new_shoe_at_start: bool = False,
+    ) -> None:
         """
         decks: decks in the shoe (default: the game's).
         deck_id: the deck identity the vendor table reports for this table's shoe; a card of another
@@ -165,10 +192,15 @@ class CardJudge:
         if rule not in SHOE_START_BURNS:
             raise ValueError(f"shoe_start_burn must be one of {', '.join(SHOE_START_BURNS)}, not {rule!r}")
         count = shoe_start_burn_count if shoe_start_burn_count is not None else game.shoe_start_burn_count
-        for name, value in (("shoe_start_burn_count", count), ("burn_each_round", burn_each_round),
-                            ("hands_after_cut_card", hands_after_cut_card)):
+        for name, value in (
+            ("shoe_start_burn_count", count),
+            ("burn_each_round", burn_each_round),
+            ("hands_after_cut_card", hands_after_cut_card),
+        ):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be a whole number of cards or rounds (0 or more), not {value!r}")
+                raise ValueError(
+                    f"{name} must be a whole number of cards or rounds (0 or more), not {value!r}"
+                )
         if rule == "fixed" and count == 0:
             raise ValueError("shoe_start_burn 'fixed' needs shoe_start_burn_count of 1 or more")
         self.spec: ShoeSpec = game.shoe_spec(decks)
@@ -232,8 +264,12 @@ class CardJudge:
             elif self._cut_rounds_left is not None and self._cut_rounds_left > 0:
                 self._cut_rounds_left -= 1
                 if self._cut_rounds_left == 0:
-                    out.append(Note(code="last_hand", message=_say(NOTE_MESSAGES, "last_hand",
-                                                                   f"round {s.round_number}")))
+                    out.append(
+                        Note(
+                            code="last_hand",
+                            message=_say(NOTE_MESSAGES, "last_hand", f"round {s.round_number}"),
+                        )
+                    )
         elif s.signal == "betting_closed":
             r = self._round
             if r is None or r.number != s.round_number or r.phase != BETTING:
@@ -252,8 +288,12 @@ class CardJudge:
             if self.game.has_decisions:
                 if not self.game.common_hand and not self.game.sat(r.decisions):
                     r.phase = FAULTED
-                    out.append(Void(code="no_players", message=f"No seat has a main bet in round {r.number}: "
-                                                               "no cards are dealt."))
+                    out.append(
+                        Void(
+                            code="no_players",
+                            message=f"No seat has a main bet in round {r.number}: no cards are dealt.",
+                        )
+                    )
                     return
                 self._advance(r, "", out)
         elif s.signal == "round_ended":
@@ -281,11 +321,17 @@ class CardJudge:
                 seen = sum(self._counts.values())
                 self._start_new_shoe(out)
                 self._deck = ev.deck
-                self._deck_changed(f"{what} is from deck {ev.deck!r} after {seen} of the {self.spec.size} cards "
-                                   "of the previous deck", out)
+                self._deck_changed(
+                    f"{what} is from deck {ev.deck!r} after {seen} of the {self.spec.size} cards "
+                    "of the previous deck",
+                    out,
+                )
             elif ev.deck != self._deck:
-                self._bad_card("wrong_shoe", f"{what} is from deck {ev.deck!r}; this shoe is deck {self._deck!r}; "
-                                             f"{self._where()}", out)
+                self._bad_card(
+                    "wrong_shoe",
+                    f"{what} is from deck {ev.deck!r}; this shoe is deck {self._deck!r}; {self._where()}",
+                    out,
+                )
                 return
         problem = self.spec.problem(ev.card, self._counts)
         if problem:
@@ -329,13 +375,23 @@ class CardJudge:
         self._burns_skipped(r, f"{what} taken as {self.game.position_label(position)}", out)
         if r.rescan:
             r.rescan = False
-            out.append(Note(code="rescanned", message=_say(NOTE_MESSAGES, "rescanned",
-                                                           f"{what} taken as {self.game.position_label(position)}")))
+            out.append(
+                Note(
+                    code="rescanned",
+                    message=_say(
+                        NOTE_MESSAGES, "rescanned", f"{what} taken as {self.game.position_label(position)}"
+                    ),
+                )
+            )
         r.cards.append(card)
         if self.game.next_position(r.cards, r.context) is None:
             r.phase = COMPLETE
-            out.append(ResultReady(result=self.game.result_from_cards(r.cards, r.context),
-                                   source={"device_id": ev.device_id, "cards": list(r.cards)}))
+            out.append(
+                ResultReady(
+                    result=self.game.result_from_cards(r.cards, r.context),
+                    source={"device_id": ev.device_id, "cards": list(r.cards)},
+                )
+            )
 
     # --- games with player decisions ---------------------------------------------------------
 
@@ -347,13 +403,21 @@ class CardJudge:
         if r.early or isinstance(step, list):
             # the deal waits for a decision: keep the card in its order until the decision says where it goes
             waiting = step if isinstance(step, list) else []
-            label = ", ".join(f"{a.seat} hand {a.hand} ({a.window})" for a in waiting) or "an earlier decision"
+            label = (
+                ", ".join(f"{a.seat} hand {a.hand} ({a.window})" for a in waiting) or "an earlier decision"
+            )
             r.early.append((card, device_id))
             self._burns_skipped(r, f"{what} drawn before the decision of {label}", out)
             if r.rescan:
                 r.rescan = False
-                out.append(Note(code="rescanned", message=_say(NOTE_MESSAGES, "rescanned",
-                                                               f"{what}, drawn before the decision of {label}")))
+                out.append(
+                    Note(
+                        code="rescanned",
+                        message=_say(
+                            NOTE_MESSAGES, "rescanned", f"{what}, drawn before the decision of {label}"
+                        ),
+                    )
+                )
             self._hold("card_before_decision", f"{what} while waiting for {label}", out)
             return
         if step is None:  # cannot happen: a complete hand is COMPLETE
@@ -364,7 +428,9 @@ class CardJudge:
         self._burns_skipped(r, f"{what} taken as {label}", out)
         if r.rescan:
             r.rescan = False
-            out.append(Note(code="rescanned", message=_say(NOTE_MESSAGES, "rescanned", f"{what} taken as {label}")))
+            out.append(
+                Note(code="rescanned", message=_say(NOTE_MESSAGES, "rescanned", f"{what} taken as {label}"))
+            )
         r.cards.append(card)
         r.device_id = device_id
         self._advance(r, device_id, out)
@@ -383,42 +449,72 @@ class CardJudge:
             for ask in step:
                 if ask.window not in r.asked:
                     r.asked.add(ask.window)
-                    out.append(AskDecision(window=ask.window, seat=ask.seat, hand=ask.hand, allowed=ask.allowed,
-                                           default=ask.default, detail=dict(ask.detail)))
+                    out.append(
+                        AskDecision(
+                            window=ask.window,
+                            seat=ask.seat,
+                            hand=ask.hand,
+                            allowed=ask.allowed,
+                            default=ask.default,
+                            detail=dict(ask.detail),
+                        )
+                    )
         elif step is None:
             if r.early:
                 r.phase = FAULTED
                 extra = " ".join(c for c, _ in r.early)
                 r.early.clear()
-                self._hold("extra_card", f"{extra} drawn early and left over after the hand {self._hand(r)}", out)
+                self._hold(
+                    "extra_card", f"{extra} drawn early and left over after the hand {self._hand(r)}", out
+                )
                 return
             r.phase = COMPLETE
-            out.append(ResultReady(result=self.game.result_from_play(r.cards, r.decisions, r.context),
-                                   source={"device_id": device_id or r.device_id, "cards": list(r.cards),
-                                           "decisions": [dict(d) for d in r.decisions]}))
+            out.append(
+                ResultReady(
+                    result=self.game.result_from_play(r.cards, r.decisions, r.context),
+                    source={
+                        "device_id": device_id or r.device_id,
+                        "cards": list(r.cards),
+                        "decisions": [dict(d) for d in r.decisions],
+                    },
+                )
+            )
 
     def _on_decision(self, pd: PlayerDecision, out: list[Decision]) -> None:
         r = self._round
         if not self.game.has_decisions:
-            out.append(DecisionRefused(code="not_allowed", message=f"{self.game.game_id} takes no player decisions"))
+            out.append(
+                DecisionRefused(code="not_allowed", message=f"{self.game.game_id} takes no player decisions")
+            )
             return
         if r is None or r.number != pd.round_number:
             now = f"round {r.number} is in play" if r is not None else "no round is in play"
-            out.append(DecisionRefused(code="no_round", message=f"round {pd.round_number} is not in play ({now})"))
+            out.append(
+                DecisionRefused(code="no_round", message=f"round {pd.round_number} is not in play ({now})")
+            )
             return
         if r.phase == BETTING:
             if pd.action != SIT:
-                out.append(DecisionRefused(code="betting_open", message=f"betting is still open in round {r.number}: "
-                                                                        f"no {pd.action!r} decisions yet"))
+                out.append(
+                    DecisionRefused(
+                        code="betting_open",
+                        message=f"betting is still open in round {r.number}: no {pd.action!r} decisions yet",
+                    )
+                )
                 return
         elif pd.action == SIT:
-            out.append(DecisionRefused(code="betting_closed",
-                                       message=f"betting has closed in round {r.number}: seats sit only while it is "
-                                               "open"))
+            out.append(
+                DecisionRefused(
+                    code="betting_closed",
+                    message=f"betting has closed in round {r.number}: seats sit only while it is open",
+                )
+            )
             return
         elif r.phase in (COMPLETE, FAULTED):
             why = "the hand is complete" if r.phase == COMPLETE else "the round is held for a fault"
-            out.append(DecisionRefused(code="round_over", message=f"round {r.number} takes no more decisions: {why}"))
+            out.append(
+                DecisionRefused(code="round_over", message=f"round {r.number} takes no more decisions: {why}")
+            )
             return
         try:
             d = self.game.check_decision(r.cards, r.decisions, decision_dict(pd), r.context)
@@ -429,8 +525,16 @@ class CardJudge:
             out.append(DecisionRefused(code="not_allowed", message=str(exc)))
             return
         r.decisions.append(d)
-        out.append(DecisionTaken(window=d["window"] or "", seat=d["seat"], hand=d["hand"], action=d["action"],
-                                 cards=tuple(d["cards"]), by=d["by"]))
+        out.append(
+            DecisionTaken(
+                window=d["window"] or "",
+                seat=d["seat"],
+                hand=d["hand"],
+                action=d["action"],
+                cards=tuple(d["cards"]),
+                by=d["by"],
+            )
+        )
         if r.phase == DEALING:
             self._advance(r, "", out)
 
@@ -443,8 +547,19 @@ class CardJudge:
         if isinstance(step, str):
             return {"next": {"position": step, "label": self.game.position_label(step)}, "awaiting": []}
         if isinstance(step, list):
-            return {"next": None, "awaiting": [{"window": a.window, "seat": a.seat, "hand": a.hand,
-                                                "allowed": list(a.allowed), "default": a.default} for a in step]}
+            return {
+                "next": None,
+                "awaiting": [
+                    {
+                        "window": a.window,
+                        "seat": a.seat,
+                        "hand": a.hand,
+                        "allowed": list(a.allowed),
+                        "default": a.default,
+                    }
+                    for a in step
+                ],
+            }
         return {"next": None, "awaiting": []}
 
     def _take_burn(self, card: str | None, what: str, out: list[Decision]) -> bool:
@@ -455,8 +570,10 @@ class CardJudge:
             self._face_burn = False
             if card is None:
                 self._burns_left = 0
-                detail = (f"the first card of the shoe is {what}: the studio cannot tell how many more to burn; "
-                          "burn them as the rule says (each will show as a card between rounds)")
+                detail = (
+                    f"the first card of the shoe is {what}: the studio cannot tell how many more to burn; "
+                    "burn them as the rule says (each will show as a card between rounds)"
+                )
             else:
                 self._burns_left = face_value_burn(card)
                 detail = f"first card of the shoe {what}: burn {self._burns_left} more"
@@ -510,17 +627,24 @@ class CardJudge:
 
     def _on_cut_card(self, out: list[Decision]) -> None:
         if self.reshuffle or self._cut_rounds_left is not None:
-            out.append(Note(code="cut_card", message=_say(NOTE_MESSAGES, "cut_card", "no shoe change pending on it")))
+            out.append(
+                Note(code="cut_card", message=_say(NOTE_MESSAGES, "cut_card", "no shoe change pending on it"))
+            )
             return
         self._cut_rounds_left = self.hands_after_cut_card
         in_progress = self._round is not None
         if self.hands_after_cut_card == 0:
-            detail = ("the round in progress is the last from this shoe" if in_progress
-                      else "change the shoe before the next round")
+            detail = (
+                "the round in progress is the last from this shoe"
+                if in_progress
+                else "change the shoe before the next round"
+            )
         else:
             n = self.hands_after_cut_card
-            detail = (f"{'the round in progress and ' if in_progress else ''}{n} more round{'s' if n != 1 else ''} "
-                      "from this shoe, then change the shoe")
+            detail = (
+                f"{'the round in progress and ' if in_progress else ''}{n} more round{'s' if n != 1 else ''} "
+                "from this shoe, then change the shoe"
+            )
         out.append(Note(code="cut_card", message=_say(NOTE_MESSAGES, "cut_card", detail)))
         if self.hands_after_cut_card == 0 and not in_progress:
             self._ask_shoe_change("the cut card came out between rounds", out)
@@ -543,8 +667,16 @@ class CardJudge:
         if lost == "idle":
             out.append(Release(code="shoe_lost"))
         elif lost == "round":
-            out.append(Note(code="shoe_reconnected", message=_say(
-                NOTE_MESSAGES, "shoe_reconnected", "check the hand against the table before releasing 'shoe_lost'")))
+            out.append(
+                Note(
+                    code="shoe_reconnected",
+                    message=_say(
+                        NOTE_MESSAGES,
+                        "shoe_reconnected",
+                        "check the hand against the table before releasing 'shoe_lost'",
+                    ),
+                )
+            )
 
     # --- the shoe ---------------------------------------------------------------------------
 
@@ -563,8 +695,11 @@ class CardJudge:
         if self._change_hold:
             self._change_hold = False
             out.append(Release(code="shoe_change"))
-        burns = {"none": "no burn cards", "face_value": "the first card is burned and says how many more to burn",
-                 "fixed": f"{self.burn_count} burn card(s)"}[self.burn_rule]
+        burns = {
+            "none": "no burn cards",
+            "face_value": "the first card is burned and says how many more to burn",
+            "fixed": f"{self.burn_count} burn card(s)",
+        }[self.burn_rule]
         out.append(Note(code="new_shoe", message=_say(NOTE_MESSAGES, "new_shoe", burns)))
 
     # --- helpers ---------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ Ranks compare ace high (2 lowest), the ace also low in the straight 5-4-3-2-A (s
 seed 004 L50-64, seed 000 L3441); suits never break ties (004 L58). A hand's value is a
 tuple ``(category, *tiebreak)`` that compares with ``<``/``==`` directly.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -13,14 +14,42 @@ from itertools import combinations
 from .cards import ACE_HIGH
 
 # five-card categories, lowest first
-HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH = \
-    range(10)
-CATEGORY_NAMES = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-                  "four_of_a_kind", "straight_flush", "royal_flush")
+(
+    HIGH_CARD,
+    PAIR,
+    TWO_PAIR,
+    THREE_OF_A_KIND,
+    STRAIGHT,
+    FLUSH,
+    FULL_HOUSE,
+    FOUR_OF_A_KIND,
+    STRAIGHT_FLUSH,
+    ROYAL_FLUSH,
+) = range(10)
+CATEGORY_NAMES = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
 
 # three-card categories, lowest first (a straight beats a flush in three cards: seed 000 L543-548)
 T_HIGH_CARD, T_PAIR, T_FLUSH, T_STRAIGHT, T_THREE_OF_A_KIND, T_STRAIGHT_FLUSH, T_MINI_ROYAL = range(7)
-THREE_CARD_NAMES = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush", "mini_royal")
+THREE_CARD_NAMES = (
+    "high_card",
+    "pair",
+    "flush",
+    "straight",
+    "three_of_a_kind",
+    "straight_flush",
+    "mini_royal",
+)
 
 HandValue = tuple[int, ...]
 
@@ -35,7 +64,9 @@ def _straight_high(ranks: list[int], length: int) -> int | None:
         return None
     if ranks[0] - ranks[-1] == length - 1:
         return ranks[0]
-    if ranks[0] == 14 and ranks[1:] == list(range(length, 1, -1)):  # the wheel: A-5-4-3-2 (A-3-2 in three cards)
+    if ranks[0] == 14 and ranks[1:] == list(
+        range(length, 1, -1)
+    ):  # the wheel: A-5-4-3-2 (A-3-2 in three cards)
         return length
     return None
 

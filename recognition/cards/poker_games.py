@@ -10,6 +10,7 @@ Games and seed lines: Side Bet City 000 L3419-3493; Three Card Poker and Teen Pa
 Caribbean Stud 000 L714-773 (and 004 L11-89); Casino Hold'em 000 L563-617 with the land rules of
 seed 001 where 000 is silent; Texas Hold'em against the dealer 000 L619-679.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -68,7 +69,7 @@ class FixedDealGame(CardGame):
     def split(self, cards: Sequence[str]) -> dict[str, list[str]]:
         out, i = {}, 0
         for key, n in self.layout:
-            out[key] = list(cards[i:i + n])
+            out[key] = list(cards[i : i + n])
             i += n
         return out
 
@@ -89,13 +90,34 @@ def _pay(table: Mapping[int, Fraction], value: HandValue) -> Fraction | None:
 # --- Side Bet City -------------------------------------------------------------------------------
 
 #: seed 000 L3481-3491 (3 Card Hand column), by three-card category
-SBC_THREE = {T_MINI_ROYAL: F(100), T_STRAIGHT_FLUSH: F(40), T_THREE_OF_A_KIND: F(35), T_STRAIGHT: F(5),
-             T_FLUSH: F(4), T_PAIR: F(1)}
-SBC_FIVE = {ROYAL_FLUSH: F(1000), STRAIGHT_FLUSH: F(250), FOUR_OF_A_KIND: F(100), FULL_HOUSE: F(50), FLUSH: F(40),
-            STRAIGHT: F(25), THREE_OF_A_KIND: F(7), TWO_PAIR: F(4)}
+SBC_THREE = {
+    T_MINI_ROYAL: F(100),
+    T_STRAIGHT_FLUSH: F(40),
+    T_THREE_OF_A_KIND: F(35),
+    T_STRAIGHT: F(5),
+    T_FLUSH: F(4),
+    T_PAIR: F(1),
+}
+SBC_FIVE = {
+    ROYAL_FLUSH: F(1000),
+    STRAIGHT_FLUSH: F(250),
+    FOUR_OF_A_KIND: F(100),
+    FULL_HOUSE: F(50),
+    FLUSH: F(40),
+    STRAIGHT: F(25),
+    THREE_OF_A_KIND: F(7),
+    TWO_PAIR: F(4),
+}
 SBC_FIVE_HIGH_PAIR = F(1)  # "Pair JJ-AA (5 Card Hand only)"
-SBC_SEVEN = {ROYAL_FLUSH: F(500), STRAIGHT_FLUSH: F(100), FOUR_OF_A_KIND: F(50), FULL_HOUSE: F(7), FLUSH: F(5),
-             STRAIGHT: F(4), THREE_OF_A_KIND: F(3)}
+SBC_SEVEN = {
+    ROYAL_FLUSH: F(500),
+    STRAIGHT_FLUSH: F(100),
+    FOUR_OF_A_KIND: F(50),
+    FULL_HOUSE: F(7),
+    FLUSH: F(5),
+    STRAIGHT: F(4),
+    THREE_OF_A_KIND: F(3),
+}
 SBC_ALL_LOSE = F(7, 10)  # L3493: 0.7:1, stake returned on top
 
 
@@ -112,8 +134,12 @@ class SideBetCity(FixedDealGame):
         five_name = name5(five)
         if five[0] == PAIR:
             five_name = "pair_jacks_or_better" if five[1] >= ACE_HIGH["J"] else "pair_below_jacks"
-        return {"cards": list(cards), "three_card_hand": name3(three), "five_card_hand": five_name,
-                "seven_card_hand": name5(seven)}
+        return {
+            "cards": list(cards),
+            "three_card_hand": name3(three),
+            "five_card_hand": five_name,
+            "seven_card_hand": name5(seven),
+        }
 
     def cards_from_result(self, result: Mapping[str, Any]) -> list[Any]:
         return card_list(need(result, "cards", self.game_id), "cards")
@@ -138,15 +164,40 @@ class SideBetCity(FixedDealGame):
 
 # --- Three Card Poker / Teen Patti -------------------------------------------------------------
 
-ANTE_BONUS = {T_MINI_ROYAL: F(5), T_STRAIGHT_FLUSH: F(5), T_THREE_OF_A_KIND: F(4), T_STRAIGHT: F(1)}  # L536-538
-PAIR_PLUS = {T_MINI_ROYAL: F(100), T_STRAIGHT_FLUSH: F(40), T_THREE_OF_A_KIND: F(30), T_STRAIGHT: F(5),
-             T_FLUSH: F(4), T_PAIR: F(1)}  # L543-548
-SIX_CARD = {ROYAL_FLUSH: F(1000), STRAIGHT_FLUSH: F(200), FOUR_OF_A_KIND: F(100), FULL_HOUSE: F(20), FLUSH: F(15),
-            STRAIGHT: F(10), THREE_OF_A_KIND: F(7)}  # L553-559
+ANTE_BONUS = {
+    T_MINI_ROYAL: F(5),
+    T_STRAIGHT_FLUSH: F(5),
+    T_THREE_OF_A_KIND: F(4),
+    T_STRAIGHT: F(1),
+}  # L536-538
+PAIR_PLUS = {
+    T_MINI_ROYAL: F(100),
+    T_STRAIGHT_FLUSH: F(40),
+    T_THREE_OF_A_KIND: F(30),
+    T_STRAIGHT: F(5),
+    T_FLUSH: F(4),
+    T_PAIR: F(1),
+}  # L543-548
+SIX_CARD = {
+    ROYAL_FLUSH: F(1000),
+    STRAIGHT_FLUSH: F(200),
+    FOUR_OF_A_KIND: F(100),
+    FULL_HOUSE: F(20),
+    FLUSH: F(15),
+    STRAIGHT: F(10),
+    THREE_OF_A_KIND: F(7),
+}  # L553-559
 
 
-def _showdown(s: Settlement, qualifies: bool, winner: str, ante: Fraction | None, call_bet: str,
-              call: Fraction | None, no_qualify_ante: Fraction | None) -> None:
+def _showdown(
+    s: Settlement,
+    qualifies: bool,
+    winner: str,
+    ante: Fraction | None,
+    call_bet: str,
+    call: Fraction | None,
+    no_qualify_ante: Fraction | None,
+) -> None:
     """Ante and call/play of a player who stayed in. `ante`/`call`: odds when the player wins a qualified hand;
     `no_qualify_ante`: odds of the ante when the dealer does not qualify (None: pushed)."""
     if not qualifies:
@@ -181,8 +232,13 @@ class ThreeCardPoker(FixedDealGame):
         p, d = rank3(hands["player_cards"]), rank3(hands["dealer_cards"])
         qualifies = d[0] > T_HIGH_CARD or d[1] >= ACE_HIGH["Q"]
         winner = {"first": "player", "second": "dealer", "tie": "tie"}[compare(p, d)]
-        return {**hands, "player_hand": name3(p), "dealer_hand": name3(d), "dealer_qualifies": qualifies,
-                "winner": winner}
+        return {
+            **hands,
+            "player_hand": name3(p),
+            "dealer_hand": name3(d),
+            "dealer_qualifies": qualifies,
+            "winner": winner,
+        }
 
     def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
         self.check_extras(extras)
@@ -190,8 +246,11 @@ class ThreeCardPoker(FixedDealGame):
         p = rank3(player)
         s = Settlement()
         _showdown(s, result["dealer_qualifies"], result["winner"], F(1), "play", F(1), F(1))
-        for bet, table, value in (("ante_bonus", ANTE_BONUS, p), ("pair_plus", PAIR_PLUS, p),
-                                  ("six_card_bonus", SIX_CARD, best5(player + dealer)[0])):
+        for bet, table, value in (
+            ("ante_bonus", ANTE_BONUS, p),
+            ("pair_plus", PAIR_PLUS, p),
+            ("six_card_bonus", SIX_CARD, best5(player + dealer)[0]),
+        ):
             odds = _pay(table, value)
             if odds is not None:
                 s.win(bet, odds)
@@ -206,10 +265,27 @@ class TeenPatti(ThreeCardPoker):
 
 # --- Caribbean Stud ------------------------------------------------------------------------------
 
-CARIBBEAN_CALL = {ROYAL_FLUSH: F(100), STRAIGHT_FLUSH: F(20), FOUR_OF_A_KIND: F(10), FULL_HOUSE: F(3), FLUSH: F(2),
-                  STRAIGHT: F(1), THREE_OF_A_KIND: F(1), TWO_PAIR: F(1), PAIR: F(1), HIGH_CARD: F(1)}  # L750-758
-FIVE_PLUS_ONE = {ROYAL_FLUSH: F(1000), STRAIGHT_FLUSH: F(200), FOUR_OF_A_KIND: F(100), FULL_HOUSE: F(20),
-                 FLUSH: F(15), STRAIGHT: F(10), THREE_OF_A_KIND: F(7)}  # L763-769
+CARIBBEAN_CALL = {
+    ROYAL_FLUSH: F(100),
+    STRAIGHT_FLUSH: F(20),
+    FOUR_OF_A_KIND: F(10),
+    FULL_HOUSE: F(3),
+    FLUSH: F(2),
+    STRAIGHT: F(1),
+    THREE_OF_A_KIND: F(1),
+    TWO_PAIR: F(1),
+    PAIR: F(1),
+    HIGH_CARD: F(1),
+}  # L750-758
+FIVE_PLUS_ONE = {
+    ROYAL_FLUSH: F(1000),
+    STRAIGHT_FLUSH: F(200),
+    FOUR_OF_A_KIND: F(100),
+    FULL_HOUSE: F(20),
+    FLUSH: F(15),
+    STRAIGHT: F(10),
+    THREE_OF_A_KIND: F(7),
+}  # L763-769
 
 
 class CaribbeanStud(FixedDealGame):
@@ -228,8 +304,14 @@ class CaribbeanStud(FixedDealGame):
         p, d = rank5(hands["player_cards"]), rank5(hands["dealer_cards"])
         qualifies = d[0] > HIGH_CARD or (d[1] == ACE_HIGH["A"] and d[2] == ACE_HIGH["K"])
         winner = {"first": "player", "second": "dealer", "tie": "tie"}[compare(p, d)]
-        return {**hands, "dealer_up_card": hands["dealer_cards"][0], "player_hand": name5(p),
-                "dealer_hand": name5(d), "dealer_qualifies": qualifies, "winner": winner}
+        return {
+            **hands,
+            "dealer_up_card": hands["dealer_cards"][0],
+            "player_hand": name5(p),
+            "dealer_hand": name5(d),
+            "dealer_qualifies": qualifies,
+            "winner": winner,
+        }
 
     def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
         self.check_extras(extras)
@@ -245,15 +327,54 @@ class CaribbeanStud(FixedDealGame):
 
 # --- Casino Hold'em and Texas Hold'em against the dealer -------------------------------------------
 
-HOLDEM_POSITIONS = ("player_1", "player_2", "dealer_1", "dealer_2", "flop_1", "flop_2", "flop_3", "turn", "river")
+HOLDEM_POSITIONS = (
+    "player_1",
+    "player_2",
+    "dealer_1",
+    "dealer_2",
+    "flop_1",
+    "flop_2",
+    "flop_3",
+    "turn",
+    "river",
+)
 HOLDEM_LAYOUT = (("player_cards", 2), ("dealer_cards", 2), ("board", 5))
 
-CASINO_ANTE = {ROYAL_FLUSH: F(100), STRAIGHT_FLUSH: F(20), FOUR_OF_A_KIND: F(10), FULL_HOUSE: F(3), FLUSH: F(2),
-               STRAIGHT: F(1), THREE_OF_A_KIND: F(1), TWO_PAIR: F(1), PAIR: F(1), HIGH_CARD: F(1)}  # 000 L594-602
-CASINO_BONUS = {ROYAL_FLUSH: F(100), STRAIGHT_FLUSH: F(50), FOUR_OF_A_KIND: F(40), FULL_HOUSE: F(30), FLUSH: F(20),
-                STRAIGHT: F(7), THREE_OF_A_KIND: F(7), TWO_PAIR: F(7)}  # 000 L607-614; a pair of aces 7:1 (L615)
-LAND_BONUS = {c: F(7) for c in (ROYAL_FLUSH, STRAIGHT_FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, FLUSH, STRAIGHT,
-                                THREE_OF_A_KIND, TWO_PAIR)}  # 001 L43: 7:1 for "Bullets" (aces) and higher
+CASINO_ANTE = {
+    ROYAL_FLUSH: F(100),
+    STRAIGHT_FLUSH: F(20),
+    FOUR_OF_A_KIND: F(10),
+    FULL_HOUSE: F(3),
+    FLUSH: F(2),
+    STRAIGHT: F(1),
+    THREE_OF_A_KIND: F(1),
+    TWO_PAIR: F(1),
+    PAIR: F(1),
+    HIGH_CARD: F(1),
+}  # 000 L594-602
+CASINO_BONUS = {
+    ROYAL_FLUSH: F(100),
+    STRAIGHT_FLUSH: F(50),
+    FOUR_OF_A_KIND: F(40),
+    FULL_HOUSE: F(30),
+    FLUSH: F(20),
+    STRAIGHT: F(7),
+    THREE_OF_A_KIND: F(7),
+    TWO_PAIR: F(7),
+}  # 000 L607-614; a pair of aces 7:1 (L615)
+LAND_BONUS = {
+    c: F(7)
+    for c in (
+        ROYAL_FLUSH,
+        STRAIGHT_FLUSH,
+        FOUR_OF_A_KIND,
+        FULL_HOUSE,
+        FLUSH,
+        STRAIGHT,
+        THREE_OF_A_KIND,
+        TWO_PAIR,
+    )
+}  # 001 L43: 7:1 for "Bullets" (aces) and higher
 
 
 class HoldemGame(FixedDealGame):
@@ -268,8 +389,13 @@ class HoldemGame(FixedDealGame):
         p = best5(hands["player_cards"] + hands["board"])[0]
         d = best5(hands["dealer_cards"] + hands["board"])[0]
         winner = {"first": "player", "second": "dealer", "tie": "tie"}[compare(p, d)]
-        return {**hands, "player_hand": name5(p), "dealer_hand": name5(d), "dealer_qualifies": self.qualifies(d),
-                "winner": winner}
+        return {
+            **hands,
+            "player_hand": name5(p),
+            "dealer_hand": name5(d),
+            "dealer_qualifies": self.qualifies(d),
+            "winner": winner,
+        }
 
 
 class CasinoHoldem(HoldemGame):
@@ -320,10 +446,23 @@ class CasinoHoldemLand(CasinoHoldem):
     bonus_table = LAND_BONUS
 
 
-TEXAS_BLIND = {ROYAL_FLUSH: F(500), STRAIGHT_FLUSH: F(50), FOUR_OF_A_KIND: F(10), FULL_HOUSE: F(3), FLUSH: F(3, 2),
-               STRAIGHT: F(1)}  # 000 L660-666 (the rest: the Blind is returned)
-TEXAS_TRIPS = {ROYAL_FLUSH: F(50), STRAIGHT_FLUSH: F(40), FOUR_OF_A_KIND: F(30), FULL_HOUSE: F(8), FLUSH: F(7),
-               STRAIGHT: F(4), THREE_OF_A_KIND: F(3)}  # 000 L671-677
+TEXAS_BLIND = {
+    ROYAL_FLUSH: F(500),
+    STRAIGHT_FLUSH: F(50),
+    FOUR_OF_A_KIND: F(10),
+    FULL_HOUSE: F(3),
+    FLUSH: F(3, 2),
+    STRAIGHT: F(1),
+}  # 000 L660-666 (the rest: the Blind is returned)
+TEXAS_TRIPS = {
+    ROYAL_FLUSH: F(50),
+    STRAIGHT_FLUSH: F(40),
+    FOUR_OF_A_KIND: F(30),
+    FULL_HOUSE: F(8),
+    FLUSH: F(7),
+    STRAIGHT: F(4),
+    THREE_OF_A_KIND: F(3),
+}  # 000 L671-677
 
 
 class TexasHoldem(HoldemGame):
@@ -366,5 +505,15 @@ class TexasHoldem(HoldemGame):
         return s.as_dict()
 
 
-GAMES = {g.game_id: g for g in (SideBetCity(), ThreeCardPoker(), TeenPatti(), CaribbeanStud(), CasinoHoldem(),
-                                CasinoHoldemLand(), TexasHoldem())}
+GAMES = {
+    g.game_id: g
+    for g in (
+        SideBetCity(),
+        ThreeCardPoker(),
+        TeenPatti(),
+        CaribbeanStud(),
+        CasinoHoldem(),
+        CasinoHoldemLand(),
+        TexasHoldem(),
+    )
+}

@@ -14,6 +14,7 @@ Deal script (the seed's text is ambiguous; docs/card-games.md gives the reading)
 Winner: the other player when one busts; otherwise the higher total, equal totals a draw.
 The seed gives no odds: winning bet spots carry no payout.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -96,8 +97,15 @@ class TwentyOneBet(CardGame):
             winner = PLAYERS[1] if t1 > 21 else PLAYERS[0]
         else:
             winner = PLAYERS[0] if t1 > t2 else PLAYERS[1] if t2 > t1 else "draw"
-        return {"winner": winner, "player_1_cards": h1, "player_2_cards": h2, "player_1_total": t1,
-                "player_2_total": t2, "golden_point": winner != "draw" and (g1 or g2), "bust": bust}
+        return {
+            "winner": winner,
+            "player_1_cards": h1,
+            "player_2_cards": h2,
+            "player_1_total": t1,
+            "player_2_total": t2,
+            "golden_point": winner != "draw" and (g1 or g2),
+            "bust": bust,
+        }
 
     def cards_from_result(self, result: Mapping[str, Any]) -> list[Any]:
         hands = {p: card_list(need(result, f"{p}_cards", self.game_id), f"{p}_cards") for p in PLAYERS}

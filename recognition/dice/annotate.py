@@ -1,4 +1,5 @@
 """The picture shown to the dealer on a hold: the frame with what the recognizer saw drawn on it. Pure."""
+
 from __future__ import annotations
 
 import cv2
@@ -37,16 +38,32 @@ def annotate(image: np.ndarray, reading: Reading, title: str | None = None) -> n
         cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, font, color, thick, cv2.LINE_AA)
     for issue in reading.issues:
         if issue.where is not None:
-            cv2.circle(out, (int(issue.where[0]), int(issue.where[1])), int(20 * max(1, w / 1280)), _BAD,
-                       thick + 1, cv2.LINE_AA)
+            cv2.circle(
+                out,
+                (int(issue.where[0]), int(issue.where[1])),
+                int(20 * max(1, w / 1280)),
+                _BAD,
+                thick + 1,
+                cv2.LINE_AA,
+            )
     lines = [title] if title else []
     lines.append(f"{reading.status.upper()}: " + (", ".join(str(f) for f in reading.faces) or "no face read"))
     lines += [i.message for i in reading.issues[:4]]
     y = int(22 * max(1.0, w / 1280))
     for text in lines:
-        cv2.putText(out, text, (10, y), cv2.FONT_HERSHEY_SIMPLEX, font * 1.1, (0, 0, 0), thick + 3, cv2.LINE_AA)
-        cv2.putText(out, text, (10, y), cv2.FONT_HERSHEY_SIMPLEX, font * 1.1,
-                    _OK if reading.ok and text == lines[-1] else (255, 255, 255), thick, cv2.LINE_AA)
+        cv2.putText(
+            out, text, (10, y), cv2.FONT_HERSHEY_SIMPLEX, font * 1.1, (0, 0, 0), thick + 3, cv2.LINE_AA
+        )
+        cv2.putText(
+            out,
+            text,
+            (10, y),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            font * 1.1,
+            _OK if reading.ok and text == lines[-1] else (255, 255, 255),
+            thick,
+            cv2.LINE_AA,
+        )
         y += int(22 * max(1.0, w / 1280))
     return out
 

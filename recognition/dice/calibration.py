@@ -11,11 +11,13 @@ and in the ``source`` of every certified result).
 correctly, how many it refused (uncertain: allowed) and how many it read wrong while
 saying ok (never allowed). It is pure: :mod:`recognition.dice.cli` loads the folder.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Iterable, Literal
+from collections.abc import Iterable
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -72,21 +74,39 @@ class Calibration(_Model):
 
     camera: str | None = Field(None, description="the camera (device id or role) this calibration belongs to")
     version: int = Field(1, ge=1, description="raised by every change; journaled with each result")
-    frame_size: tuple[int, int] | None = Field(None, description="(width, height) the calibration was made for")
+    frame_size: tuple[int, int] | None = Field(
+        None, description="(width, height) the calibration was made for"
+    )
     tray: list[tuple[float, float]] | None = Field(
-        None, description="the tray's outline (3 or more corners); None: the whole frame is the tray")
+        None, description="the tray's outline (3 or more corners); None: the whole frame is the tray"
+    )
     colors: tuple[DieColor, ...] = Field(DEFAULT_COLORS, min_length=1)
     die_size: tuple[float, float] | None = Field(
-        None, description="smallest and largest side of a die in pixels; None: estimated from each frame")
-    pip_size: tuple[float, float] = Field((0.09, 0.28), description="pip diameter range, relative to the die side")
-    work_die_px: float = Field(34.0, ge=16, le=120, description="the die side the frame is scaled to for reading")
-    search_margin: float = Field(1.5, ge=0, le=10, description="how far around the tray dice are looked for, in dice")
+        None, description="smallest and largest side of a die in pixels; None: estimated from each frame"
+    )
+    pip_size: tuple[float, float] = Field(
+        (0.09, 0.28), description="pip diameter range, relative to the die side"
+    )
+    work_die_px: float = Field(
+        34.0, ge=16, le=120, description="the die side the frame is scaled to for reading"
+    )
+    search_margin: float = Field(
+        1.5, ge=0, le=10, description="how far around the tray dice are looked for, in dice"
+    )
     max_side_band: float = Field(
-        0.2, gt=0, le=1, description="widest strip of die beyond its upper face (bevel, blur), in sides, "
-                                     "besides what the perspective shows; more is a cocked die")
+        0.2,
+        gt=0,
+        le=1,
+        description="widest strip of die beyond its upper face (bevel, blur), in sides, "
+        "besides what the perspective shows; more is a cocked die",
+    )
     camera_height: float = Field(
-        60.0, ge=5, le=1000, description="the camera's height over the felt in die sides (1 m over 16 mm dice: "
-                                         "62); it says how much of a flat die's sides the camera sees")
+        60.0,
+        ge=5,
+        le=1000,
+        description="the camera's height over the felt in die sides (1 m over 16 mm dice: "
+        "62); it says how much of a flat die's sides the camera sees",
+    )
     min_confidence: float = Field(0.9, gt=0, le=1, description="every die must be read at least this sure")
     exposure: Exposure = Field(default_factory=Exposure)
     note: str = ""
@@ -99,7 +119,7 @@ class Calibration(_Model):
         return v
 
     @model_validator(mode="after")
-    def _sizes(self) -> "Calibration":
+    def _sizes(self) -> Calibration:
         if self.die_size is not None and not 4 <= self.die_size[0] <= self.die_size[1]:
             raise ValueError("die_size is (smallest, largest) side in pixels, at least 4")
         if not 0 < self.pip_size[0] < self.pip_size[1] < 0.5:
@@ -120,7 +140,7 @@ class Calibration(_Model):
         body = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(body.encode()).hexdigest()[:16]
 
-    def restricted_to(self, names: Iterable[str]) -> "Calibration":
+    def restricted_to(self, names: Iterable[str]) -> Calibration:
         """The same calibration searching only the named colours (a game's dice)."""
         wanted = list(dict.fromkeys(names))
         known = {c.name: c for c in self.colors}
@@ -172,10 +192,17 @@ class AccuracyReport(_Model):
         return self.correct / self.readable if self.readable else 1.0
 
     def summary(self) -> dict[str, Any]:
-        return {"frames": self.frames, "readable": self.readable, "correct": self.correct,
-                "uncertain": self.uncertain, "wrong_ok": self.wrong_ok, "faults": self.faults,
-                "faults_held": self.faults_held, "accuracy": round(self.accuracy, 5),
-                "calibration": self.calibration}
+        return {
+            "frames": self.frames,
+            "readable": self.readable,
+            "correct": self.correct,
+            "uncertain": self.uncertain,
+            "wrong_ok": self.wrong_ok,
+            "faults": self.faults,
+            "faults_held": self.faults_held,
+            "accuracy": round(self.accuracy, 5),
+            "calibration": self.calibration,
+        }
 
 
 def judge_reading(reading: Any, truth: dict[str, Any]) -> tuple[str, bool]:
@@ -197,15 +224,28 @@ def judge_reading(reading: Any, truth: dict[str, Any]) -> tuple[str, bool]:
     return "correct", True
 
 
-def accuracy(samples: Iterable[tuple[str, np.ndarray, dict[str, Any]]], calibration: Calibration | None = None,
-             expected: int | None = None, *, keep_misses: int = 200) -> AccuracyReport:
+def accuracy(
+    samples: Iterable[tuple[str, np.ndarray, dict[str, Any]]],
+    calibration: Calibration | None = None,
+    expected: int | None = None,
+    *,
+    keep_misses: int = 200,
+) -> AccuracyReport:
     """Read every (name, image, truth) and count. truth: {"faces": [...] or None, "dice": [...], "faults": [...]}.
 
     `expected` is the number of dice thrown (default: from each truth's "expected", else its dice).
     """
     from .vision import read_dice
 
-    counts = {"frames": 0, "readable": 0, "correct": 0, "uncertain": 0, "wrong_ok": 0, "faults": 0, "faults_held": 0}
+    counts = {
+        "frames": 0,
+        "readable": 0,
+        "correct": 0,
+        "uncertain": 0,
+        "wrong_ok": 0,
+        "faults": 0,
+        "faults_held": 0,
+    }
     misses: list[Miss] = []
     for name, image, truth in samples:
         n = expected or truth.get("expected") or len(truth.get("dice") or []) or None
@@ -225,7 +265,14 @@ def accuracy(samples: Iterable[tuple[str, np.ndarray, dict[str, Any]]], calibrat
         else:
             counts["wrong_ok"] += 1
         if verdict in ("uncertain", "wrong_ok") and len(misses) < keep_misses:
-            misses.append(Miss(name=name, expected=truth.get("faces"), read=reading.faces, status=reading.status,
-                               issues=[i.code for i in reading.issues]))
+            misses.append(
+                Miss(
+                    name=name,
+                    expected=truth.get("faces"),
+                    read=reading.faces,
+                    status=reading.status,
+                    issues=[i.code for i in reading.issues],
+                )
+            )
     cal = f"{calibration.version}/{calibration.digest()}" if calibration is not None else None
     return AccuracyReport(**counts, calibration=cal, misses=misses)

@@ -24,14 +24,16 @@ was read wrong while saying ok, 1 otherwise.
 
 This is the only module of recognition.dice that reads files.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import re
 import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -43,15 +45,21 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="studio recognize dice",
-                                description="Read dice in pictures: one JSON line per picture.")
+    p = argparse.ArgumentParser(
+        prog="studio recognize dice", description="Read dice in pictures: one JSON line per picture."
+    )
     p.add_argument("images", nargs="+", metavar="IMAGE", help="picture files (or folders with --accuracy)")
-    p.add_argument("--count", type=int, metavar="N", help="the number of dice thrown (expected in every picture)")
+    p.add_argument(
+        "--count", type=int, metavar="N", help="the number of dice thrown (expected in every picture)"
+    )
     p.add_argument("--colors", help="the colour of each die, comma-separated (e.g. red,blue)")
     p.add_argument("--calibration", metavar="FILE", help="the camera's calibration (JSON)")
     p.add_argument("--annotate", metavar="DIR", help="also write each picture with what was seen drawn on it")
-    p.add_argument("--accuracy", action="store_true",
-                   help="the arguments are labelled folders: report how the recognizer does on them")
+    p.add_argument(
+        "--accuracy",
+        action="store_true",
+        help="the arguments are labelled folders: report how the recognizer does on them",
+    )
     return p
 
 
@@ -92,8 +100,13 @@ def recognize_main(argv: Sequence[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def recognize_file(name: str, calibration: Calibration | None, expected: int | None,
-                   colors: Sequence[str] | None = None, annotate_dir: Path | None = None) -> dict[str, Any]:
+def recognize_file(
+    name: str,
+    calibration: Calibration | None,
+    expected: int | None,
+    colors: Sequence[str] | None = None,
+    annotate_dir: Path | None = None,
+) -> dict[str, Any]:
     image = _load(name)
     if image is None:
         return {"file": name, "status": "error", "error": "not a picture OpenCV can read (or no such file)"}
@@ -146,7 +159,9 @@ def truth_from_name(name: str) -> dict[str, Any] | None:
     return {"faces": sorted(d["face"] for d in dice), "dice": dice, "faults": [], "expected": len(dice)}
 
 
-def labelled_pictures(folder: Path, *, limit: int | None = None) -> Iterator[tuple[str, np.ndarray, dict[str, Any]]]:
+def labelled_pictures(
+    folder: Path, *, limit: int | None = None
+) -> Iterator[tuple[str, np.ndarray, dict[str, Any]]]:
     """(name, picture, truth) for every picture of `folder` with a truth: NAME.json beside it, else the file
     name (:func:`truth_from_name`); pictures without either are skipped. At most `limit` pictures."""
     count = 0
@@ -169,8 +184,13 @@ def labelled_pictures(folder: Path, *, limit: int | None = None) -> Iterator[tup
         yield path.name, image, truth
 
 
-def folder_accuracy(folder: Path, calibration: Calibration | None = None, expected: int | None = None, *,
-                    limit: int | None = None) -> dict[str, Any]:
+def folder_accuracy(
+    folder: Path,
+    calibration: Calibration | None = None,
+    expected: int | None = None,
+    *,
+    limit: int | None = None,
+) -> dict[str, Any]:
     """The accuracy report of one labelled folder as JSON (what ``--accuracy`` prints and the console's
     dice API returns): the counts, the calibration used (the one given, else the folder's calibration.json,
     else none: the whole frame searched) and the first 20 misses. Raises ValueError for a folder that
@@ -183,8 +203,12 @@ def folder_accuracy(folder: Path, calibration: Calibration | None = None, expect
         cal = load_calibration((folder / "calibration.json").read_text(encoding="utf-8"))
         source = "calibration.json"
     report = accuracy(labelled_pictures(folder, limit=limit), cal, expected)
-    return {"folder": str(folder), **report.summary(), "calibration_source": source,
-            "misses": [m.model_dump() for m in report.misses[:20]]}
+    return {
+        "folder": str(folder),
+        **report.summary(),
+        "calibration_source": source,
+        "misses": [m.model_dump() for m in report.misses[:20]],
+    }
 
 
 def _accuracy(folders: Sequence[str], calibration: Calibration | None, expected: int | None) -> int:

@@ -28,12 +28,14 @@ How a round goes (the table is dealer-paced):
 
 Every time comes from the events (``at``), so the judge can be replayed.
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -57,9 +59,9 @@ HOLD_TEXT: dict[str, str] = {
     "dice_colors": "The dice are not the colours this game uses. Check the dice and re-throw.",
     "dice_exposure": "The camera picture is too dark or too bright. Call a technician, then re-throw.",
     "dice_unreadable": "The camera cannot read the dice with certainty. Re-throw the dice, "
-                       "or a supervisor enters the result.",
+    "or a supervisor enters the result.",
     "dice_cameras_disagree": "The two cameras read different results. Re-throw the dice, "
-                             "or a supervisor enters the result.",
+    "or a supervisor enters the result.",
     "dice_camera_lost": "A dice camera stopped sending pictures. When it is back, re-throw the dice.",
     "dice_invalid": "The dice read do not make a result of this game. Check the dice and re-throw.",
 }
@@ -76,8 +78,20 @@ _ISSUE_HOLDS: tuple[tuple[str, str], ...] = (
 )
 
 #: settings this judge understands (the others a game or table passes along are ignored)
-SETTINGS = ("game", "dice", "colors", "cameras", "calibration", "calibrations", "stable_frames", "hold_after_s",
-            "move_tolerance", "require_throw", "evidence_keep", "min_confidence")
+SETTINGS = (
+    "game",
+    "dice",
+    "colors",
+    "cameras",
+    "calibration",
+    "calibrations",
+    "stable_frames",
+    "hold_after_s",
+    "move_tolerance",
+    "require_throw",
+    "evidence_keep",
+    "min_confidence",
+)
 
 
 class Evidence:
@@ -87,11 +101,31 @@ class Evidence:
     the judge holds: the judge's bookkeeping on the event loop stays cheap.
     """
 
-    __slots__ = ("evidence_id", "device_id", "frame_number", "at", "code", "message", "reading", "frame",
-                 "title", "_image")
+    __slots__ = (
+        "_image",
+        "at",
+        "code",
+        "device_id",
+        "evidence_id",
+        "frame",
+        "frame_number",
+        "message",
+        "reading",
+        "title",
+    )
 
-    def __init__(self, evidence_id: str, device_id: str, frame_number: int, at: datetime, code: str, message: str,
-                 reading: Reading, frame: np.ndarray, title: str | None = None) -> None:
+    def __init__(
+        self,
+        evidence_id: str,
+        device_id: str,
+        frame_number: int,
+        at: datetime,
+        code: str,
+        message: str,
+        reading: Reading,
+        frame: np.ndarray,
+        title: str | None = None,
+    ) -> None:
         self.evidence_id = evidence_id
         self.device_id = device_id
         self.frame_number = frame_number
@@ -117,9 +151,15 @@ class Evidence:
         return encode_jpeg(self.image, quality)
 
     def as_json(self) -> dict[str, Any]:
-        return {"evidence_id": self.evidence_id, "device_id": self.device_id, "frame_number": self.frame_number,
-                "at": self.at.isoformat(), "code": self.code, "message": self.message,
-                "reading": self.reading.as_json()}
+        return {
+            "evidence_id": self.evidence_id,
+            "device_id": self.device_id,
+            "frame_number": self.frame_number,
+            "at": self.at.isoformat(),
+            "code": self.code,
+            "message": self.message,
+            "reading": self.reading.as_json(),
+        }
 
     def __repr__(self) -> str:
         return f"Evidence({self.evidence_id!r}, {self.code!r})"
@@ -159,12 +199,23 @@ def _hold_code(reading: Reading) -> str:
 class DiceJudge:
     """Turns dice camera frames (and the table's round signals) into round decisions; see the module text."""
 
-    def __init__(self, *, game: Any = None, dice: int = 3, colors: Sequence[str] | None = None, cameras: int = 1,
-                 calibration: Calibration | Mapping[str, Any] | str | None = None,
-                 calibrations: Mapping[str, Calibration | Mapping[str, Any] | str] | None = None,
-                 stable_frames: int = 3, hold_after_s: float = 3.0, move_tolerance: float = 0.25,
-                 require_throw: bool = True, evidence_keep: int = 8, min_confidence: float | None = None,
-                 **ignored: Any) -> None:
+    def __init__(
+        self,
+        *,
+        game: Any = None,
+        dice: int = 3,
+        colors: Sequence[str] | None = None,
+        cameras: int = 1,
+        calibration: Calibration | Mapping[str, Any] | str | None = None,
+        calibrations: Mapping[str, Calibration | Mapping[str, Any] | str] | None = None,
+        stable_frames: int = 3,
+        hold_after_s: float = 3.0,
+        move_tolerance: float = 0.25,
+        require_throw: bool = True,
+        evidence_keep: int = 8,
+        min_confidence: float | None = None,
+        **ignored: Any,
+    ) -> None:
         """
         game: the game's rules; its ``make_result(faces or faces by colour)`` builds the result.
         dice: how many dice are thrown. colors: the colour of each die (e.g. ["red", "blue"]); None: any,
@@ -249,8 +300,9 @@ class DiceJudge:
         what ``feed(e)`` decides.
         """
         if isinstance(event, CameraFrame) and event.image is not None and not event.moving:
-            reading = read_dice(event.image, self.calibration_for(event.device_id), expected=self.dice,
-                                colors=self.colors)
+            reading = read_dice(
+                event.image, self.calibration_for(event.device_id), expected=self.dice, colors=self.colors
+            )
             return PreparedFrame(event, reading)
         return event
 
@@ -273,8 +325,11 @@ class DiceJudge:
     def _cam(self, device_id: str) -> _Camera:
         cam = self._cams.get(device_id)
         if cam is None:
-            cam = _Camera(device_id, self.calibration_for(device_id), RestTracker(self.stable_frames,
-                                                                                  self.move_tolerance))
+            cam = _Camera(
+                device_id,
+                self.calibration_for(device_id),
+                RestTracker(self.stable_frames, self.move_tolerance),
+            )
             cam.thrown = self._armed and not self.require_throw
             self._cams[device_id] = cam
         return cam
@@ -301,8 +356,9 @@ class DiceJudge:
                 self._reset(cam)
                 cam.thrown = not self.require_throw
             if any(c.lost for c in self._cams.values()):
-                self._hold_lost([c.device_id for c in self._cams.values() if c.lost], "lost before betting closed",
-                                out)
+                self._hold_lost(
+                    [c.device_id for c in self._cams.values() if c.lost], "lost before betting closed", out
+                )
 
     def _reset(self, cam: _Camera) -> None:
         cam.thrown = False
@@ -325,8 +381,12 @@ class DiceJudge:
             return
         self._lost_hold = True
         self._held.add("dice_camera_lost")
-        out.append(Hold(code="dice_camera_lost",
-                        message=f"{HOLD_TEXT['dice_camera_lost']} ({', '.join(devices)}: {why})"))
+        out.append(
+            Hold(
+                code="dice_camera_lost",
+                message=f"{HOLD_TEXT['dice_camera_lost']} ({', '.join(devices)}: {why})",
+            )
+        )
 
     def _on_frame(self, f: CameraFrame, out: list[Decision], prepared: Reading | None = None) -> None:
         cam = self._cam(f.device_id)
@@ -345,15 +405,21 @@ class DiceJudge:
             return
         if cam.rest_since is None:
             cam.rest_since = f.at
-        reading = prepared if prepared is not None else read_dice(f.image, cam.calibration, expected=self.dice,
-                                                                  colors=self.colors)
+        reading = (
+            prepared
+            if prepared is not None
+            else read_dice(f.image, cam.calibration, expected=self.dice, colors=self.colors)
+        )
         cam.frames_read += 1
         cam.last = (f, reading)
         run = cam.tracker.add(Sighting(f.frame_number, f.at, reading))
         if run is not None:
             cam.stable = run
-        elif cam.stable is not None and (not reading.ok or reading_key(reading) != reading_key(cam.stable[-1].reading)
-                                         or not same_place(cam.stable[-1].reading, reading, self.move_tolerance)):
+        elif cam.stable is not None and (
+            not reading.ok
+            or reading_key(reading) != reading_key(cam.stable[-1].reading)
+            or not same_place(cam.stable[-1].reading, reading, self.move_tolerance)
+        ):
             cam.stable = None  # what was at rest is not any more
         self._decide(f, out)
 
@@ -406,9 +472,13 @@ class DiceJudge:
         elif missing_cams > 0 and stable and f.at - min(c.rest_since for c in stable) >= self.hold_after:  # type: ignore[misc, type-var]
             self._held.add("dice_unreadable")
             self._done = True
-            out.append(Hold(code="dice_unreadable",
-                            message=f"{HOLD_TEXT['dice_unreadable']} (only {len(active)} of the "
-                                    f"{self.cameras_required} cameras sends pictures)"))
+            out.append(
+                Hold(
+                    code="dice_unreadable",
+                    message=f"{HOLD_TEXT['dice_unreadable']} (only {len(active)} of the "
+                    f"{self.cameras_required} cameras sends pictures)",
+                )
+            )
 
     def _certify(self, cams: list[_Camera], out: list[Decision]) -> None:
         reading = cams[0].stable[-1].reading  # type: ignore[index]
@@ -419,7 +489,9 @@ class DiceJudge:
             ev = self._save(cams[0], "dice_invalid", str(exc))
             self._held.add("dice_invalid")
             self._done = True
-            out.append(Hold(code="dice_invalid", message=f"{HOLD_TEXT['dice_invalid']} ({exc}; picture {ev})"))
+            out.append(
+                Hold(code="dice_invalid", message=f"{HOLD_TEXT['dice_invalid']} ({exc}; picture {ev})")
+            )
             return
         self._done = True
         self._certified = True
@@ -427,10 +499,12 @@ class DiceJudge:
             "device_id": cams[0].device_id,
             "kind": DEVICE_KIND,
             "cameras": [
-                {"device_id": c.device_id,
-                 "frames": [s.frame_number for s in c.stable],  # type: ignore[union-attr]
-                 "calibration": self._cal_id(c),
-                 "confidence_permille": int(round(1000 * min(s.reading.confidence for s in c.stable)))}  # type: ignore[union-attr]
+                {
+                    "device_id": c.device_id,
+                    "frames": [s.frame_number for s in c.stable],  # type: ignore[union-attr]
+                    "calibration": self._cal_id(c),
+                    "confidence_permille": int(round(1000 * min(s.reading.confidence for s in c.stable))),
+                }  # type: ignore[union-attr]
                 for c in cams
             ],
             "read": [{"face": d.face, "color": d.color} for d in reading.dice],
@@ -456,8 +530,13 @@ class DiceJudge:
         ev = self._save(cam, code, seen)
         self._held.add(code)
         self._done = True
-        out.append(Hold(code=code, message=f"{HOLD_TEXT[code]} Seen by {cam.device_id}: {seen} "
-                                           f"(frame {f.frame_number}; picture {ev})"))
+        out.append(
+            Hold(
+                code=code,
+                message=f"{HOLD_TEXT[code]} Seen by {cam.device_id}: {seen} "
+                f"(frame {f.frame_number}; picture {ev})",
+            )
+        )
 
     def _hold_disagree(self, cams: list[_Camera], out: list[Decision]) -> None:
         parts, ids = [], []
@@ -467,15 +546,22 @@ class DiceJudge:
             ids.append(self._save(c, "dice_cameras_disagree", parts[-1]))
         self._held.add("dice_cameras_disagree")
         self._done = True
-        out.append(Hold(code="dice_cameras_disagree", message=f"{HOLD_TEXT['dice_cameras_disagree']} "
-                                                              f"({'; '.join(parts)}; pictures {', '.join(ids)})"))
+        out.append(
+            Hold(
+                code="dice_cameras_disagree",
+                message=f"{HOLD_TEXT['dice_cameras_disagree']} "
+                f"({'; '.join(parts)}; pictures {', '.join(ids)})",
+            )
+        )
 
     def _save(self, cam: _Camera, code: str, message: str) -> str:
         assert cam.last is not None
         f, reading = cam.last
         evidence_id = f.frame_id
         title = f"{cam.device_id} frame {f.frame_number} round {self._round}: {code}"
-        self._keep(Evidence(evidence_id, cam.device_id, f.frame_number, f.at, code, message, reading, f.image, title))
+        self._keep(
+            Evidence(evidence_id, cam.device_id, f.frame_number, f.at, code, message, reading, f.image, title)
+        )
         return evidence_id
 
     # -- words ------------------------------------------------------------------------------------------
@@ -491,8 +577,11 @@ class DiceJudge:
 
     def _calibration_note(self, cam: _Camera) -> str:
         cal = cam.calibration
-        what = (f"calibration {cal.camera or 'for all cameras'} version {cal.version} (digest {cal.digest()})"
-                if cal is not None else "no calibration (the whole frame is searched, sizes are estimated)")
+        what = (
+            f"calibration {cal.camera or 'for all cameras'} version {cal.version} (digest {cal.digest()})"
+            if cal is not None
+            else "no calibration (the whole frame is searched, sizes are estimated)"
+        )
         text = f"{cam.device_id} reads {self.dice} dice with {what}"
         if self.ignored_settings:
             text += f"; settings not for the dice judge: {', '.join(self.ignored_settings)}"

@@ -1,4 +1,5 @@
 """At rest: the same certain reading, with every die in the same place, over N consecutive frames. Pure."""
+
 from __future__ import annotations
 
 from collections import deque

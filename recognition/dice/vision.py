@@ -42,12 +42,14 @@ towards a wrong face:
    is flat, inside the tray and read with at least ``min_confidence``, and the exposure
    is within limits.
 """
+
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -65,8 +67,10 @@ def _layouts(d: float) -> dict[int, list[np.ndarray]]:
         3: [np.array([(-d, -d), (0, 0), (d, d)]), np.array([(-d, d), (0, 0), (d, -d)])],
         4: [np.array([(-d, -d), (d, -d), (-d, d), (d, d)])],
         5: [np.array([(-d, -d), (d, -d), (0, 0), (-d, d), (d, d)])],
-        6: [np.array([(-d, -d), (-d, 0), (-d, d), (d, -d), (d, 0), (d, d)]),
-            np.array([(-d, -d), (0, -d), (d, -d), (-d, d), (0, d), (d, d)])],
+        6: [
+            np.array([(-d, -d), (-d, 0), (-d, d), (d, -d), (d, 0), (d, d)]),
+            np.array([(-d, -d), (0, -d), (d, -d), (-d, d), (0, d), (d, d)]),
+        ],
     }
 
 
@@ -120,9 +124,12 @@ class DieReading:
     checks: dict[str, float] = field(default_factory=dict, compare=False)
 
     def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"face": self.face, "color": self.color,
-                               "center": [round(self.center[0], 1), round(self.center[1], 1)],
-                               "confidence": round(self.confidence, 3)}
+        out: dict[str, Any] = {
+            "face": self.face,
+            "color": self.color,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "confidence": round(self.confidence, 3),
+        }
         if self.problem:
             out["problem"] = self.problem
         return out
@@ -165,8 +172,10 @@ class Reading:
         return {
             "status": self.status,
             "faces": self.faces,
-            "dice": [{"face": d.face, "color": d.color, "center": [round(d.center[0], 1), round(d.center[1], 1)]}
-                     for d in self.dice],
+            "dice": [
+                {"face": d.face, "color": d.color, "center": [round(d.center[0], 1), round(d.center[1], 1)]}
+                for d in self.dice
+            ],
             "confidence": round(self.confidence, 3),
             "issues": [i.as_json() for i in self.issues],
         }
@@ -175,8 +184,12 @@ class Reading:
 # --------------------------------------------------------------------------- entry point
 
 
-def read_dice(image: np.ndarray, calibration: Calibration | None = None, expected: int | None = None,
-              colors: Sequence[str] | None = None) -> Reading:
+def read_dice(
+    image: np.ndarray,
+    calibration: Calibration | None = None,
+    expected: int | None = None,
+    colors: Sequence[str] | None = None,
+) -> Reading:
     """Read the dice in one BGR frame.
 
     calibration: the camera's calibration (None: the whole frame, the default colours, sizes
@@ -244,7 +257,9 @@ class _Work:
     dice_box: tuple[int, int, int, int] = (0, 0, 0, 0)  # x0, y0, x1, y1 around every blob, plus a die
     felt_s: int | None = None  # the felt's median saturation
     blob_labels: np.ndarray | None = None  # each blob's filled shape, labelled (work pixels)
-    die_blobs: np.ndarray = field(default_factory=lambda: np.zeros(256, bool))  # by label: holds an upper face
+    die_blobs: np.ndarray = field(
+        default_factory=lambda: np.zeros(256, bool)
+    )  # by label: holds an upper face
     planes: tuple[np.ndarray, ...] = ()  # hsv's hue, saturation and value, each on its own
     full: np.ndarray | None = None  # the frame's region at full resolution (work pixels / scale)
 
@@ -256,8 +271,13 @@ class _Work:
         return pts / self.scale + np.array(self.offset, np.float64)
 
 
-def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Sequence[str] | None,
-          scale_hint: float | None) -> tuple[Reading, float | None]:
+def _read(
+    image: np.ndarray,
+    cal: Calibration,
+    expected: int | None,
+    colors: Sequence[str] | None,
+    scale_hint: float | None,
+) -> tuple[Reading, float | None]:
     h_full, w_full = image.shape[:2]
     scale = scale_hint if scale_hint is not None else _default_scale(cal, w_full, h_full)
     scale = float(min(scale, 2.0))
@@ -270,7 +290,7 @@ def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Seq
         fx, fy = w_full / cal.frame_size[0], h_full / cal.frame_size[1]
         tray_frame = tray_frame * np.array((fx, fy))
     if tray_frame is not None:
-        die_guess = (cal.die_size[1] if cal.die_size else cal.work_die_px / scale)
+        die_guess = cal.die_size[1] if cal.die_size else cal.work_die_px / scale
         margin = cal.search_margin * die_guess
         x0 = int(max(0, math.floor(tray_frame[:, 0].min() - margin)))
         y0 = int(max(0, math.floor(tray_frame[:, 1].min() - margin)))
@@ -296,17 +316,32 @@ def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Seq
     need_felt = any(c.brightness is not None for c in cal.colors)
     felt_v, felt_level, felt_sat = _felt_estimates(planes, cal.work_die_px, felt_mask, need_felt)
 
-    work = _Work(bgr, hsv, felt_v, scale, (x0, y0), tray_work, {}, {},
-                 principal=((w_full / 2 - x0) * scale, (h_full / 2 - y0) * scale), felt_mask=felt_mask,
-                 planes=planes, full=roi)
+    work = _Work(
+        bgr,
+        hsv,
+        felt_v,
+        scale,
+        (x0, y0),
+        tray_work,
+        {},
+        {},
+        principal=((w_full / 2 - x0) * scale, (h_full / 2 - y0) * scale),
+        felt_mask=felt_mask,
+        planes=planes,
+        full=roi,
+    )
     issues: list[Issue] = []
     work.felt_s = felt_sat
     clipped = float(cv2.countNonZero(cv2.compare(v, 249, cv2.CMP_GT))) / v.size
     lo, hi = cal.exposure.felt_value
     if not lo <= felt_level <= hi or clipped > cal.exposure.max_clipped:
         what = "too dark" if felt_level < lo else "too bright"
-        issues.append(Issue("exposure", f"the picture is {what} (felt brightness {felt_level:.0f}, "
-                                        f"{clipped:.1%} burnt out)"))
+        issues.append(
+            Issue(
+                "exposure",
+                f"the picture is {what} (felt brightness {felt_level:.0f}, {clipped:.1%} burnt out)",
+            )
+        )
 
     blobs = _find_blobs(work, cal)
     die_px = _die_side(blobs, cal, scale, expected)
@@ -320,29 +355,56 @@ def _read(image: np.ndarray, cal: Calibration, expected: int | None, colors: Seq
     if expected is not None:
         found = len(dice)
         if found < expected and not any(i.code in ("touching", "stacked") for i in issues):
-            issues.append(Issue("missing", f"{expected - found} of {expected} dice not found"
-                                if expected - found > 1 else f"a die is missing: found {found} of {expected}"))
+            issues.append(
+                Issue(
+                    "missing",
+                    f"{expected - found} of {expected} dice not found"
+                    if expected - found > 1
+                    else f"a die is missing: found {found} of {expected}",
+                )
+            )
         elif found > expected:
             issues.append(Issue("extra", f"found {found} dice, expected {expected}"))
     elif not dice:
         issues.append(Issue("missing", "no die found"))
     if colors is not None and len(dice) == len(colors):
         if sorted(d.color for d in dice) != sorted(colors):
-            issues.append(Issue("colors", "the dice are " + ", ".join(sorted(d.color for d in dice))
-                                + "; expected " + ", ".join(sorted(colors))))
+            issues.append(
+                Issue(
+                    "colors",
+                    "the dice are "
+                    + ", ".join(sorted(d.color for d in dice))
+                    + "; expected "
+                    + ", ".join(sorted(colors)),
+                )
+            )
     for i, d in enumerate(dice):
         if d.problem:
             issues.append(Issue(d.problem, _die_words(d), die=i, where=d.center))
         elif d.confidence < cal.min_confidence:
-            issues.append(Issue("low_confidence", f"the {d.color} die at ({d.center[0]:.0f}, {d.center[1]:.0f}) "
-                                                  f"reads {d.face} only {d.confidence:.0%} sure", die=i,
-                                where=d.center))
+            issues.append(
+                Issue(
+                    "low_confidence",
+                    f"the {d.color} die at ({d.center[0]:.0f}, {d.center[1]:.0f}) "
+                    f"reads {d.face} only {d.confidence:.0%} sure",
+                    die=i,
+                    where=d.center,
+                )
+            )
     confidence = min((d.confidence for d in dice), default=0.0)
     status = "ok" if not issues and dice else "uncertain"
     tray_out = tuple((float(x), float(y)) for x, y in tray_frame) if tray_frame is not None else None
-    reading = Reading(status=status, dice=tuple(dice), issues=tuple(_dedupe(issues)), expected=expected,
-                      confidence=float(round(confidence, 4)), size=(w_full, h_full), tray=tray_out,
-                      die_size=(die_px / scale) if die_px else None, felt_value=felt_level)
+    reading = Reading(
+        status=status,
+        dice=tuple(dice),
+        issues=tuple(_dedupe(issues)),
+        expected=expected,
+        confidence=float(round(confidence, 4)),
+        size=(w_full, h_full),
+        tray=tray_out,
+        die_size=(die_px / scale) if die_px else None,
+        felt_value=felt_level,
+    )
     return reading, estimated
 
 
@@ -367,8 +429,9 @@ def _rescale(img: np.ndarray, f: float) -> np.ndarray:
     k = int(1.0 / f + 1e-9) if f < 1 else 1
     if k >= 2:
         h, w = img.shape[:2]
-        img = cv2.resize(img[:h - h % k, :w - w % k], ((w - w % k) // k, (h - h % k) // k),
-                         interpolation=cv2.INTER_AREA)
+        img = cv2.resize(
+            img[: h - h % k, : w - w % k], ((w - w % k) // k, (h - h % k) // k), interpolation=cv2.INTER_AREA
+        )
         f *= k
     if abs(f - 1.0) < 1e-3:
         return np.ascontiguousarray(img)
@@ -387,8 +450,9 @@ def _percentile_u8(img: np.ndarray, mask: np.ndarray | None, q: float) -> int:
     return int(np.searchsorted(cum, cum[-1] * q))
 
 
-def _felt_estimates(planes: Sequence[np.ndarray], die_px: float, felt_mask: np.ndarray | None,
-                    full: bool) -> tuple[np.ndarray | None, int, int]:
+def _felt_estimates(
+    planes: Sequence[np.ndarray], die_px: float, felt_mask: np.ndarray | None, full: bool
+) -> tuple[np.ndarray | None, int, int]:
     """The felt around every pixel (its brightness, at work size, when `full`), and the felt's overall
     median brightness and saturation.
 
@@ -398,15 +462,21 @@ def _felt_estimates(planes: Sequence[np.ndarray], die_px: float, felt_mask: np.n
     """
     h, w = planes[0].shape[:2]
     sw, sh = max(1, w // 8), max(1, h // 8)
+
     def shrink(channel: int) -> np.ndarray:
         c = planes[channel]
-        return cv2.resize(c[:sh * 8, :sw * 8] if w >= 8 and h >= 8 else c, (sw, sh), interpolation=cv2.INTER_AREA)
+        return cv2.resize(
+            c[: sh * 8, : sw * 8] if w >= 8 and h >= 8 else c, (sw, sh), interpolation=cv2.INTER_AREA
+        )
 
     sv, ss = shrink(2), shrink(1)
     inside = None
     if felt_mask is not None:
-        fm = cv2.resize(felt_mask[:sh * 8, :sw * 8] if w >= 8 and h >= 8 else felt_mask, (sw, sh),
-                        interpolation=cv2.INTER_AREA)
+        fm = cv2.resize(
+            felt_mask[: sh * 8, : sw * 8] if w >= 8 and h >= 8 else felt_mask,
+            (sw, sh),
+            interpolation=cv2.INTER_AREA,
+        )
         inside = (fm >= 128).astype(np.uint8)
         if not cv2.countNonZero(inside):
             inside = None
@@ -415,7 +485,9 @@ def _felt_estimates(planes: Sequence[np.ndarray], die_px: float, felt_mask: np.n
     if not full:
         return None, level_v, level_s
     k = int(die_px * 3 / 8) | 1
-    km = max(3, min(k, (min(sw, sh) - 1) | 1 if min(sw, sh) > 3 else 3))  # the median's window, within the picture
+    km = max(
+        3, min(k, (min(sw, sh) - 1) | 1 if min(sw, sh) > 3 else 3)
+    )  # the median's window, within the picture
     if inside is not None and cv2.countNonZero(inside) < inside.size:
         # the felt over the rim is continued from a median of the inside (the rim first set to the felt's level),
         # not from the inside's mean: dice near the rim brighten a mean, and the brightened rim then outvotes the
@@ -439,7 +511,11 @@ def _felt_estimates(planes: Sequence[np.ndarray], die_px: float, felt_mask: np.n
         # median's estimate, to `_FELT_FLOOR` of it at most
         med = cv2.medianBlur(sv, km)
         fit = _light_fit(sv, inside, level_v)
-        sv = med if fit is None else np.minimum(med, np.maximum(fit, med * np.float32(_FELT_FLOOR))).astype(np.uint8)
+        sv = (
+            med
+            if fit is None
+            else np.minimum(med, np.maximum(fit, med * np.float32(_FELT_FLOOR))).astype(np.uint8)
+        )
     return cv2.resize(sv, (w, h), interpolation=cv2.INTER_LINEAR), level_v, level_s
 
 
@@ -447,7 +523,10 @@ def _light_fit(sv: np.ndarray, inside: np.ndarray | None, level: int) -> np.ndar
     """A smooth light field (a quadratic surface in x and y) fitted to the felt cells (every second one each way),
     dice and shadows left out (cells more than `_FIT_BAND` off the fit), or None when too few cells are left."""
     h, w = sv.shape
-    ys, xs = np.arange(0, h, 2, dtype=np.float64) / max(h - 1, 1), np.arange(0, w, 2, dtype=np.float64) / max(w - 1, 1)
+    ys, xs = (
+        np.arange(0, h, 2, dtype=np.float64) / max(h - 1, 1),
+        np.arange(0, w, 2, dtype=np.float64) / max(w - 1, 1),
+    )
     yy, xx = np.meshgrid(ys, xs, indexing="ij")
     A = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], axis=-1).reshape(-1, 6)
     v = sv[::2, ::2].reshape(-1).astype(np.float64)
@@ -485,8 +564,14 @@ def _masked_mean(values: np.ndarray, mask: np.ndarray, kk: tuple[int, int], defa
     return np.where(den > 0, num / np.maximum(den, 1e-6), default)
 
 
-def _color_mask(planes: Sequence[np.ndarray], felt_v: np.ndarray | None, c: DieColor, *, lenient: bool,
-                felt_s: int | None = None) -> np.ndarray:
+def _color_mask(
+    planes: Sequence[np.ndarray],
+    felt_v: np.ndarray | None,
+    c: DieColor,
+    *,
+    lenient: bool,
+    felt_s: int | None = None,
+) -> np.ndarray:
     """The pixels in the colour's hue/saturation/value box (hsv `planes`), each channel tested on its own
     (faster than testing the three at once, and the same pixels)."""
     hue, sat, val = planes
@@ -551,9 +636,12 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
     if kept:
         m = int(cal.work_die_px)
         H, W = work.hsv.shape[:2]
-        work.dice_box = (max(0, min(b.bbox[0] for b in kept) - m), max(0, min(b.bbox[1] for b in kept) - m),
-                         min(W, max(b.bbox[0] + b.bbox[2] for b in kept) + m),
-                         min(H, max(b.bbox[1] + b.bbox[3] for b in kept) + m))
+        work.dice_box = (
+            max(0, min(b.bbox[0] for b in kept) - m),
+            max(0, min(b.bbox[1] for b in kept) - m),
+            min(W, max(b.bbox[0] + b.bbox[2] for b in kept) + m),
+            min(H, max(b.bbox[1] + b.bbox[3] for b in kept) + m),
+        )
     # upper faces: within each blob, the pixels at least 85 % as bright as its brightest body pixels;
     # bevelled edges and side faces are darker, so touching dice show apart here
     # (the brightest is taken locally, within about a die: the light changes across a group of dice)
@@ -562,7 +650,7 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
     for b in kept:
         x, y, w, h = b.bbox
-        v = work.v[y:y + h, x:x + w]
+        v = work.v[y : y + h, x : x + w]
         body = _inner_body(work, b.color.name, b.mask, x, y)  # type: ignore[arg-type]
         if cv2.countNonZero(body) < 10:
             continue
@@ -571,23 +659,30 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         top = cv2.bitwise_and(top, b.mask)  # type: ignore[arg-type]
         top = cv2.morphologyEx(top, cv2.MORPH_OPEN, _K3)
         filled = np.zeros_like(top)  # dark pips are holes in a face: fill them, then cut thin bridges
-        cv2.drawContours(filled, cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], -1, 255,
-                         cv2.FILLED)
+        cv2.drawContours(
+            filled, cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], -1, 255, cv2.FILLED
+        )
         top = cv2.morphologyEx(filled, cv2.MORPH_OPEN, _K5)
-        region = work.tops[y:y + h, x:x + w]
+        region = work.tops[y : y + h, x : x + w]
         np.maximum(region, top, out=region)
     # of those, the ones shaped like a die's upper face (a lit side face of a cocked die is a narrow strip),
     # each grown again with its own brightness (a brighter neighbour may have cut it short)
     work.faces = np.zeros_like(work.tops)
-    work.face_labels = np.zeros(work.tops.shape, np.uint16)  # half the memory of int32 to clear: measurably faster
+    work.face_labels = np.zeros(
+        work.tops.shape, np.uint16
+    )  # half the memory of int32 to clear: measurably faster
     work.face_hulls = []
     filled = np.zeros_like(work.tops)
     for b in kept:
         x, y, w, h = b.bbox
-        region = filled[y:y + h, x:x + w]
+        region = filled[y : y + h, x : x + w]
         np.maximum(region, b.mask, out=region)  # type: ignore[arg-type]
     H, W = work.tops.shape
-    s = float(cal.work_die_px) if cal.die_size is None else (cal.die_size[0] + cal.die_size[1]) / 2 * work.scale
+    s = (
+        float(cal.work_die_px)
+        if cal.die_size is None
+        else (cal.die_size[0] + cal.die_size[1]) / 2 * work.scale
+    )
     r = max(1, int(round(0.25 * s)))
     near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     body_all = np.zeros_like(work.tops)
@@ -597,13 +692,20 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
     contours = _separate_faces(work.tops, s, work.v)
     labels = np.zeros(work.tops.shape, np.uint16 if len(contours) < 65535 else np.int32)
     for i, c in enumerate(contours):
-        if cv2.contourArea(c) >= 0.3 * s * s:  # a strip of a face split by its pips does not stop the face's growth
+        if (
+            cv2.contourArea(c) >= 0.3 * s * s
+        ):  # a strip of a face split by its pips does not stop the face's growth
             cv2.drawContours(labels, [c], -1, i + 1, cv2.FILLED)
     for i, c in enumerate(contours):
         if cv2.contourArea(c) < 0.3 * s * s:
             continue
         bx, by, bw, bh = cv2.boundingRect(c)
-        x0, y0, x1, y1 = max(0, bx - r - 1), max(0, by - r - 1), min(W, bx + bw + r + 1), min(H, by + bh + r + 1)
+        x0, y0, x1, y1 = (
+            max(0, bx - r - 1),
+            max(0, by - r - 1),
+            min(W, bx + bw + r + 1),
+            min(H, by + bh + r + 1),
+        )
         cm = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.drawContours(cm, [c - (x0, y0)], -1, 255, cv2.FILLED)
         v = work.v[y0:y1, x0:x1]
@@ -613,7 +715,9 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
             grown = cv2.bitwise_and(cv2.compare(v, thr, cv2.CMP_GE), cv2.dilate(cm, near))
             grown = cv2.bitwise_and(grown, filled[y0:y1, x0:x1])
             lab = labels[y0:y1, x0:x1]
-            others = ((lab > 0) & (lab != i + 1)).astype(np.uint8) * 255  # a face does not grow into its neighbour's
+            others = ((lab > 0) & (lab != i + 1)).astype(
+                np.uint8
+            ) * 255  # a face does not grow into its neighbour's
             grown = cv2.bitwise_and(grown, cv2.bitwise_not(cv2.dilate(others, _K3)))
             grown = cv2.morphologyEx(grown, cv2.MORPH_OPEN, _K3) | cm
             gc, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -661,7 +765,12 @@ def _gather_fragments(work: _Work, s: float, filled: np.ndarray, body_all: np.nd
     n, lab, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(rest, join), connectivity=8)
     for i in range(1, n):
         bx, by, bw, bh = (int(v) for v in stats[i, :4])
-        x0, y0, x1, y1 = max(0, bx - r - 1), max(0, by - r - 1), min(W, bx + bw + r + 1), min(H, by + bh + r + 1)
+        x0, y0, x1, y1 = (
+            max(0, bx - r - 1),
+            max(0, by - r - 1),
+            min(W, bx + bw + r + 1),
+            min(H, by + bh + r + 1),
+        )
         seed = cv2.bitwise_and(rest[y0:y1, x0:x1], np.where(lab[y0:y1, x0:x1] == i, 255, 0).astype(np.uint8))
         if cv2.countNonZero(seed) < 0.1 * s * s:
             continue
@@ -696,7 +805,9 @@ def _separate_faces(tops: np.ndarray, s: float, v: np.ndarray) -> list[np.ndarra
     for c in cv2.findContours(tops, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
         area = cv2.contourArea(c)
         (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-        if area < 1.5 * face or (rw > 0 and rh > 0 and min(rw, rh) / max(rw, rh) >= 0.78 and area < 1.6 * face):
+        if area < 1.5 * face or (
+            rw > 0 and rh > 0 and min(rw, rh) / max(rw, rh) >= 0.78 and area < 1.6 * face
+        ):
             out.append(c)
             continue
         x, y, w, h = cv2.boundingRect(c)
@@ -706,8 +817,11 @@ def _separate_faces(tops: np.ndarray, s: float, v: np.ndarray) -> list[np.ndarra
         e = m
         for k in range(1, max(2, int(0.12 * s)) + 1):
             e = cv2.erode(e, _K3)
-            cs = [p for p in cv2.findContours(e, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-                  if cv2.contourArea(p) >= 0.25 * face]
+            cs = [
+                p
+                for p in cv2.findContours(e, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+                if cv2.contourArea(p) >= 0.25 * face
+            ]
             if len(cs) >= 2:
                 pieces = []
                 for p in cs:
@@ -740,8 +854,9 @@ def _split_by_distance(m: np.ndarray, s: float, offset: tuple[int, int]) -> list
         if len(big) < 2:
             continue
         # every pixel of the region to the nearest middle
-        near = np.stack([cv2.distanceTransform(np.where(lab == i, 0, 255).astype(np.uint8), cv2.DIST_L2, 3)
-                         for i in big])
+        near = np.stack(
+            [cv2.distanceTransform(np.where(lab == i, 0, 255).astype(np.uint8), cv2.DIST_L2, 3) for i in big]
+        )
         owner = np.argmin(near, axis=0)
         pieces = []
         for j in range(len(big)):
@@ -755,15 +870,19 @@ def _split_by_distance(m: np.ndarray, s: float, offset: tuple[int, int]) -> list
     return None
 
 
-def _split_at_valley(m: np.ndarray, v: np.ndarray, s: float, offset: tuple[int, int]) -> list[np.ndarray] | None:
+def _split_at_valley(
+    m: np.ndarray, v: np.ndarray, s: float, offset: tuple[int, int]
+) -> list[np.ndarray] | None:
     """Two faces side by side with their edges in line show neither a neck nor two middles; under light so
     strong that the faces are burnt out, the seam between them stays above the 85 % bar (0.89 of the faces on
     Sic Bo seed 37 frame 1311). Within the region, the pixels at least `_VALLEY_BAR` as bright as its brightest
     fall apart at that seam (eroded like a neck); every pixel of the region goes to the nearest piece, or None."""
     x0, y0 = offset
     H, W = v.shape
-    v = np.pad(v[max(0, y0):y0 + m.shape[0], max(0, x0):x0 + m.shape[1]],
-               ((max(0, -y0), max(0, y0 + m.shape[0] - H)), (max(0, -x0), max(0, x0 + m.shape[1] - W))))
+    v = np.pad(
+        v[max(0, y0) : y0 + m.shape[0], max(0, x0) : x0 + m.shape[1]],
+        ((max(0, -y0), max(0, y0 + m.shape[0] - H)), (max(0, -x0), max(0, x0 + m.shape[1] - W))),
+    )
     inside = m > 0
     bar = _VALLEY_BAR * float(np.percentile(v[inside], 90))
     e = cv2.morphologyEx(np.where(inside & (v >= bar), 255, 0).astype(np.uint8), cv2.MORPH_OPEN, _K3)
@@ -772,12 +891,18 @@ def _split_at_valley(m: np.ndarray, v: np.ndarray, s: float, offset: tuple[int, 
         n, lab, stats, _c = cv2.connectedComponentsWithStats(e, connectivity=8)
         big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.25 * face]
         if len(big) >= 2:
-            near = np.stack([cv2.distanceTransform(np.where(lab == i, 0, 255).astype(np.uint8), cv2.DIST_L2, 3)
-                             for i in big])
+            near = np.stack(
+                [
+                    cv2.distanceTransform(np.where(lab == i, 0, 255).astype(np.uint8), cv2.DIST_L2, 3)
+                    for i in big
+                ]
+            )
             owner = np.argmin(near, axis=0)
             pieces = []
             for j in range(len(big)):
-                pm = cv2.morphologyEx(np.where((owner == j) & inside, 255, 0).astype(np.uint8), cv2.MORPH_OPEN, _K3)
+                pm = cv2.morphologyEx(
+                    np.where((owner == j) & inside, 255, 0).astype(np.uint8), cv2.MORPH_OPEN, _K3
+                )
                 pc = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
                 if pc:
                     pieces.append(max(pc, key=cv2.contourArea) + offset)
@@ -795,8 +920,8 @@ def _overlap_fraction(a: _Blob, b: _Blob) -> float:
     x0, y0, x1, y1 = max(ax, bx), max(ay, by), min(ax + aw, bx + bw), min(ay + ah, by + bh)
     if x1 <= x0 or y1 <= y0:
         return 0.0
-    ma = a.mask[y0 - ay:y1 - ay, x0 - ax:x1 - ax]  # type: ignore[index]
-    mb = b.mask[y0 - by:y1 - by, x0 - bx:x1 - bx]  # type: ignore[index]
+    ma = a.mask[y0 - ay : y1 - ay, x0 - ax : x1 - ax]  # type: ignore[index]
+    mb = b.mask[y0 - by : y1 - by, x0 - bx : x1 - bx]  # type: ignore[index]
     inter = cv2.countNonZero(cv2.bitwise_and(ma, mb))
     return inter / max(1.0, min(a.area, b.area))
 
@@ -826,8 +951,9 @@ def _die_side(blobs: list[_Blob], cal: Calibration, scale: float, expected: int 
 _ROUND_AREA = 0.985
 
 
-def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float, w_full: int,
-                     h_full: int) -> tuple[list[DieReading], list[Issue]]:
+def _dice_from_blobs(
+    work: _Work, blobs: list[_Blob], cal: Calibration, s: float, w_full: int, h_full: int
+) -> tuple[list[DieReading], list[Issue]]:
     issues: list[Issue] = []
     dice: list[DieReading] = []
     die_area = _ROUND_AREA * s * s
@@ -838,8 +964,13 @@ def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float
         if k < 0.45:
             continue
         if k < 0.7:
-            issues.append(Issue("partial", f"{ISSUE_TEXT['partial']}: the {b.color.name} die at "
-                                           f"({centre[0]:.0f}, {centre[1]:.0f})", where=centre))
+            issues.append(
+                Issue(
+                    "partial",
+                    f"{ISSUE_TEXT['partial']}: the {b.color.name} die at ({centre[0]:.0f}, {centre[1]:.0f})",
+                    where=centre,
+                )
+            )
             continue
         cores = _blob_cores(work, b, s)
         if k <= 1.3 or (len(cores) == 1 and k <= 1.8):  # one die (its side faces may add to its shape)
@@ -860,13 +991,21 @@ def _dice_from_blobs(work: _Work, blobs: list[_Blob], cal: Calibration, s: float
                 # a cut along the outline's corners may give a cocked die's side face to its neighbour's part:
                 # it does not overrule the split at the seams, where every pixel went to the nearest upper face
                 continue
-            if all(d.face is not None and d.problem is None and d.confidence >= cal.min_confidence for d in read):
+            if all(
+                d.face is not None and d.problem is None and d.confidence >= cal.min_confidence for d in read
+            ):
                 chosen = read
                 break
         if chosen is None:
             code = "stacked" if k < 1.75 else "touching"
-            issues.append(Issue(code, f"{ISSUE_TEXT[code]} ({b.color.name}, about {k:.1f} dice in one shape at "
-                                      f"({centre[0]:.0f}, {centre[1]:.0f}))", where=centre))
+            issues.append(
+                Issue(
+                    code,
+                    f"{ISSUE_TEXT[code]} ({b.color.name}, about {k:.1f} dice in one shape at "
+                    f"({centre[0]:.0f}, {centre[1]:.0f}))",
+                    where=centre,
+                )
+            )
             continue
         dice += chosen
     # outside the tray
@@ -883,16 +1022,22 @@ def _neighbours_of_vouched(dice: list[DieReading]) -> list[DieReading]:
     excess is its neighbour's: the neighbour's side face. So a neighbour whose own band at that seam comes near its
     allowance must show a square grid across its seams (a 4, 5 or 6, `_NEAR_SQUARE` and what a tilt towards the
     camera hides, `_slant`), else it is held as cocked (a 1-3 cannot show it)."""
-    leaned = {(int(d.checks["vouched_at"]), int(d.checks.get("face_label", 0))) for d in dice
-              if d.problem is None and "vouched_at" in d.checks}
+    leaned = {
+        (int(d.checks["vouched_at"]), int(d.checks.get("face_label", 0)))
+        for d in dice
+        if d.problem is None and "vouched_at" in d.checks
+    }
     if not leaned:
         return dice
     out = []
     for d in dice:
         # held where its own band at that seam comes near its allowance too (a flat neighbour's is its bevel)
         pair = (int(d.checks.get("face_label", 0)), int(d.checks.get("near_at", 0)))
-        if d.problem is None and pair in leaned and (d.checks.get("seam_grid", 0.0)
-                                                     < d.checks.get("seam_grid_needed", _NEAR_SQUARE)):
+        if (
+            d.problem is None
+            and pair in leaned
+            and (d.checks.get("seam_grid", 0.0) < d.checks.get("seam_grid_needed", _NEAR_SQUARE))
+        ):
             d = _with_problem(d, "cocked")
         out.append(d)
     return out
@@ -908,15 +1053,26 @@ def _union(pieces: list[np.ndarray], skip: int) -> np.ndarray:
 
 
 def _with_problem(d: DieReading, code: str) -> DieReading:
-    return DieReading(d.face, d.color, d.center, d.size, d.angle, d.confidence, d.corners, d.pips,
-                      d.problem or code, d.checks)
+    return DieReading(
+        d.face,
+        d.color,
+        d.center,
+        d.size,
+        d.angle,
+        d.confidence,
+        d.corners,
+        d.pips,
+        d.problem or code,
+        d.checks,
+    )
 
 
 # --------------------------------------------------------------------------- touching dice
 
 
-def _side_faces_seen(work: _Work, cores: list[np.ndarray], origin: tuple[int, int], s: float,
-                     camera_height: float) -> float:
+def _side_faces_seen(
+    work: _Work, cores: list[np.ndarray], origin: tuple[int, int], s: float, camera_height: float
+) -> float:
     """The area (in dice) of the side faces the camera sees of flat dice with these upper faces: each die shows
     the two sides that face the middle of the picture, each distance along its normal / camera height wide."""
     total = 0.0
@@ -941,8 +1097,9 @@ def _blob_cores(work: _Work, b: _Blob, s: float) -> list[np.ndarray]:
     return out
 
 
-def _split_at_seams(work: _Work, b: _Blob, s: float, k: float, cores: list[np.ndarray],
-                    camera_height: float) -> list[list[np.ndarray]]:
+def _split_at_seams(
+    work: _Work, b: _Blob, s: float, k: float, cores: list[np.ndarray], camera_height: float
+) -> list[list[np.ndarray]]:
     """Touching dice by their upper faces: the brightest flat part of each die, apart from its neighbour's
     by the darker rounded edges; every pixel of the shape then goes to the nearest face (watershed)."""
     x, y, w, h = b.bbox
@@ -966,7 +1123,7 @@ def _split_at_seams(work: _Work, b: _Blob, s: float, k: float, cores: list[np.nd
         taken = cv2.add(taken, hm // 255)
     markers[taken > 1] = 0  # where two grown faces overlap, let the watershed decide
     markers[mask == 0] = len(cores) + 1
-    cv2.watershed(np.ascontiguousarray(work.bgr[y:y + h, x:x + w]), markers)
+    cv2.watershed(np.ascontiguousarray(work.bgr[y : y + h, x : x + w]), markers)
     parts = []
     for i in range(len(cores)):
         pm = np.where(markers == i + 1, 255, 0).astype(np.uint8)
@@ -1026,11 +1183,13 @@ def _cuts(m: np.ndarray, s: float, die_area: float) -> list[tuple[np.ndarray, np
         if length > 1.5 * s:
             continue
         # the cut must run inside the shape
-        if not all(m[int(round(p[1] + t * (q[1] - p[1]))), int(round(p[0] + t * (q[0] - p[0])))]
-                   for t in np.linspace(0.15, 0.85, 8)):
+        if not all(
+            m[int(round(p[1] + t * (q[1] - p[1]))), int(round(p[0] + t * (q[0] - p[0])))]
+            for t in np.linspace(0.15, 0.85, 8)
+        ):
             continue
         lo, hi = min(i, j), max(i, j)
-        area_a = abs(_poly_area(pts[lo:hi + 1]))
+        area_a = abs(_poly_area(pts[lo : hi + 1]))
         ka, kb = area_a / die_area, (total - area_a) / die_area
         if min(ka, kb) < 0.72:
             continue
@@ -1039,7 +1198,7 @@ def _cuts(m: np.ndarray, s: float, die_area: float) -> list[tuple[np.ndarray, np
             continue
         shape = 0.0
         die_shaped = True
-        for part in (cnt[lo:hi + 1], np.concatenate([cnt[hi:], cnt[:lo + 1]])):
+        for part in (cnt[lo : hi + 1], np.concatenate([cnt[hi:], cnt[: lo + 1]])):
             kp = abs(cv2.contourArea(part)) / die_area
             if round(kp) == 1:  # a single die must look like a square
                 (_, _), (rw, rh), _ = cv2.minAreaRect(part)
@@ -1056,7 +1215,7 @@ def _cuts(m: np.ndarray, s: float, die_area: float) -> list[tuple[np.ndarray, np
     out = []
     for _, lo, hi, p, q in scored[:4]:
         pair = []
-        for poly in (cnt[lo:hi + 1], np.concatenate([cnt[hi:], cnt[:lo + 1]])):
+        for poly in (cnt[lo : hi + 1], np.concatenate([cnt[hi:], cnt[: lo + 1]])):
             pm = np.zeros_like(m)
             cv2.drawContours(pm, [poly], -1, 255, cv2.FILLED)
             pm &= m
@@ -1077,8 +1236,15 @@ def _poly_area(p: np.ndarray) -> float:
 # --------------------------------------------------------------------------- one die
 
 
-def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: tuple[int, int],
-              s: float, others: np.ndarray | None = None) -> DieReading:
+def _read_die(
+    work: _Work,
+    cal: Calibration,
+    b: _Blob,
+    pm: np.ndarray,
+    origin: tuple[int, int],
+    s: float,
+    others: np.ndarray | None = None,
+) -> DieReading:
     ox, oy = origin
     contours, _ = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     cnt = max(contours, key=cv2.contourArea)
@@ -1096,16 +1262,34 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     corners = work.to_frame(box + (ox, oy))
     centre_frame = work.to_frame(np.array([[cx + ox, cy + oy]]))[0]
     angle = float(ang % 90.0)
-    checks: dict[str, float] = {"aspect": aspect, "flat_aspect": flat_aspect, "solidity": solidity, "size": side / s}
+    checks: dict[str, float] = {
+        "aspect": aspect,
+        "flat_aspect": flat_aspect,
+        "solidity": solidity,
+        "size": side / s,
+    }
 
-    def result(face: int | None, conf: float, problem: str | None, pips: Sequence[Sequence[float]] = (),
-               centre: np.ndarray | None = None) -> DieReading:
+    def result(
+        face: int | None,
+        conf: float,
+        problem: str | None,
+        pips: Sequence[Sequence[float]] = (),
+        centre: np.ndarray | None = None,
+    ) -> DieReading:
         c = centre if centre is not None else centre_frame
         pts = work.to_frame(np.array(pips, np.float64).reshape(-1, 2) + (ox, oy)) if len(pips) else []
-        return DieReading(face=face, color=b.color.name, center=(float(c[0]), float(c[1])), size=side / work.scale,
-                          angle=angle, confidence=float(round(conf, 4)),
-                          corners=tuple((float(x), float(y)) for x, y in corners),
-                          pips=tuple((float(x), float(y)) for x, y in pts), problem=problem, checks=checks)
+        return DieReading(
+            face=face,
+            color=b.color.name,
+            center=(float(c[0]), float(c[1])),
+            size=side / work.scale,
+            angle=angle,
+            confidence=float(round(conf, 4)),
+            corners=tuple((float(x), float(y)) for x, y in corners),
+            pips=tuple((float(x), float(y)) for x, y in pts),
+            problem=problem,
+            checks=checks,
+        )
 
     # --- flat? -------------------------------------------------------------------------------
     whole = pm is b.mask  # a die on its own (not cut from touching dice): its outline is all its own
@@ -1131,7 +1315,7 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     # --- pips ----------------------------------------------------------------------------------
     x, y = ox, oy
     h, w = pm.shape
-    crop = work.bgr[y:y + h, x:x + w].astype(np.float32)
+    crop = work.bgr[y : y + h, x : x + w].astype(np.float32)
     # The upper face: the brightest flat part of the die. Its bevelled edge and the side faces the
     # camera sees in perspective are darker; pips sit a quarter side in from the face's edge, so
     # whatever lies outside the face or near its edge (a side face's pip seen edge-on) is not a pip.
@@ -1162,9 +1346,15 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     principal = np.array(work.principal, np.float64)
     excess = 0.0
     seam_excess = 0.0  # beyond the allowance on sides that meet a neighbour (see the pip grid below)
-    square_check: list[tuple[np.ndarray, float]] = []  # (normal, how far the side faces the middle of the picture)
-    near_seams: list[tuple[np.ndarray, float]] = []  # (normal, towards) of seam sides whose band nears its allowance
-    seam_sides: list[tuple[np.ndarray, float]] = []  # (normal, towards) of the sides that meet another die's face
+    square_check: list[
+        tuple[np.ndarray, float]
+    ] = []  # (normal, how far the side faces the middle of the picture)
+    near_seams: list[
+        tuple[np.ndarray, float]
+    ] = []  # (normal, towards) of seam sides whose band nears its allowance
+    seam_sides: list[
+        tuple[np.ndarray, float]
+    ] = []  # (normal, towards) of the sides that meet another die's face
     face_v = 0.0  # the upper face's brightness (measured when a seam band asks for it)
     lit_seam = False  # a wide band at a seam as bright as a side face tilted towards the light
     for reach, normal, seam, free_band, _, met_face, _, crossed, between in bands:
@@ -1180,7 +1370,9 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
             # the walks that ended at the felt show no side face: what lies beyond the others is a neighbour's
             checks["free_band"] = max(checks.get("free_band", 0.0), free_band / side)
             if seam and reach > plain:
-                near_seams.append((normal, towards))  # unless the walks into the neighbour found its side face there
+                near_seams.append(
+                    (normal, towards)
+                )  # unless the walks into the neighbour found its side face there
             continue
         # at an edge facing away from the middle of the picture a flat die shows no side face, only its bevel
         # (0.03-0.11 die on clean frames), where nothing touches it: a tilt as slight as the least a die leans
@@ -1190,8 +1382,14 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # its own bevel (flat dice: at most 0.10 die) and not the neighbour's side face; a wider band is this
         # die's own side face (Dice Duel fault seed 271 frame 147: 0.25 die); not when a walk crossed another die
         # of this die's colour on the way (its bevel counts as this die's material)
-        unlike = (seam == 2 and towards <= 0 and met_face > 0 and free_band is None and not crossed
-                  and _face_in_colour(work, met_face, b.color) < _OWN_COLOUR)
+        unlike = (
+            seam == 2
+            and towards <= 0
+            and met_face > 0
+            and free_band is None
+            and not crossed
+            and _face_in_colour(work, met_face, b.color) < _OWN_COLOUR
+        )
         # between two dice whose seam faces away from the middle of the picture, the camera sees the neighbour's
         # side face (flat dice: up to 0.33 die in all) and a cocked die's own side face narrowed by its tilt
         # towards the camera (0.35 die seen): beyond `_SEAM_AWAY` the pip grid must vouch for a flat die
@@ -1227,7 +1425,10 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
                 # Only within the allowance: beyond it the pip grid decides (a band that wide may hold part of the
                 # neighbour's upper face, as bright as this one's, where the two faces join)
                 if not face_v:
-                    face_v = max(1.0, _percentile_u8(work.v[oy:oy + core.shape[0], ox:ox + core.shape[1]], core, 0.9))
+                    face_v = max(
+                        1.0,
+                        _percentile_u8(work.v[oy : oy + core.shape[0], ox : ox + core.shape[1]], core, 0.9),
+                    )
                 lit = _band_brightness(work, between, side) / face_v
                 checks["seam_lit"] = max(checks.get("seam_lit", 0.0), lit)
                 lit_seam = lit_seam or lit >= _LIT
@@ -1246,12 +1447,13 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         return result(None, 0.0, "cocked")
     # a wider band only where the die meets a neighbour is the neighbour's edge (flat die) or this die's own side
     # face (cocked, leaning on it): decided below by the pip grid, which a tilted upper face foreshortens
-    edge = cv2.distanceTransform(cv2.copyMakeBorder(core, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2,
-                                 3)[1:-1, 1:-1]
+    edge = cv2.distanceTransform(
+        cv2.copyMakeBorder(core, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0), cv2.DIST_L2, 3
+    )[1:-1, 1:-1]
     sel = edge > 0.05 * side
     if np.count_nonzero(sel) < 20:
         return result(None, 0.0, "unreadable")
-    body = _channel_medians(work.bgr[y:y + h, x:x + w], sel)
+    body = _channel_medians(work.bgr[y : y + h, x : x + w], sel)
     sq = crop - body
     sq *= sq
     dist = np.sqrt((sq[..., 0] + sq[..., 1]) + sq[..., 2])  # as .sum(axis=2) adds them (same bits), 3x faster
@@ -1279,15 +1481,18 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         px, py = cents[k]
         if edge[min(h - 1, int(round(py))), min(w - 1, int(round(px)))] < 0.1 * side:
             if spots is None:
-                spots = cv2.connectedComponentsWithStats(((dist > thr) & (pm > 0)).astype(np.uint8), connectivity=8)
+                spots = cv2.connectedComponentsWithStats(
+                    ((dist > thr) & (pm > 0)).astype(np.uint8), connectivity=8
+                )
             cut = _pip_cut_by_face_edge(spots, labels == k, edge, amin, amax)
             if cut is not None:
                 pips.append(cut[0])
                 areas.append(cut[1])
             continue  # else a side face's pip seen edge-on, or the bevel
         if not _pip_shaped(stats[k], amin, amax):
-            parts = _split_merged_pips(dist, labels, stats[k], k, thr, p_pip, edge, 0.1 * side, amin, amax,
-                                       0.5 * expect_area)
+            parts = _split_merged_pips(
+                dist, labels, stats[k], k, thr, p_pip, edge, 0.1 * side, amin, amax, 0.5 * expect_area
+            )
             if parts is None:
                 stray += 1
             else:
@@ -1341,8 +1546,9 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # a flat die shows no side face at an edge that faces away from the middle of the picture (the camera
         # sees only the sides facing it), and its bevel bears no pips: pips there are a cocked die's side face,
         # however narrow its band
-        found = _side_face_pips(work, b.color, bands, (fx + ox, fy + oy), body, pip_colour, side,
-                                cal.pip_size[1] * side)
+        found = _side_face_pips(
+            work, b.color, bands, (fx + ox, fy + oy), body, pip_colour, side, cal.pip_size[1] * side
+        )
         checks["side_face_pips"] = float(found)
         if found >= _SIDE_PIPS_MIN:
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
@@ -1357,23 +1563,34 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
         # the second cue: the upper face of a die tilted by t is foreshortened by cos t across the edge it
         # shows a side face at (0.95 at 18 degrees); a 2-D pip grid (4, 5, 6) measures that, a line of pips
         # (2, 3) or one pip cannot, so those stay refused
-        squares = _grid_ratios(Q, face, rot, [n for n, _ in square_check]) if face >= 4 else [0.0] * len(square_check)
+        squares = (
+            _grid_ratios(Q, face, rot, [n for n, _ in square_check])
+            if face >= 4
+            else [0.0] * len(square_check)
+        )
         grids = list(zip(squares, [_square_needed(t / (cal.camera_height * side)) for _, t in square_check]))
         checks["grid_square"] = min(g for g, _ in grids)
         checks["grid_needed"] = max(need for _, need in grids)
         if any(g < need for g, need in grids):
             return result(None, 0.0, "cocked", pips, work.to_frame((centroid + (ox, oy))[None])[0])
-    if "near_at" in checks and face >= 4 and seam_sides:  # only a die near its allowance at a seam is asked for it
+    if (
+        "near_at" in checks and face >= 4 and seam_sides
+    ):  # only a die near its allowance at a seam is asked for it
         checks["seam_grid"] = min(_grid_ratios(Q, face, rot, [n for n, _ in seam_sides]))
-        checks["seam_grid_needed"] = max(_near_needed(towards / (cal.camera_height * side))
-                                         for _, towards in seam_sides)
+        checks["seam_grid_needed"] = max(
+            _near_needed(towards / (cal.camera_height * side)) for _, towards in seam_sides
+        )
     if near_seams and face >= 4:
         # a band near its allowance at a seam may be a cocked die's side face as well as the neighbour's edge
         # (and another cut of the shape may measure it over): a pip grid squeezed across it is a tilted face. As
         # in `_square_needed`, a face tilted towards the camera is squeezed less (Bac Bo fault seed 257 frame 70:
         # a 5 tilted 18 degrees, 3.9 degrees off the middle, measures 0.973 in the full picture; 0.982 is asked)
-        grids = list(zip(_grid_ratios(Q, face, rot, [n for n, _ in near_seams]),
-                         [_near_needed(towards / (cal.camera_height * side)) for _, towards in near_seams]))
+        grids = list(
+            zip(
+                _grid_ratios(Q, face, rot, [n for n, _ in near_seams]),
+                [_near_needed(towards / (cal.camera_height * side)) for _, towards in near_seams],
+            )
+        )
         checks["grid_near"] = min(g for g, _ in grids)
         checks["grid_near_needed"] = max(need for _, need in grids)
         if any(g < need for g, need in grids):
@@ -1416,8 +1633,9 @@ def _read_die(work: _Work, cal: Calibration, b: _Blob, pm: np.ndarray, origin: t
     return result(face, conf, None, pips, centre_px)
 
 
-def _flat_aspect(work: _Work, cal: Calibration, centre: tuple[float, float], dims: tuple[float, float],
-                 ang: float) -> float:
+def _flat_aspect(
+    work: _Work, cal: Calibration, centre: tuple[float, float], dims: tuple[float, float], ang: float
+) -> float:
     """A rectangle's aspect (short / long side) without what the perspective adds towards the middle of the
     picture (distance / camera height along each side), never less than as seen."""
     rw, rh = dims
@@ -1430,7 +1648,9 @@ def _flat_aspect(work: _Work, cal: Calibration, centre: tuple[float, float], dim
     return aspect
 
 
-def _face_match(pips: Sequence[np.ndarray], pside: float, fang: float) -> tuple[int | None, float, float] | None:
+def _face_match(
+    pips: Sequence[np.ndarray], pside: float, fang: float
+) -> tuple[int | None, float, float] | None:
     """The pips matched to a face's pattern, centred on their centroid (`_match_layout`); None for no pip or more
     than six."""
     if not 1 <= len(pips) <= 6:
@@ -1439,8 +1659,9 @@ def _face_match(pips: Sequence[np.ndarray], pside: float, fang: float) -> tuple[
     return _match_layout(P - P.mean(axis=0), pside, fang % 90.0)
 
 
-def _beyond_the_grid(pips: Sequence[np.ndarray], centre: tuple[float, float], pside: float,
-                     bands: Sequence["_Side"]) -> list[int]:
+def _beyond_the_grid(
+    pips: Sequence[np.ndarray], centre: tuple[float, float], pside: float, bands: Sequence[_Side]
+) -> list[int]:
     """The pips farther from the upper face's middle than a pip grid's corner can lie (`_PIP_FAR`; corners at
     0.35 die) in the direction of a side that meets a neighbour."""
     out = []
@@ -1455,20 +1676,25 @@ def _beyond_the_grid(pips: Sequence[np.ndarray], centre: tuple[float, float], ps
     return out
 
 
-def _flat_dims(work: _Work, cal: Calibration, centre: tuple[float, float], dims: tuple[float, float],
-               ang: float) -> tuple[float, float]:
+def _flat_dims(
+    work: _Work, cal: Calibration, centre: tuple[float, float], dims: tuple[float, float], ang: float
+) -> tuple[float, float]:
     """A rectangle's sides without what the perspective adds towards the middle of the picture."""
     wu, wv = _side_widths(work, cal.camera_height, centre, ang)
     return dims[0] - wu, dims[1] - wv
 
 
-def _side_widths(work: _Work, camera_height: float, centre: tuple[float, float], ang: float) -> tuple[float, float]:
+def _side_widths(
+    work: _Work, camera_height: float, centre: tuple[float, float], ang: float
+) -> tuple[float, float]:
     """How wide (work pixels) the camera sees a flat die's side faces along the two axes of a rectangle at `ang`
     degrees centred at `centre`: the distance to the middle of the picture along each axis / camera height."""
     a = math.radians(ang)
     dx, dy = work.principal[0] - centre[0], work.principal[1] - centre[1]
-    return (abs(dx * math.cos(a) + dy * math.sin(a)) / camera_height,
-            abs(-dx * math.sin(a) + dy * math.cos(a)) / camera_height)
+    return (
+        abs(dx * math.cos(a) + dy * math.sin(a)) / camera_height,
+        abs(-dx * math.sin(a) + dy * math.cos(a)) / camera_height,
+    )
 
 
 def _channel_medians(img: np.ndarray, sel: np.ndarray) -> np.ndarray:
@@ -1477,7 +1703,9 @@ def _channel_medians(img: np.ndarray, sel: np.ndarray) -> np.ndarray:
     pixels out of the image and sorting them costs more than that."""
     n = int(np.count_nonzero(sel))
     mask = sel.view(np.uint8)
-    cum = np.cumsum(np.concatenate([cv2.calcHist([img], [c], mask, [256], [0, 256]) for c in range(3)]).ravel())
+    cum = np.cumsum(
+        np.concatenate([cv2.calcHist([img], [c], mask, [256], [0, 256]) for c in range(3)]).ravel()
+    )
     # the (n - 1) // 2-th and n // 2-th smallest of each channel (channel c's counts start at c * n)
     ranks = [c * n + r for c in range(3) for r in ((n - 1) // 2, n // 2)]
     values = np.searchsorted(cum, ranks, side="right") - _CHANNEL_START
@@ -1506,8 +1734,9 @@ def _percentiles(values: np.ndarray, qs: Sequence[float]) -> list[float]:
     return out
 
 
-def _pip_cut_by_face_edge(spots: tuple, piece: np.ndarray, edge: np.ndarray, amin: float,
-                          amax: float) -> tuple[np.ndarray, float] | None:
+def _pip_cut_by_face_edge(
+    spots: tuple, piece: np.ndarray, edge: np.ndarray, amin: float, amax: float
+) -> tuple[np.ndarray, float] | None:
     """A pip that the upper face's edge cuts through (light dimming a corner of the face: the thin strip beyond a
     corner pip falls below the bar, and the face's hull then runs across the pip): over the die's whole outline
     (`spots`, connected components) the dark spot it belongs to is a whole pip, round and of a pip's size, whose
@@ -1545,7 +1774,7 @@ def _fine_pips(work: _Work, pips: np.ndarray, body: np.ndarray, pip: np.ndarray,
         x0, y0 = int(round(cx)) - r, int(round(cy)) - r
         if x0 < 0 or y0 < 0 or x0 + 2 * r + 1 > W or y0 + 2 * r + 1 > H:
             continue
-        win = full[y0:y0 + 2 * r + 1, x0:x0 + 2 * r + 1].astype(np.float32)
+        win = full[y0 : y0 + 2 * r + 1, x0 : x0 + 2 * r + 1].astype(np.float32)
         t = ((win - body) @ axis) / norm
         n, lab, st, cents = cv2.connectedComponentsWithStats((t >= 0.5).astype(np.uint8), connectivity=8)
         if n < 2:
@@ -1561,19 +1790,35 @@ def _fine_pips(work: _Work, pips: np.ndarray, body: np.ndarray, pip: np.ndarray,
 _FINE_REACH = 0.15  # dice
 
 
-def _split_merged_pips(dist: np.ndarray, labels: np.ndarray, stat: np.ndarray, k: int, thr: float, p_pip: float,
-                       edge: np.ndarray, inner: float, amin: float, amax: float,
-                       least: float) -> tuple[list[np.ndarray], list[float]] | None:
+def _split_merged_pips(
+    dist: np.ndarray,
+    labels: np.ndarray,
+    stat: np.ndarray,
+    k: int,
+    thr: float,
+    p_pip: float,
+    edge: np.ndarray,
+    inner: float,
+    amin: float,
+    amax: float,
+    least: float,
+) -> tuple[list[np.ndarray], list[float]] | None:
     """Two or three pips that blur joined into one spot (a 6's column at half scale: a pixel's bridge between
     them): a stricter bar parts them into pip-shaped spots, each of at least `least` pixels of the spot (a
     neighbour's side-face pips seen at a slant at the seam are slivers). Their centres and areas (the spot's
     pixels, each given to the nearest centre), or None when no bar parts it into such pips only."""
-    x, y, w, h = stat[cv2.CC_STAT_LEFT], stat[cv2.CC_STAT_TOP], stat[cv2.CC_STAT_WIDTH], stat[cv2.CC_STAT_HEIGHT]
-    spot = labels[y:y + h, x:x + w] == k
-    d = dist[y:y + h, x:x + w]
+    x, y, w, h = (
+        stat[cv2.CC_STAT_LEFT],
+        stat[cv2.CC_STAT_TOP],
+        stat[cv2.CC_STAT_WIDTH],
+        stat[cv2.CC_STAT_HEIGHT],
+    )
+    spot = labels[y : y + h, x : x + w] == k
+    d = dist[y : y + h, x : x + w]
     for f in _SPLIT_BARS:
-        n, lab, st, cents = cv2.connectedComponentsWithStats((spot & (d > thr + f * (p_pip - thr))).astype(np.uint8),
-                                                             connectivity=8)
+        n, lab, st, cents = cv2.connectedComponentsWithStats(
+            (spot & (d > thr + f * (p_pip - thr))).astype(np.uint8), connectivity=8
+        )
         if n - 1 < 2:
             continue
         if n - 1 > 3 or not all(_pip_shaped(st[j], amin, amax) for j in range(1, n)):
@@ -1604,25 +1849,29 @@ def _pip_shaped(stat: np.ndarray, amin: float, amax: float) -> bool:
 def _inner_body(work: _Work, color: str, mask: np.ndarray, x: int, y: int) -> np.ndarray:
     """The die-coloured pixels of `mask` away from pips and edges (light pips must not raise the bar)."""
     h, w = mask.shape
-    body = cv2.bitwise_and(work.strong[color][y:y + h, x:x + w], mask)
+    body = cv2.bitwise_and(work.strong[color][y : y + h, x : x + w], mask)
     return cv2.erode(body, _K3)
 
 
-def _upper_face(work: _Work, b: _Blob, pm: np.ndarray, origin: tuple[int, int], s: float) -> tuple[np.ndarray, float]:
+def _upper_face(
+    work: _Work, b: _Blob, pm: np.ndarray, origin: tuple[int, int], s: float
+) -> tuple[np.ndarray, float]:
     """The die's upper face (filled, pips included) inside its part mask (the part itself if none is found),
     and the area of the next largest bright region of the part (a second face lit like an upper face)."""
     x, y = origin
     h, w = pm.shape
     # this die's own brightest body pixels nearby set the bar: a brighter neighbour must not, and the light
     # may change across the die; the bevel and the side faces stay below it
-    v = work.v[y:y + h, x:x + w]
+    v = work.v[y : y + h, x : x + w]
     body = _inner_body(work, b.color.name, pm, x, y)
     if cv2.countNonZero(body) < 10:
         return pm, 0.0
     r = max(3, int(round(0.5 * s)) | 1)
     # a light pip's blurred rim may pass for body colour and is brighter than the body: kept out of the bar
     rim = min(255, int(_PIP_RIM * _median_u8(v, body)))
-    local = cv2.dilate(cv2.min(cv2.bitwise_and(v, body), rim), cv2.getStructuringElement(cv2.MORPH_RECT, (r, r)))
+    local = cv2.dilate(
+        cv2.min(cv2.bitwise_and(v, body), rim), cv2.getStructuringElement(cv2.MORPH_RECT, (r, r))
+    )
     top = cv2.compare(v.astype(np.float32), local.astype(np.float32) * 0.87, cv2.CMP_GE)
     top = cv2.bitwise_and(top, pm)
     # pips are holes in the face: filled first, the narrow strip between a row of pips and the face's edge
@@ -1649,8 +1898,16 @@ _PIP_RIM = 1.1  # body pixels brighter than this many times the body's median ar
 _GRID = np.array([(gx, gy) for gx in (-_D, 0.0, _D) for gy in (-_D, 0.0, _D)])
 
 
-def _empty_spots(dist: np.ndarray, thr: float, sel: np.ndarray, centre: np.ndarray, pips: np.ndarray,
-                 side: float, rot: float, face: int) -> float:
+def _empty_spots(
+    dist: np.ndarray,
+    thr: float,
+    sel: np.ndarray,
+    centre: np.ndarray,
+    pips: np.ndarray,
+    side: float,
+    rot: float,
+    face: int,
+) -> float:
     """The most pip-like of the 3x3 pip places this face leaves empty: the fraction of a small disc there
     that differs from the body as a pip does (0: bare)."""
     a = math.radians(rot)
@@ -1658,7 +1915,9 @@ def _empty_spots(dist: np.ndarray, thr: float, sel: np.ndarray, centre: np.ndarr
     rel = (pips - centre) / side
     # the variant of the face the pips match (2, 3 and 6 have two)
     layouts = [lay @ R.T for lay in LAYOUTS[face]]
-    layout = min(layouts, key=lambda lay: float(np.linalg.norm(rel[:, None, :] - lay[None], axis=2).min(0).max()))
+    layout = min(
+        layouts, key=lambda lay: float(np.linalg.norm(rel[:, None, :] - lay[None], axis=2).min(0).max())
+    )
     grid = _GRID @ R.T
     empty = np.linalg.norm(grid[:, None, :] - layout[None], axis=2).min(axis=1) >= 0.05
     h, w = dist.shape
@@ -1718,15 +1977,19 @@ def _grid_ratios(q: np.ndarray, face: int, rot: float, normals: Sequence[np.ndar
 def _grid_scale(q: np.ndarray, target: np.ndarray) -> float:
     """The scale from pattern units (die sides) to the observed pips' units, by their mean distance from the
     middle (1 pip: none)."""
-    tq = float(np.sqrt((target ** 2).sum(axis=1).mean()))
-    oq = float(np.sqrt((q ** 2).sum(axis=1).mean()))
+    tq = float(np.sqrt((target**2).sum(axis=1).mean()))
+    oq = float(np.sqrt((q**2).sum(axis=1).mean()))
     return oq / tq if tq > 0 else 1.0
 
 
-_SQUARE_EXTRA = 0.35  # the most a band at a neighbour may exceed its allowance (die sides) and be a neighbour's
+_SQUARE_EXTRA = (
+    0.35  # the most a band at a neighbour may exceed its allowance (die sides) and be a neighbour's
+)
 _NEAR_ALLOWANCE = 0.8  # a seam band beyond this share of its allowance asks a 2-D pip grid to be square
 _NEAR_SQUARE = 0.97  # ... this square (flat dice seen there: 0.975 and more; cocked dice 0.949, 0.964)
-_NEAR_MARGIN = 0.01  # ... and this much squarer than a die tilted by the least tilt would show (`_near_needed`)
+_NEAR_MARGIN = (
+    0.01  # ... and this much squarer than a die tilted by the least tilt would show (`_near_needed`)
+)
 _SQUARE_MIN = 0.975  # a pip grid at least this square across that band: flat (cos 18 degrees = 0.951)
 _LEAST_TILT = math.radians(18)  # the least a cocked die leans at (the simulator's least tilt)
 
@@ -1746,7 +2009,9 @@ def _near_needed(towards: float, least: float | None = None) -> float:
     `_square_needed`): `least` (`_NEAR_SQUARE`), or where the camera's slant hides more of a tilt, `_NEAR_MARGIN`
     over what the least tilt shows there (cos(t - v) / cos v; a cocked die measures that within about 0.005 in the
     full picture, flat dice 0.989 and more)."""
-    return max(_NEAR_SQUARE if least is None else least, math.cos(_LEAST_TILT) + _slant(towards) + _NEAR_MARGIN)
+    return max(
+        _NEAR_SQUARE if least is None else least, math.cos(_LEAST_TILT) + _slant(towards) + _NEAR_MARGIN
+    )
 
 
 def _slant(towards: float) -> float:
@@ -1811,8 +2076,13 @@ def _weak_mask(work: _Work, color: DieColor) -> np.ndarray:
         x0, y0, x1, y1 = work.dice_box
         if x1 > x0 and y1 > y0:
             felt = work.felt_v[y0:y1, x0:x1] if work.felt_v is not None else None
-            sub = _color_mask([p[y0:y1, x0:x1] for p in work.planes], felt, color, lenient=True,
-                              felt_s=_felt_saturation(work))
+            sub = _color_mask(
+                [p[y0:y1, x0:x1] for p in work.planes],
+                felt,
+                color,
+                lenient=True,
+                felt_s=_felt_saturation(work),
+            )
             sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, _K3)
             sub |= work.strong[color.name][y0:y1, x0:x1]  # dice of this colour are its material
             weak[y0:y1, x0:x1] = sub
@@ -1825,10 +2095,18 @@ def _clamp(a: np.ndarray, hi: int) -> np.ndarray:
     return np.minimum(np.maximum(a, 0), hi)
 
 
-def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, origin: tuple[int, int],
-                centre: tuple[float, float], dims: tuple[float, float],
-                ang: float, others: np.ndarray | None = None,
-                blob: int = 0) -> list[_Side]:
+def _side_bands(
+    work: _Work,
+    color: DieColor,
+    core: np.ndarray,
+    pm: np.ndarray,
+    origin: tuple[int, int],
+    centre: tuple[float, float],
+    dims: tuple[float, float],
+    ang: float,
+    others: np.ndarray | None = None,
+    blob: int = 0,
+) -> list[_Side]:
     """How far (work pixels) die material reaches beyond each of the 4 edges of the die's upper face,
     with each edge's outward normal, whether the material ends at another die's upper face (a seam: 2) or
     runs into a neighbour cut from the same shape (1), the band of the walks that end at the felt (the
@@ -1845,9 +2123,11 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     assert faces is not None
     ox, oy = origin
     ch, cw = core.shape
-    under = faces[oy:oy + ch, ox:ox + cw][core > 0]
+    under = faces[oy : oy + ch, ox : ox + cw][core > 0]
     under = under[under > 0]
-    own = int(np.bincount(under).argmax()) if under.size else 0  # this die's own face (0: none; labels start at 1)
+    own = (
+        int(np.bincount(under).argmax()) if under.size else 0
+    )  # this die's own face (0: none; labels start at 1)
     cx, cy = centre[0] + ox, centre[1] + oy
     a = math.radians(ang)
     ux, uy = math.cos(a), math.sin(a)
@@ -1856,8 +2136,12 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
     steps = int(0.8 * max(dims)) + 2
     gap = max(2, int(round(_BAND_GAP * max(dims))))  # a side face's pips interrupt its colour: step over them
     hole = int(round(_PIP_HOLE * max(dims)))  # ... even a longer run, when this die's material closes it
-    sides = (((ux, uy), dims[0] / 2, (vx, vy), dims[1]), ((-ux, -uy), dims[0] / 2, (vx, vy), dims[1]),
-             ((vx, vy), dims[1] / 2, (ux, uy), dims[0]), ((-vx, -vy), dims[1] / 2, (ux, uy), dims[0]))
+    sides = (
+        ((ux, uy), dims[0] / 2, (vx, vy), dims[1]),
+        ((-ux, -uy), dims[0] / 2, (vx, vy), dims[1]),
+        ((vx, vy), dims[1] / 2, (ux, uy), dims[0]),
+        ((-vx, -vy), dims[1] / 2, (ux, uy), dims[0]),
+    )
     # all 4 x 7 walks at once: start points and directions
     frac = np.linspace(-0.3, 0.3, 7)
     px = np.concatenate([cx + n[0] * (half - 1) + t[0] * frac * along for n, half, t, along in sides])
@@ -1903,7 +2187,7 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                 return -1
             if mat[j]:
                 t = sides[side][2]
-                ys, xs = qyc[r, last + 1:j], qxc[r, last + 1:j]
+                ys, xs = qyc[r, last + 1 : j], qxc[r, last + 1 : j]
                 spot = np.stack([ys, xs], axis=1)
                 return j if _spots_along(weak, spot, np.array((t[1], t[0])), reach_along) == len(ys) else -1
         return -1
@@ -1914,11 +2198,20 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         free = []  # the walks that ended at the felt: neither at another die's upper face nor in another die
         ended = []  # the walks that ended at the felt or at another die's upper face (not inside another die)
         gaps: list[tuple[int, int]] = []  # (walk, step) the free walks stepped over between die material
-        between: list[tuple[int, int, int, int]] = []  # (walk, step, steps from the edge, steps to the other face)
+        between: list[
+            tuple[int, int, int, int]
+        ] = []  # (walk, step, steps from the edge, steps to the other face)
         seams = contacts = crossed = 0
         met_face = 0  # the other die's upper face the walks met (its label)
         for r in range(side * 7, side * 7 + 7):
-            ib, cor, oth, mat, nb, els = ib_rows[r], core_rows[r], oth_rows[r], mat_rows[r], nb_rows[r], else_rows[r]
+            ib, cor, oth, mat, nb, els = (
+                ib_rows[r],
+                core_rows[r],
+                oth_rows[r],
+                mat_rows[r],
+                nb_rows[r],
+                else_rows[r],
+            )
             ano = another_rows[r]
             start = last = None
             closes = -1  # the step where this die's material closes the spot the walk is in (see `closed`)
@@ -1937,7 +2230,9 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
                         between += [(r, j, j - start, k - j) for j in range(start + 1, k)]
                     break  # another die's upper face
                 if nb[k] and mat[k]:
-                    touched = True  # a neighbour's bevel or side face (it touches this die past its upper face)
+                    touched = (
+                        True  # a neighbour's bevel or side face (it touches this die past its upper face)
+                    )
                 if els[k] and mat[k]:
                     other = True
                 if mat[k]:
@@ -1965,7 +2260,9 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         # a side face lies along the whole edge: when most walks end at the felt, they alone tell whether this
         # die shows one (the walks that ran on into another die's upper face measured that die's edge too)
         free_band = float(free[-2]) if _FREE_MIN <= len(free) < len(reach) else None
-        if len(free) < len(reach):  # a neighbour lies beyond: what the walks stepped over may be its side face's pips
+        if len(free) < len(
+            reach
+        ):  # a neighbour lies beyond: what the walks stepped over may be its side face's pips
             gaps = []
         if gaps:
             rows, cols = (np.array(v, np.intp) for v in zip(*gaps))
@@ -1982,8 +2279,19 @@ def _side_bands(work: _Work, color: DieColor, core: np.ndarray, pm: np.ndarray, 
         if between and seams >= 3:
             bw = np.array(between, np.intp)
             seam_px = np.stack([qyc[bw[:, 0], bw[:, 1]], qxc[bw[:, 0], bw[:, 1]], bw[:, 2], bw[:, 3]], axis=1)
-        out.append(_Side(float(band), np.array(n), 2 if seams >= 3 else (1 if contacts >= 3 else 0),
-                         free_band, stepped, met_face if seams >= 3 else 0, own, crossed, seam_px))
+        out.append(
+            _Side(
+                float(band),
+                np.array(n),
+                2 if seams >= 3 else (1 if contacts >= 3 else 0),
+                free_band,
+                stepped,
+                met_face if seams >= 3 else 0,
+                own,
+                crossed,
+                seam_px,
+            )
+        )
     return out
 
 
@@ -1998,15 +2306,27 @@ class _Side(NamedTuple):
     normal: np.ndarray  # the edge's outward normal
     seam: int  # 2: the walks met another die's upper face; 1: a neighbour cut from the same shape; 0: neither
     free_band: float | None  # the band of the walks that ended at the felt, when only some did
-    gaps: np.ndarray  # (y, x) work pixels the walks stepped over between die material, when all 7 end at the felt
+    gaps: (
+        np.ndarray
+    )  # (y, x) work pixels the walks stepped over between die material, when all 7 end at the felt
     met: int = 0  # the label of the other die's upper face the walks met (a seam: 2), else 0
     own: int = 0  # the label of this die's own upper face (0: none found)
     crossed: int = 0  # the walks that ran into another die's material (a neighbour's part or shape)
-    between: np.ndarray = _NO_BETWEEN  # at a seam: (y, x, steps from this edge, steps to the other face) walked
+    between: np.ndarray = (
+        _NO_BETWEEN  # at a seam: (y, x, steps from this edge, steps to the other face) walked
+    )
 
 
-def _side_face_pips(work: _Work, color: DieColor, bands: Sequence[_Side], centre: tuple[float, float],
-                    body: np.ndarray, pip: np.ndarray, side: float, pip_px: float) -> int:
+def _side_face_pips(
+    work: _Work,
+    color: DieColor,
+    bands: Sequence[_Side],
+    centre: tuple[float, float],
+    body: np.ndarray,
+    pip: np.ndarray,
+    side: float,
+    pip_px: float,
+) -> int:
     """How many pixels of a side face's pips the walks found beyond the edges of the upper face that face away
     from the middle of the picture: pixels they stepped over between die material (at sides where every
     walk ended at the felt) that are nearer this die's pip colour than its body colour, lie in a spot no
@@ -2045,14 +2365,16 @@ def _face_in_colour(work: _Work, label: int, color: DieColor) -> float:
     allowance."""
     assert work.face_labels is not None
     x, y, w, h = cv2.boundingRect(work.face_hulls[label - 1])
-    face = work.face_labels[y:y + h, x:x + w] == label
+    face = work.face_labels[y : y + h, x : x + w] == label
     area = int(np.count_nonzero(face))
     if not area:
         return 1.0
-    return int(np.count_nonzero(work.strong[color.name][y:y + h, x:x + w][face])) / area
+    return int(np.count_nonzero(work.strong[color.name][y : y + h, x : x + w][face])) / area
 
 
-def _clear_of_other_faces(work: _Work, spots: np.ndarray, centre: tuple[float, float], reach: float) -> np.ndarray:
+def _clear_of_other_faces(
+    work: _Work, spots: np.ndarray, centre: tuple[float, float], reach: float
+) -> np.ndarray:
     """Which of `spots` ((y, x)) lie farther than `reach` from every other die's upper face (a neighbour's side
     face and bevel, and the felt between two dice, lie near that die's upper face)."""
     labels = work.face_labels
@@ -2091,11 +2413,19 @@ _AWAY_SHARE = 0.8
 _OWN_COLOUR = 0.3  # the share of a neighbour's upper face in this die's colour below which it is of another
 _PIP_LIKE = 0.5  # a pixel at least halfway from the die's body colour towards its pips' colour
 _CLEAR = 0.4  # die sides: spots nearer another die's upper face may be that die's (its side face, the felt between)
-_SIDE_PIPS_MIN = 2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)
+_SIDE_PIPS_MIN = (
+    2  # pixels of side-face pips beyond an edge facing away that make a die cocked (not one noisy pixel)
+)
 _SEAM = 1.8
-_OFFSET_AWAY = 0.08  # die sides: how far the upper face's middle may lie from its pips' away from the picture's middle
-_FACE_AREA_MAX = 1.02  # the largest upper face of a flat die (dice squared; clean frames: at most 0.98 of 5598)
-_LIT_WIDTH = 0.25  # a seam band at least this wide (die sides, perspective allowed for) is asked how bright it is
+_OFFSET_AWAY = (
+    0.08  # die sides: how far the upper face's middle may lie from its pips' away from the picture's middle
+)
+_FACE_AREA_MAX = (
+    1.02  # the largest upper face of a flat die (dice squared; clean frames: at most 0.98 of 5598)
+)
+_LIT_WIDTH = (
+    0.25  # a seam band at least this wide (die sides, perspective allowed for) is asked how bright it is
+)
 _LIT_MARGIN = 0.1  # the bevels at both ends of a seam band (die sides), left out of its brightness
 _LIT = 0.7  # a seam band's middle this bright (of the upper face's brightness) is a cocked die's side face
 _PIP_FAR = 0.42  # a pip farther than this from the face's middle (dice) is beyond the grid's corners (0.35)
@@ -2103,11 +2433,15 @@ _FLAT_LONGEST = 1.17  # the longest a whole flat die's outline measures, in dice
 _SEAM_AWAY = 1.7  # at a seam that faces away from the middle of the picture (see `_read_die`)
 _CONTACT = 0.06  # a neighbour's bevel met past a corner of this die (not its upper face)
 _BAND_RANK = 4  # the third widest of the 7 walks (a side face's pips may stop the others)
-_ENDED_MIN = 5  # walks that must end (at the felt or another die's upper face) for a side to be judged by them
+_ENDED_MIN = (
+    5  # walks that must end (at the felt or another die's upper face) for a side to be judged by them
+)
 _ENDED_RANK = 3  # the third widest of them
 _BAND_GAP = 0.16
 _PIP_HOLE = 0.3  # the longest run off die material across an edge that a side face's pips leave (die sides)
-_PIP_ALONG = 0.25  # ... and how far along the edge this die's material must bound it (a pip, not a strip of felt)
+_PIP_ALONG = (
+    0.25  # ... and how far along the edge this die's material must bound it (a pip, not a strip of felt)
+)
 _FREE_MIN = 4  # walks that must end at the felt for a side to be judged by them alone
 
 

@@ -5,6 +5,7 @@ The dice are read by the vision half (recognition/dice/, ``DiceJudge``); these
 modules only validate results and say which bets win. Pure: no I/O, no clock,
 randomness only through the rng passed to ``draw_extras``.
 """
+
 from __future__ import annotations
 
 from .bac_bo import BacBo
@@ -13,7 +14,19 @@ from .dice_duel import DiceDuel
 from .lightning_dice import LightningDice
 from .sic_bo import MegaSicBo, SicBo, SuperSicBo
 
-__all__ = ["BacBo", "Craps", "CrapsPointJudge", "CrapsTableState", "DiceDuel", "GAMES", "LightningDice",
-           "MegaSicBo", "SicBo", "SuperSicBo"]
+__all__ = [
+    "GAMES",
+    "BacBo",
+    "Craps",
+    "CrapsPointJudge",
+    "CrapsTableState",
+    "DiceDuel",
+    "LightningDice",
+    "MegaSicBo",
+    "SicBo",
+    "SuperSicBo",
+]
 
-GAMES = {g.game_id: g for g in (SicBo(), SuperSicBo(), MegaSicBo(), LightningDice(), DiceDuel(), Craps(), BacBo())}
+GAMES = {
+    g.game_id: g for g in (SicBo(), SuperSicBo(), MegaSicBo(), LightningDice(), DiceDuel(), Craps(), BacBo())
+}

@@ -9,6 +9,7 @@ Payouts are net odds to 1 (the stake comes back on top): an ``int`` when whole,
 otherwise an exact fraction in a string such as ``"7/6"``. Feed messages carry no
 floats (docs/engineering.md), so no payout is ever a float.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -43,8 +44,9 @@ def read_faces(value: Any, count: int, what: str) -> list[int]:
     """``count`` faces from a list (or tuple), in ascending order; ``what`` names the list in errors."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         example = list(range(1, count + 1))
-        raise ValueError(f"{what} must be a list of {count} faces such as {example}, "
-                         f"not {type(value).__name__} {value!r}")
+        raise ValueError(
+            f"{what} must be a list of {count} faces such as {example}, not {type(value).__name__} {value!r}"
+        )
     if len(value) != count:
         raise ValueError(f"{what} must hold exactly {count} faces, not {len(value)}: {list(value)!r}")
     return sorted(read_face(v, f"{what}: die {i + 1} of {count}") for i, v in enumerate(value))
@@ -52,7 +54,9 @@ def read_faces(value: Any, count: int, what: str) -> list[int]:
 
 def require_dict(result: Any, game: str, example: str) -> dict[str, Any]:
     if not isinstance(result, Mapping):
-        raise ValueError(f"a {game} result is an object like {example}, not {type(result).__name__} {result!r}")
+        raise ValueError(
+            f"a {game} result is an object like {example}, not {type(result).__name__} {result!r}"
+        )
     return dict(result)
 
 
@@ -137,15 +141,17 @@ class DiceGame(BaseGame):
         Imported lazily: the recognition package must load (and `studio evaluate`
         must work) on machines without the vision stack.
         """
-        from recognition.dice.judge import DiceJudge  # noqa: PLC0415 (lazy on purpose)
+        from recognition.dice.judge import DiceJudge
 
         return DiceJudge(game=self, **self.judge_settings(settings))
 
     def judge_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         settings = dict(settings)
         if settings.setdefault("dice", self.judge_dice) != self.judge_dice:
-            raise ValueError(f"{self.game_id} is played with {self.judge_dice} dice, "
-                             f"not {settings['dice']!r} (remove 'dice' from the judge settings)")
+            raise ValueError(
+                f"{self.game_id} is played with {self.judge_dice} dice, "
+                f"not {settings['dice']!r} (remove 'dice' from the judge settings)"
+            )
         settings.setdefault("colors", self.judge_colors)
         return settings
 

@@ -11,6 +11,7 @@ shaker; the side with the higher two-dice total wins; equal totals are a tie.
 
 Published returns: Player/Banker 98.87%, Tie 95.52%.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -40,10 +41,17 @@ class BacBo(DiceGame):
 
     @cached_property
     def spots(self) -> tuple[BetSpot, ...]:
-        return (BetSpot("player", "player", SOURCE, self.main_pays),
-                BetSpot("banker", "banker", SOURCE, self.main_pays),
-                BetSpot("tie", "tie", SOURCE, None, "; ".join(f"{odds} to 1 on a tie of {t}"
-                                                              for t, odds in sorted(self.tie_pays.items()))))
+        return (
+            BetSpot("player", "player", SOURCE, self.main_pays),
+            BetSpot("banker", "banker", SOURCE, self.main_pays),
+            BetSpot(
+                "tie",
+                "tie",
+                SOURCE,
+                None,
+                "; ".join(f"{odds} to 1 on a tie of {t}" for t, odds in sorted(self.tie_pays.items())),
+            ),
+        )
 
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """``{"player": [5, 3], "banker": ["6", 2]}`` -> ``{"player": [3, 5], "banker": [2, 6]}``."""
@@ -62,8 +70,10 @@ class BacBo(DiceGame):
             return self.validate_result(dice)
         colors = set(self.side_colors.values())
         if not isinstance(dice, dict) or set(dice) != colors:
-            raise ValueError(f"Bac Bo needs the player's and the banker's two dice (two "
-                             f"{' and two '.join(sorted(colors))} dice), not {dice!r}")
+            raise ValueError(
+                f"Bac Bo needs the player's and the banker's two dice (two "
+                f"{' and two '.join(sorted(colors))} dice), not {dice!r}"
+            )
         return self.validate_result({side: dice[color] for side, color in self.side_colors.items()})
 
     def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -73,8 +83,10 @@ class BacBo(DiceGame):
         if p == b:
             out["winner"] = "tie"
             out["winning_bets"] = [won("tie", "tie", self.tie_pays[p])]
-            out["returned_bets"] = [returned("player", "player", self.tie_returned),
-                                    returned("banker", "banker", self.tie_returned)]
+            out["returned_bets"] = [
+                returned("player", "player", self.tie_returned),
+                returned("banker", "banker", self.tie_returned),
+            ]
         else:
             side = "player" if p > b else "banker"
             out["winner"] = side

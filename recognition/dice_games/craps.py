@@ -32,6 +32,7 @@ Rule choices (docs/dice-games.md):
   Lay Odds work on every roll. ``off_on_come_out`` changes this per table.
 * Payouts are the standard ones (the seed says only that the odds are shown).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -43,7 +44,15 @@ from typing import Any
 from recognition.game import Decision, Hold, ResultReady, RoundSignal, Void
 
 from ._common import (
-    BetSpot, DiceGame, check_derived, payout, read_faces, require_dict, require_key, returned, won,
+    BetSpot,
+    DiceGame,
+    check_derived,
+    payout,
+    read_faces,
+    require_dict,
+    require_key,
+    returned,
+    won,
 )
 
 POINTS: tuple[int, ...] = (4, 5, 6, 8, 9, 10)
@@ -106,19 +115,25 @@ class CrapsTableState:
         return "off" if self.point is None else "on"
 
     @classmethod
-    def replay(cls, outcomes: Iterable[Mapping[str, Any]], start: CrapsTableState | None = None) -> CrapsTableState:
+    def replay(
+        cls, outcomes: Iterable[Mapping[str, Any]], start: CrapsTableState | None = None
+    ) -> CrapsTableState:
         """The state after certified craps outcomes, oldest first; ValueError where they do not chain."""
         state = start or cls()
         for i, outcome in enumerate(outcomes):
             if "point" not in outcome:
                 raise ValueError(f"certified throw {i + 1} has no 'point': it is not a craps outcome")
             if read_point(outcome["point"]) != state.point:
-                raise ValueError(f"certified throw {i + 1} was judged with point {outcome.get('point')!r}, "
-                                 f"but the throws before it leave the point at {state.point!r}")
+                raise ValueError(
+                    f"certified throw {i + 1} was judged with point {outcome.get('point')!r}, "
+                    f"but the throws before it leave the point at {state.point!r}"
+                )
             state = state.after(outcome.get("dice"))
             if "new_point" in outcome and read_point(outcome["new_point"]) != state.point:
-                raise ValueError(f"certified throw {i + 1} says the new point is {outcome['new_point']!r}, "
-                                 f"but its dice give {state.point!r}")
+                raise ValueError(
+                    f"certified throw {i + 1} says the new point is {outcome['new_point']!r}, "
+                    f"but its dice give {state.point!r}"
+                )
         return state
 
 
@@ -159,8 +174,12 @@ class CrapsPointJudge:
         if isinstance(event, RoundSignal):
             if event.signal == "round_opened":
                 self._pending = None
-            elif event.signal == "round_ended" and event.final_state == "certified" and event.outcome \
-                    and "new_point" in event.outcome:
+            elif (
+                event.signal == "round_ended"
+                and event.final_state == "certified"
+                and event.outcome
+                and "new_point" in event.outcome
+            ):
                 # the table's word wins: it covers manual results and the last round before a restart
                 self.certified(event.outcome)
             elif event.signal == "round_ended" and event.final_state == "voided":
@@ -184,8 +203,10 @@ class CrapsPointJudge:
             except ValueError as exc:
                 return Hold(code="craps_point_mismatch", message=f"the dice judge sent a bad point: {exc}")
             if theirs != self.state.point:
-                return Hold(code="craps_point_mismatch",
-                            message=f"the dice judge says the point is {theirs!r}, the table's is {self.state.point!r}")
+                return Hold(
+                    code="craps_point_mismatch",
+                    message=f"the dice judge says the point is {theirs!r}, the table's is {self.state.point!r}",
+                )
         result["point"] = self.state.point
         try:
             self._pending = self.state.after(result.get("dice"))
@@ -207,12 +228,30 @@ ONE_ROLL: dict[str, tuple[int, dict[int, int]]] = {
     "eleven": (2781, {11: 15}),
     "c_and_e": (2783, {2: 3, 3: 3, 12: 3, 11: 7}),  # half on any craps (7:1), half on eleven (15:1)
 }
-TRUE_ODDS: dict[int, Fraction] = {4: Fraction(2), 5: Fraction(3, 2), 6: Fraction(6, 5),
-                                  8: Fraction(6, 5), 9: Fraction(3, 2), 10: Fraction(2)}
-PLACE_WIN: dict[int, Fraction] = {4: Fraction(9, 5), 5: Fraction(7, 5), 6: Fraction(7, 6),
-                                  8: Fraction(7, 6), 9: Fraction(7, 5), 10: Fraction(9, 5)}
-PLACE_LOSE: dict[int, Fraction] = {4: Fraction(5, 11), 5: Fraction(5, 8), 6: Fraction(4, 5),
-                                   8: Fraction(4, 5), 9: Fraction(5, 8), 10: Fraction(5, 11)}
+TRUE_ODDS: dict[int, Fraction] = {
+    4: Fraction(2),
+    5: Fraction(3, 2),
+    6: Fraction(6, 5),
+    8: Fraction(6, 5),
+    9: Fraction(3, 2),
+    10: Fraction(2),
+}
+PLACE_WIN: dict[int, Fraction] = {
+    4: Fraction(9, 5),
+    5: Fraction(7, 5),
+    6: Fraction(7, 6),
+    8: Fraction(7, 6),
+    9: Fraction(7, 5),
+    10: Fraction(9, 5),
+}
+PLACE_LOSE: dict[int, Fraction] = {
+    4: Fraction(5, 11),
+    5: Fraction(5, 8),
+    6: Fraction(4, 5),
+    8: Fraction(4, 5),
+    9: Fraction(5, 8),
+    10: Fraction(5, 11),
+}
 HARDWAY_PAYS: dict[int, int] = {4: 7, 6: 9, 8: 9, 10: 7}
 
 # what happens to one bet spot on one throw
@@ -230,11 +269,18 @@ class Craps(DiceGame):
 
     @cached_property
     def spots(self) -> tuple[BetSpot, ...]:
-        spots = [BetSpot(spot_id, spot_id, seed(line), payout(max(pays.values())))
-                 if len(set(pays.values())) == 1 else BetSpot(spot_id, spot_id, seed(line), None, describe(pays))
-                 for spot_id, (line, pays) in self.one_roll.items()]
-        spots += [BetSpot("pass_line", "pass_line", seed(2789), 1), BetSpot("dont_pass", "dont_pass", seed(2791), 1),
-                  BetSpot("come", "come", seed(2793), 1), BetSpot("dont_come", "dont_come", seed(2795), 1)]
+        spots = [
+            BetSpot(spot_id, spot_id, seed(line), payout(max(pays.values())))
+            if len(set(pays.values())) == 1
+            else BetSpot(spot_id, spot_id, seed(line), None, describe(pays))
+            for spot_id, (line, pays) in self.one_roll.items()
+        ]
+        spots += [
+            BetSpot("pass_line", "pass_line", seed(2789), 1),
+            BetSpot("dont_pass", "dont_pass", seed(2791), 1),
+            BetSpot("come", "come", seed(2793), 1),
+            BetSpot("dont_come", "dont_come", seed(2795), 1),
+        ]
         spots += [BetSpot(f"come:{n}", "come_point", seed(2793), 1) for n in POINTS]
         spots += [BetSpot(f"dont_come:{n}", "dont_come_point", seed(2795), 1) for n in POINTS]
         spots += [BetSpot(f"take_odds:{n}", "take_odds", seed(2797), payout(TRUE_ODDS[n])) for n in POINTS]
@@ -257,11 +303,17 @@ class Craps(DiceGame):
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """``{"dice": [4, "3"], "point": "6"}`` -> ``{"dice": [3, 4], "point": 6}``; ``point`` is required."""
         result = require_dict(result, self.name, EXAMPLE)
-        dice = read_faces(require_key(result, "dice", self.name, f"the two faces and the point, e.g. {EXAMPLE}"),
-                          2, "dice")
-        point = read_point(require_key(
-            result, "point", self.name,
-            f"the point in force before the throw (null on a come-out roll), e.g. {EXAMPLE}"))
+        dice = read_faces(
+            require_key(result, "dice", self.name, f"the two faces and the point, e.g. {EXAMPLE}"), 2, "dice"
+        )
+        point = read_point(
+            require_key(
+                result,
+                "point",
+                self.name,
+                f"the point in force before the throw (null on a come-out roll), e.g. {EXAMPLE}",
+            )
+        )
         check_derived(result, "total", sum(dice))
         return {"dice": dice, "point": point}
 
@@ -286,17 +338,42 @@ class Craps(DiceGame):
         if kind in ("pass_line", "dont_pass"):
             if come_out:
                 if kind == "pass_line":
-                    return (WON, 1) if total in (7, 11) else (LOST, None) if total in (2, 3, 12) else (NONE, None)
-                return ((WON, 1) if total in (2, 3) else (RETURNED, 1) if total == 12
-                        else (LOST, None) if total in (7, 11) else (NONE, None))
+                    return (
+                        (WON, 1)
+                        if total in (7, 11)
+                        else (LOST, None)
+                        if total in (2, 3, 12)
+                        else (NONE, None)
+                    )
+                return (
+                    (WON, 1)
+                    if total in (2, 3)
+                    else (RETURNED, 1)
+                    if total == 12
+                    else (LOST, None)
+                    if total in (7, 11)
+                    else (NONE, None)
+                )
             number = point
             kind = "come" if kind == "pass_line" else "dont_come"  # decided like a come point on the point
         if spot.id == "come":
-            return ((WON, 1) if total in (7, 11) else (LOST, None) if total in (2, 3, 12)
-                    else (MOVED, f"come:{total}"))
+            return (
+                (WON, 1)
+                if total in (7, 11)
+                else (LOST, None)
+                if total in (2, 3, 12)
+                else (MOVED, f"come:{total}")
+            )
         if spot.id == "dont_come":
-            return ((WON, 1) if total in (2, 3) else (RETURNED, 1) if total == 12
-                    else (LOST, None) if total in (7, 11) else (MOVED, f"dont_come:{total}"))
+            return (
+                (WON, 1)
+                if total in (2, 3)
+                else (RETURNED, 1)
+                if total == 12
+                else (LOST, None)
+                if total in (7, 11)
+                else (MOVED, f"dont_come:{total}")
+            )
         assert number is not None
         if kind in ("come", "take_odds", "place_win"):  # win on the number before a 7
             if total not in (number, 7):
@@ -311,8 +388,11 @@ class Craps(DiceGame):
                 return NONE, None
             if not working:
                 return (RETURNED, 1) if kind == "lay_odds" else (NONE, None)
-            pays = {"dont_come": Fraction(1), "lay_odds": 1 / TRUE_ODDS[number],
-                    "place_lose": PLACE_LOSE[number]}[kind]
+            pays = {
+                "dont_come": Fraction(1),
+                "lay_odds": 1 / TRUE_ODDS[number],
+                "place_lose": PLACE_LOSE[number],
+            }[kind]
             return (WON, pays) if total == 7 else (LOST, None)
         if kind == "hardway":
             if not working:
@@ -358,5 +438,7 @@ def describe(pays: Mapping[int, int]) -> str:
     by_odds: dict[int, list[int]] = {}
     for total, odds in sorted(pays.items()):
         by_odds.setdefault(odds, []).append(total)
-    return "; ".join(f"{odds} to 1 on {', '.join(map(str, totals))}"
-                     for odds, totals in sorted(by_odds.items(), reverse=True))
+    return "; ".join(
+        f"{odds} to 1 on {', '.join(map(str, totals))}"
+        for odds, totals in sorted(by_odds.items(), reverse=True)
+    )

@@ -20,6 +20,7 @@ Bet spot ids (seed item number in brackets): ``red_wins`` [1], ``draw`` [2],
 ``blue_over:3.5`` [16], ``sum_under:4.5`` [17], ``sum_over:4.5`` [18], ... ,
 ``sum_under:9.5`` [27], ``sum_over:9.5`` [28].
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -27,7 +28,17 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from ._common import FACES, BetSpot, DiceGame, check_derived, payout, read_face, require_dict, require_key, won
+from ._common import (
+    FACES,
+    BetSpot,
+    DiceGame,
+    check_derived,
+    payout,
+    read_face,
+    require_dict,
+    require_key,
+    won,
+)
 
 EXAMPLE = "{'red': 5, 'blue': 2}"
 
@@ -39,14 +50,14 @@ def seed_line(item: int) -> str:
 
 #: net odds by the number of winning (red, blue) pairs out of 36 (the rule in the module docstring)
 NET_ODDS_BY_WAYS: dict[int, Fraction] = {
-    1: Fraction(166, 5),   # 34.2
-    6: Fraction(47, 10),   # 5.7
-    10: Fraction(12, 5),   # 3.4
-    15: Fraction(5, 4),    # 2.25
-    18: Fraction(9, 10),   # 1.9
+    1: Fraction(166, 5),  # 34.2
+    6: Fraction(47, 10),  # 5.7
+    10: Fraction(12, 5),  # 3.4
+    15: Fraction(5, 4),  # 2.25
+    18: Fraction(9, 10),  # 1.9
     21: Fraction(31, 50),  # 1.62
-    26: Fraction(3, 10),   # 1.3
-    30: Fraction(7, 50),   # 1.14
+    26: Fraction(3, 10),  # 1.3
+    30: Fraction(7, 50),  # 1.14
 }
 
 Win = Callable[[int, int], bool]
@@ -61,8 +72,11 @@ def _bets() -> list[tuple[str, str, int, Win]]:
     ]
     bets += [(f"red:{n}", "red_number", 4, lambda r, b, n=n: r == n) for n in FACES]
     bets += [(f"blue:{n}", "blue_number", 5, lambda r, b, n=n: b == n) for n in FACES]
-    bets += [(f"combination:{x}-{y}", "combination", 6, lambda r, b, x=x, y=y: (r, b) == (x, y))
-             for x in FACES for y in FACES]
+    bets += [
+        (f"combination:{x}-{y}", "combination", 6, lambda r, b, x=x, y=y: (r, b) == (x, y))
+        for x in FACES
+        for y in FACES
+    ]
     bets += [
         ("red_odd", "red_odd", 7, lambda r, b: r % 2 == 1),
         ("red_even", "red_even", 8, lambda r, b: r % 2 == 0),
@@ -95,16 +109,21 @@ class DiceDuel(DiceGame):
 
     @cached_property
     def spots(self) -> tuple[BetSpot, ...]:
-        return tuple(BetSpot(spot_id, type_, seed_line(item), payout(self.odds[spot_id]))
-                     for spot_id, type_, item, _ in _BETS)
+        return tuple(
+            BetSpot(spot_id, type_, seed_line(item), payout(self.odds[spot_id]))
+            for spot_id, type_, item, _ in _BETS
+        )
 
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """``{"red": 5, "blue": "2"}`` -> ``{"red": 5, "blue": 2}`` (other keys dropped)."""
         result = require_dict(result, self.name, EXAMPLE)
-        red = read_face(require_key(result, "red", self.name, f"the red and the blue face, e.g. {EXAMPLE}"),
-                        "the red die")
-        blue = read_face(require_key(result, "blue", self.name, f"the red and the blue face, e.g. {EXAMPLE}"),
-                         "the blue die")
+        red = read_face(
+            require_key(result, "red", self.name, f"the red and the blue face, e.g. {EXAMPLE}"), "the red die"
+        )
+        blue = read_face(
+            require_key(result, "blue", self.name, f"the red and the blue face, e.g. {EXAMPLE}"),
+            "the blue die",
+        )
         check_derived(result, "total", red + blue)
         return {"red": red, "blue": blue}
 
@@ -116,7 +135,9 @@ class DiceDuel(DiceGame):
         for color, value in dice.items():
             if isinstance(value, (list, tuple)):
                 if len(value) != 1:
-                    raise ValueError(f"Dice Duel has one {color} die; the camera read {len(value)}: {list(value)}")
+                    raise ValueError(
+                        f"Dice Duel has one {color} die; the camera read {len(value)}: {list(value)}"
+                    )
                 value = value[0]
             faces[color] = value
         return self.validate_result(faces)

@@ -22,6 +22,7 @@ Multipliers are gross ("x", stake included), as the game shows them: a struck
 total with 50x pays 49 to 1. The extras are ``{"lightning": [{"total": 7,
 "multiplier": 50}, ...]}``, totals ascending.
 """
+
 from __future__ import annotations
 
 import random
@@ -46,16 +47,18 @@ BASE_MULTIPLIER: dict[int, int] = _mirror({3: 150, 4: 50, 5: 25, 6: 15, 7: 10, 8
 STRIKE_COUNTS: tuple[tuple[int, int], ...] = ((1, 1), (2, 3), (3, 3), (4, 1))
 
 #: per total, the lightning multipliers (gross "x") and their weights: (multiplier, weight)
-LIGHTNING_MULTIPLIERS: dict[int, tuple[tuple[int, int], ...]] = _mirror({
-    3: ((250, 11), (500, 5), (750, 5), (1000, 4)),
-    4: ((100, 9), (200, 3), (300, 2), (500, 1)),
-    5: ((50, 9), (100, 3), (150, 2), (250, 1)),
-    6: ((25, 11), (50, 5), (75, 5), (100, 4)),
-    7: ((20, 6), (30, 5), (50, 3), (100, 1)),
-    8: ((15, 12), (25, 9), (40, 4), (50, 3)),
-    9: ((10, 12), (20, 5), (30, 5), (50, 3)),
-    10: ((10, 14), (20, 6), (30, 6), (50, 5)),
-})
+LIGHTNING_MULTIPLIERS: dict[int, tuple[tuple[int, int], ...]] = _mirror(
+    {
+        3: ((250, 11), (500, 5), (750, 5), (1000, 4)),
+        4: ((100, 9), (200, 3), (300, 2), (500, 1)),
+        5: ((50, 9), (100, 3), (150, 2), (250, 1)),
+        6: ((25, 11), (50, 5), (75, 5), (100, 4)),
+        7: ((20, 6), (30, 5), (50, 3), (100, 1)),
+        8: ((15, 12), (25, 9), (40, 4), (50, 3)),
+        9: ((10, 12), (20, 5), (30, 5), (50, 3)),
+        10: ((10, 14), (20, 6), (30, 6), (50, 5)),
+    }
+)
 
 
 def weighted_choice(rng: random.Random, table: tuple[tuple[int, int], ...]) -> int:
@@ -88,7 +91,9 @@ class LightningDice(DiceGame):
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """``{"dice": [5, 2, "5"]}`` -> ``{"dice": [2, 5, 5]}``; the lightning is not part of the result."""
         result = require_dict(result, self.name, EXAMPLE)
-        dice = read_faces(require_key(result, "dice", self.name, f"the three faces, e.g. {EXAMPLE}"), 3, "dice")
+        dice = read_faces(
+            require_key(result, "dice", self.name, f"the three faces, e.g. {EXAMPLE}"), 3, "dice"
+        )
         check_derived(result, "total", sum(dice))
         return {"dice": dice}
 
@@ -99,18 +104,26 @@ class LightningDice(DiceGame):
         """The round's lightning, drawn with ``rng`` only (the table passes its secure generator)."""
         count = weighted_choice(rng, self.strike_counts)
         struck = sorted(rng.sample(TOTALS, count))
-        return {"lightning": [{"total": t, "multiplier": weighted_choice(rng, self.lightning_multipliers[t])}
-                              for t in struck]}
+        return {
+            "lightning": [
+                {"total": t, "multiplier": weighted_choice(rng, self.lightning_multipliers[t])}
+                for t in struck
+            ]
+        }
 
     def validate_extras(self, extras: Any) -> dict[str, Any]:
         """The committed lightning in canonical form (totals ascending), or ValueError saying what is wrong."""
         if extras is None:
-            raise ValueError("lightning_dice needs the round's committed lightning draw (extras "
-                             "{'lightning': [{'total': 7, 'multiplier': 50}, ...]}); without it the "
-                             "winnings cannot be known")
+            raise ValueError(
+                "lightning_dice needs the round's committed lightning draw (extras "
+                "{'lightning': [{'total': 7, 'multiplier': 50}, ...]}); without it the "
+                "winnings cannot be known"
+            )
         if not isinstance(extras, dict) or not isinstance(extras.get("lightning"), list):
-            raise ValueError(f"the lightning draw must be {{'lightning': [{{'total': ..., 'multiplier': ...}}, "
-                             f"...]}}, not {extras!r}")
+            raise ValueError(
+                f"the lightning draw must be {{'lightning': [{{'total': ..., 'multiplier': ...}}, "
+                f"...]}}, not {extras!r}"
+            )
         strikes = extras["lightning"]
         counts = [c for c, _ in self.strike_counts]
         if not min(counts) <= len(strikes) <= max(counts):
@@ -126,7 +139,9 @@ class LightningDice(DiceGame):
                 raise ValueError(f"lightning struck total {total} twice")
             allowed = [m for m, _ in self.lightning_multipliers[total]]
             if not _is_int(multiplier) or multiplier not in allowed:
-                raise ValueError(f"a multiplier of {multiplier!r} on total {total} is not in its table {allowed}")
+                raise ValueError(
+                    f"a multiplier of {multiplier!r} on total {total} is not in its table {allowed}"
+                )
             seen[total] = multiplier
         return {"lightning": [{"total": t, "multiplier": seen[t]} for t in sorted(seen)]}
 
@@ -145,6 +160,8 @@ class LightningDice(DiceGame):
     def evaluate(self, item: dict[str, Any]) -> dict[str, Any]:
         """``{"dice": [...], "extras": {"lightning": [...]}}`` (the revealed draw of the round)."""
         if "extras" not in item:
-            raise ValueError("a lightning_dice round is re-checked with its revealed draw: "
-                             "{'dice': [...], 'extras': {'lightning': [...]}}")
+            raise ValueError(
+                "a lightning_dice round is re-checked with its revealed draw: "
+                "{'dice': [...], 'extras': {'lightning': [...]}}"
+            )
         return super().evaluate(item)

@@ -14,6 +14,7 @@ to 1 as the number shows on one, two or three dice), ``double:1`` .. ``double:6`
 ``any_triple``, ``combination:1-2`` .. ``combination:5-6`` (the 15 pairs of two
 different numbers, both shown).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -35,10 +36,24 @@ class SicBoPaytable:
     small_big: int = 1
     odd_even: int = 1
     #: total -> net odds (4..17; 3 and 18 are triples and have no total bet)
-    totals: dict[int, int] = field(default_factory=lambda: {
-        4: 60, 5: 30, 6: 17, 7: 12, 8: 8, 9: 6, 10: 6,
-        11: 6, 12: 6, 13: 8, 14: 12, 15: 17, 16: 30, 17: 60,
-    })
+    totals: dict[int, int] = field(
+        default_factory=lambda: {
+            4: 60,
+            5: 30,
+            6: 17,
+            7: 12,
+            8: 8,
+            9: 6,
+            10: 6,
+            11: 6,
+            12: 6,
+            13: 8,
+            14: 12,
+            15: 17,
+            16: 30,
+            17: 60,
+        }
+    )
     #: single number: how many dice show it -> net odds
     single: dict[int, int] = field(default_factory=lambda: {1: 1, 2: 2, 3: 3})
     double: int = 10
@@ -57,23 +72,41 @@ class SicBo(DiceGame):
     @cached_property
     def spots(self) -> tuple[BetSpot, ...]:
         p = self.paytable
-        spots = [BetSpot("small", "small", SOURCE, p.small_big), BetSpot("big", "big", SOURCE, p.small_big),
-                 BetSpot("odd", "odd", SOURCE, p.odd_even), BetSpot("even", "even", SOURCE, p.odd_even)]
+        spots = [
+            BetSpot("small", "small", SOURCE, p.small_big),
+            BetSpot("big", "big", SOURCE, p.small_big),
+            BetSpot("odd", "odd", SOURCE, p.odd_even),
+            BetSpot("even", "even", SOURCE, p.odd_even),
+        ]
         spots += [BetSpot(f"total:{t}", "total", SOURCE, p.totals[t]) for t in range(4, 18)]
-        spots += [BetSpot(f"single:{n}", "single", SOURCE, None,
-                           "; ".join(f"{odds} to 1 on {('one die', 'two dice', 'three dice')[k - 1]}"
-                                     for k, odds in sorted(p.single.items()))) for n in FACES]
+        spots += [
+            BetSpot(
+                f"single:{n}",
+                "single",
+                SOURCE,
+                None,
+                "; ".join(
+                    f"{odds} to 1 on {('one die', 'two dice', 'three dice')[k - 1]}"
+                    for k, odds in sorted(p.single.items())
+                ),
+            )
+            for n in FACES
+        ]
         spots += [BetSpot(f"double:{n}", "double", SOURCE, p.double) for n in FACES]
         spots += [BetSpot(f"triple:{n}", "triple", SOURCE, p.triple) for n in FACES]
         spots.append(BetSpot("any_triple", "any_triple", SOURCE, p.any_triple))
-        spots += [BetSpot(f"combination:{a}-{b}", "combination", SOURCE, p.combination)
-                  for a, b in combinations(FACES, 2)]
+        spots += [
+            BetSpot(f"combination:{a}-{b}", "combination", SOURCE, p.combination)
+            for a, b in combinations(FACES, 2)
+        ]
         return tuple(spots)
 
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """``{"dice": [5, 2, "5"]}`` -> ``{"dice": [2, 5, 5]}`` (faces in any order; other keys dropped)."""
         result = require_dict(result, self.name, EXAMPLE)
-        dice = read_faces(require_key(result, "dice", self.name, f"the three faces, e.g. {EXAMPLE}"), 3, "dice")
+        dice = read_faces(
+            require_key(result, "dice", self.name, f"the three faces, e.g. {EXAMPLE}"), 3, "dice"
+        )
         check_derived(result, "total", sum(dice))
         return {"dice": dice}
 
@@ -98,8 +131,11 @@ class SicBo(DiceGame):
         if triple:
             wins.append(won(f"triple:{dice[0]}", "triple", p.triple))
             wins.append(won("any_triple", "any_triple", p.any_triple))
-        wins += [won(f"combination:{a}-{b}", "combination", p.combination)
-                 for a, b in combinations(FACES, 2) if counts[a] and counts[b]]
+        wins += [
+            won(f"combination:{a}-{b}", "combination", p.combination)
+            for a, b in combinations(FACES, 2)
+            if counts[a] and counts[b]
+        ]
         return {"dice": dice, "total": total, "triple": triple, "winning_bets": wins}
 
 

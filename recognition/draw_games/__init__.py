@@ -3,6 +3,7 @@
 docs/draw-games.md has the rules, every choice, and the contract with the shared
 DrawJudge (recognition/balls/judge.py).
 """
+
 from __future__ import annotations
 
 from .base import DEVICE_KINDS, DrawGame, Market
@@ -18,12 +19,40 @@ from .super_six import SuperSix
 GAMES: dict[str, DrawGame] = {
     g.game_id: g
     for g in (
-        KenoExpress(), Lucky5(), Lucky7(), Lucky6Of60(), Lucky6Of48(), MegaBall(), Mega6(), SuperSix(),
-        LottoExpress535(), Bingo37(), Bingo38(), OneBet(), CashOrCrash(), Fruitrace(),
+        KenoExpress(),
+        Lucky5(),
+        Lucky7(),
+        Lucky6Of60(),
+        Lucky6Of48(),
+        MegaBall(),
+        Mega6(),
+        SuperSix(),
+        LottoExpress535(),
+        Bingo37(),
+        Bingo38(),
+        OneBet(),
+        CashOrCrash(),
+        Fruitrace(),
     )
 }
 
 __all__ = [
-    "GAMES", "DEVICE_KINDS", "DrawGame", "Market", "KenoExpress", "Lucky5", "Lucky7", "Lucky6Of60", "Lucky6Of48",
-    "MegaBall", "Mega6", "SuperSix", "LottoExpress535", "Bingo37", "Bingo38", "OneBet", "CashOrCrash", "Fruitrace",
+    "DEVICE_KINDS",
+    "GAMES",
+    "Bingo37",
+    "Bingo38",
+    "CashOrCrash",
+    "DrawGame",
+    "Fruitrace",
+    "KenoExpress",
+    "LottoExpress535",
+    "Lucky5",
+    "Lucky6Of48",
+    "Lucky6Of60",
+    "Lucky7",
+    "Market",
+    "Mega6",
+    "MegaBall",
+    "OneBet",
+    "SuperSix",
 ]

@@ -17,12 +17,14 @@ at: ``return = stake x odds`` (decimal odds, stake included: "the bet amount is
 multiplied by the corresponding odds"). Amounts are exact (ints, or strings
 such as ``"39/8"``); floats are refused everywhere.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from recognition.game import BaseGame, Judge
 
@@ -63,8 +65,13 @@ def fixed(id: str, line: int, test: Callable[[Any], Verdict]) -> Market:
     return Market(id, line, lambda d, sel: test(d))
 
 
-def picked(id: str, line: int, pick: int | tuple[int, ...], test: Callable[[Any, tuple[str, ...]], Verdict],
-           **kw: Any) -> Market:
+def picked(
+    id: str,
+    line: int,
+    pick: int | tuple[int, ...],
+    test: Callable[[Any, tuple[str, ...]], Verdict],
+    **kw: Any,
+) -> Market:
     return Market(id, line, test, pick=(pick,) if isinstance(pick, int) else tuple(pick), **kw)
 
 
@@ -77,8 +84,10 @@ _RATIO = re.compile(r"^[0-9]+/[1-9][0-9]*$")
 def exact(value: Any, what: str) -> Fraction:
     """An int, a decimal string ("1.95") or a ratio string ("39/20") as an exact Fraction; never a float."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError(f"{what} must be an integer or an exact string such as '1.95' or '39/20', "
-                         f"not {type(value).__name__} {value!r} (floats are not exact)")
+        raise ValueError(
+            f"{what} must be an integer or an exact string such as '1.95' or '39/20', "
+            f"not {type(value).__name__} {value!r} (floats are not exact)"
+        )
     if isinstance(value, int):
         return Fraction(value)
     text = value.strip()
@@ -95,7 +104,9 @@ def as_exact(value: Fraction) -> int | str:
 def odds_value(value: Any, what: str = "odds") -> Fraction:
     odds = exact(value, what)
     if odds < 1:
-        raise ValueError(f"{what} {value!r} is below 1: odds are decimal (the return per unit staked, stake included)")
+        raise ValueError(
+            f"{what} {value!r} is below 1: odds are decimal (the return per unit staked, stake included)"
+        )
     return odds
 
 
@@ -111,7 +122,7 @@ def odds_table(value: Any, what: str = "odds") -> dict[str, Fraction]:
 class Drawn:
     """The facts of a validated draw that the markets test (built once per settlement)."""
 
-    def __init__(self, game: "DrawGame", balls: Sequence[str]) -> None:
+    def __init__(self, game: DrawGame, balls: Sequence[str]) -> None:
         self.balls = tuple(balls)
         self.set = frozenset(self.balls)
         self.position = {}  # label -> 1-based position of its first appearance
@@ -179,10 +190,11 @@ class DrawGame(BaseGame):
         """
         from recognition.balls.ballset_check import BallSetCheck
 
-        ball_set = next((getattr(d, "ball_set") for d in devices.values() if getattr(d, "ball_set", None) is not None),
-                        None)
+        ball_set = next(
+            (d.ball_set for d in devices.values() if getattr(d, "ball_set", None) is not None),
+            None,
+        )
         return BallSetCheck.for_game(self, ball_set)
-
 
     game_id: str = ""
     title: str = ""
@@ -213,7 +225,9 @@ class DrawGame(BaseGame):
     def label(self, value: Any) -> str:
         """The ball label of a reported ball (a label, or an int for numbered balls), or ValueError."""
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise ValueError(f"a ball is a label such as {self.ball_labels[0]!r}, not {type(value).__name__} {value!r}")
+            raise ValueError(
+                f"a ball is a label such as {self.ball_labels[0]!r}, not {type(value).__name__} {value!r}"
+            )
         text = str(value)
         if text in self._labels:
             return text
@@ -252,8 +266,10 @@ class DrawGame(BaseGame):
         labels = self._labels_of(balls)
         for i in range(1, len(labels)):
             if self.draw_complete(labels[:i], extras) and not self._may_follow_completion:
-                raise ValueError(f"ball {i + 1} ({labels[i]!r}) came after the draw was complete "
-                                 f"({self._complete_words(i)})")
+                raise ValueError(
+                    f"ball {i + 1} ({labels[i]!r}) came after the draw was complete "
+                    f"({self._complete_words(i)})"
+                )
         return labels
 
     _may_follow_completion = False
@@ -265,7 +281,9 @@ class DrawGame(BaseGame):
 
     def _labels_of(self, balls: Any) -> list[str]:
         if isinstance(balls, (str, bytes)) or not isinstance(balls, Sequence):
-            raise ValueError(f"'balls' must be a list of ball labels in draw order, not {type(balls).__name__}")
+            raise ValueError(
+                f"'balls' must be a list of ball labels in draw order, not {type(balls).__name__}"
+            )
         labels = []
         seen: dict[str, int] = {}
         for i, value in enumerate(balls, 1):
@@ -277,9 +295,12 @@ class DrawGame(BaseGame):
             if seen[label] > self.max_count(label):
                 first = labels.index(label) + 1
                 if self.max_count(label) == 1:
-                    raise ValueError(f"ball {i} ({label!r}) repeats ball {first}: the set has one ball {label!r}")
-                raise ValueError(f"ball {i}: {seen[label]} balls {label!r}, but the set has only "
-                                 f"{self.max_count(label)}")
+                    raise ValueError(
+                        f"ball {i} ({label!r}) repeats ball {first}: the set has one ball {label!r}"
+                    )
+                raise ValueError(
+                    f"ball {i}: {seen[label]} balls {label!r}, but the set has only {self.max_count(label)}"
+                )
             labels.append(label)
         return labels
 
@@ -297,7 +318,9 @@ class DrawGame(BaseGame):
 
     def _result_balls(self, result: Any) -> Any:
         if not isinstance(result, dict):
-            raise ValueError(f"a {self.title} result is a dict like {{'balls': [...]}}, not {type(result).__name__}")
+            raise ValueError(
+                f"a {self.title} result is a dict like {{'balls': [...]}}, not {type(result).__name__}"
+            )
         if "balls" not in result:
             raise ValueError(f"a {self.title} result needs 'balls': the {self._drawn_words()} in draw order")
         return result["balls"]
@@ -307,8 +330,10 @@ class DrawGame(BaseGame):
 
     def _check_final(self, labels: list[str]) -> None:
         if len(labels) != self.draw_count:
-            raise ValueError(f"{self.title} draws {self.draw_count} ball{'s' if self.draw_count != 1 else ''}, "
-                             f"got {len(labels)}" + (": the draw is incomplete" if len(labels) < self.draw_count else ""))
+            raise ValueError(
+                f"{self.title} draws {self.draw_count} ball{'s' if self.draw_count != 1 else ''}, "
+                f"got {len(labels)}" + (": the draw is incomplete" if len(labels) < self.draw_count else "")
+            )
 
     def _check_colors(self, result: dict[str, Any], labels: list[str]) -> None:
         if "colors" not in result:
@@ -344,7 +369,9 @@ class DrawGame(BaseGame):
         out.update(self.facts(d))
         fixed_bets = [m for m in self.markets if m.fixed and not m.keyed]
         if fixed_bets:  # a game whose bets all need a selection or a table settles only through settle()
-            out["winning_bets"] = [{"bet": m.id, "line": m.line} for m in fixed_bets if m.test(d, None) is True]
+            out["winning_bets"] = [
+                {"bet": m.id, "line": m.line} for m in fixed_bets if m.test(d, None) is True
+            ]
             void = [{"bet": m.id, "line": m.line} for m in fixed_bets if m.test(d, None) == VOID]
             if void:
                 out["void_bets"] = void
@@ -356,7 +383,9 @@ class DrawGame(BaseGame):
         for m in self.markets:
             if m.id == market_id:
                 return m
-        raise ValueError(f"{market_id!r} is not a bet of {self.title}; bets: {', '.join(m.id for m in self.markets)}")
+        raise ValueError(
+            f"{market_id!r} is not a bet of {self.title}; bets: {', '.join(m.id for m in self.markets)}"
+        )
 
     def selection(self, market: Market, value: Any) -> tuple[str, ...]:
         if market.fixed:
@@ -364,11 +393,14 @@ class DrawGame(BaseGame):
                 raise ValueError(f"bet {market.id!r} takes no selection, got {value!r}")
             return ()
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-            raise ValueError(f"bet {market.id!r} needs a 'selection' list of "
-                             f"{' or '.join(map(str, market.pick))} value(s), got {value!r}")
+            raise ValueError(
+                f"bet {market.id!r} needs a 'selection' list of "
+                f"{' or '.join(map(str, market.pick))} value(s), got {value!r}"
+            )
         if len(value) not in market.pick:
-            raise ValueError(f"bet {market.id!r} selects {' or '.join(map(str, market.pick))} value(s), "
-                             f"got {len(value)}")
+            raise ValueError(
+                f"bet {market.id!r} selects {' or '.join(map(str, market.pick))} value(s), got {len(value)}"
+            )
         if market.choices is None:
             sel = [self.label(v) for v in value]
         else:
@@ -386,8 +418,9 @@ class DrawGame(BaseGame):
         order = {c: i for i, c in enumerate(market.choices or self.ball_labels)}
         return order.__getitem__
 
-    def settle(self, bet: dict[str, Any], result: dict[str, Any], extras: dict[str, Any] | None = None
-               ) -> dict[str, Any]:
+    def settle(
+        self, bet: dict[str, Any], result: dict[str, Any], extras: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """Settle one accepted bet against a result.
 
         ``bet`` = ``{"market": id, "stake": S, "odds": O, "selection": [...]}`` with
@@ -397,7 +430,9 @@ class DrawGame(BaseGame):
         a void, 0 on a loss), exact.
         """
         if not isinstance(bet, dict):
-            raise ValueError(f"a bet is a dict like {{'market': ..., 'stake': ..., 'odds': ...}}, not {bet!r}")
+            raise ValueError(
+                f"a bet is a dict like {{'market': ..., 'stake': ..., 'odds': ...}}, not {bet!r}"
+            )
         canonical = self.validate_result(result)
         market = self.market(bet.get("market"))
         sel = self.selection(market, bet.get("selection"))
@@ -411,10 +446,17 @@ class DrawGame(BaseGame):
             if verdict is None:
                 return {**out, "won": False, "void": False, "return": 0}
             if str(verdict) not in table:
-                raise ValueError(f"bet {market.id!r} won at {verdict!r}, but its odds table has no entry for it "
-                                 f"(entries: {', '.join(table)})")
-            return {**out, "won": True, "void": False, "at": verdict,
-                    "return": as_exact(stake * table[str(verdict)])}
+                raise ValueError(
+                    f"bet {market.id!r} won at {verdict!r}, but its odds table has no entry for it "
+                    f"(entries: {', '.join(table)})"
+                )
+            return {
+                **out,
+                "won": True,
+                "void": False,
+                "at": verdict,
+                "return": as_exact(stake * table[str(verdict)]),
+            }
         odds = odds_value(bet.get("odds"))
         if verdict == VOID:
             return {**out, "won": False, "void": True, "return": as_exact(stake)}

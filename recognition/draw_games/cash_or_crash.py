@@ -21,12 +21,14 @@ Choices where the seed is silent (the common rules of the studio game):
 Odds per level are the operator's ("which the player can familiarize with before
 making a bet", L4409): a bet settles with a table level -> decimal odds.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
-from .base import Drawn, DrawGame, Market, as_exact, exact, odds_table
+from .base import DrawGame, Drawn, Market, as_exact, exact, odds_table
 
 GREEN, RED, GOLDEN = "green", "red", "golden"
 TOP_LEVEL = 20
@@ -78,23 +80,32 @@ class CashOrCrash(DrawGame):
 
     def _check_final(self, labels: list[str]) -> None:
         if not self.draw_complete(labels):
-            raise ValueError(f"the draw is incomplete: after {len(labels)} ball(s) the blimp is at level "
-                             f"{walk(labels)[-1]['level'] if labels else 0} and has not crashed; a round ends with "
-                             f"a red ball on an unshielded blimp or at level {TOP_LEVEL}")
+            raise ValueError(
+                f"the draw is incomplete: after {len(labels)} ball(s) the blimp is at level "
+                f"{walk(labels)[-1]['level'] if labels else 0} and has not crashed; a round ends with "
+                f"a red ball on an unshielded blimp or at level {TOP_LEVEL}"
+            )
 
     def facts(self, d: Drawn) -> dict[str, Any]:
         states = walk(d.balls)
         shielded = [i for i, s in enumerate(states, 1) if s["ball"] == RED and s["end"] is None]
-        return {"levels": [s["level"] for s in states], "final_level": states[-1]["level"],
-                "end": states[-1]["end"], "shield_used_at": shielded[0] if shielded else None}
+        return {
+            "levels": [s["level"] for s in states],
+            "final_level": states[-1]["level"],
+            "end": states[-1]["end"],
+            "shield_used_at": shielded[0] if shielded else None,
+        }
 
-    def settle(self, bet: dict[str, Any], result: dict[str, Any], extras: dict[str, Any] | None = None
-               ) -> dict[str, Any]:
+    def settle(
+        self, bet: dict[str, Any], result: dict[str, Any], extras: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """``{"market": "blimp", "stake": S, "odds": {level: odds}, "take_half_after": n, "take_all_after": m}``
         (decisions optional; n, m = the position of the green ball after which the player chose)."""
         if not isinstance(bet, dict) or bet.get("market", "blimp") != "blimp":
-            raise ValueError(f"a Cash or Crash bet is {{'market': 'blimp', 'stake': S, 'odds': {{level: odds}}}}, "
-                             f"not {bet!r}")
+            raise ValueError(
+                f"a Cash or Crash bet is {{'market': 'blimp', 'stake': S, 'odds': {{level: odds}}}}, "
+                f"not {bet!r}"
+            )
         canonical = self.validate_result(result)
         states = walk(canonical["balls"])
         stake = exact(bet.get("stake"), "stake")
@@ -110,10 +121,14 @@ class CashOrCrash(DrawGame):
             if n is None:
                 return None
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(states):
-                raise ValueError(f"{key} must be the position (1..{len(states)}) of a drawn green ball, not {n!r}")
+                raise ValueError(
+                    f"{key} must be the position (1..{len(states)}) of a drawn green ball, not {n!r}"
+                )
             if states[n - 1]["ball"] != GREEN:
-                raise ValueError(f"{key}={n}: ball {n} is {states[n - 1]['ball']}; "
-                                 "a player decides only after a green ball (L4403)")
+                raise ValueError(
+                    f"{key}={n}: ball {n} is {states[n - 1]['ball']}; "
+                    "a player decides only after a green ball (L4403)"
+                )
             return n
 
         half, all_ = decision("take_half_after"), decision("take_all_after")
@@ -134,5 +149,11 @@ class CashOrCrash(DrawGame):
         if in_play and end["end"] == "top":
             paid += in_play * odds_at(end["level"])
             cashed.append({"after_ball": len(states), "level": end["level"], "part": "top"})
-        return {"market": "blimp", "cashed": cashed, "end": end["end"], "won": paid > 0, "void": False,
-                "return": as_exact(paid)}
+        return {
+            "market": "blimp",
+            "cashed": cashed,
+            "end": end["end"],
+            "won": paid > 0,
+            "void": False,
+            "return": as_exact(paid),
+        }

@@ -17,11 +17,12 @@ the seed does (three plums, three cherries, three lemons, the "7"), position i
 next to the i-th ball drawn (the first ball falls to the bottom of the tube).
 An assumption: pass the studio's real panel as ``panel=``.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from .base import Drawn, DrawGame, Market, fixed
+from .base import DrawGame, Drawn, Market, fixed
 
 PLUM, CHERRY, LEMON, SEVEN = "plum", "cherry", "lemon", "7"
 DEFAULT_PANEL: tuple[str, ...] = (PLUM,) * 3 + (CHERRY,) * 3 + (LEMON,) * 3 + (SEVEN,)
@@ -40,8 +41,10 @@ class Fruitrace(DrawGame):
     def __init__(self, *, panel: tuple[str, ...] | list[str] = DEFAULT_PANEL) -> None:
         panel = tuple(panel)
         if sorted(panel) != sorted(DEFAULT_PANEL):
-            raise ValueError("the Fruitrace panel shows the ten symbols of the balls: three plums, three cherries, "
-                             f"three lemons and one '7' (L2907), not {list(panel)}")
+            raise ValueError(
+                "the Fruitrace panel shows the ten symbols of the balls: three plums, three cherries, "
+                f"three lemons and one '7' (L2907), not {list(panel)}"
+            )
         self.panel = panel
         m: list[Market] = [Market("fruitrace", 2909, lambda d, s: self.category(d), keyed=True)]
         m.append(fixed("seven_only", 2915, lambda d: self.category(d) == "seven_only"))
@@ -64,5 +67,9 @@ class Fruitrace(DrawGame):
         return None
 
     def facts(self, d: Drawn) -> dict[str, Any]:
-        return {"panel": list(self.panel), "matches": self.matches(d), "seven_matched": self.seven_matched(d),
-                "category": self.category(d)}
+        return {
+            "panel": list(self.panel),
+            "matches": self.matches(d),
+            "seven_matched": self.seven_matched(d),
+            "category": self.category(d),
+        }

@@ -17,13 +17,14 @@ Choices where the seed is silent:
   ``stake_per_line``; its return is the sum of theirs.
 * A group of 5 to 50 tickets is that many separate ``ticket`` bets.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from .base import Drawn, DrawGame, as_exact, exact, numbers, odds_table, picked
+from .base import DrawGame, Drawn, as_exact, exact, numbers, odds_table, picked
 
 
 def category(d: Drawn, ticket: tuple[str, ...]) -> str | None:
@@ -55,8 +56,9 @@ class LottoExpress535(DrawGame):
     def facts(self, d: Drawn) -> dict[str, Any]:
         return {"first_round": list(d.balls[:5]), "sixth_ball": d.balls[5]}
 
-    def settle(self, bet: dict[str, Any], result: dict[str, Any], extras: dict[str, Any] | None = None
-               ) -> dict[str, Any]:
+    def settle(
+        self, bet: dict[str, Any], result: dict[str, Any], extras: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """A ``ticket`` settles as every keyed bet (``stake``, ``odds`` by category); a ``combo`` takes
         ``stake_per_line`` and the same odds table, and returns every 5-number line's category."""
         if not isinstance(bet, dict) or bet.get("market") != "combo":
@@ -64,7 +66,9 @@ class LottoExpress535(DrawGame):
                 raise ValueError("only a combo ticket has 'stake_per_line'; a ticket has 'stake'")
             return super().settle(bet, result, extras)
         if "stake" in bet:
-            raise ValueError("a combo ticket takes 'stake_per_line' (the stake of each 5-number line), not 'stake'")
+            raise ValueError(
+                "a combo ticket takes 'stake_per_line' (the stake of each 5-number line), not 'stake'"
+            )
         canonical = self.validate_result(result)
         market = self.market("combo")
         sel = self.selection(market, bet.get("selection"))
@@ -82,5 +86,13 @@ class LottoExpress535(DrawGame):
             total += per_line * table[cat]
             wins.append({"line": list(line), "at": cat})
         n = len(list(combinations(sel, 5)))
-        return {"market": "combo", "selection": list(sel), "lines": n, "total_stake": as_exact(per_line * n),
-                "winning_lines": wins, "won": bool(wins), "void": False, "return": as_exact(total)}
+        return {
+            "market": "combo",
+            "selection": list(sel),
+            "lines": n,
+            "total_stake": as_exact(per_line * n),
+            "winning_lines": wins,
+            "won": bool(wins),
+            "void": False,
+            "return": as_exact(total),
+        }

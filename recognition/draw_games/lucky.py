@@ -12,11 +12,13 @@ does give: colours in the seed's listed order, repeating (Lucky 5: 1 white,
 2 blue, 3 green, 4 red, 5 white, ...; Lucky 7: odd black, even yellow). It is an
 assumption: pass the real ball set as ``colors=`` and check it before going live.
 """
+
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from .base import VOID, Drawn, DrawGame, Market, completed_at, fixed, hits, numbers, over, picked, under
+from .base import VOID, DrawGame, Drawn, Market, completed_at, fixed, hits, numbers, over, picked, under
 
 
 def cyclic_colors(labels: Sequence[str], order: Sequence[str]) -> dict[str, str]:
@@ -25,12 +27,16 @@ def cyclic_colors(labels: Sequence[str], order: Sequence[str]) -> dict[str, str]
 
 def _check_color_map(game: DrawGame, colors: dict[str, str], per_color: int) -> dict[str, str]:
     if set(colors) != set(game.ball_labels):
-        raise ValueError(f"{game.title}: the colour map must give every ball {game.ball_labels[0]}.."
-                         f"{game.ball_labels[-1]} exactly once")
+        raise ValueError(
+            f"{game.title}: the colour map must give every ball {game.ball_labels[0]}.."
+            f"{game.ball_labels[-1]} exactly once"
+        )
     for color in game.color_order:
         if list(colors.values()).count(color) != per_color:
-            raise ValueError(f"{game.title}: the seed has {per_color} {color} balls, the map gives "
-                             f"{list(colors.values()).count(color)}")
+            raise ValueError(
+                f"{game.title}: the seed has {per_color} {color} balls, the map gives "
+                f"{list(colors.values()).count(color)}"
+            )
     if set(colors.values()) != set(game.color_order):
         raise ValueError(f"{game.title}: colours must be {', '.join(game.color_order)}")
     return dict(colors)
@@ -48,6 +54,7 @@ class _ColorSums:
                 return VOID
             total = d.color_sum(color)
             return over(total, threshold) if side == "over" else under(total, threshold)
+
         return test
 
 
@@ -104,15 +111,34 @@ class Lucky5(_ColorSums, DrawGame):
             for i, (mid, pred) in enumerate(block):
                 m.append(fixed(mid, line(base + i), lambda d, c=c, pred=pred: pred(d.count(c))))
         for item, k in ((71, 3), (72, 4), (73, 5)):
-            m.append(fixed(f"same_color_{k}", line(item),
-                           lambda d, k=k: max(d.count(c) for c in self.color_order) >= k))
-        for item, a, b, x, y in ((74, "white", "green", "red", "blue"), (75, "white", "red", "green", "blue"),
-                                 (76, "white", "blue", "green", "red")):  # in the seed's words
-            m.append(fixed(f"{a}_{b}_over_{x}_{y}", line(item),
-                           lambda d, a=a, b=b, x=x, y=y: d.count(a) + d.count(b) > d.count(x) + d.count(y)))
+            m.append(
+                fixed(
+                    f"same_color_{k}",
+                    line(item),
+                    lambda d, k=k: max(d.count(c) for c in self.color_order) >= k,
+                )
+            )
+        for item, a, b, x, y in (
+            (74, "white", "green", "red", "blue"),
+            (75, "white", "red", "green", "blue"),
+            (76, "white", "blue", "green", "red"),
+        ):  # in the seed's words
+            m.append(
+                fixed(
+                    f"{a}_{b}_over_{x}_{y}",
+                    line(item),
+                    lambda d, a=a, b=b, x=x, y=y: d.count(a) + d.count(b) > d.count(x) + d.count(y),
+                )
+            )
         item = 77
-        for a, b in (("white", "green"), ("white", "red"), ("white", "blue"),
-                     ("green", "red"), ("green", "blue"), ("red", "blue")):
+        for a, b in (
+            ("white", "green"),
+            ("white", "red"),
+            ("white", "blue"),
+            ("green", "red"),
+            ("green", "blue"),
+            ("red", "blue"),
+        ):
             m.append(fixed(f"more_{a}_than_{b}", line(item), lambda d, a=a, b=b: d.count(a) > d.count(b)))
             m.append(fixed(f"more_{b}_than_{a}", line(item + 1), lambda d, a=a, b=b: d.count(b) > d.count(a)))
             m.append(fixed(f"equal_{a}_{b}", line(item + 2), lambda d, a=a, b=b: d.count(a) == d.count(b)))
@@ -121,8 +147,12 @@ class Lucky5(_ColorSums, DrawGame):
         self.markets = tuple(m)
 
     def facts(self, d: Drawn) -> dict[str, Any]:
-        return {"sum": sum(d.numbers), "odd": d.odd, "even": d.even,
-                "color_counts": {c: d.count(c) for c in self.color_order}}
+        return {
+            "sum": sum(d.numbers),
+            "odd": d.odd,
+            "even": d.even,
+            "color_counts": {c: d.count(c) for c in self.color_order},
+        }
 
 
 # --- Lucky 7 -----------------------------------------------------------------------------------------
@@ -166,18 +196,31 @@ class Lucky7(_ColorSums, DrawGame):
             fixed("black_sum_over_73.5", line(15), self.color_sum_test("black", "73.5", "over")),
         ]
         item = 16
-        for side, t in (("under", "100.5"), ("under", "125.5"), ("over", "125.5"), ("under", "150.5"),
-                        ("over", "150.5"), ("under", "175.5"), ("over", "175.5"), ("under", "200.5")):
+        for side, t in (
+            ("under", "100.5"),
+            ("under", "125.5"),
+            ("over", "125.5"),
+            ("under", "150.5"),
+            ("over", "150.5"),
+            ("under", "175.5"),
+            ("over", "175.5"),
+            ("under", "200.5"),
+        ):
             cmp = over if side == "over" else under
             m.append(fixed(f"sum_{side}_{t}", line(item), lambda d, cmp=cmp, t=t: cmp(sum(d.numbers), t)))
             item += 1
         for base, c in ((24, "yellow"), (31, "black")):
-            for i, (mid, pred) in enumerate([
-                (f"{c}_under_3.5", lambda n: n <= 3), (f"{c}_over_3.5", lambda n: n >= 4),
-                (f"{c}_under_2.5", lambda n: n <= 2), (f"{c}_over_2.5", lambda n: n >= 3),
-                (f"{c}_under_1.5", lambda n: n <= 1), (f"{c}_over_1.5", lambda n: n >= 2),
-                (f"{c}_none", lambda n: n == 0),
-            ]):
+            for i, (mid, pred) in enumerate(
+                [
+                    (f"{c}_under_3.5", lambda n: n <= 3),
+                    (f"{c}_over_3.5", lambda n: n >= 4),
+                    (f"{c}_under_2.5", lambda n: n <= 2),
+                    (f"{c}_over_2.5", lambda n: n >= 3),
+                    (f"{c}_under_1.5", lambda n: n <= 1),
+                    (f"{c}_over_1.5", lambda n: n >= 2),
+                    (f"{c}_none", lambda n: n == 0),
+                ]
+            ):
                 m.append(fixed(mid, line(base + i), lambda d, c=c, pred=pred: pred(d.count(c))))
         for base, c in ((38, "yellow"), (45, "black")):
             m.append(fixed(f"{c}_7", line(base), lambda d, c=c: d.count(c) == 7))
@@ -194,8 +237,12 @@ class Lucky7(_ColorSums, DrawGame):
             fixed("last_even", line(59), lambda d: d.last % 2 == 0),
             fixed("first_two_odd", line(60), lambda d: d.numbers[0] % 2 == 1 and d.numbers[1] % 2 == 1),
             fixed("first_two_even", line(61), lambda d: d.numbers[0] % 2 == 0 and d.numbers[1] % 2 == 0),
-            fixed("first_odd_second_even", line(62), lambda d: d.numbers[0] % 2 == 1 and d.numbers[1] % 2 == 0),
-            fixed("first_even_second_odd", line(63), lambda d: d.numbers[0] % 2 == 0 and d.numbers[1] % 2 == 1),
+            fixed(
+                "first_odd_second_even", line(62), lambda d: d.numbers[0] % 2 == 1 and d.numbers[1] % 2 == 0
+            ),
+            fixed(
+                "first_even_second_odd", line(63), lambda d: d.numbers[0] % 2 == 0 and d.numbers[1] % 2 == 1
+            ),
             fixed("first_odd_last_even", line(64), lambda d: d.first % 2 == 1 and d.last % 2 == 0),
             fixed("first_even_last_odd", line(65), lambda d: d.first % 2 == 0 and d.last % 2 == 1),
             fixed("first_yellow", line(66), lambda d: d.colors[0] == "yellow"),
@@ -215,11 +262,15 @@ class Lucky7(_ColorSums, DrawGame):
         ignored = result.get("ignored_balls", [])
         for name, value in (("balls", balls), ("ignored_balls", ignored)):
             if not isinstance(value, list):
-                raise ValueError(f"'{name}' must be a list of ball labels in draw order, not {type(value).__name__}")
+                raise ValueError(
+                    f"'{name}' must be a list of ball labels in draw order, not {type(value).__name__}"
+                )
         labels = self.validate_partial(balls + ignored)
         if len(labels) < 7:
-            raise ValueError(f"the draw is incomplete: Lucky 7 needs at least 7 balls in the tube (L2319), "
-                             f"got {len(labels)}")
+            raise ValueError(
+                f"the draw is incomplete: Lucky 7 needs at least 7 balls in the tube (L2319), "
+                f"got {len(labels)}"
+            )
         if "colors" in result:  # one per counted ball, or one per ball in the tube
             given = result["colors"]
             counted = labels[:7] if isinstance(given, list) and len(given) == 7 else labels
@@ -230,9 +281,13 @@ class Lucky7(_ColorSums, DrawGame):
         return out
 
     def facts(self, d: Drawn) -> dict[str, Any]:
-        return {"sum": sum(d.numbers), "odd": d.odd, "even": d.even,
-                "color_counts": {c: d.count(c) for c in self.color_order},
-                "color_sums": {c: d.color_sum(c) for c in self.color_order}}
+        return {
+            "sum": sum(d.numbers),
+            "odd": d.odd,
+            "even": d.even,
+            "color_counts": {c: d.count(c) for c in self.color_order},
+            "color_sums": {c: d.color_sum(c) for c in self.color_order},
+        }
 
 
 # --- Lucky 6 with 60 digit balls ------------------------------------------------------------------------
@@ -268,7 +323,9 @@ class Lucky6Of60(_ColorSums, DrawGame):
         self.colors = {b: b.split("-")[0] for b in self.ball_labels}
         self.counts = dict(counts) if counts else {b: 6 for b in self.ball_labels}
         if set(self.counts) - set(self.ball_labels):
-            raise ValueError(f"Lucky 6 (60 balls): unknown labels in counts: {sorted(set(self.counts) - set(self.ball_labels))}")
+            raise ValueError(
+                f"Lucky 6 (60 balls): unknown labels in counts: {sorted(set(self.counts) - set(self.ball_labels))}"
+            )
         self.empty_color_sum_void = empty_color_sum_void
         pairs = tuple(f"{a}{b}" for a in DIGITS for b in DIGITS)
 
@@ -277,23 +334,64 @@ class Lucky6Of60(_ColorSums, DrawGame):
 
         m: list[Market] = []
         for i, z in enumerate(ZONES):
-            m.append(picked(f"digit_in_zone_{z}", line(1 + i), 1,
-                            lambda d, s, i=i: int(s[0]) in d.digits[2 * i:2 * i + 2], choices=DIGITS))
+            m.append(
+                picked(
+                    f"digit_in_zone_{z}",
+                    line(1 + i),
+                    1,
+                    lambda d, s, i=i: int(s[0]) in d.digits[2 * i : 2 * i + 2],
+                    choices=DIGITS,
+                )
+            )
         for i, z in enumerate(ZONES):
-            m.append(picked(f"zone_{z}_number", line(4 + i), 1, lambda d, s, z=z: d.zones[z] == s[0], choices=pairs))
+            m.append(
+                picked(
+                    f"zone_{z}_number", line(4 + i), 1, lambda d, s, z=z: d.zones[z] == s[0], choices=pairs
+                )
+            )
         m += [
-            picked("digit_count_over_1.5", line(7), 1, lambda d, s: d.digits.count(int(s[0])) >= 2, choices=DIGITS),
-            picked("digit_count_under_1.5", line(8), 1, lambda d, s: d.digits.count(int(s[0])) <= 1, choices=DIGITS),
-            picked("digit_count_even", line(9), 1, lambda d, s: d.digits.count(int(s[0])) % 2 == 0, choices=DIGITS),
-            picked("digit_count_odd", line(10), 1, lambda d, s: d.digits.count(int(s[0])) % 2 == 1, choices=DIGITS),
+            picked(
+                "digit_count_over_1.5",
+                line(7),
+                1,
+                lambda d, s: d.digits.count(int(s[0])) >= 2,
+                choices=DIGITS,
+            ),
+            picked(
+                "digit_count_under_1.5",
+                line(8),
+                1,
+                lambda d, s: d.digits.count(int(s[0])) <= 1,
+                choices=DIGITS,
+            ),
+            picked(
+                "digit_count_even",
+                line(9),
+                1,
+                lambda d, s: d.digits.count(int(s[0])) % 2 == 0,
+                choices=DIGITS,
+            ),
+            picked(
+                "digit_count_odd",
+                line(10),
+                1,
+                lambda d, s: d.digits.count(int(s[0])) % 2 == 1,
+                choices=DIGITS,
+            ),
             fixed("red_sum_under_13.5", line(11), self.color_sum_test("red", "13.5", "under")),
             fixed("red_sum_over_13.5", line(12), self.color_sum_test("red", "13.5", "over")),
             fixed("blue_sum_under_12.5", line(13), self.color_sum_test("blue", "12.5", "under")),
             fixed("blue_sum_over_12.5", line(14), self.color_sum_test("blue", "12.5", "over")),
         ]
         for i, z in enumerate(ZONES):
-            m.append(fixed(f"zone_{z}_sum_under_9.5", line(15 + 2 * i), lambda d, z=z: under(d.zone_sums[z], "9.5")))
-            m.append(fixed(f"zone_{z}_sum_over_9.5", line(16 + 2 * i), lambda d, z=z: over(d.zone_sums[z], "9.5")))
+            m.append(
+                fixed(
+                    f"zone_{z}_sum_under_9.5", line(15 + 2 * i), lambda d, z=z: under(d.zone_sums[z], "9.5")
+                )
+            )
+            m.append(
+                fixed(f"zone_{z}_sum_over_9.5", line(16 + 2 * i), lambda d, z=z: over(d.zone_sums[z], "9.5"))
+            )
         m += [
             fixed("sum_even", line(21), lambda d: sum(d.digits) % 2 == 0),
             fixed("sum_odd", line(22), lambda d: sum(d.digits) % 2 == 1),
@@ -321,9 +419,15 @@ class Lucky6Of60(_ColorSums, DrawGame):
         return d
 
     def facts(self, d: Drawn) -> dict[str, Any]:
-        return {"digits": list(d.digits), "zones": dict(d.zones), "zone_sums": dict(d.zone_sums),  # type: ignore[attr-defined]
-                "sum": sum(d.numbers), "color_sums": {c: d.color_sum(c) for c in self.color_order},
-                "even": d.even_digits, "odd": 6 - d.even_digits}  # type: ignore[attr-defined]
+        return {
+            "digits": list(d.digits),
+            "zones": dict(d.zones),
+            "zone_sums": dict(d.zone_sums),  # type: ignore[attr-defined]
+            "sum": sum(d.numbers),
+            "color_sums": {c: d.color_sum(c) for c in self.color_order},
+            "even": d.even_digits,
+            "odd": 6 - d.even_digits,
+        }  # type: ignore[attr-defined]
 
 
 # --- Lucky 6 with 48 balls, 35 drawn ---------------------------------------------------------------------
@@ -378,8 +482,15 @@ class Lucky6Of48(DrawGame):
         self.markets = tuple(m)
 
     def facts(self, d: Drawn) -> dict[str, Any]:
-        return {"first5_sum": sum(d.numbers[:5]), "first": d.first, "last": d.last,
-                "first_color": d.colors[0], "last_color": d.colors[-1], "odd": d.odd, "even": d.even}
+        return {
+            "first5_sum": sum(d.numbers[:5]),
+            "first": d.first,
+            "last": d.last,
+            "first_color": d.colors[0],
+            "last_color": d.colors[-1],
+            "odd": d.odd,
+            "even": d.even,
+        }
 
 
-__all__ = ["Lucky5", "Lucky7", "Lucky6Of60", "Lucky6Of48", "cyclic_colors"]
+__all__ = ["Lucky5", "Lucky6Of48", "Lucky6Of60", "Lucky7", "cyclic_colors"]

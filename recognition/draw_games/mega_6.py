@@ -14,11 +14,12 @@ Choices where the seed is silent or contradicts itself:
 * The sum of white (pink) balls when none was drawn is 0 (it wins "under 65");
   ``empty_color_sum_void=True`` voids those bets instead.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from .base import VOID, Drawn, DrawGame, Market, fixed, hits, numbers, picked
+from .base import VOID, DrawGame, Drawn, Market, fixed, hits, numbers, picked
 
 
 class Mega6(DrawGame):
@@ -70,9 +71,14 @@ class Mega6(DrawGame):
             if self.empty_color_sum_void and color not in d.colors:
                 return VOID
             return pred(d.color_sum(color))
+
         return test
 
     def facts(self, d: Drawn) -> dict[str, Any]:
-        return {"sum": sum(d.numbers), "first": d.first, "second": d.numbers[1],
-                "color_counts": {c: d.count(c) for c in self.color_order},
-                "color_sums": {c: d.color_sum(c) for c in self.color_order}}
+        return {
+            "sum": sum(d.numbers),
+            "first": d.first,
+            "second": d.numbers[1],
+            "color_counts": {c: d.count(c) for c in self.color_order},
+            "color_sums": {c: d.color_sum(c) for c in self.color_order},
+        }

@@ -27,11 +27,13 @@ unclear (docs/draw-games.md has the details):
 * How many Mega Balls, and the multipliers' distribution, are not in the seed:
   table settings (see :meth:`MegaBall.draw_extras`).
 """
+
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from .base import DrawGame, as_exact, exact, numbers
 
@@ -58,8 +60,13 @@ class MegaBall(DrawGame):
     draw_count = MAIN_BALLS + 2
     game_settings = frozenset({"mega_ball_count", "mega_second_ball_chance", "mega_multipliers"})
 
-    def __init__(self, *, mega_rule: str = "seed", mega_pick: str = "highest",
-                 line_payouts: dict[int, int] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        mega_rule: str = "seed",
+        mega_pick: str = "highest",
+        line_payouts: dict[int, int] | None = None,
+    ) -> None:
         if mega_rule not in ("seed", "multiply"):
             raise ValueError(f"mega_rule must be 'seed' or 'multiply', not {mega_rule!r}")
         if mega_pick not in ("highest", "first"):
@@ -116,13 +123,17 @@ class MegaBall(DrawGame):
         for value, weight in items:
             _check_multiplier(value, "mega_multipliers")
             if isinstance(weight, bool) or not isinstance(weight, int) or weight < 1:
-                raise ValueError(f"mega_multipliers: the weight of {value} must be a positive integer, not {weight!r}")
+                raise ValueError(
+                    f"mega_multipliers: the weight of {value} must be a positive integer, not {weight!r}"
+                )
         return [v for v, _ in items], [w for _, w in items]
 
     def multipliers(self, extras: dict[str, Any] | None) -> list[int]:
         if not isinstance(extras, dict) or "mega_multipliers" not in extras:
-            raise ValueError("a Mega Ball outcome needs the round's committed extras "
-                             "{'mega_multipliers': [...]} (the multipliers drawn when the round opened)")
+            raise ValueError(
+                "a Mega Ball outcome needs the round's committed extras "
+                "{'mega_multipliers': [...]} (the multipliers drawn when the round opened)"
+            )
         mults = extras["mega_multipliers"]
         if not isinstance(mults, list) or len(mults) not in (1, 2):
             raise ValueError(f"mega_multipliers must list one or two multipliers, not {mults!r}")
@@ -133,8 +144,11 @@ class MegaBall(DrawGame):
     # --- the draw -------------------------------------------------------------------
 
     def _total(self, extras: dict[str, Any] | None) -> int:
-        if isinstance(extras, dict) and isinstance(extras.get("mega_multipliers"), list) \
-                and len(extras["mega_multipliers"]) in (1, 2):
+        if (
+            isinstance(extras, dict)
+            and isinstance(extras.get("mega_multipliers"), list)
+            and len(extras["mega_multipliers"]) in (1, 2)
+        ):
             return MAIN_BALLS + len(extras["mega_multipliers"])
         return MAIN_BALLS + 1
 
@@ -146,8 +160,10 @@ class MegaBall(DrawGame):
         labels = self._labels_of(balls)
         limit = self._total(extras) if extras is not None else self.draw_count
         if len(labels) > limit:
-            raise ValueError(f"ball {limit + 1} ({labels[limit]!r}) came after the draw was complete "
-                             f"(20 balls and {limit - MAIN_BALLS} Mega Ball{'s' if limit - MAIN_BALLS > 1 else ''})")
+            raise ValueError(
+                f"ball {limit + 1} ({labels[limit]!r}) came after the draw was complete "
+                f"(20 balls and {limit - MAIN_BALLS} Mega Ball{'s' if limit - MAIN_BALLS > 1 else ''})"
+            )
         return labels
 
     def _drawn_words(self) -> str:
@@ -155,8 +171,10 @@ class MegaBall(DrawGame):
 
     def _check_final(self, labels: list[str]) -> None:
         if len(labels) not in (MAIN_BALLS + 1, MAIN_BALLS + 2):
-            raise ValueError(f"Mega Ball draws 20 balls and then one or two Mega Balls (21 or 22 balls), "
-                             f"got {len(labels)}" + (": the draw is incomplete" if len(labels) <= MAIN_BALLS else ""))
+            raise ValueError(
+                f"Mega Ball draws 20 balls and then one or two Mega Balls (21 or 22 balls), "
+                f"got {len(labels)}" + (": the draw is incomplete" if len(labels) <= MAIN_BALLS else "")
+            )
 
     def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
         """The balls, the Mega Balls with their multipliers, and the seed's line odds; cards settle with settle()."""
@@ -164,8 +182,10 @@ class MegaBall(DrawGame):
         mults = self.multipliers(extras)
         balls = canonical["balls"]
         if len(balls) != MAIN_BALLS + len(mults):
-            raise ValueError(f"the round committed {len(mults)} Mega Ball multiplier(s), but the result has "
-                             f"{len(balls) - MAIN_BALLS} Mega Ball(s)")
+            raise ValueError(
+                f"the round committed {len(mults)} Mega Ball multiplier(s), but the result has "
+                f"{len(balls) - MAIN_BALLS} Mega Ball(s)"
+            )
         return {
             **canonical,
             "main_balls": balls[:MAIN_BALLS],
@@ -181,8 +201,10 @@ class MegaBall(DrawGame):
         """A card as 25 cells, row-major, the centre (free square) None. Accepts 25 cells with the centre
         None/"free"/"*", or the 24 numbers without it."""
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-            raise ValueError(f"a card is a list of its 24 numbers (row by row, without the free centre) or of "
-                             f"25 cells with the centre null, not {value!r}")
+            raise ValueError(
+                f"a card is a list of its 24 numbers (row by row, without the free centre) or of "
+                f"25 cells with the centre null, not {value!r}"
+            )
         cells = list(value)
         if len(cells) == 24:
             cells = cells[:FREE] + [None] + cells[FREE:]
@@ -215,14 +237,17 @@ class MegaBall(DrawGame):
     def odds_for(self, lines: int) -> int:
         return self.line_payouts.get(min(lines, self.max_lines_paid), 0)
 
-    def settle(self, bet: dict[str, Any], result: dict[str, Any], extras: dict[str, Any] | None = None
-               ) -> dict[str, Any]:
+    def settle(
+        self, bet: dict[str, Any], result: dict[str, Any], extras: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """One card: ``{"market": "card", "card": [...], "stake": S}`` -> its lines, Mega Ball and return.
 
         The odds are the seed's line table, not the bet's: a bet with 'odds' is refused.
         """
         if not isinstance(bet, dict) or bet.get("market", "card") != "card":
-            raise ValueError(f"Mega Ball bets are cards: {{'market': 'card', 'card': [...], 'stake': S}}, not {bet!r}")
+            raise ValueError(
+                f"Mega Ball bets are cards: {{'market': 'card', 'card': [...], 'stake': S}}, not {bet!r}"
+            )
         if "odds" in bet:
             raise ValueError("a Mega Ball card pays the line table (L2843-L2853); it has no 'odds'")
         out = self.outcome(result, extras)
@@ -240,19 +265,32 @@ class MegaBall(DrawGame):
             lines = after
         chosen = None
         if completing:
-            chosen = max(completing, key=lambda m: m["multiplier"]) if self.mega_pick == "highest" else completing[0]
+            chosen = (
+                max(completing, key=lambda m: m["multiplier"])
+                if self.mega_pick == "highest"
+                else completing[0]
+            )
         if self.mega_rule == "seed":
             total = stake * self.odds_for(main_lines) + (stake * chosen["multiplier"] if chosen else 0)
         else:
             total = stake * self.odds_for(lines) * (chosen["multiplier"] if chosen else 1)
         total = Fraction(total)
-        return {"market": "card", "lines": main_lines, "lines_with_mega_balls": lines,
-                "mega_ball": chosen, "won": total > 0, "void": False, "return": as_exact(total)}
+        return {
+            "market": "card",
+            "lines": main_lines,
+            "lines_with_mega_balls": lines,
+            "mega_ball": chosen,
+            "won": total > 0,
+            "void": False,
+            "return": as_exact(total),
+        }
 
 
 def _check_multiplier(value: Any, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not MIN_MULTIPLIER <= value <= MAX_MULTIPLIER:
-        raise ValueError(f"{what}: {value!r} is not a whole multiplier from {MIN_MULTIPLIER} to {MAX_MULTIPLIER} (L2863)")
+        raise ValueError(
+            f"{what}: {value!r} is not a whole multiplier from {MIN_MULTIPLIER} to {MAX_MULTIPLIER} (L2863)"
+        )
 
 
 def _weighted(rng: random.Random, values: list[int], weights: list[int]) -> int:

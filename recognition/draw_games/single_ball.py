@@ -4,11 +4,12 @@ Seed 000: Keno Express L2099-L2120, 1 Bet L3321-L3417, Bingo 37 L4585-L4611,
 Bingo 38 L4613-L4639 (digest: rules-digest/seed-B.md §12, seed-C.md §1, §25, §26).
 No seed gives odds; bets settle at the odds they were accepted at (see base.py).
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from .base import Drawn, DrawGame, Market, fixed, numbers, over, picked, under
+from .base import DrawGame, Drawn, Market, fixed, numbers, over, picked, under
 
 RED = frozenset(str(n) for n in (1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36))  # L3325
 
@@ -55,7 +56,9 @@ class KenoExpress(SingleBallGame):
 
         self.markets = (
             picked("lower", 2105, 1, lambda d, sel: d.first <= int(sel[0])),  # "lower than 10 or equal to it"
-            picked("higher", 2107, 1, lambda d, sel: d.first >= int(sel[0])),  # "higher than 10 or equal to it"
+            picked(
+                "higher", 2107, 1, lambda d, sel: d.first >= int(sel[0])
+            ),  # "higher than 10 or equal to it"
             picked("in_range", 2109, 2, lambda d, sel: int(sel[0]) <= d.first <= int(sel[1])),
             picked("out_of_range", 2111, 2, outside),
         )
@@ -93,7 +96,9 @@ class OneBet(SingleBallGame):
             markets.append(fixed(f"interval_{lo}_{hi}", line, _in(lo, hi)))
             line += 2
         for col in (1, 2, 3):
-            markets.append(fixed(f"column_{col}", line, lambda d, col=col: d.first >= 1 and d.first % 3 == col % 3))
+            markets.append(
+                fixed(f"column_{col}", line, lambda d, col=col: d.first >= 1 and d.first % 3 == col % 3)
+            )
             line += 2
         for size in (3, 6):
             for lo in range(1, 37, size):
@@ -104,8 +109,13 @@ class OneBet(SingleBallGame):
             line += 2
         for t in ("18.5", "14.5", "22.5", "9.5", "27.5"):
             markets.append(fixed(f"over_{t}", line, lambda d, t=t: over(d.first, t)))
-            markets.append(fixed(f"under_{t}", line + 2,
-                                 lambda d, t=t: under(d.first, t) and (d.first != 0 or self.zero_is_under)))
+            markets.append(
+                fixed(
+                    f"under_{t}",
+                    line + 2,
+                    lambda d, t=t: under(d.first, t) and (d.first != 0 or self.zero_is_under),
+                )
+            )
             line += 4
         markets += [
             fixed("red", 3405, lambda d: d.colors[0] == "red"),
@@ -142,7 +152,9 @@ class Bingo(SingleBallGame):
         for n, item in ((2, 2), (3, 3), (4, 4), (6, 5)):
             markets.append(picked(f"one_of_{n}", line + 2 * (item - 1), n, lambda d, sel: d.balls[0] in sel))
         for row in (1, 2, 3):
-            markets.append(fixed(f"row_{row}", line + 10, lambda d, row=row: d.first <= 36 and d.first % 3 == row % 3))
+            markets.append(
+                fixed(f"row_{row}", line + 10, lambda d, row=row: d.first <= 36 and d.first % 3 == row % 3)
+            )
         for i, lo in enumerate((1, 13, 25), 1):
             markets.append(fixed(f"dozen_{i}", line + 12, _in(lo, lo + 11)))
         markets.append(fixed("range_1_18", line + 14, _in(1, 18)))

@@ -22,11 +22,12 @@ Choices where the seed is silent or contradicts itself:
 * Cool 6 / Hot 6 (L4267-L4269): the bet carries its six numbers (the platform
   picks them from its history); it wins if all six are among the 35 drawn.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from .base import Drawn, DrawGame, Market, fixed, hits, nth_hit_at, numbers, over, picked, under
+from .base import DrawGame, Drawn, Market, fixed, hits, nth_hit_at, numbers, over, picked, under
 from .lucky import _check_color_map, cyclic_colors
 
 SUPER_SIX_COLORS = ("red", "green", "blue", "purple", "brown", "yellow", "orange", "black")  # L4253
@@ -64,8 +65,16 @@ class SuperSix(DrawGame):
             fixed("more_odd", 4275, lambda d: d.odd > d.even),
             picked("first_color", 4277, 1, lambda d, s: d.colors[0] == s[0], choices=SUPER_SIX_COLORS),
             picked("last_color", 4277, 1, lambda d, s: d.colors[-1] == s[0], choices=SUPER_SIX_COLORS),
-            picked("first_and_last", 4279, 2, lambda d, s: d.balls[0] == s[0] and d.balls[-1] == s[1], ordered=True),
-            picked("first_or_last", 4281, 2, lambda d, s: d.balls[0] == s[0] or d.balls[-1] == s[1], ordered=True),
+            picked(
+                "first_and_last",
+                4279,
+                2,
+                lambda d, s: d.balls[0] == s[0] and d.balls[-1] == s[1],
+                ordered=True,
+            ),
+            picked(
+                "first_or_last", 4281, 2, lambda d, s: d.balls[0] == s[0] or d.balls[-1] == s[1], ordered=True
+            ),
             picked("two_not_drawn", 4283, 2, lambda d, s: hits(d, s) == 0),
         ]
         self.markets = tuple(m)
@@ -74,6 +83,14 @@ class SuperSix(DrawGame):
         counts = {c: d.count(c) for c in self.color_order}
         top = max(counts.values())
         leaders = [c for c, n in counts.items() if n == top]
-        return {"first5_sum": sum(d.numbers[:5]), "first": d.first, "last": d.last,
-                "first_color": d.colors[0], "last_color": d.colors[-1], "odd": d.odd, "even": d.even,
-                "color_counts": counts, "most_color": leaders[0] if len(leaders) == 1 else None}
+        return {
+            "first5_sum": sum(d.numbers[:5]),
+            "first": d.first,
+            "last": d.last,
+            "first_color": d.colors[0],
+            "last_color": d.colors[-1],
+            "odd": d.odd,
+            "even": d.even,
+            "color_counts": counts,
+            "most_color": leaders[0] if len(leaders) == 1 else None,
+        }

@@ -29,6 +29,7 @@ exchange or the sixth card (an amount equal to the ante, taken by the dealer) is
 give, so it is listed without ``payout`` unless the game is built with ``bonus_odds``) is lost when the card is
 exchanged (L401, L515).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -74,15 +75,44 @@ PLAYER = "player"
 
 #: the raise's odds by the player's hand, when it beats a qualifying dealer (net odds to 1 on the raise)
 FIVE_CARD_RAISE: dict[str, int] = {  # L322-331: "One pair or lower (Ace and King)" 2 ... Royal Flush 125
-    "high_card": 2, "pair": 2, "two_pair": 3, "three_of_a_kind": 4, "straight": 5, "flush": 6, "full_house": 8,
-    "four_of_a_kind": 30, "straight_flush": 75, "royal_flush": 125}
+    "high_card": 2,
+    "pair": 2,
+    "two_pair": 3,
+    "three_of_a_kind": 4,
+    "straight": 5,
+    "flush": 6,
+    "full_house": 8,
+    "four_of_a_kind": 30,
+    "straight_flush": 75,
+    "royal_flush": 125,
+}
 EXCHANGE_RAISE: dict[str, int] = {  # L378-387
-    "high_card": 1, "pair": 1, "two_pair": 2, "three_of_a_kind": 3, "straight": 4, "flush": 5, "full_house": 7,
-    "four_of_a_kind": 20, "straight_flush": 50, "royal_flush": 100}
+    "high_card": 1,
+    "pair": 1,
+    "two_pair": 2,
+    "three_of_a_kind": 3,
+    "straight": 4,
+    "flush": 5,
+    "full_house": 7,
+    "four_of_a_kind": 20,
+    "straight_flush": 50,
+    "royal_flush": 100,
+}
 SIX_CARD_RAISE: dict[str, int] = dict(EXCHANGE_RAISE)  # L430-439: the same numbers
-JOKER_RAISE: dict[str, int] = {  # L493-503; the dealer qualifies with a pair, so a winning hand is a pair or better
-    "pair": 1, "two_pair": 2, "three_of_a_kind": 3, "straight": 4, "flush": 5, "full_house": 7,
-    "four_of_a_kind": 15, "straight_flush": 35, "royal_flush": 75, "four_of_a_kind_and_joker": 150}
+JOKER_RAISE: dict[
+    str, int
+] = {  # L493-503; the dealer qualifies with a pair, so a winning hand is a pair or better
+    "pair": 1,
+    "two_pair": 2,
+    "three_of_a_kind": 3,
+    "straight": 4,
+    "flush": 5,
+    "full_house": 7,
+    "four_of_a_kind": 15,
+    "straight_flush": 35,
+    "royal_flush": 75,
+    "four_of_a_kind_and_joker": 150,
+}
 
 #: the hands the Bonus bet wins with (L399-401, L449-451, L513-515; 3.1 names none: the same as 3.2/3.3)
 BONUS_HANDS: frozenset[int] = frozenset({FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH})
@@ -118,7 +148,9 @@ class DrawPokerGame(CardGame):
             known = {name((c,)) for c in self.bonus_hands}
             unknown = set(bonus_odds) - known
             if unknown:
-                raise ValueError(f"bonus_odds: {sorted(unknown)} are not bonus hands ({', '.join(sorted(known))})")
+                raise ValueError(
+                    f"bonus_odds: {sorted(unknown)} are not bonus hands ({', '.join(sorted(known))})"
+                )
             missing = known - set(bonus_odds)
             if missing:
                 raise ValueError(f"bonus_odds needs odds for {sorted(missing)}")
@@ -142,7 +174,9 @@ class DrawPokerGame(CardGame):
 
     def _taken(self, decisions: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
         for d in decisions:
-            if d.get("window") == self.window() or (d.get("seat") == PLAYER and d.get("action") in self.allowed()):
+            if d.get("window") == self.window() or (
+                d.get("seat") == PLAYER and d.get("action") in self.allowed()
+            ):
                 return d
         return None
 
@@ -153,8 +187,9 @@ class DrawPokerGame(CardGame):
             return len(decision.get("cards") or ()) if decision["action"] == "discard" else 0
         return 1 if decision["action"] == "buy" else 0
 
-    def next_step(self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]],
-                  context: Any = None) -> str | list[Ask] | None:
+    def next_step(
+        self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]], context: Any = None
+    ) -> str | list[Ask] | None:
         n = len(cards)
         if n < 5:
             return f"player_{n + 1}"
@@ -189,8 +224,9 @@ class DrawPokerGame(CardGame):
             pass
         if self.decision == "exchange":
             detail["max_discards"] = self.max_discards
-        return Ask(window=self.window(), seat=PLAYER, hand=1, allowed=self.allowed(), default="keep",
-                   detail=detail)
+        return Ask(
+            window=self.window(), seat=PLAYER, hand=1, allowed=self.allowed(), default="keep", detail=detail
+        )
 
     def position_label(self, position: str) -> str:
         if position.startswith("draw_"):
@@ -199,53 +235,77 @@ class DrawPokerGame(CardGame):
             return "the dealer's face-up card"
         return super().position_label(position)
 
-    def check_decision(self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]],
-                       decision: Mapping[str, Any], context: Any = None) -> dict[str, Any]:
+    def check_decision(
+        self,
+        cards: Sequence[str],
+        decisions: Sequence[Mapping[str, Any]],
+        decision: Mapping[str, Any],
+        context: Any = None,
+    ) -> dict[str, Any]:
         d = decision_dict(decision)
         if self.decision is None:
-            raise DecisionError("not_allowed", f"{self.game_id} takes no card decisions (fold or raise is the "
-                                               "betting platform's)")
+            raise DecisionError(
+                "not_allowed",
+                f"{self.game_id} takes no card decisions (fold or raise is the betting platform's)",
+            )
         if d["action"] == "sit":
-            raise DecisionError("not_allowed", f"{self.game_id} deals one common player hand: there are no seats "
-                                               "to sit at")
+            raise DecisionError(
+                "not_allowed", f"{self.game_id} deals one common player hand: there are no seats to sit at"
+            )
         if d["seat"] != PLAYER:
-            raise DecisionError("seat_not_in_play", f"{self.game_id} has one common hand, seat {PLAYER!r}, not "
-                                                    f"{d['seat']!r}")
+            raise DecisionError(
+                "seat_not_in_play", f"{self.game_id} has one common hand, seat {PLAYER!r}, not {d['seat']!r}"
+            )
         if d["hand"] != 1:
             raise DecisionError("hand_not_in_play", f"the common hand is hand 1, not {d['hand']}")
         step = self.next_step(cards, decisions, context)
         if not isinstance(step, list):
-            if d["window"] is not None and d["window"] == self.window() and self._taken(decisions) is not None:
+            if (
+                d["window"] is not None
+                and d["window"] == self.window()
+                and self._taken(decisions) is not None
+            ):
                 raise DecisionError("window_closed", f"the window {self.window()} was already answered")
             if step is None:
                 raise DecisionError("round_over", "the hand is complete")
             if not cards:
-                raise DecisionError("betting_open", f"no cards dealt yet: the {self.decision} window opens after "
-                                                    "the player's five cards and the dealer's face-up card")
+                raise DecisionError(
+                    "betting_open",
+                    f"no cards dealt yet: the {self.decision} window opens after "
+                    "the player's five cards and the dealer's face-up card",
+                )
             if self._taken(decisions) is not None:
                 raise DecisionError("window_closed", f"the window {self.window()} was already answered")
-            raise DecisionError("not_your_turn", f"the {self.decision} window opens after the player's five cards "
-                                                 f"and the dealer's face-up card ({len(cards)} dealt)")
+            raise DecisionError(
+                "not_your_turn",
+                f"the {self.decision} window opens after the player's five cards "
+                f"and the dealer's face-up card ({len(cards)} dealt)",
+            )
         ask = step[0]
         if d["window"] is not None and d["window"] != ask.window:
             raise DecisionError("window_closed", f"the open window is {ask.window}, not {d['window']}")
         if d["action"] not in ask.allowed:
-            raise DecisionError("not_allowed", f"{d['action']!r} is not allowed now; allowed: "
-                                               f"{', '.join(ask.allowed)}")
+            raise DecisionError(
+                "not_allowed", f"{d['action']!r} is not allowed now; allowed: {', '.join(ask.allowed)}"
+            )
         chosen = list(d["cards"])
         if d["action"] == "discard":
             hand = Counter(cards[:5])
             if not chosen:
                 raise DecisionError("bad_cards", "a discard names the card(s) given back in 'cards'")
             if len(chosen) > self.max_discards:
-                raise DecisionError("bad_cards", f"at most {self.max_discards} card"
-                                                 f"{'s' if self.max_discards != 1 else ''} may be exchanged, not "
-                                                 f"{len(chosen)}")
+                raise DecisionError(
+                    "bad_cards",
+                    f"at most {self.max_discards} card"
+                    f"{'s' if self.max_discards != 1 else ''} may be exchanged, not "
+                    f"{len(chosen)}",
+                )
             wanted = Counter(chosen)
             for card, k in wanted.items():
                 if hand[card] < k:
-                    raise DecisionError("bad_cards", f"{card} is not in the player's hand "
-                                                     f"({' '.join(cards[:5])})")
+                    raise DecisionError(
+                        "bad_cards", f"{card} is not in the player's hand ({' '.join(cards[:5])})"
+                    )
         elif chosen:
             raise DecisionError("bad_cards", f"{d['action']!r} takes no cards (given {' '.join(chosen)})")
         return {**d, "window": ask.window, "cards": chosen}
@@ -256,19 +316,26 @@ class DrawPokerGame(CardGame):
         dealt = list(cards[:5])
         taken = self._taken(decisions) if self.decision else None
         extra = self._extra_cards(taken)
-        drawn = list(cards[6:6 + extra])
+        drawn = list(cards[6 : 6 + extra])
         discards = list(taken["cards"]) if taken is not None and taken["action"] == "discard" else []
         player = list(dealt)
         for old, new in zip(discards, drawn):
             player[player.index(old)] = new  # the new card takes the place of the card given back
         if self.decision == "buy":
             player += drawn
-        dealer = [cards[5]] + list(cards[6 + extra:])
-        return {"dealt": dealt, "player": player, "dealer": dealer, "discards": discards, "drawn": drawn,
-                "decision": taken}
+        dealer = [cards[5]] + list(cards[6 + extra :])
+        return {
+            "dealt": dealt,
+            "player": player,
+            "dealer": dealer,
+            "discards": discards,
+            "drawn": drawn,
+            "decision": taken,
+        }
 
-    def result_from_play(self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]],
-                         context: Any = None) -> dict[str, Any]:
+    def result_from_play(
+        self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]], context: Any = None
+    ) -> dict[str, Any]:
         h = self._hands(cards, decisions)
         p, p_best = best_value(h["player"])
         d = value5(h["dealer"])
@@ -309,13 +376,13 @@ class DrawPokerGame(CardGame):
         s = Settlement()
         player_hand = result["player_hand"]
         if not result["dealer_qualifies"]:
-            s.win("ante", 1)        # L318, L374, L426, L485: the ante paid, the raise returned
+            s.win("ante", 1)  # L318, L374, L426, L485: the ante paid, the raise returned
             s.push("raise")
         elif result["winner"] == "player":
             s.win("ante", 1)
             s.win("raise", self.raise_table[player_hand], hand=player_hand)
         elif result["winner"] == "tie":
-            s.push("ante")          # L320, L376, L428, L489: every card equal: ante and raise back
+            s.push("ante")  # L320, L376, L428, L489: every card equal: ante and raise back
             s.push("raise")
         dealt = result.get("dealt_player_cards", result["player_cards"][:5])
         exchanged = bool(result.get("discards"))

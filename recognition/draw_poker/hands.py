@@ -8,6 +8,7 @@ made without the joker wins (L475); that is the last element of a value, so valu
 
 A value is ``(category, *tiebreak, natural)``: ``natural`` is 1 without a joker, 0 with one.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence

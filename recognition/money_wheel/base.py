@@ -16,6 +16,7 @@ multipliers); the outcome gives ``next_multipliers``, those in force after it.
 Payouts are net odds to 1 (the stake comes back on top): an ``int`` when whole, else
 an exact fraction in a string ("7/2"). Feed messages carry no floats.
 """
+
 from __future__ import annotations
 
 import random
@@ -29,14 +30,34 @@ from recognition.game import BaseGame
 from .calibration import Calibration, Layout, spread
 from .spin import SpinRule
 
-__all__ = ["MoneyWheelGame", "WheelSettings", "payout", "as_fraction", "won", "read_fraction", "COMMON_SETTINGS"]
+__all__ = [
+    "COMMON_SETTINGS",
+    "MoneyWheelGame",
+    "WheelSettings",
+    "as_fraction",
+    "payout",
+    "read_fraction",
+    "won",
+]
 
 Payout = int | str
 
 #: settings every money-wheel table takes (the [tables] settings of the studio configuration)
-COMMON_SETTINGS = ("layout", "colors", "calibration", "direction", "min_turns", "counter_start", "counter_min_turns",
-                   "boundary_margin", "reversal_tolerance", "sensors", "max_pointer_step", "carry_after_void",
-                   "multipliers")
+COMMON_SETTINGS = (
+    "layout",
+    "colors",
+    "calibration",
+    "direction",
+    "min_turns",
+    "counter_start",
+    "counter_min_turns",
+    "boundary_margin",
+    "reversal_tolerance",
+    "sensors",
+    "max_pointer_step",
+    "carry_after_void",
+    "multipliers",
+)
 
 
 def payout(value: int | Fraction) -> Payout:
@@ -149,22 +170,33 @@ class MoneyWheelGame(BaseGame):
 
     def check_layout(self, layout: Layout) -> None:
         if layout.size != self.segments:
-            raise ValueError(f"a {self.name} wheel has {self.segments} segments; the layout lists {layout.size}")
+            raise ValueError(
+                f"a {self.name} wheel has {self.segments} segments; the layout lists {layout.size}"
+            )
         unknown = sorted({s.label for s in layout.segments} - set(self.labels))
         if unknown:
-            raise ValueError(f"layout: {', '.join(map(repr, unknown))} is not a {self.name} segment "
-                             f"(segments: {', '.join(self.labels)})")
+            raise ValueError(
+                f"layout: {', '.join(map(repr, unknown))} is not a {self.name} segment "
+                f"(segments: {', '.join(self.labels)})"
+            )
         if self.counts_from_seed:
             want = dict(self.segment_counts)
             got = layout.counts()
-            wrong = [f"{label}: {got.get(label, 0)} instead of {n}" for label, n in want.items()
-                     if got.get(label, 0) != n]
+            wrong = [
+                f"{label}: {got.get(label, 0)} instead of {n}"
+                for label, n in want.items()
+                if got.get(label, 0) != n
+            ]
             if wrong:
-                raise ValueError(f"layout: the seed gives a {self.name} wheel other counts: {'; '.join(wrong)}")
+                raise ValueError(
+                    f"layout: the seed gives a {self.name} wheel other counts: {'; '.join(wrong)}"
+                )
         if self.default_colors is not None:
             bad = [s.index for s in layout.segments if s.color not in self.colors]
             if bad:
-                raise ValueError(f"layout: segment(s) {bad[:5]} have no colour among {', '.join(self.colors)}")
+                raise ValueError(
+                    f"layout: segment(s) {bad[:5]} have no colour among {', '.join(self.colors)}"
+                )
 
     # -- settings and judge ---------------------------------------------------------------------
 
@@ -172,8 +204,10 @@ class MoneyWheelGame(BaseGame):
         settings = dict(settings)
         unknown = sorted(set(settings) - set(COMMON_SETTINGS) - set(self.extra_settings))
         if unknown:
-            raise ValueError(f"unknown {self.game_id} setting(s): {', '.join(unknown)} "
-                             f"(known: {', '.join(COMMON_SETTINGS + self.extra_settings)})")
+            raise ValueError(
+                f"unknown {self.game_id} setting(s): {', '.join(unknown)} "
+                f"(known: {', '.join(COMMON_SETTINGS + self.extra_settings)})"
+            )
         layout = self.layout_from(settings)
         cal = Calibration.from_settings(layout.size, settings.get("calibration"))
         base = self.spin_rule
@@ -183,13 +217,21 @@ class MoneyWheelGame(BaseGame):
         counter_start = settings.get("counter_start", base.counter_start)
         if not isinstance(counter_start, bool):
             raise ValueError("counter_start is true or false")
-        rule = SpinRule(direction=direction,
-                        min_turns=read_fraction(settings.get("min_turns", base.min_turns), "min_turns",
-                                                minimum=Fraction(0)),
-                        counter_start=counter_start,
-                        counter_min_turns=read_fraction(settings.get("counter_min_turns", base.counter_min_turns),
-                                                        "counter_min_turns", minimum=Fraction(0)))
-        margin = read_fraction(settings.get("boundary_margin", Fraction(1, 20)), "boundary_margin", minimum=Fraction(0))
+        rule = SpinRule(
+            direction=direction,
+            min_turns=read_fraction(
+                settings.get("min_turns", base.min_turns), "min_turns", minimum=Fraction(0)
+            ),
+            counter_start=counter_start,
+            counter_min_turns=read_fraction(
+                settings.get("counter_min_turns", base.counter_min_turns),
+                "counter_min_turns",
+                minimum=Fraction(0),
+            ),
+        )
+        margin = read_fraction(
+            settings.get("boundary_margin", Fraction(1, 20)), "boundary_margin", minimum=Fraction(0)
+        )
         if margin >= Fraction(1, 2):
             raise ValueError("boundary_margin is a fraction of a segment below 1/2")
         tol = read_fraction(settings.get("reversal_tolerance", Fraction(1, 72)), "reversal_tolerance")
@@ -197,8 +239,12 @@ class MoneyWheelGame(BaseGame):
             raise ValueError("reversal_tolerance is a fraction of a turn, more than 0 and less than 1")
         sensors: Any = settings.get("sensors", "auto")
         if sensors != "auto":
-            if isinstance(sensors, str) or not isinstance(sensors, Sequence) or not sensors or \
-                    not set(sensors) <= {"encoder", "pointer"}:
+            if (
+                isinstance(sensors, str)
+                or not isinstance(sensors, Sequence)
+                or not sensors
+                or not set(sensors) <= {"encoder", "pointer"}
+            ):
                 raise ValueError("sensors is 'auto' or a list of 'encoder' and/or 'pointer'")
             sensors = frozenset(sensors)
         step = settings.get("max_pointer_step", max(2, layout.size // 8))
@@ -207,12 +253,14 @@ class MoneyWheelGame(BaseGame):
         carry = settings.get("carry_after_void", False)
         if not isinstance(carry, bool):
             raise ValueError("carry_after_void is true or false")
-        multipliers = tuple(self.read_multipliers(settings["multipliers"])) if "multipliers" in settings else ()
+        multipliers = (
+            tuple(self.read_multipliers(settings["multipliers"])) if "multipliers" in settings else ()
+        )
         game = {k: settings[k] for k in self.extra_settings if k in settings}
         return WheelSettings(layout, cal, rule, margin, tol, sensors, step, carry, multipliers, game)
 
     def new_judge(self, **settings: Any) -> Any:
-        from .judge import MoneyWheelJudge  # noqa: PLC0415 (the judge imports this module)
+        from .judge import MoneyWheelJudge
 
         return MoneyWheelJudge(self, self.wheel_settings(settings))
 
@@ -244,25 +292,33 @@ class MoneyWheelGame(BaseGame):
             if isinstance(m, bool) or not isinstance(m, int) or m < 2:
                 raise ValueError(f"a carried multiplier is a whole number >= 2, not {m!r}")
             if self.multiplier_values is not None and m not in self.multiplier_values:
-                raise ValueError(f"{m} is not a {self.name} multiplier ({', '.join(map(str, self.multiplier_values))})")
+                raise ValueError(
+                    f"{m} is not a {self.name} multiplier ({', '.join(map(str, self.multiplier_values))})"
+                )
             out.append(m)
         return out
 
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(result, Mapping):
             raise ValueError(f"a {self.name} result is an object like {self.example}, not {result!r}")
-        allowed = {"segment", "index"} | ({"color"} if self.default_colors is not None else set()) | \
-            ({"multipliers"} if self.carries_multipliers else set())
+        allowed = (
+            {"segment", "index"}
+            | ({"color"} if self.default_colors is not None else set())
+            | ({"multipliers"} if self.carries_multipliers else set())
+        )
         unknown = sorted(set(result) - allowed)
         if unknown:
-            raise ValueError(f"a {self.name} result has no {', '.join(map(repr, unknown))} "
-                             f"(it has {', '.join(sorted(allowed))})")
+            raise ValueError(
+                f"a {self.name} result has no {', '.join(map(repr, unknown))} "
+                f"(it has {', '.join(sorted(allowed))})"
+            )
         if "segment" not in result:
             raise ValueError(f"a {self.name} result needs 'segment': {self.example}")
         label = self.read_label(result["segment"])
         index = result.get("index")
-        if index is not None and (isinstance(index, bool) or not isinstance(index, int)
-                                  or not 0 <= index < self.segments):
+        if index is not None and (
+            isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < self.segments
+        ):
             raise ValueError(f"index is the physical segment 0..{self.segments - 1} (or null), not {index!r}")
         out: dict[str, Any] = {"segment": label, "index": index}
         if self.default_colors is not None:
@@ -338,6 +394,8 @@ def draw(rng: random.Random, table: Sequence[tuple[int, int]]) -> int:
 def need_extras(extras: Mapping[str, Any] | None, key: str, game: str) -> Any:
     """A committed draw the outcome cannot do without (an outcome without it would be wrong money)."""
     if not extras or key not in extras:
-        raise ValueError(f"a {game} outcome needs the round's committed extras ({key!r}); "
-                         "studio evaluate takes them as \"extras\" in the item")
+        raise ValueError(
+            f"a {game} outcome needs the round's committed extras ({key!r}); "
+            'studio evaluate takes them as "extras" in the item'
+        )
     return extras[key]

@@ -15,13 +15,15 @@ Conventions (docs/money-wheels.md):
 
 Everything is exact: positions and counts are integers, angles are Fractions.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Literal
 
-__all__ = ["Segment", "Layout", "Calibration", "spread", "CLOCKWISE", "COUNTERCLOCKWISE"]
+__all__ = ["CLOCKWISE", "COUNTERCLOCKWISE", "Calibration", "Layout", "Segment", "spread"]
 
 CLOCKWISE, COUNTERCLOCKWISE = "clockwise", "counterclockwise"
 Direction = Literal["clockwise", "counterclockwise"]
@@ -60,7 +62,7 @@ class Layout:
         return [s.index for s in self.segments if s.label == label]
 
     @classmethod
-    def build(cls, labels: Sequence[Any], colors: Mapping[str, str] | None = None) -> "Layout":
+    def build(cls, labels: Sequence[Any], colors: Mapping[str, str] | None = None) -> Layout:
         """From labels (or ``{"label": ..., "color": ...}`` entries) clockwise from segment 0; ``colors``
         gives the colour of a label where an entry does not."""
         segs = []
@@ -124,11 +126,21 @@ class Calibration:
         if self.segments < 2:
             raise ValueError("a wheel has at least 2 segments")
         if self.counting not in (CLOCKWISE, COUNTERCLOCKWISE):
-            raise ValueError(f"calibration 'counting' is 'clockwise' or 'counterclockwise', not {self.counting!r}")
-        if isinstance(self.zero_offset, bool) or not isinstance(self.zero_offset, int) or self.zero_offset < 0:
-            raise ValueError(f"calibration 'zero_offset' is a whole number of counts >= 0, not {self.zero_offset!r}")
+            raise ValueError(
+                f"calibration 'counting' is 'clockwise' or 'counterclockwise', not {self.counting!r}"
+            )
+        if (
+            isinstance(self.zero_offset, bool)
+            or not isinstance(self.zero_offset, int)
+            or self.zero_offset < 0
+        ):
+            raise ValueError(
+                f"calibration 'zero_offset' is a whole number of counts >= 0, not {self.zero_offset!r}"
+            )
         if self.counts_per_turn is not None and self.zero_offset >= self.counts_per_turn:
-            raise ValueError(f"zero_offset {self.zero_offset} must be less than counts_per_turn {self.counts_per_turn}")
+            raise ValueError(
+                f"zero_offset {self.zero_offset} must be less than counts_per_turn {self.counts_per_turn}"
+            )
 
     @property
     def sign(self) -> int:
@@ -142,7 +154,9 @@ class Calibration:
     def pointer_coordinate(self, position: int, counts_per_turn: int) -> Fraction:
         """Where the pointer is in segment units, 0 <= u < N: u = k is the centre of segment k, u = k + 1/2
         the boundary between segments k and k + 1."""
-        turned = self.clockwise_turns(position - self.zero_offset, counts_per_turn)  # clockwise turns from zero
+        turned = self.clockwise_turns(
+            position - self.zero_offset, counts_per_turn
+        )  # clockwise turns from zero
         n = self.segments
         return (-turned * n) % n
 
@@ -152,21 +166,25 @@ class Calibration:
         k = _round_half_up(u)
         return k % self.segments, Fraction(1, 2) - abs(u - k)
 
-    def with_zero_mark(self, position: int) -> "Calibration":
+    def with_zero_mark(self, position: int) -> Calibration:
         return Calibration(self.segments, position, self.counting, self.counts_per_turn)
 
     @classmethod
-    def from_settings(cls, segments: int, value: Any) -> "Calibration":
+    def from_settings(cls, segments: int, value: Any) -> Calibration:
         if value is None:
             return cls(segments)
         if isinstance(value, Calibration):
             return value
         if not isinstance(value, Mapping):
-            raise ValueError(f"calibration is a table (zero_offset, counting, counts_per_turn), not {value!r}")
+            raise ValueError(
+                f"calibration is a table (zero_offset, counting, counts_per_turn), not {value!r}"
+            )
         unknown = set(value) - {"zero_offset", "counting", "counts_per_turn", "segments"}
         if unknown:
-            raise ValueError(f"calibration has unknown key(s) {', '.join(sorted(unknown))} "
-                             "(known: zero_offset, counting, counts_per_turn)")
+            raise ValueError(
+                f"calibration has unknown key(s) {', '.join(sorted(unknown))} "
+                "(known: zero_offset, counting, counts_per_turn)"
+            )
         if "segments" in value and value["segments"] != segments:
             raise ValueError(f"calibration says {value['segments']} segments, the layout has {segments}")
         cpr = value.get("counts_per_turn")

@@ -30,10 +30,12 @@ Seed 000 L2047-2098 (digest seed-B §11). What is read and what is drawn:
   the studio, so these are software draws, committed and verifiable like the Top Slot. Reading
   them from devices is NOT implemented (docs/money-wheels.md).
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .base import MoneyWheelGame, draw, need_extras, read_fraction, won
 from .calibration import spread
@@ -47,13 +49,39 @@ DOUBLE, TRIPLE = "DOUBLE", "TRIPLE"
 #: ours: the seed gives no distributions
 TOP_SLOT_MULTIPLIERS = ((2, 10), (3, 8), (4, 6), (5, 6), (7, 4), (10, 4), (15, 2), (20, 2), (25, 1), (50, 1))
 TOP_SLOT_MISS = 44  # weight of "no match": half the time
-CASH_HUNT_VALUES = ((5, 20), (7, 15), (10, 20), (15, 12), (20, 12), (25, 8), (50, 8), (75, 4), (100, 5), (200, 2),
-                    (500, 1))
+CASH_HUNT_VALUES = (
+    (5, 20),
+    (7, 15),
+    (10, 20),
+    (15, 12),
+    (20, 12),
+    (25, 8),
+    (50, 8),
+    (75, 4),
+    (100, 5),
+    (200, 2),
+    (500, 1),
+)
 PACHINKO_BOARD: tuple[int | str, ...] = (2, 10, 5, 25, 3, 50, DOUBLE, 5, 3, 100, 10, DOUBLE, 25, 7, 2, 4)
 COIN_VALUES = ((2, 10), (3, 10), (4, 8), (5, 8), (6, 5), (8, 5), (10, 5), (15, 3), (20, 3), (25, 2), (50, 1))
-CT_WHEEL: tuple[int | str, ...] = tuple(spread([("10", 10), ("15", 8), ("20", 10), ("25", 8), ("50", 10), ("75", 3),
-                                                ("100", 6), ("150", 2), ("200", 3), ("500", 1), (DOUBLE, 2),
-                                                (TRIPLE, 1)]))
+CT_WHEEL: tuple[int | str, ...] = tuple(
+    spread(
+        [
+            ("10", 10),
+            ("15", 8),
+            ("20", 10),
+            ("25", 8),
+            ("50", 10),
+            ("75", 3),
+            ("100", 6),
+            ("150", 2),
+            ("200", 3),
+            ("500", 1),
+            (DOUBLE, 2),
+            (TRIPLE, 1),
+        ]
+    )
+)
 CT_WHEEL = tuple(v if v in (DOUBLE, TRIPLE) else int(v) for v in CT_WHEEL)
 FLAPPERS = (("green", 0), ("blue", 21), ("yellow", 43))
 PACHINKO_CAP, CRAZY_CAP = 10_000, 20_000
@@ -63,15 +91,32 @@ MAX_REPEATS = 60
 class CrazyTime(MoneyWheelGame):
     game_id = "crazy_time"
     name = "Crazy Time"
-    segment_counts = (("1", 21), ("2", 13), ("5", 7), ("10", 4), (CASH_HUNT, 2), (PACHINKO, 2), (COIN_FLIP, 4),
-                      (CRAZY_TIME, 1))
+    segment_counts = (
+        ("1", 21),
+        ("2", 13),
+        ("5", 7),
+        ("10", 4),
+        (CASH_HUNT, 2),
+        (PACHINKO, 2),
+        (COIN_FLIP, 4),
+        (CRAZY_TIME, 1),
+    )
     counts_from_seed = True
     extra_settings = ("pachinko_rescue",)
 
     def bet_spots(self) -> list[dict[str, Any]]:
-        return ([{"bet": n, "type": "number", "source": "seed 000 L2049", "payout": int(n)} for n in NUMBERS]
-                + [{"bet": b, "type": "bonus", "source": "seed 000 L2063", "payout": None,
-                    "pays": "decided in the bonus game"} for b in BONUSES])
+        return [
+            {"bet": n, "type": "number", "source": "seed 000 L2049", "payout": int(n)} for n in NUMBERS
+        ] + [
+            {
+                "bet": b,
+                "type": "bonus",
+                "source": "seed 000 L2063",
+                "payout": None,
+                "pays": "decided in the bonus game",
+            }
+            for b in BONUSES
+        ]
 
     # -- draws ------------------------------------------------------------------------------------
 
@@ -90,9 +135,16 @@ class CrazyTime(MoneyWheelGame):
 
         cash = {"wall": [draw(rng, CASH_HUNT_VALUES) for _ in range(108)], "auto_choice": rng.randrange(108)}
         pachinko = self._draw_pachinko(rng, top_for(PACHINKO), rescue)
-        coin = {"red": draw(rng, COIN_VALUES), "blue": draw(rng, COIN_VALUES), "side": rng.choice(("red", "blue"))}
+        coin = {
+            "red": draw(rng, COIN_VALUES),
+            "blue": draw(rng, COIN_VALUES),
+            "side": rng.choice(("red", "blue")),
+        }
         crazy = self._draw_crazy(rng, top_for(CRAZY_TIME))
-        return {"top_slot": top, "bonus": {CASH_HUNT: cash, PACHINKO: pachinko, COIN_FLIP: coin, CRAZY_TIME: crazy}}
+        return {
+            "top_slot": top,
+            "bonus": {CASH_HUNT: cash, PACHINKO: pachinko, COIN_FLIP: coin, CRAZY_TIME: crazy},
+        }
 
     def _draw_pachinko(self, rng: random.Random, top: int, rescue_chance: Any) -> dict[str, Any]:
         drops: list[dict[str, Any]] = []
@@ -140,12 +192,24 @@ class CrazyTime(MoneyWheelGame):
         record = bonus[label]
         if label == CASH_HUNT:
             wall, auto = record.get("wall"), record.get("auto_choice")
-            if not isinstance(wall, list) or len(wall) != 108 or any(_bad_int(v) for v in wall) or \
-                    _bad_int(auto, 0) or not auto < 108:
+            if (
+                not isinstance(wall, list)
+                or len(wall) != 108
+                or any(_bad_int(v) for v in wall)
+                or _bad_int(auto, 0)
+                or not auto < 108
+            ):
                 raise ValueError("extras.bonus.cash_hunt is {wall: 108 multipliers, auto_choice: 0..107}")
             wall = [v * boost for v in wall]
-            out["winning_bets"] = [{"bet": CASH_HUNT, "type": "bonus_choice", "choices": wall, "auto_choice": auto,
-                                    "pays": "the multiplier at the spot the player picked, to 1"}]
+            out["winning_bets"] = [
+                {
+                    "bet": CASH_HUNT,
+                    "type": "bonus_choice",
+                    "choices": wall,
+                    "auto_choice": auto,
+                    "pays": "the multiplier at the spot the player picked, to 1",
+                }
+            ]
         elif label == PACHINKO:
             played = _pachinko_play(record.get("drops"), boost)
             out["winning_bets"] = [won(PACHINKO, "bonus", played["win"])]
@@ -159,17 +223,27 @@ class CrazyTime(MoneyWheelGame):
             out["coin_flip"] = {**values, "side": side}
         else:
             stops, auto = record.get("stops"), record.get("auto_choice")
-            if not isinstance(stops, list) or not stops or any(_bad_int(s, 0) or s >= len(CT_WHEEL) for s in stops) \
-                    or auto not in [n for n, _ in FLAPPERS]:
+            if (
+                not isinstance(stops, list)
+                or not stops
+                or any(_bad_int(s, 0) or s >= len(CT_WHEEL) for s in stops)
+                or auto not in [n for n, _ in FLAPPERS]
+            ):
                 raise ValueError("extras.bonus.crazy_time is {stops: [0..63, ...], auto_choice: a flapper}")
             flappers = _crazy_play(stops, boost)
             if not all(f["done"] for f in flappers.values()):
                 raise ValueError("the recorded Crazy Time spins end before every flapper has a multiplier")
             if max(f["spins"] for f in flappers.values()) != len(stops):
                 raise ValueError("the recorded Crazy Time bonus has more spins than the flappers needed")
-            out["winning_bets"] = [{"bet": CRAZY_TIME, "type": "bonus_choice",
-                                    "choices": {n: f["value"] for n, f in flappers.items()}, "auto_choice": auto,
-                                    "pays": "the multiplier under the flapper the player picked, to 1"}]
+            out["winning_bets"] = [
+                {
+                    "bet": CRAZY_TIME,
+                    "type": "bonus_choice",
+                    "choices": {n: f["value"] for n, f in flappers.items()},
+                    "auto_choice": auto,
+                    "pays": "the multiplier under the flapper the player picked, to 1",
+                }
+            ]
             out["crazy_time"] = {"stops": list(stops), "flappers": flappers}
         return out
 
@@ -198,8 +272,14 @@ def _pachinko_play(drops: Any, top: int) -> dict[str, Any]:
         raise ValueError("extras.bonus.pachinko is {drops: [{zone, slot, rescue?}, ...]}")
     board: list[int | str] = [v if v == DOUBLE else int(v) * top for v in PACHINKO_BOARD]
     for i, d in enumerate(drops):
-        if not isinstance(d, Mapping) or _bad_int(d.get("zone"), 4) or d["zone"] > 12 or _bad_int(d.get("slot")) \
-                or d["slot"] > 16 or set(d) - {"zone", "slot", "rescue"}:
+        if (
+            not isinstance(d, Mapping)
+            or _bad_int(d.get("zone"), 4)
+            or d["zone"] > 12
+            or _bad_int(d.get("slot"))
+            or d["slot"] > 16
+            or set(d) - {"zone", "slot", "rescue"}
+        ):
             raise ValueError(f"pachinko drop {i} is {{zone: 4..12, slot: 1..16, rescue?: true}}, not {d!r}")
         value = board[d["slot"] - 1]
         last = i == len(drops) - 1

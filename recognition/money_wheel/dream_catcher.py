@@ -14,6 +14,7 @@ Seed 000 L1748-1769 (digest seed-B §4; seed 004 L737-763, digest seed-D B.8).
   number x their product. A void (any malfunction, L1768: bets returned) ends the carried
   multipliers unless the table sets ``carry_after_void``.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,12 +41,21 @@ class DreamCatcher(MoneyWheelGame):
         label, carried = result["segment"], result["multipliers"]
         if label in MULTIPLIERS:
             following = carried + [MULTIPLIERS[label]]
-            return {"winning_bets": [], "respin": True, "bets_stand": True, "multiplier": product(following),
-                    "next_multipliers": following}
+            return {
+                "winning_bets": [],
+                "respin": True,
+                "bets_stand": True,
+                "multiplier": product(following),
+                "next_multipliers": following,
+            }
         m = product(carried)
-        return {"winning_bets": [won(label, "number", int(label) * m)], "respin": False, "bets_stand": False,
-                "multiplier": m, "next_multipliers": []}
+        return {
+            "winning_bets": [won(label, "number", int(label) * m)],
+            "respin": False,
+            "bets_stand": False,
+            "multiplier": m,
+            "next_multipliers": [],
+        }
 
 
 GAMES = {g.game_id: g for g in (DreamCatcher(),)}
-

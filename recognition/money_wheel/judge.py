@@ -30,6 +30,7 @@ Carried multipliers (games with ``carries_multipliers``): the judge puts the mul
 force into every result; the table's ``round_ended`` signal moves them on (the certified
 outcome's ``next_multipliers``; a void ends them unless ``carry_after_void``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -144,16 +145,22 @@ class MoneyWheelJudge:
         self.phase = "armed"
         out: list[Decision] = []
         if self.down:
-            out += self._hold("sensor_lost", "A wheel sensor is disconnected ("
-                              + "; ".join(f"{d}: {r}" for d, r in sorted(self.down.items()))
-                              + "). Wait for it to reconnect, then spin the wheel.")
+            out += self._hold(
+                "sensor_lost",
+                "A wheel sensor is disconnected ("
+                + "; ".join(f"{d}: {r}" for d, r in sorted(self.down.items()))
+                + "). Wait for it to reconnect, then spin the wheel.",
+            )
         moving = self.enc_moving if ENCODER in self.sensors else self.ptr_moving
         if moving:
             self._start_spin()
             assert self.spin is not None
             self.spin.tainted.append("the wheel was already turning when betting closed")
-            out += self._hold("moving_at_close", "The wheel was already turning when betting closed. That spin "
-                              "does not count: let the wheel stop, then spin it again.")
+            out += self._hold(
+                "moving_at_close",
+                "The wheel was already turning when betting closed. That spin "
+                "does not count: let the wheel stop, then spin it again.",
+            )
         return out
 
     # -- sensors -------------------------------------------------------------------------------
@@ -172,8 +179,11 @@ class MoneyWheelJudge:
             return []
         if self.spin is not None:
             self.spin.tainted.append(f"{event.device_id} disconnected during the spin")
-        return self._hold("sensor_lost", f"The wheel sensor {event.device_id} disconnected ({event.reason}) while the "
-                          "wheel was to be read. When it is back, spin the wheel again (or void the round).")
+        return self._hold(
+            "sensor_lost",
+            f"The wheel sensor {event.device_id} disconnected ({event.reason}) while the "
+            "wheel was to be read. When it is back, spin the wheel again (or void the round).",
+        )
 
     def _encoder_sample(self, e: EncoderSample) -> list[Decision]:
         self._know(e.device_id, ENCODER)
@@ -197,14 +207,21 @@ class MoneyWheelJudge:
                 return out
         if self.enc_anchor is None and not e.moving:
             self.enc_anchor = e.count
-        if self.phase == "armed" and self.spin is None and ENCODER in self.sensors and self.enc_anchor is not None:
+        if (
+            self.phase == "armed"
+            and self.spin is None
+            and ENCODER in self.sensors
+            and self.enc_anchor is not None
+        ):
             moved = abs(self.calibration.clockwise_turns(e.count - self.enc_anchor, e.counts_per_turn))
             if moved >= self.settings.reversal_tolerance:
                 self._start_spin()
                 if e.device_id in self.blind:
                     self._taint(f"{e.device_id} did not see the whole spin")
         if self.spin is not None and self.spin.enc_runs is not None and self.spin.enc_start is not None:
-            self.spin.enc_runs.feed(self.calibration.clockwise_turns(e.count - self.spin.enc_start, e.counts_per_turn))
+            self.spin.enc_runs.feed(
+                self.calibration.clockwise_turns(e.count - self.spin.enc_start, e.counts_per_turn)
+            )
             if e.moving:
                 self.spin.enc_rest = None
         elif not e.moving and self.spin is None and e.device_id not in self.blind:
@@ -225,7 +242,12 @@ class MoneyWheelJudge:
             return []
         if self.ptr_anchor is None:
             self.ptr_anchor = index
-        if self.phase == "armed" and self.spin is None and POINTER in self.sensors and index != self.ptr_anchor:
+        if (
+            self.phase == "armed"
+            and self.spin is None
+            and POINTER in self.sensors
+            and index != self.ptr_anchor
+        ):
             self._start_spin()
             if e.device_id in self.blind:
                 self._taint(f"{e.device_id} did not see the whole spin")
@@ -243,25 +265,43 @@ class MoneyWheelJudge:
             self._taint(f"{e.device_id}: {e.description}")
         else:
             self.blind.add(e.device_id)  # the next spin must be seen whole after the wheel stood still
-        return self._hold("sensor_fault", f"The wheel encoder reported a fault: {e.description}. This spin cannot "
-                          "be read; spin the wheel again once the sensor is checked (or void the round).")
+        return self._hold(
+            "sensor_fault",
+            f"The wheel encoder reported a fault: {e.description}. This spin cannot "
+            "be read; spin the wheel again once the sensor is checked (or void the round).",
+        )
 
     def _zero_mark(self, e: EncoderZeroMark) -> list[Decision]:
         self._know(e.device_id, ENCODER)
         if self.phase == "spinning":
             return [Note(code="calibration", message="Zero mark ignored: the wheel is spinning.")]
         if e.position is None:
-            return [Note(code="calibration", message="Zero mark ignored: the encoder has not seen its index mark "
-                         "since power-up; turn the wheel once past it, bring segment 0 under the pointer again and "
-                         "repeat.")]
+            return [
+                Note(
+                    code="calibration",
+                    message="Zero mark ignored: the encoder has not seen its index mark "
+                    "since power-up; turn the wheel once past it, bring segment 0 under the pointer again and "
+                    "repeat.",
+                )
+            ]
         cal = self.calibration
         if cal.counts_per_turn is not None and cal.counts_per_turn != e.counts_per_turn:
-            return [Note(code="calibration", message=f"Zero mark ignored: the encoder counts {e.counts_per_turn} per "
-                         f"turn, the calibration says {cal.counts_per_turn}.")]
+            return [
+                Note(
+                    code="calibration",
+                    message=f"Zero mark ignored: the encoder counts {e.counts_per_turn} per "
+                    f"turn, the calibration says {cal.counts_per_turn}.",
+                )
+            ]
         self.calibration = cal.with_zero_mark(e.position)
-        return [Note(code="calibration", message=f"Zero offset set to {e.position} counts (segment 0 "
-                     f"'{self.layout[0].label}' under the pointer). Put calibration.zero_offset = {e.position} in "
-                     "the table's settings to keep it after a restart.")]
+        return [
+            Note(
+                code="calibration",
+                message=f"Zero offset set to {e.position} counts (segment 0 "
+                f"'{self.layout[0].label}' under the pointer). Put calibration.zero_offset = {e.position} in "
+                "the table's settings to keep it after a restart.",
+            )
+        ]
 
     # -- the spin ------------------------------------------------------------------------------
 
@@ -287,7 +327,9 @@ class MoneyWheelJudge:
         if e.sensor == ENCODER:
             self.enc_moving = False
             if self.enc is not None and e.count is not None:
-                self.enc = self.enc.model_copy(update={"count": e.count, "position": e.position, "moving": False})
+                self.enc = self.enc.model_copy(
+                    update={"count": e.count, "position": e.position, "moving": False}
+                )
         else:
             self.ptr_moving = False
         spin = self.spin
@@ -333,14 +375,19 @@ class MoneyWheelJudge:
             self._end_spin()
             return []
         if self.down:
-            spin.tainted.append("a wheel sensor is disconnected (" + "; ".join(
-                f"{d}: {r}" for d, r in sorted(self.down.items())) + ")")
+            spin.tainted.append(
+                "a wheel sensor is disconnected ("
+                + "; ".join(f"{d}: {r}" for d, r in sorted(self.down.items()))
+                + ")"
+            )
         if spin.tainted:
             why = "; ".join(spin.tainted)
             self._end_spin()
             out: list[Decision] = [Note(code="spin_not_used", message=f"That spin is not used: {why}.")]
             if not self.holds:
-                out += self._hold("sensor_lost", f"The spin could not be followed ({why}). Spin the wheel again.")
+                out += self._hold(
+                    "sensor_lost", f"The spin could not be followed ({why}). Spin the wheel again."
+                )
             return out
 
         # 1. was it a valid spin?
@@ -351,7 +398,9 @@ class MoneyWheelJudge:
             if path is None or path.broken:
                 why = path.broken if path is not None else "the pointer reader did not see the spin start"
                 self._end_spin()
-                return self._hold("spin_not_verified", f"The spin cannot be checked: {why}. Spin the wheel again.")
+                return self._hold(
+                    "spin_not_verified", f"The spin cannot be checked: {why}. Spin the wheel again."
+                )
             runs = spin.ptr_runs.runs()  # type: ignore[union-attr]
         check = check_spin(runs, self.settings.rule)
         if not check.ok:
@@ -360,30 +409,44 @@ class MoneyWheelJudge:
             return [Void(code=check.code or "invalid_spin", message=check.message)]
 
         # 2. where did it stop?
-        source: dict[str, Any] = {"sensors": sorted(sensors), "turns": fmt_turns(check.turns),
-                                  "direction": check.direction}
+        source: dict[str, Any] = {
+            "sensors": sorted(sensors),
+            "turns": fmt_turns(check.turns),
+            "direction": check.direction,
+        }
         index: int | None = None
         if use_encoder:
             rest = spin.enc_rest
             assert rest is not None and rest.count is not None and rest.counts_per_turn is not None
             cal = self.calibration
-            source.update(device_id=rest.device_id, position=rest.position, counts_per_turn=rest.counts_per_turn)
+            source.update(
+                device_id=rest.device_id, position=rest.position, counts_per_turn=rest.counts_per_turn
+            )
             if cal.counts_per_turn is not None and cal.counts_per_turn != rest.counts_per_turn:
                 self._end_spin()
-                return self._hold("calibration", f"The encoder counts {rest.counts_per_turn} per turn but the "
-                                  f"wheel was calibrated with {cal.counts_per_turn}: a technician must check the "
-                                  "calibration. Enter the result by hand or void the round.")
+                return self._hold(
+                    "calibration",
+                    f"The encoder counts {rest.counts_per_turn} per turn but the "
+                    f"wheel was calibrated with {cal.counts_per_turn}: a technician must check the "
+                    "calibration. Enter the result by hand or void the round.",
+                )
             if rest.position is None:
                 self._end_spin()
-                return self._hold("not_referenced", "The encoder has not seen its index mark since it was powered "
-                                  "up, so the position is unknown. Spin the wheel again.")
+                return self._hold(
+                    "not_referenced",
+                    "The encoder has not seen its index mark since it was powered "
+                    "up, so the position is unknown. Spin the wheel again.",
+                )
             index, edge = cal.segment_at(rest.position, rest.counts_per_turn)
             source["edge"] = fmt_turns(edge)
             if edge < self.settings.boundary_margin:
                 self._end_spin()
-                return self._hold("on_boundary", f"The pointer stopped on the boundary between two segments (within "
-                                  f"{fmt_turns(edge)} of a segment). Spin the wheel again, or a supervisor enters "
-                                  "the result or voids the round.")
+                return self._hold(
+                    "on_boundary",
+                    f"The pointer stopped on the boundary between two segments (within "
+                    f"{fmt_turns(edge)} of a segment). Spin the wheel again, or a supervisor enters "
+                    "the result or voids the round.",
+                )
         if POINTER in sensors:
             ptr = self.ptr if use_encoder else spin.ptr_rest
             hold = self._pointer_problem(ptr)
@@ -396,10 +459,13 @@ class MoneyWheelJudge:
             source["pointer_tag"] = ptr.tag  # type: ignore[union-attr]
             if index is not None and p_index != index:
                 self._end_spin()
-                return self._hold("sensors_disagree", f"The encoder reads segment {index} "
-                                  f"('{self.layout[index].label}') but the pointer reader reads segment {p_index} "
-                                  f"('{self.layout[p_index].label}'). A technician must check the calibration; "
-                                  "spin again, or a supervisor enters the result or voids the round.")
+                return self._hold(
+                    "sensors_disagree",
+                    f"The encoder reads segment {index} "
+                    f"('{self.layout[index].label}') but the pointer reader reads segment {p_index} "
+                    f"('{self.layout[p_index].label}'). A technician must check the calibration; "
+                    "spin again, or a supervisor enters the result or voids the round.",
+                )
             index = p_index
         assert index is not None
 
@@ -418,16 +484,28 @@ class MoneyWheelJudge:
 
     def _pointer_problem(self, ptr: Any) -> tuple[str, str] | None:
         if ptr is None:
-            return ("tag_unreadable", "The pointer reader reported nothing for this spin. Check the reader, then spin "
-                    "again (or a supervisor enters the result).")
+            return (
+                "tag_unreadable",
+                "The pointer reader reported nothing for this spin. Check the reader, then spin "
+                "again (or a supervisor enters the result).",
+            )
         if isinstance(ptr, PointerUnreadable) or (isinstance(ptr, WheelAtRest) and ptr.tag is None):
-            return ("tag_unreadable", "The pointer reader cannot read the tag of the segment under the pointer. "
-                    "Clean or check the tag, then spin again (or a supervisor enters the result).")
+            return (
+                "tag_unreadable",
+                "The pointer reader cannot read the tag of the segment under the pointer. "
+                "Clean or check the tag, then spin again (or a supervisor enters the result).",
+            )
         if ptr.other_tag is not None:
-            return ("on_boundary", f"The pointer reader sees two tags ({ptr.tag} and {ptr.other_tag}): the pointer "
-                    "is on a segment boundary. Spin the wheel again, or a supervisor enters the result or voids "
-                    "the round.")
+            return (
+                "on_boundary",
+                f"The pointer reader sees two tags ({ptr.tag} and {ptr.other_tag}): the pointer "
+                "is on a segment boundary. Spin the wheel again, or a supervisor enters the result or voids "
+                "the round.",
+            )
         if ptr.segment_index is None or not 0 <= ptr.segment_index < self.layout.size:
-            return ("unknown_tag", f"The pointer reader read the tag {ptr.tag!r}, which is not in the wheel's tag "
-                    "table. Check the tag, then spin again (or a supervisor enters the result).")
+            return (
+                "unknown_tag",
+                f"The pointer reader read the tag {ptr.tag!r}, which is not in the wheel's tag "
+                "table. Check the tag, then spin again (or a supervisor enters the result).",
+            )
         return None

@@ -15,18 +15,26 @@ Seed 000 L3955-3965 (digest seed-C §11).
   number, a list (equally likely) or a table payout -> weight of boosted payouts (net odds to
   1, at most 500). Defaults (ours): see LUCKY_PAYOUTS.
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .base import MoneyWheelGame, draw, need_extras, read_draw_table, won
 
 NUMBERS = ("1", "2", "5", "8", "10", "15", "20", "30", "40")
 #: boosted payouts (net odds to 1) of a Mega Lucky Number, per number: ours, the seed says only "up to x500"
 LUCKY_PAYOUTS: dict[str, list[int]] = {
-    "1": [10, 15, 20, 25, 50], "2": [20, 25, 30, 50, 100], "5": [25, 50, 75, 100], "8": [40, 80, 120, 160],
-    "10": [50, 100, 150, 200], "15": [75, 150, 225, 300], "20": [100, 200, 300, 400], "30": [150, 300, 450],
+    "1": [10, 15, 20, 25, 50],
+    "2": [20, 25, 30, 50, 100],
+    "5": [25, 50, 75, 100],
+    "8": [40, 80, 120, 160],
+    "10": [50, 100, 150, 200],
+    "15": [75, 150, 225, 300],
+    "20": [100, 200, 300, 400],
+    "30": [150, 300, 450],
     "40": [200, 300, 400, 500],
 }
 MAX_LUCKY = 500
@@ -35,7 +43,17 @@ MAX_LUCKY = 500
 class MegaWheel(MoneyWheelGame):
     game_id = "mega_wheel"
     name = "Mega Wheel"
-    segment_counts = (("1", 20), ("2", 13), ("5", 7), ("8", 4), ("10", 4), ("15", 2), ("20", 2), ("30", 1), ("40", 1))
+    segment_counts = (
+        ("1", 20),
+        ("2", 13),
+        ("5", 7),
+        ("8", 4),
+        ("10", 4),
+        ("15", 2),
+        ("20", 2),
+        ("30", 1),
+        ("40", 1),
+    )
     counts_from_seed = False
     extra_settings = ("lucky_scope", "lucky_payouts")
 
@@ -74,7 +92,11 @@ class MegaWheel(MoneyWheelGame):
         index, boosted, scope = lucky["index"], lucky["payout"], lucky["scope"]
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < self.segments:
             raise ValueError(f"extras.lucky.index is a sector 0..{self.segments - 1}")
-        if isinstance(boosted, bool) or not isinstance(boosted, int) or not int(label) <= boosted <= MAX_LUCKY:
+        if (
+            isinstance(boosted, bool)
+            or not isinstance(boosted, int)
+            or not int(label) <= boosted <= MAX_LUCKY
+        ):
             raise ValueError(f"extras.lucky.payout is a whole number {label}..{MAX_LUCKY}")
         if scope not in ("segment", "number"):
             raise ValueError("extras.lucky.scope is 'segment' or 'number'")
@@ -88,13 +110,18 @@ class MegaWheel(MoneyWheelGame):
                 raise ValueError("the Mega Lucky Number is one sector: the result needs its 'index'")
             hit = result["index"] == lucky["index"]
             if hit and label != lucky["number"]:
-                raise ValueError(f"sector {lucky['index']} carries {lucky['number']!r}, not {label!r}: the layout "
-                                 "differs from the one the lucky number was drawn on")
+                raise ValueError(
+                    f"sector {lucky['index']} carries {lucky['number']!r}, not {label!r}: the layout "
+                    "differs from the one the lucky number was drawn on"
+                )
         else:
             hit = label == lucky["number"]
         pays = lucky["payout"] if hit else int(label)
-        return {"winning_bets": [won(label, "number", pays, **({"mega_win": True} if hit else {}))],
-                "mega_win": hit, "lucky": lucky}
+        return {
+            "winning_bets": [won(label, "number", pays, **({"mega_win": True} if hit else {}))],
+            "mega_win": hit,
+            "lucky": lucky,
+        }
 
 
 GAMES = {g.game_id: g for g in (MegaWheel(),)}

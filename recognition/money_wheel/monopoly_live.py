@@ -38,6 +38,7 @@ docs/money-wheels.md; in short:
   ends, the win so far kept (L1921). The bonus bet pays the bonus win to 1, times the
   multipliers in force, and the stake comes back (L1903).
 """
+
 from __future__ import annotations
 
 import random
@@ -64,34 +65,77 @@ CHANCE, TWO_ROLLS, FOUR_ROLLS = "chance", "2_rolls", "4_rolls"
 BONUS_DICE = ("generator", "camera")
 DICE_CAMERA = "dice-camera"
 #: what ``bonus_camera`` takes: the dice judge's settings (recognition/dice/judge.py), and the cameras' roles
-CAMERA_SETTINGS = ("roles", "calibration", "calibrations", "cameras", "colors", "stable_frames", "hold_after_s",
-                   "move_tolerance", "min_confidence", "evidence_keep")
+CAMERA_SETTINGS = (
+    "roles",
+    "calibration",
+    "calibrations",
+    "cameras",
+    "colors",
+    "stable_frames",
+    "hold_after_s",
+    "move_tolerance",
+    "min_confidence",
+    "evidence_keep",
+)
 ROLLS = {TWO_ROLLS: 2, FOUR_ROLLS: 4}
 
 # (name, kind, group) for the 40 fields, GO first, in the order he walks
 BOARD: tuple[tuple[str, str, str], ...] = (
-    ("GO", "go", ""), ("Mediterranean Avenue", "property", "brown"), ("Community Chest", "chest", ""),
-    ("Baltic Avenue", "property", "brown"), ("Income Tax", "tax", "income"), ("Reading Railroad", "railway", ""),
-    ("Oriental Avenue", "property", "light_blue"), ("Chance", "chance", ""),
+    ("GO", "go", ""),
+    ("Mediterranean Avenue", "property", "brown"),
+    ("Community Chest", "chest", ""),
+    ("Baltic Avenue", "property", "brown"),
+    ("Income Tax", "tax", "income"),
+    ("Reading Railroad", "railway", ""),
+    ("Oriental Avenue", "property", "light_blue"),
+    ("Chance", "chance", ""),
     ("Vermont Avenue", "property", "light_blue"),
-    ("Connecticut Avenue", "property", "light_blue"), ("Jail", "jail", ""), ("St. Charles Place", "property", "pink"),
-    ("Electric Company", "utility", ""), ("States Avenue", "property", "pink"), ("Virginia Avenue", "property", "pink"),
-    ("Pennsylvania Railroad", "railway", ""), ("St. James Place", "property", "orange"),
-    ("Community Chest", "chest", ""), ("Tennessee Avenue", "property", "orange"),
-    ("New York Avenue", "property", "orange"), ("Free Parking", "parking", ""),
-    ("Kentucky Avenue", "property", "red"), ("Chance", "chance", ""), ("Indiana Avenue", "property", "red"),
-    ("Illinois Avenue", "property", "red"), ("B. & O. Railroad", "railway", ""),
-    ("Atlantic Avenue", "property", "yellow"), ("Ventnor Avenue", "property", "yellow"),
-    ("Water Works", "utility", ""), ("Marvin Gardens", "property", "yellow"), ("Go to Jail", "gotojail", ""),
-    ("Pacific Avenue", "property", "green"), ("North Carolina Avenue", "property", "green"),
-    ("Community Chest", "chest", ""), ("Pennsylvania Avenue", "property", "green"), ("Short Line", "railway", ""),
-    ("Chance", "chance", ""), ("Park Place", "property", "dark_blue"), ("Super Tax", "tax", "super"),
+    ("Connecticut Avenue", "property", "light_blue"),
+    ("Jail", "jail", ""),
+    ("St. Charles Place", "property", "pink"),
+    ("Electric Company", "utility", ""),
+    ("States Avenue", "property", "pink"),
+    ("Virginia Avenue", "property", "pink"),
+    ("Pennsylvania Railroad", "railway", ""),
+    ("St. James Place", "property", "orange"),
+    ("Community Chest", "chest", ""),
+    ("Tennessee Avenue", "property", "orange"),
+    ("New York Avenue", "property", "orange"),
+    ("Free Parking", "parking", ""),
+    ("Kentucky Avenue", "property", "red"),
+    ("Chance", "chance", ""),
+    ("Indiana Avenue", "property", "red"),
+    ("Illinois Avenue", "property", "red"),
+    ("B. & O. Railroad", "railway", ""),
+    ("Atlantic Avenue", "property", "yellow"),
+    ("Ventnor Avenue", "property", "yellow"),
+    ("Water Works", "utility", ""),
+    ("Marvin Gardens", "property", "yellow"),
+    ("Go to Jail", "gotojail", ""),
+    ("Pacific Avenue", "property", "green"),
+    ("North Carolina Avenue", "property", "green"),
+    ("Community Chest", "chest", ""),
+    ("Pennsylvania Avenue", "property", "green"),
+    ("Short Line", "railway", ""),
+    ("Chance", "chance", ""),
+    ("Park Place", "property", "dark_blue"),
+    ("Super Tax", "tax", "super"),
     ("Boardwalk", "property", "dark_blue"),
 )
 JAIL = 10
 #: value of a field in stakes (ours)
-GROUP_VALUE = {"brown": 1, "light_blue": 2, "pink": 3, "orange": 4, "red": 5, "yellow": 6, "green": 8,
-               "dark_blue": 10, "railway": 5, "parking": 8}
+GROUP_VALUE = {
+    "brown": 1,
+    "light_blue": 2,
+    "pink": 3,
+    "orange": 4,
+    "red": 5,
+    "yellow": 6,
+    "green": 8,
+    "dark_blue": 10,
+    "railway": 5,
+    "parking": 8,
+}
 #: a property's value times this for 0-4 houses and a hotel (5) (ours)
 BUILDING_FACTOR = (1, 2, 3, 5, 8, 15)
 BUILDING_WEIGHTS = ((0, 40), (1, 25), (2, 15), (3, 10), (4, 6), (5, 4))
@@ -112,8 +156,14 @@ def field_value(pos: int, buildings: Sequence[int]) -> Fraction:
     return Fraction(0)
 
 
-def play_bonus(rolls: int, buildings: Sequence[int], dice: Sequence[Sequence[int]], cards: Sequence[int],
-               *, deck: bool = False) -> dict[str, Any]:
+def play_bonus(
+    rolls: int,
+    buildings: Sequence[int],
+    dice: Sequence[Sequence[int]],
+    cards: Sequence[int],
+    *,
+    deck: bool = False,
+) -> dict[str, Any]:
     """Replay a recorded bonus game: the walk, step by step, and the bonus win in stakes.
 
     The draws must be used up exactly: a recorded game with a roll or a card too many or too few is refused.
@@ -130,12 +180,16 @@ def play_bonus(rolls: int, buildings: Sequence[int], dice: Sequence[Sequence[int
         try:
             return _whole(next(c_iter), "a card amount")
         except StopIteration:
-            raise ValueError(f"the bonus game needs more card amounts than the {len(cards)} recorded") from None
+            raise ValueError(
+                f"the bonus game needs more card amounts than the {len(cards)} recorded"
+            ) from None
 
     played = walk(rolls, buildings, roll, card)
     if played["dice_used"] != len(dice) or (played["cards_used"] != len(cards) and not deck):
-        raise ValueError(f"the recorded bonus game has {len(dice) - played['dice_used']} roll(s) and "
-                         f"{len(cards) - played['cards_used']} card amount(s) more than the walk uses")
+        raise ValueError(
+            f"the recorded bonus game has {len(dice) - played['dice_used']} roll(s) and "
+            f"{len(cards) - played['cards_used']} card amount(s) more than the walk uses"
+        )
     return played
 
 
@@ -167,15 +221,31 @@ def bonus_progress(rolls: int, dice: Sequence[Sequence[int]]) -> dict[str, Any]:
     except _NeedRoll:
         last = record[-1] if record else {}
         jail = str(last.get("event", "")).startswith("go to jail")
-        return {"over": False, "steps": record, "position": JAIL if jail else last.get("field", 0), "in_jail": jail}
+        return {
+            "over": False,
+            "steps": record,
+            "position": JAIL if jail else last.get("field", 0),
+            "in_jail": jail,
+        }
     if played["dice_used"] != len(dice):
-        raise ValueError(f"the bonus game ended after {played['dice_used']} roll(s); {len(dice)} were recorded")
-    return {"over": True, "steps": record, "position": record[-1].get("field", 0) if record else 0,
-            "in_jail": False}
+        raise ValueError(
+            f"the bonus game ended after {played['dice_used']} roll(s); {len(dice)} were recorded"
+        )
+    return {
+        "over": True,
+        "steps": record,
+        "position": record[-1].get("field", 0) if record else 0,
+        "in_jail": False,
+    }
 
 
-def walk(rolls: int, buildings: Sequence[int], roll: Callable[[], tuple[int, int]], card: Callable[[], int],
-         steps: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def walk(
+    rolls: int,
+    buildings: Sequence[int],
+    roll: Callable[[], tuple[int, int]],
+    card: Callable[[], int],
+    steps: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Mr. Monopoly's walk (the rules in the module docstring); ``roll`` and ``card`` give the draws in order.
 
     ``steps``: the list the steps are appended to (so a caller sees them when ``roll`` raises)."""
@@ -251,7 +321,9 @@ class MonopolyLive(MoneyWheelGame):
     #: the wheel's sensors, and the dice camera that reads the bonus dice (``bonus_dice = "camera"``)
     device_kinds = ("wheel-encoder", "wheel-pointer", DICE_CAMERA)
     extra_settings = ("chance_multipliers", "chance_cash", "chance_cash_share", "bonus_dice", "bonus_camera")
-    example = "{'segment': '5', 'index': 17, 'multipliers': []} or {'segment': '2_rolls', 'bonus_dice': [[3, 4]]}"
+    example = (
+        "{'segment': '5', 'index': 17, 'multipliers': []} or {'segment': '2_rolls', 'bonus_dice': [[3, 4]]}"
+    )
 
     # -- the bonus dice: generator or camera ------------------------------------------------------
 
@@ -268,17 +340,29 @@ class MonopolyLive(MoneyWheelGame):
         """The dice judge's settings from ``bonus_camera`` (a table), checked."""
         value = settings.get("bonus_camera") or {}
         if not isinstance(value, Mapping):
-            raise ValueError("bonus_camera is a table of the dice camera's settings (calibration, stable_frames, ...)")
+            raise ValueError(
+                "bonus_camera is a table of the dice camera's settings (calibration, stable_frames, ...)"
+            )
         unknown = sorted(set(value) - set(CAMERA_SETTINGS))
         if unknown:
-            raise ValueError(f"bonus_camera has no {', '.join(unknown)} (it takes {', '.join(CAMERA_SETTINGS)})")
+            raise ValueError(
+                f"bonus_camera has no {', '.join(unknown)} (it takes {', '.join(CAMERA_SETTINGS)})"
+            )
         roles = value.get("roles", ["dice"])
-        if isinstance(roles, str) or not isinstance(roles, Sequence) or not roles \
-                or not all(isinstance(r, str) and r for r in roles):
-            raise ValueError("bonus_camera.roles lists the dice cameras' roles, e.g. [\"dice\"]")
+        if (
+            isinstance(roles, str)
+            or not isinstance(roles, Sequence)
+            or not roles
+            or not all(isinstance(r, str) and r for r in roles)
+        ):
+            raise ValueError('bonus_camera.roles lists the dice cameras\' roles, e.g. ["dice"]')
         colors = value.get("colors")
-        if colors is not None and (isinstance(colors, str) or not isinstance(colors, Sequence) or len(colors) != 2):
-            raise ValueError("bonus_camera.colors names the colour of each of the two dice, e.g. [\"white\", \"white\"]")
+        if colors is not None and (
+            isinstance(colors, str) or not isinstance(colors, Sequence) or len(colors) != 2
+        ):
+            raise ValueError(
+                'bonus_camera.colors names the colour of each of the two dice, e.g. ["white", "white"]'
+            )
         return dict(value)
 
     def check_devices(self, settings: Mapping[str, Any], kinds: Mapping[str, str]) -> None:
@@ -295,12 +379,18 @@ class MonopolyLive(MoneyWheelGame):
             roles = list(wanted.get("roles", ["dice"]))
             missing = [r for r in cameras if r not in roles]
             if missing:
-                raise ValueError(f"the dice camera(s) {', '.join(missing)} are not in bonus_camera.roles {roles}")
+                raise ValueError(
+                    f"the dice camera(s) {', '.join(missing)} are not in bonus_camera.roles {roles}"
+                )
             if int(wanted.get("cameras", 1)) > len(cameras):
-                raise ValueError(f"bonus_camera.cameras = {wanted['cameras']} but the table has {len(cameras)}")
+                raise ValueError(
+                    f"bonus_camera.cameras = {wanted['cameras']} but the table has {len(cameras)}"
+                )
         elif cameras:
-            raise ValueError("the table has a dice camera but bonus_dice is 'generator': set bonus_dice = 'camera' "
-                             "to read the bonus dice with it, or remove the camera")
+            raise ValueError(
+                "the table has a dice camera but bonus_dice is 'generator': set bonus_dice = 'camera' "
+                "to read the bonus dice with it, or remove the camera"
+            )
 
     def new_judge(self, **settings: Any) -> Any:
         mode = self.bonus_mode(settings)
@@ -310,23 +400,43 @@ class MonopolyLive(MoneyWheelGame):
         return MonopolyCameraJudge(self, wheel, self.camera_settings(settings))
 
     def bet_spots(self) -> list[dict[str, Any]]:
-        return ([{"bet": n, "type": "number", "source": "seed 000 L1869", "payout": int(n)} for n in NUMBERS]
-                + [{"bet": b, "type": "bonus", "source": "seed 000 L1893", "payout": None,
-                    "pays": "the bonus game's win to 1"} for b in (TWO_ROLLS, FOUR_ROLLS)])
+        return [
+            {"bet": n, "type": "number", "source": "seed 000 L1869", "payout": int(n)} for n in NUMBERS
+        ] + [
+            {
+                "bet": b,
+                "type": "bonus",
+                "source": "seed 000 L1893",
+                "payout": None,
+                "pays": "the bonus game's win to 1",
+            }
+            for b in (TWO_ROLLS, FOUR_ROLLS)
+        ]
 
     # -- the computer draws -----------------------------------------------------------------------
 
     def draw_extras(self, rng: random.Random, **settings: Any) -> dict[str, Any]:
         s = self.wheel_settings(settings)
-        share = read_fraction(s.game.get("chance_cash_share", "1/2"), "chance_cash_share", minimum=Fraction(0))
+        share = read_fraction(
+            s.game.get("chance_cash_share", "1/2"), "chance_cash_share", minimum=Fraction(0)
+        )
         if share > 1:
             raise ValueError("chance_cash_share is a fraction 0..1")
         if rng.random() < share:
-            card = {"type": "cash", "value": draw(rng, read_draw_table(s.game.get("chance_cash", CHANCE_CASH),
-                                                                       "chance_cash"))}
+            card = {
+                "type": "cash",
+                "value": draw(rng, read_draw_table(s.game.get("chance_cash", CHANCE_CASH), "chance_cash")),
+            }
         else:
-            card = {"type": "multiplier", "value": draw(rng, read_draw_table(
-                s.game.get("chance_multipliers", CHANCE_MULTIPLIERS), "chance_multipliers", minimum=2))}
+            card = {
+                "type": "multiplier",
+                "value": draw(
+                    rng,
+                    read_draw_table(
+                        s.game.get("chance_multipliers", CHANCE_MULTIPLIERS), "chance_multipliers", minimum=2
+                    ),
+                ),
+            }
         if self.bonus_mode(settings) == "camera":
             return {"chance": card, "bonus": {spot: self.draw_board(rng) for spot in ROLLS}}
         return {"chance": card, "bonus": {spot: self.draw_bonus(rng, rolls) for spot, rolls in ROLLS.items()}}
@@ -334,8 +444,10 @@ class MonopolyLive(MoneyWheelGame):
     def draw_board(self, rng: random.Random) -> dict[str, Any]:
         """The camera variant's draws for one bonus game: the buildings, and a deck of card amounts (one for each
         roll the longest game can have), which the walk takes in order."""
-        return {"buildings": [draw(rng, BUILDING_WEIGHTS) for _ in PROPERTIES],
-                "cards": [draw(rng, CARD_VALUES) for _ in range(MAX_ROLLS)]}
+        return {
+            "buildings": [draw(rng, BUILDING_WEIGHTS) for _ in PROPERTIES],
+            "cards": [draw(rng, CARD_VALUES) for _ in range(MAX_ROLLS)],
+        }
 
     def draw_bonus(self, rng: random.Random, rolls: int) -> dict[str, Any]:
         """One bonus game's draws: the buildings, then the dice and card amounts as the walk needs them."""
@@ -385,10 +497,19 @@ class MonopolyLive(MoneyWheelGame):
             card = self.read_card(need_extras(extras, "chance", self.name))
             if card["type"] == "multiplier":
                 following = carried + [card["value"]]
-                return {"winning_bets": [], "chance": card, "multiplier": product(following), "respin": True,
-                        "bets_stand": True, "next_multipliers": following}
-            return {"winning_bets": [won(n, "number", card["value"] * m, chance="cash") for n in NUMBERS],
-                    "chance": card, **base}
+                return {
+                    "winning_bets": [],
+                    "chance": card,
+                    "multiplier": product(following),
+                    "respin": True,
+                    "bets_stand": True,
+                    "next_multipliers": following,
+                }
+            return {
+                "winning_bets": [won(n, "number", card["value"] * m, chance="cash") for n in NUMBERS],
+                "chance": card,
+                **base,
+            }
         game = need_extras(extras, "bonus", self.name)
         if not isinstance(game, Mapping) or label not in game:
             raise ValueError(f"extras.bonus needs the drawn {label} bonus game")
@@ -396,30 +517,54 @@ class MonopolyLive(MoneyWheelGame):
         read = result.get("bonus_dice")
         if isinstance(record, Mapping) and set(record) == {"buildings", "cards"}:  # the dice camera's variant
             if read is None:
-                raise ValueError(f"this round's bonus dice were to be read by the dice camera: the {label} result "
-                                 "needs 'bonus_dice' (the rolls read, e.g. [[3, 4], [6, 6], [1, 2]])")
+                raise ValueError(
+                    f"this round's bonus dice were to be read by the dice camera: the {label} result "
+                    "needs 'bonus_dice' (the rolls read, e.g. [[3, 4], [6, 6], [1, 2]])"
+                )
             cards = record["cards"]
             if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
                 raise ValueError("extras.bonus.cards is the list of card amounts")
             played = play_bonus(ROLLS[label], record["buildings"], read, cards, deck=True)
-            return {"winning_bets": [won(label, "bonus", played["win"] * m)],
-                    "bonus_game": {"rolls": ROLLS[label], "win": payout(played["win"]), "steps": played["steps"],
-                                   "buildings": list(record["buildings"]), "dice": "camera",
-                                   "cards_used": played["cards_used"]}, **base}
+            return {
+                "winning_bets": [won(label, "bonus", played["win"] * m)],
+                "bonus_game": {
+                    "rolls": ROLLS[label],
+                    "win": payout(played["win"]),
+                    "steps": played["steps"],
+                    "buildings": list(record["buildings"]),
+                    "dice": "camera",
+                    "cards_used": played["cards_used"],
+                },
+                **base,
+            }
         if not isinstance(record, Mapping) or set(record) != {"buildings", "dice", "cards"}:
-            raise ValueError("a drawn bonus game is {buildings, dice, cards} (or {buildings, cards} when the dice "
-                             "camera reads the dice)")
+            raise ValueError(
+                "a drawn bonus game is {buildings, dice, cards} (or {buildings, cards} when the dice "
+                "camera reads the dice)"
+            )
         if read is not None:
-            raise ValueError("this round's bonus dice were drawn by the secure generator (extras.bonus): the result "
-                             "has no 'bonus_dice'")
+            raise ValueError(
+                "this round's bonus dice were drawn by the secure generator (extras.bonus): the result "
+                "has no 'bonus_dice'"
+            )
         played = play_bonus(ROLLS[label], record["buildings"], record["dice"], record["cards"])
-        return {"winning_bets": [won(label, "bonus", played["win"] * m)],
-                "bonus_game": {"rolls": ROLLS[label], "win": payout(played["win"]), "steps": played["steps"],
-                               "buildings": list(record["buildings"])}, **base}
+        return {
+            "winning_bets": [won(label, "bonus", played["win"] * m)],
+            "bonus_game": {
+                "rolls": ROLLS[label],
+                "win": payout(played["win"]),
+                "steps": played["steps"],
+                "buildings": list(record["buildings"]),
+            },
+            **base,
+        }
 
     def read_card(self, card: Any) -> dict[str, Any]:
-        if not isinstance(card, Mapping) or set(card) != {"type", "value"} \
-                or card["type"] not in ("cash", "multiplier"):
+        if (
+            not isinstance(card, Mapping)
+            or set(card) != {"type", "value"}
+            or card["type"] not in ("cash", "multiplier")
+        ):
             raise ValueError("extras.chance is {type: 'cash' or 'multiplier', value}")
         value = _whole(card["value"], "extras.chance.value")
         if value < (2 if card["type"] == "multiplier" else 1):
@@ -476,9 +621,16 @@ class MonopolyCameraJudge:
         if b is None:
             return None
         progress = bonus_progress(b["rolls"], b["dice"])
-        return {"bonus_game": {"segment": b["segment"], "rolls": b["rolls"], "dice": [list(d) for d in b["dice"]],
-                               "rolls_left": self._left(b, progress), "in_jail": progress["in_jail"],
-                               "next": "throw the two dice"}}
+        return {
+            "bonus_game": {
+                "segment": b["segment"],
+                "rolls": b["rolls"],
+                "dice": [list(d) for d in b["dice"]],
+                "rolls_left": self._left(b, progress),
+                "in_jail": progress["in_jail"],
+                "next": "throw the two dice",
+            }
+        }
 
     def _is_camera(self, device_id: str) -> bool:
         return device_id in self.cameras or device_id.partition("/")[2] in self.roles
@@ -526,18 +678,36 @@ class MonopolyCameraJudge:
 
     def _start_bonus(self, ready: ResultReady, at: Any) -> list[Decision]:
         label = ready.result["segment"]
-        self.bonus = {"segment": label, "rolls": ROLLS[label], "result": dict(ready.result),
-                      "source": dict(ready.source), "dice": [], "throws": []}
-        out: list[Decision] = [Note(code="bonus_game", message=(
-            f"{'2 Rolls' if label == TWO_ROLLS else '4 Rolls'}: the bonus game is on ({ROLLS[label]} rolls; a double "
-            "gives an extra roll). Throw the two dice in the tray; the dice camera reads each throw when the dice "
-            "are at rest."))]
+        self.bonus = {
+            "segment": label,
+            "rolls": ROLLS[label],
+            "result": dict(ready.result),
+            "source": dict(ready.source),
+            "dice": [],
+            "throws": [],
+        }
+        out: list[Decision] = [
+            Note(
+                code="bonus_game",
+                message=(
+                    f"{'2 Rolls' if label == TWO_ROLLS else '4 Rolls'}: the bonus game is on ({ROLLS[label]} rolls; a double "
+                    "gives an extra roll). Throw the two dice in the tray; the dice camera reads each throw when the dice "
+                    "are at rest."
+                ),
+            )
+        ]
         out += self._arm(at)
         if not self.cameras:
             self.missing_hold = True
-            out.append(Hold(code="bonus_camera_missing", message=(
-                "The bonus game's dice are read by the dice camera, but no dice camera has sent a picture. Check "
-                "the camera; when it sends pictures, throw the dice (or a supervisor enters the result).")))
+            out.append(
+                Hold(
+                    code="bonus_camera_missing",
+                    message=(
+                        "The bonus game's dice are read by the dice camera, but no dice camera has sent a picture. Check "
+                        "the camera; when it sends pictures, throw the dice (or a supervisor enters the result)."
+                    ),
+                )
+            )
         return out
 
     def _arm(self, at: Any) -> list[Decision]:
@@ -573,17 +743,33 @@ class MonopolyCameraJudge:
         if progress["over"]:
             result = {**b["result"], "bonus_dice": [list(d) for d in b["dice"]]}
             source = {**b["source"], "bonus_dice": {"device_kind": DICE_CAMERA, "throws": list(b["throws"])}}
-            note = Note(code="bonus_roll", message=f"Roll {n}: {roll[0]} and {roll[1]}"
-                        + (f", {step['name']}" if "name" in step else "") + ". The bonus game is over.")
+            note = Note(
+                code="bonus_roll",
+                message=f"Roll {n}: {roll[0]} and {roll[1]}"
+                + (f", {step['name']}" if "name" in step else "")
+                + ". The bonus game is over.",
+            )
             self.bonus = None
             return [note, ResultReady(result=result, source=source)]
         left = self._left(b, progress)
         where = f", {step['name']}" if "name" in step else ""
-        then = ("Mr. Monopoly is in jail: the next roll must be a double." if progress["in_jail"]
-                else "A double: an extra roll." if step.get("extra_roll") else "")
-        out: list[Decision] = [Note(code="bonus_roll", message=(
-            f"Roll {n}: {roll[0]} and {roll[1]}{where}. {then} Throw the dice again ({left} roll(s) left).".replace(
-                ".  ", ". ")))]
+        then = (
+            "Mr. Monopoly is in jail: the next roll must be a double."
+            if progress["in_jail"]
+            else "A double: an extra roll."
+            if step.get("extra_roll")
+            else ""
+        )
+        out: list[Decision] = [
+            Note(
+                code="bonus_roll",
+                message=(
+                    f"Roll {n}: {roll[0]} and {roll[1]}{where}. {then} Throw the dice again ({left} roll(s) left).".replace(
+                        ".  ", ". "
+                    )
+                ),
+            )
+        ]
         out += self._arm(at)
         return out
 

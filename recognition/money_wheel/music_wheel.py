@@ -19,10 +19,12 @@ Seed 000 L4335-4341 (digest seed-C §20).
   table multiplier -> weight; default 2, 3, 5). A bonus sector pays n x m times the stake
   (net n x m - 1 to 1).
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .base import MoneyWheelGame, draw, need_extras, read_draw_table, won
 
@@ -39,7 +41,9 @@ class MusicWheel(MoneyWheelGame):
     extra_settings = ("bonus_numbers", "bonus_multipliers")
 
     def bet_spots(self) -> list[dict[str, Any]]:
-        return [{"bet": n, "type": "number", "source": "seed 000 L4339", "payout": int(n) - 1} for n in NUMBERS]
+        return [
+            {"bet": n, "type": "number", "source": "seed 000 L4339", "payout": int(n) - 1} for n in NUMBERS
+        ]
 
     def draw_extras(self, rng: random.Random, **settings: Any) -> dict[str, Any]:
         s = self.wheel_settings(settings)
@@ -50,12 +54,18 @@ class MusicWheel(MoneyWheelGame):
             if not isinstance(weights, Mapping):
                 raise ValueError("bonus_numbers is a table number -> weight")
             numbers = [(self.read_label(k), w) for k, w in weights.items()]
-            if any(isinstance(w, bool) or not isinstance(w, int) or w < 0 for _, w in numbers) or \
-                    sum(w for _, w in numbers) <= 0:
+            if (
+                any(isinstance(w, bool) or not isinstance(w, int) or w < 0 for _, w in numbers)
+                or sum(w for _, w in numbers) <= 0
+            ):
                 raise ValueError("bonus_numbers: weights are whole numbers >= 0, not all 0")
         label = _pick(rng, numbers)
-        mult = draw(rng, read_draw_table(s.game.get("bonus_multipliers", BONUS_MULTIPLIERS), "bonus_multipliers",
-                                         minimum=2))
+        mult = draw(
+            rng,
+            read_draw_table(
+                s.game.get("bonus_multipliers", BONUS_MULTIPLIERS), "bonus_multipliers", minimum=2
+            ),
+        )
         index = None
         if label in ONE_SECTOR:
             choices = s.layout.indexes_of(label)
@@ -71,7 +81,9 @@ class MusicWheel(MoneyWheelGame):
         if isinstance(mult, bool) or not isinstance(mult, int) or mult < 2:
             raise ValueError("extras.bonus.multiplier is a whole number >= 2")
         if (index is None) != (number not in ONE_SECTOR):
-            raise ValueError(f"extras.bonus.index is one sector for 16 and 48 and null otherwise, not {index!r}")
+            raise ValueError(
+                f"extras.bonus.index is one sector for 16 and 48 and null otherwise, not {index!r}"
+            )
         label = result["segment"]
         hit = label == number
         if hit and index is not None:
@@ -80,8 +92,11 @@ class MusicWheel(MoneyWheelGame):
             hit = result["index"] == index
         n = int(label)
         gross = n * mult if hit else n
-        return {"winning_bets": [won(label, "number", gross - 1, **({"bonus": True} if hit else {}))],
-                "bonus_hit": hit, "bonus": {"number": number, "index": index, "multiplier": mult}}
+        return {
+            "winning_bets": [won(label, "number", gross - 1, **({"bonus": True} if hit else {}))],
+            "bonus_hit": hit,
+            "bonus": {"number": number, "index": index, "multiplier": mult},
+        }
 
 
 def _pick(rng: random.Random, rows: list[tuple[str, int]]) -> str:

@@ -21,20 +21,95 @@ Wheelbet: seed 000 L4343-4395 (digest seed-C §21). Spin & Win: L3967-3979 (seed
 * Wheelbet's jackpots (L4391-4395, won at random by main-game winners) are not part of the
   result: they are drawn by the operator's jackpot system, not by the studio.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from .base import MoneyWheelGame, payout, won
 
 RED_NUMBERS = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
-AMERICAN_ORDER = ("0", "28", "9", "26", "30", "11", "7", "20", "32", "17", "5", "22", "34", "15", "3", "24", "36",
-                  "13", "1", "00", "27", "10", "25", "29", "12", "8", "19", "31", "18", "6", "21", "33", "16", "4",
-                  "23", "35", "14", "2")
-EUROPEAN_ORDER = ("0", "32", "15", "19", "4", "21", "2", "25", "17", "34", "6", "27", "13", "36", "11", "30", "8",
-                  "23", "10", "5", "24", "16", "33", "1", "20", "14", "31", "9", "22", "18", "29", "7", "28", "12",
-                  "35", "3", "26")
+AMERICAN_ORDER = (
+    "0",
+    "28",
+    "9",
+    "26",
+    "30",
+    "11",
+    "7",
+    "20",
+    "32",
+    "17",
+    "5",
+    "22",
+    "34",
+    "15",
+    "3",
+    "24",
+    "36",
+    "13",
+    "1",
+    "00",
+    "27",
+    "10",
+    "25",
+    "29",
+    "12",
+    "8",
+    "19",
+    "31",
+    "18",
+    "6",
+    "21",
+    "33",
+    "16",
+    "4",
+    "23",
+    "35",
+    "14",
+    "2",
+)
+EUROPEAN_ORDER = (
+    "0",
+    "32",
+    "15",
+    "19",
+    "4",
+    "21",
+    "2",
+    "25",
+    "17",
+    "34",
+    "6",
+    "27",
+    "13",
+    "36",
+    "11",
+    "30",
+    "8",
+    "23",
+    "10",
+    "5",
+    "24",
+    "16",
+    "33",
+    "1",
+    "20",
+    "14",
+    "31",
+    "9",
+    "22",
+    "18",
+    "29",
+    "7",
+    "28",
+    "12",
+    "35",
+    "3",
+    "26",
+)
 RED, BLACK, GREEN = "red", "black", "green"
 
 Wins = Callable[[int | None, str], bool]
@@ -66,14 +141,18 @@ class _NumberWheel(MoneyWheelGame):
 
     def _default_numbers(self) -> list[tuple[int | None, bool, str]]:
         colors = self.default_colors or {}
-        return [(None, True, colors[z]) for z in self.zeros] + [(n, False, colors[str(n)]) for n in range(1, 37)]
+        return [(None, True, colors[z]) for z in self.zeros] + [
+            (n, False, colors[str(n)]) for n in range(1, 37)
+        ]
 
     def make_spots(self) -> list[tuple[str, str, Wins, str]]:
         raise NotImplementedError
 
     def bet_spots(self) -> list[dict[str, Any]]:
-        return [{"bet": bet, "type": t, "source": src, "payout": payout(self.payouts[bet])}
-                for bet, t, _w, src in self.spots]
+        return [
+            {"bet": bet, "type": t, "source": src, "payout": payout(self.payouts[bet])}
+            for bet, t, _w, src in self.spots
+        ]
 
     def settle(self, result: dict[str, Any], extras: dict[str, Any] | None) -> dict[str, Any]:
         label, color = result["segment"], result["color"]
@@ -84,7 +163,9 @@ class _NumberWheel(MoneyWheelGame):
                 if bet == f"number:{label}":
                     bets.append(won(bet, t, self.payouts[bet]))
             elif wins(n, color):
-                bets.append(won(bet, t, self.payouts[bet], **({"contains": label} if t == "selection" else {})))
+                bets.append(
+                    won(bet, t, self.payouts[bet], **({"contains": label} if t == "selection" else {}))
+                )
         return {"winning_bets": bets}
 
 
@@ -106,22 +187,37 @@ class Wheelbet(_NumberWheel):
         spots += [(f"number:{z}", "number", (lambda n, c: False), src(4349)) for z in self.zeros]
         spots += [(f"number:{k}", "number", _n(lambda n, k=k: n == k), src(4349)) for k in range(1, 37)]
         # one of N selected numbers: any N numbers of the 38; the payout counts N of the 36 + 2 zeros like roulette
-        spots += [(f"selection:{k}", "selection", (lambda n, c, k=k: True), src(line))
-                  for k, line in ((2, 4351), (3, 4353), (4, 4355), (6, 4357), (12, 4359), (18, 4361))]
-        spots += [(f"range:{lo}-{lo + 11}", "range", _n(lambda n, lo=lo: lo <= n <= lo + 11), src(4363))
-                  for lo in (1, 13, 25)]
+        spots += [
+            (f"selection:{k}", "selection", (lambda n, c, k=k: True), src(line))
+            for k, line in ((2, 4351), (3, 4353), (4, 4355), (6, 4357), (12, 4359), (18, 4361))
+        ]
+        spots += [
+            (f"range:{lo}-{lo + 11}", "range", _n(lambda n, lo=lo: lo <= n <= lo + 11), src(4363))
+            for lo in (1, 13, 25)
+        ]
         for line, cut in ((4365, 18), (4367, 14), (4369, 22), (4371, 9), (4373, 27)):
             spots.append((f"under:{cut}.5", "under_over", _n(lambda n, cut=cut: n <= cut), src(line)))
             spots.append((f"over:{cut}.5", "under_over", _n(lambda n, cut=cut: n > cut), src(line)))
-        spots += [("color:red", "color", lambda n, c: n is not None and c == RED, src(4375)),
-                  ("color:black", "color", lambda n, c: n is not None and c == BLACK, src(4375)),
-                  ("even", "parity", _n(lambda n: n % 2 == 0), src(4377)),
-                  ("odd", "parity", _n(lambda n: n % 2 == 1), src(4377))]
-        for line, parity, rest, color in ((4379, "even", 0, RED), (4381, "odd", 1, RED), (4383, "even", 0, BLACK),
-                                          (4385, "odd", 1, BLACK)):
-            spots.append((f"{parity}:{color}", "parity_color",
-                          (lambda n, c, rest=rest, color=color: n is not None and n % 2 == rest and c == color),
-                          src(line)))
+        spots += [
+            ("color:red", "color", lambda n, c: n is not None and c == RED, src(4375)),
+            ("color:black", "color", lambda n, c: n is not None and c == BLACK, src(4375)),
+            ("even", "parity", _n(lambda n: n % 2 == 0), src(4377)),
+            ("odd", "parity", _n(lambda n: n % 2 == 1), src(4377)),
+        ]
+        for line, parity, rest, color in (
+            (4379, "even", 0, RED),
+            (4381, "odd", 1, RED),
+            (4383, "even", 0, BLACK),
+            (4385, "odd", 1, BLACK),
+        ):
+            spots.append(
+                (
+                    f"{parity}:{color}",
+                    "parity_color",
+                    (lambda n, c, rest=rest, color=color: n is not None and n % 2 == rest and c == color),
+                    src(line),
+                )
+            )
         spots += [(f"row:{r}", "row", _n(lambda n, r=r: (n - r) % 3 == 0), src(4387)) for r in (1, 2, 3)]
         return spots
 
@@ -138,13 +234,19 @@ class SpinAndWin(_NumberWheel):
         src = "seed 000 L{}".format
         spots: list[tuple[str, str, Wins, str]] = [("number:0", "number", lambda n, c: False, src(3973))]
         spots += [(f"number:{k}", "number", _n(lambda n, k=k: n == k), src(3973)) for k in range(1, 37)]
-        spots += [("color:red", "color", lambda n, c: n is not None and c == RED, src(3975)),
-                  ("color:black", "color", lambda n, c: n is not None and c == BLACK, src(3975)),
-                  ("color:green", "color", lambda n, c: n is None, src(3975))]
-        spots += [(f"range:{lo}-{lo + 11}", "range", _n(lambda n, lo=lo: lo <= n <= lo + 11), src(3977))
-                  for lo in (1, 13, 25)]
-        spots += [("even", "parity", _n(lambda n: n % 2 == 0), src(3979)),
-                  ("odd", "parity", _n(lambda n: n % 2 == 1), src(3979))]
+        spots += [
+            ("color:red", "color", lambda n, c: n is not None and c == RED, src(3975)),
+            ("color:black", "color", lambda n, c: n is not None and c == BLACK, src(3975)),
+            ("color:green", "color", lambda n, c: n is None, src(3975)),
+        ]
+        spots += [
+            (f"range:{lo}-{lo + 11}", "range", _n(lambda n, lo=lo: lo <= n <= lo + 11), src(3977))
+            for lo in (1, 13, 25)
+        ]
+        spots += [
+            ("even", "parity", _n(lambda n: n % 2 == 0), src(3979)),
+            ("odd", "parity", _n(lambda n: n % 2 == 1), src(3979)),
+        ]
         return spots
 
 

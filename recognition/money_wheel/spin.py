@@ -12,13 +12,14 @@ direction and at least ``min_turns`` long; with ``counter_start`` a run the othe
 of at least ``counter_min_turns`` must come before it (the seed's Wheel of Fortune:
 "counterclockwise, then clockwise ... at least 3 full spins clockwise", L2471).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-__all__ = ["Run", "RunTracker", "SpinRule", "SpinCheck", "check_spin", "PointerPath", "fmt_turns"]
+__all__ = ["PointerPath", "Run", "RunTracker", "SpinCheck", "SpinRule", "check_spin", "fmt_turns"]
 
 CW, CCW = "clockwise", "counterclockwise"
 
@@ -100,21 +101,35 @@ def check_spin(runs: list[Run], rule: SpinRule) -> SpinCheck:
         return SpinCheck(False, "weak_spin", "The wheel did not turn: it must be spun again.")
     main = runs[-1]
     if rule.direction != "either" and main.direction != rule.direction:
-        return SpinCheck(False, "wrong_direction",
-                         f"The wheel turned {main.direction} ({fmt_turns(main.turns)} turns) at the end of the spin; "
-                         f"it must turn {rule.direction}. The spin does not count and is repeated.",
-                         main.turns, main.direction)
+        return SpinCheck(
+            False,
+            "wrong_direction",
+            f"The wheel turned {main.direction} ({fmt_turns(main.turns)} turns) at the end of the spin; "
+            f"it must turn {rule.direction}. The spin does not count and is repeated.",
+            main.turns,
+            main.direction,
+        )
     if main.turns < rule.min_turns:
-        return SpinCheck(False, "weak_spin",
-                         f"The wheel made {fmt_turns(main.turns)} turns {main.direction}: a valid spin makes "
-                         f"{rule.describe()}. The spin does not count and is repeated.", main.turns, main.direction)
+        return SpinCheck(
+            False,
+            "weak_spin",
+            f"The wheel made {fmt_turns(main.turns)} turns {main.direction}: a valid spin makes "
+            f"{rule.describe()}. The spin does not count and is repeated.",
+            main.turns,
+            main.direction,
+        )
     if rule.counter_start:
         before = [r for r in runs[:-1] if r.direction != main.direction and r.turns >= rule.counter_min_turns]
         if not before:
-            return SpinCheck(False, "no_counter_start",
-                             f"The wheel was not first swung {_other(main.direction)} before the spin "
-                             f"{main.direction}; "
-                             "the spin does not count and is repeated.", main.turns, main.direction)
+            return SpinCheck(
+                False,
+                "no_counter_start",
+                f"The wheel was not first swung {_other(main.direction)} before the spin "
+                f"{main.direction}; "
+                "the spin does not count and is repeated.",
+                main.turns,
+                main.direction,
+            )
     return SpinCheck(True, None, "", main.turns, main.direction)
 
 
@@ -149,8 +164,10 @@ class PointerPath:
         if d > self.n // 2:
             d -= self.n
         if abs(d) > self.max_step and self.broken is None:
-            self.broken = (f"the pointer reader jumped {abs(d)} segments between two reads (from {self.index} to "
-                           f"{index}): reads were missed, so the turns cannot be counted")
+            self.broken = (
+                f"the pointer reader jumped {abs(d)} segments between two reads (from {self.index} to "
+                f"{index}): reads were missed, so the turns cannot be counted"
+            )
         self.steps += d
         self.index = index
         return self.travel

@@ -15,10 +15,12 @@ Seed 000 L2467-2511 (digest seed-B §15). The three names are one game in the se
   number or cup 17, a range of six or a colour 2, under/over 9.5 and even/odd 1, even/odd in a
   colour 5. Number bets (ranges, under/over, even/odd) lose on the cup.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from .base import MoneyWheelGame, won
 from .spin import SpinRule
@@ -26,9 +28,12 @@ from .spin import SpinRule
 NUMBERS = tuple(str(n) for n in range(1, 19))
 CUP = "cup"
 GREY, RED, BLACK, GOLD = "grey", "red", "black", "gold"
-DEFAULT_COLORS = {**{n: GREY for n in ("1", "2", "7", "8", "13", "14")},
-                  **{n: RED for n in ("3", "4", "9", "10", "15", "16")},
-                  **{n: BLACK for n in ("5", "6", "11", "12", "17", "18")}, CUP: GOLD}
+DEFAULT_COLORS = {
+    **{n: GREY for n in ("1", "2", "7", "8", "13", "14")},
+    **{n: RED for n in ("3", "4", "9", "10", "15", "16")},
+    **{n: BLACK for n in ("5", "6", "11", "12", "17", "18")},
+    CUP: GOLD,
+}
 
 
 def _num(label: str) -> int | None:
@@ -40,10 +45,20 @@ def _spots() -> list[tuple[str, str, Callable[[str, str], bool], int]]:
     spots: list[tuple[str, str, Callable[[str, str], bool], int]] = []
     spots += [(f"number:{n}", "number", (lambda label, c, n=n: label == n), 2477) for n in NUMBERS]
     for lo, line in ((1, 2479), (7, 2481), (13, 2483)):
-        spots.append((f"range:{lo}-{lo + 5}", "range",
-                      (lambda label, c, lo=lo: (_num(label) or 0) in range(lo, lo + 6)), line))
-    spots.append(("under:9.5", "under_over", lambda label, c: _num(label) is not None and _num(label) < 9.5, 2485))
-    spots.append(("over:9.5", "under_over", lambda label, c: _num(label) is not None and _num(label) > 9.5, 2487))
+        spots.append(
+            (
+                f"range:{lo}-{lo + 5}",
+                "range",
+                (lambda label, c, lo=lo: (_num(label) or 0) in range(lo, lo + 6)),
+                line,
+            )
+        )
+    spots.append(
+        ("under:9.5", "under_over", lambda label, c: _num(label) is not None and _num(label) < 9.5, 2485)
+    )
+    spots.append(
+        ("over:9.5", "under_over", lambda label, c: _num(label) is not None and _num(label) > 9.5, 2487)
+    )
     for color, line in ((GREY, 2489), (RED, 2491), (BLACK, 2493)):
         spots.append((f"color:{color}", "color", (lambda label, c, color=color: c == color), line))
     spots.append((CUP, "cup", lambda label, c: label == CUP, 2495))
@@ -52,9 +67,18 @@ def _spots() -> list[tuple[str, str, Callable[[str, str], bool], int]]:
     line = 2501
     for color in (GREY, RED, BLACK):
         for parity, rest in (("even", 0), ("odd", 1)):
-            spots.append((f"{parity}:{color}", "parity_color",
-                          (lambda label, c, color=color, rest=rest: c == color and _num(label) is not None
-                           and _num(label) % 2 == rest), line))
+            spots.append(
+                (
+                    f"{parity}:{color}",
+                    "parity_color",
+                    (
+                        lambda label, c, color=color, rest=rest: (
+                            c == color and _num(label) is not None and _num(label) % 2 == rest
+                        )
+                    ),
+                    line,
+                )
+            )
             line += 2
     return spots
 
@@ -67,8 +91,9 @@ class WheelOfFortune(MoneyWheelGame):
     default_order = NUMBERS + (CUP,)
     default_colors = DEFAULT_COLORS
     colors = (GREY, RED, BLACK, GOLD)
-    spin_rule = SpinRule(direction="clockwise", min_turns=Fraction(3), counter_start=True,
-                         counter_min_turns=Fraction(1, 20))
+    spin_rule = SpinRule(
+        direction="clockwise", min_turns=Fraction(3), counter_start=True, counter_min_turns=Fraction(1, 20)
+    )
     example = "{'segment': '7', 'index': 6, 'color': 'grey'}"
 
     def __init__(self) -> None:
@@ -81,13 +106,19 @@ class WheelOfFortune(MoneyWheelGame):
 
     def bet_spots(self) -> list[dict[str, Any]]:
         from .base import payout
-        return [{"bet": bet, "type": t, "source": f"seed 000 L{line}", "payout": payout(self.payouts[bet])}
-                for bet, t, _w, line in self.spots]
+
+        return [
+            {"bet": bet, "type": t, "source": f"seed 000 L{line}", "payout": payout(self.payouts[bet])}
+            for bet, t, _w, line in self.spots
+        ]
 
     def settle(self, result: dict[str, Any], extras: dict[str, Any] | None) -> dict[str, Any]:
         label, color = result["segment"], result["color"]
-        return {"winning_bets": [won(bet, t, self.payouts[bet]) for bet, t, wins, _ in self.spots
-                                 if wins(label, color)]}
+        return {
+            "winning_bets": [
+                won(bet, t, self.payouts[bet]) for bet, t, wins, _ in self.spots if wins(label, color)
+            ]
+        }
 
 
 GAMES = {g.game_id: g for g in (WheelOfFortune(),)}

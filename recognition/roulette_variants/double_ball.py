@@ -27,6 +27,7 @@ overhead camera, cross-checked with the wheel (recognition/roulette_variants/tab
   one would return 142 % at 2 to 1 and returns 94.7 % at 1 to 1 (the tests check every
   figure). Digest: "[inference: maybe one red and one black ball?]".
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from typing import Any, Union
 
 from recognition.roulette import EUROPEAN, BetSpot, RouletteRules, Wheel, bet_spots
 
-__all__ = ["DoubleBallRoulette", "DoubleBallSpot", "DOUBLE_BALL_PAYOUTS", "double_ball_spots", "GAMES"]
+__all__ = ["DOUBLE_BALL_PAYOUTS", "GAMES", "DoubleBallRoulette", "DoubleBallSpot", "double_ball_spots"]
 
 Payout = Union[int, str]
 
@@ -80,8 +81,11 @@ class DoubleBallSpot:
 def double_ball_spots(wheel: Wheel) -> tuple[DoubleBallSpot, ...]:
     """Every spot: the inside bets of the single-ball layout, then the outside and double bets."""
     single: tuple[BetSpot, ...] = bet_spots(wheel)
-    spots = [DoubleBallSpot(s.id, s.type, s.numbers, DOUBLE_BALL_PAYOUTS[s.type], "inside")
-             for s in single if s.type in INSIDE]
+    spots = [
+        DoubleBallSpot(s.id, s.type, s.numbers, DOUBLE_BALL_PAYOUTS[s.type], "inside")
+        for s in single
+        if s.type in INSIDE
+    ]
     outside = {s.id: s for s in single if s.type in ("dozen", "column", "even_money")}
     for i in (1, 2, 3):
         s = outside[f"column:{i}"]
@@ -93,14 +97,21 @@ def double_ball_spots(wheel: Wheel) -> tuple[DoubleBallSpot, ...]:
         s = outside[name]
         spots.append(DoubleBallSpot(name, name, s.numbers, DOUBLE_BALL_PAYOUTS[name], "both"))
     red_black = tuple(sorted(outside["red"].numbers + outside["black"].numbers, key=int))
-    spots.append(DoubleBallSpot("red_black", "red_black", red_black, DOUBLE_BALL_PAYOUTS["red_black"], "red_black"))
+    spots.append(
+        DoubleBallSpot("red_black", "red_black", red_black, DOUBLE_BALL_PAYOUTS["red_black"], "red_black")
+    )
     for name in ("even", "odd", "low", "high"):
         s = outside[name]
         spots.append(DoubleBallSpot(name, name, s.numbers, DOUBLE_BALL_PAYOUTS[name], "both"))
-    spots.append(DoubleBallSpot("any_double", "any_double", wheel.pockets, DOUBLE_BALL_PAYOUTS["any_double"],
-                                "any_double"))
-    spots += [DoubleBallSpot(f"double:{p}", "double", (p,), DOUBLE_BALL_PAYOUTS["double"], "double")
-              for p in wheel.pockets]
+    spots.append(
+        DoubleBallSpot(
+            "any_double", "any_double", wheel.pockets, DOUBLE_BALL_PAYOUTS["any_double"], "any_double"
+        )
+    )
+    spots += [
+        DoubleBallSpot(f"double:{p}", "double", (p,), DOUBLE_BALL_PAYOUTS["double"], "double")
+        for p in wheel.pockets
+    ]
     return tuple(spots)
 
 
@@ -129,18 +140,23 @@ class DoubleBallRoulette(RouletteRules):
         when given, must agree.
         """
         if not isinstance(result, dict):
-            raise ValueError("a double ball result is a dict like {'numbers': ['5', '17']}, "
-                             f"not {type(result).__name__}")
+            raise ValueError(
+                f"a double ball result is a dict like {{'numbers': ['5', '17']}}, not {type(result).__name__}"
+            )
         if "numbers" not in result:
-            raise ValueError("a double ball result needs 'numbers': both balls' pockets, e.g. "
-                             "{'numbers': ['5', '17']}")
+            raise ValueError(
+                "a double ball result needs 'numbers': both balls' pockets, e.g. {'numbers': ['5', '17']}"
+            )
         given = result["numbers"]
         if not isinstance(given, (list, tuple)) or len(given) != 2:
             raise ValueError(f"'numbers' holds exactly two pockets (one per ball), not {given!r}")
         order = {p: i for i, p in enumerate(self.wheel.pockets)}
         numbers = sorted((self.wheel.pocket(n) for n in given), key=order.__getitem__)
-        canonical = {"numbers": numbers, "colors": [self.wheel.color(n) for n in numbers],
-                     "same_pocket": numbers[0] == numbers[1]}
+        canonical = {
+            "numbers": numbers,
+            "colors": [self.wheel.color(n) for n in numbers],
+            "same_pocket": numbers[0] == numbers[1],
+        }
         for k in ("colors", "same_pocket"):
             if k in result and result[k] != canonical[k]:
                 raise ValueError(f"{k} of {numbers} is {canonical[k]!r}, not {result[k]!r}")

@@ -33,28 +33,46 @@ Choices (docs/roulette.md, "Lightning Roulette"):
 Extras: ``{"lucky_numbers": [{"number": "17", "payout": 99}, ...]}``, in layout order; the
 payouts are net odds to 1, integers.
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from recognition.roulette import EUROPEAN, RouletteRules
 
-__all__ = ["LightningRoulette", "DEFAULT_COUNT_WEIGHTS", "DEFAULT_PAYOUT_WEIGHTS", "LUCKY_PAYOUT_RANGE", "GAMES"]
+__all__ = [
+    "DEFAULT_COUNT_WEIGHTS",
+    "DEFAULT_PAYOUT_WEIGHTS",
+    "GAMES",
+    "LUCKY_PAYOUT_RANGE",
+    "LightningRoulette",
+]
 
 #: the seed's range of a lucky straight-up's net payout (seed 000 L115)
 LUCKY_PAYOUT_RANGE = (29, 499)
 #: how many lucky numbers a round has -> weight (seed 004 L813: one to five)
 DEFAULT_COUNT_WEIGHTS: dict[int, int] = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1}
 #: a lucky number's net payout -> weight (seed 004 L809: 50x-500x, i.e. 49:1-499:1), per mille
-DEFAULT_PAYOUT_WEIGHTS: dict[int, int] = {49: 460, 99: 290, 149: 120, 199: 60, 249: 30, 299: 15, 349: 10,
-                                          399: 7, 449: 4, 499: 4}
+DEFAULT_PAYOUT_WEIGHTS: dict[int, int] = {
+    49: 460,
+    99: 290,
+    149: 120,
+    199: 60,
+    249: 30,
+    299: 15,
+    349: 10,
+    399: 7,
+    449: 4,
+    499: 4,
+}
 
 
 def _weights(value: Any, what: str, allowed: range) -> dict[int, int]:
     """A weight table from settings ({"3": 2} in TOML has string keys) -> {int: int}, checked."""
     if not isinstance(value, Mapping) or not value:
-        raise ValueError(f"{what} is a table of value -> weight, e.g. {{\"1\" = 1, \"2\" = 1}}")
+        raise ValueError(f'{what} is a table of value -> weight, e.g. {{"1" = 1, "2" = 1}}')
     table: dict[int, int] = {}
     for k, w in value.items():
         try:
@@ -83,8 +101,11 @@ class LightningRoulette(RouletteRules):
 
     def __init__(self, *, straight_up_payout: int = 29) -> None:
         low, high = LUCKY_PAYOUT_RANGE
-        if isinstance(straight_up_payout, bool) or not isinstance(straight_up_payout, int) \
-                or not 1 <= straight_up_payout <= high:
+        if (
+            isinstance(straight_up_payout, bool)
+            or not isinstance(straight_up_payout, int)
+            or not 1 <= straight_up_payout <= high
+        ):
             raise ValueError(f"straight_up_payout is a net payout 1-{high}, not {straight_up_payout!r}")
         self.straight_up_payout = straight_up_payout
 
@@ -93,10 +114,16 @@ class LightningRoulette(RouletteRules):
     def draw_tables(self, **settings: Any) -> tuple[dict[int, int], dict[int, int]]:
         """The count and payout weight tables of the table settings (defaults when absent)."""
         low, high = LUCKY_PAYOUT_RANGE
-        counts = _weights(settings.get("lucky_count_weights", DEFAULT_COUNT_WEIGHTS), "lucky_count_weights",
-                          range(1, len(self.wheel.pockets) + 1))
-        payouts = _weights(settings.get("lucky_payout_weights", DEFAULT_PAYOUT_WEIGHTS), "lucky_payout_weights",
-                           range(low, high + 1))
+        counts = _weights(
+            settings.get("lucky_count_weights", DEFAULT_COUNT_WEIGHTS),
+            "lucky_count_weights",
+            range(1, len(self.wheel.pockets) + 1),
+        )
+        payouts = _weights(
+            settings.get("lucky_payout_weights", DEFAULT_PAYOUT_WEIGHTS),
+            "lucky_payout_weights",
+            range(low, high + 1),
+        )
         return counts, payouts
 
     def new_judge(self, **settings: Any) -> Any:
@@ -110,13 +137,17 @@ class LightningRoulette(RouletteRules):
         numbers = rng.sample(self.wheel.pockets, k)
         drawn = {n: rng.choices(list(payouts), weights=list(payouts.values()))[0] for n in numbers}
         order = {p: i for i, p in enumerate(self.wheel.pockets)}
-        return {"lucky_numbers": [{"number": n, "payout": drawn[n]} for n in sorted(drawn, key=order.__getitem__)]}
+        return {
+            "lucky_numbers": [{"number": n, "payout": drawn[n]} for n in sorted(drawn, key=order.__getitem__)]
+        }
 
     def lucky(self, extras: dict[str, Any] | None) -> dict[str, int]:
         """The committed lucky numbers -> net payout, or ValueError saying what is wrong with the extras."""
         if not isinstance(extras, dict) or "lucky_numbers" not in extras:
-            raise ValueError("a lightning roulette outcome needs the round's lucky numbers (the committed extras "
-                             "{'lucky_numbers': [...]}); without them no straight-up can be paid")
+            raise ValueError(
+                "a lightning roulette outcome needs the round's lucky numbers (the committed extras "
+                "{'lucky_numbers': [...]}); without them no straight-up can be paid"
+            )
         entries = extras["lucky_numbers"]
         if not isinstance(entries, list) or not entries:
             raise ValueError("lucky_numbers is a list of one or more {'number': ..., 'payout': ...}")

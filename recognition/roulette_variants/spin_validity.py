@@ -20,6 +20,7 @@ Times come from the events (``at``), never from a clock. ``time_scale`` says how
 seconds one second of event time is: 1 for a real wheel; a simulator run at ``speed`` N
 compresses time N-fold, so its tables set ``wheel_time_scale = N``.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -31,7 +32,7 @@ DEFAULT_NMB_THRESHOLD = 2920
 DEFAULT_MIN_REVOLUTIONS = 4
 
 
-def exact(value: int | float | str | Fraction, what: str) -> Fraction:
+def exact(value: float | str | Fraction, what: str) -> Fraction:
     """A setting as an exact positive fraction ("2.5", 2.5, "5/2" and 5/2 are all 5/2)."""
     if isinstance(value, bool):
         raise ValueError(f"{what} must be a positive number, not {value!r}")
@@ -49,8 +50,9 @@ def seconds(d: timedelta) -> Fraction:
     return Fraction(d // timedelta(microseconds=1), 1_000_000)
 
 
-def revolutions_from_wheel(state3: timedelta, *, nmb_threshold: int = DEFAULT_NMB_THRESHOLD,
-                           time_scale: Fraction = Fraction(1)) -> Fraction:
+def revolutions_from_wheel(
+    state3: timedelta, *, nmb_threshold: int = DEFAULT_NMB_THRESHOLD, time_scale: Fraction = Fraction(1)
+) -> Fraction:
     """The least number of revolutions a ball made whose SS2 stayed ``state3`` in "ball in rim".
 
     ``1 + t3 / (nmb_threshold / 2048)``, with t3 in real seconds (event time x ``time_scale``).

@@ -27,11 +27,13 @@ else by the id the typed events showed. Without a camera every other device is t
 
 No clock is read: every time comes from ``event.at``.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from devices.events import (
     DeviceConnected,
@@ -65,13 +67,23 @@ from .spin_validity import (
     whole,
 )
 
-__all__ = ["RouletteTableJudge", "TABLE_SETTINGS", "START_COMMANDS", "VOID_REASONS", "HOLD_REASONS"]
+__all__ = ["HOLD_REASONS", "START_COMMANDS", "TABLE_SETTINGS", "VOID_REASONS", "RouletteTableJudge"]
 
 #: table settings this judge takes (the rest go to the SS2 judge)
-TABLE_SETTINGS = frozenset({
-    "camera", "min_ball_revolutions", "nmb_threshold", "wheel_time_scale", "revolution_source",
-    "auto_start", "start_command", "wheel_mode", "wheel_role", "camera_role",
-})
+TABLE_SETTINGS = frozenset(
+    {
+        "camera",
+        "min_ball_revolutions",
+        "nmb_threshold",
+        "wheel_time_scale",
+        "revolution_source",
+        "auto_start",
+        "start_command",
+        "wheel_mode",
+        "wheel_role",
+        "camera_role",
+    }
+)
 
 #: the SS2 commands that start a game in manual-start mode (spec §4.1)
 START_COMMANDS = ("*u 1", "*u 3", "*K")
@@ -82,21 +94,21 @@ _CAMERA_EVENTS = (BallSpin, BallsAtRest, CameraUnreadable)
 
 VOID_REASONS: dict[str, str] = {
     "too_few_revolutions": "The ball did not go round the wheel often enough for a valid spin. The game is void, "
-                           "all bets are returned and the ball is spun again.",
+    "all bets are returned and the ball is spun again.",
     "no_camera_reading": "The wheel started a new game before the overhead camera could confirm the number. "
-                         "The game is void and all bets are returned.",
+    "The game is void and all bets are returned.",
 }
 
 HOLD_REASONS: dict[str, str] = {
     "camera_disagrees": "The overhead camera does not see the ball where the wheel says. Nothing is paid. "
-                        "Look at the wheel: void the game, or enter the result with a supervisor.",
+    "Look at the wheel: void the game, or enter the result with a supervisor.",
     "camera_unreadable": "The overhead camera cannot read the balls. Nothing is paid. Look at the wheel: void "
-                         "the game, or enter the result with a supervisor; call a technician.",
+    "the game, or enter the result with a supervisor; call a technician.",
     "camera_lost": "No picture from the overhead camera. Results cannot be cross-checked until it is back.",
     "camera_missed_game": "The overhead camera missed part of this game, so it cannot confirm the number. "
-                          "Nothing is paid. Look at the wheel: void the game, or enter the result with a supervisor.",
+    "Nothing is paid. Look at the wheel: void the game, or enter the result with a supervisor.",
     "revolutions_unknown": "Nobody could tell how many times the ball went round. Nothing is paid. "
-                           "Void the game unless the spin is known to be good.",
+    "Void the game unless the spin is known to be good.",
 }
 
 NOTE_REASONS: dict[str, str] = {
@@ -140,7 +152,7 @@ class RouletteTableJudge:
         camera: bool | None = None,
         min_ball_revolutions: int = DEFAULT_MIN_REVOLUTIONS,
         nmb_threshold: int = DEFAULT_NMB_THRESHOLD,
-        wheel_time_scale: int | float | str = 1,
+        wheel_time_scale: float | str = 1,
         revolution_source: str = "auto",
         auto_start: bool = False,
         start_command: str = "*u 1",
@@ -173,11 +185,18 @@ class RouletteTableJudge:
         if balls == 2 and not camera:
             raise ValueError("two balls need the overhead camera (camera = true): the wheel reads only one")
         self.camera = camera
-        if isinstance(min_ball_revolutions, bool) or not isinstance(min_ball_revolutions, int) \
-                or not 0 <= min_ball_revolutions <= 100:
+        if (
+            isinstance(min_ball_revolutions, bool)
+            or not isinstance(min_ball_revolutions, int)
+            or not 0 <= min_ball_revolutions <= 100
+        ):
             raise ValueError(f"min_ball_revolutions is a whole number 0-100, not {min_ball_revolutions!r}")
         self.min_revolutions = min_ball_revolutions
-        if isinstance(nmb_threshold, bool) or not isinstance(nmb_threshold, int) or not 1 <= nmb_threshold <= 65535:
+        if (
+            isinstance(nmb_threshold, bool)
+            or not isinstance(nmb_threshold, int)
+            or not 1 <= nmb_threshold <= 65535
+        ):
             raise ValueError(f"nmb_threshold is the wheel's *T n value (1-65535), not {nmb_threshold!r}")
         self.nmb_threshold = nmb_threshold
         self.time_scale = exact(wheel_time_scale, "wheel_time_scale")
@@ -190,14 +209,22 @@ class RouletteTableJudge:
             raise ValueError(f"auto_start is true or false, not {auto_start!r}")
         self.auto_start = auto_start
         if start_command not in START_COMMANDS:
-            raise ValueError(f"start_command must be one of {', '.join(START_COMMANDS)}, not {start_command!r}")
+            raise ValueError(
+                f"start_command must be one of {', '.join(START_COMMANDS)}, not {start_command!r}"
+            )
         self.start_command = start_command
         if wheel_mode is not None:
-            if isinstance(wheel_mode, bool) or not isinstance(wheel_mode, int) or not 0 <= wheel_mode <= 65535:
+            if (
+                isinstance(wheel_mode, bool)
+                or not isinstance(wheel_mode, int)
+                or not 0 <= wheel_mode <= 65535
+            ):
                 raise ValueError(f"wheel_mode is an SS2 operating mode 0-65535, not {wheel_mode!r}")
             if auto_start and not wheel_mode & MANUAL_START_BIT:
-                raise ValueError(f"auto_start needs a manual-start wheel: wheel_mode {wheel_mode} lacks bit 2 "
-                                 f"(e.g. {wheel_mode | MANUAL_START_BIT})")
+                raise ValueError(
+                    f"auto_start needs a manual-start wheel: wheel_mode {wheel_mode} lacks bit 2 "
+                    f"(e.g. {wheel_mode | MANUAL_START_BIT})"
+                )
         self.wheel_mode = wheel_mode
         for name, role in (("wheel_role", wheel_role), ("camera_role", camera_role)):
             if not isinstance(role, str) or not role:
@@ -261,7 +288,9 @@ class RouletteTableJudge:
 
     # -- the SS2 judge's decisions -----------------------------------------------------------
 
-    def _relay(self, decisions: list[Decision], out: list[Decision], wheel_event: DeviceEvent | None = None) -> None:
+    def _relay(
+        self, decisions: list[Decision], out: list[Decision], wheel_event: DeviceEvent | None = None
+    ) -> None:
         for d in decisions:
             if isinstance(d, OpenRound):
                 self._close_unfinished(out)
@@ -293,9 +322,14 @@ class RouletteTableJudge:
         if g is not None and g.done is None and g.result is not None:
             g.done = "voided"
             number = g.result.result.get("number")
-            out.append(Void(code="no_camera_reading",
-                            message=_say(VOID_REASONS, "no_camera_reading",
-                                         f"game {g.counter}, wheel number {number}")))
+            out.append(
+                Void(
+                    code="no_camera_reading",
+                    message=_say(
+                        VOID_REASONS, "no_camera_reading", f"game {g.counter}, wheel number {number}"
+                    ),
+                )
+            )
 
     def _track_states(self, s: WheelStatus) -> None:
         g = self._game
@@ -345,20 +379,37 @@ class RouletteTableJudge:
                 else:  # the last game's balls still in their pockets, or the camera missed the launch
                     open_game.rest_unlaunched = True
                 self._decide(out)
-            elif g is not None and g.done == "certified" and g.certified is not None \
-                    and sorted(event.pockets) != sorted(g.certified) and "camera_changed" not in g.notes:
+            elif (
+                g is not None
+                and g.done == "certified"
+                and g.certified is not None
+                and sorted(event.pockets) != sorted(g.certified)
+                and "camera_changed" not in g.notes
+            ):
                 g.notes.add("camera_changed")
-                out.append(Note(code="camera_changed", message=_say(
-                    NOTE_REASONS, "camera_changed",
-                    f"game {g.counter}: certified {', '.join(g.certified)}, now {', '.join(event.pockets) or 'none'}")))
+                out.append(
+                    Note(
+                        code="camera_changed",
+                        message=_say(
+                            NOTE_REASONS,
+                            "camera_changed",
+                            f"game {g.counter}: certified {', '.join(g.certified)}, now {', '.join(event.pockets) or 'none'}",
+                        ),
+                    )
+                )
         elif isinstance(event, CameraUnreadable):
             if open_game is not None and (open_game.spin_seen or open_game.result is not None):
                 open_game.camera_problem = f"{event.reason}: {event.detail}" if event.detail else event.reason
                 self._decide(out)
             elif open_game is None:
-                out.append(Note(code="camera_unreadable",
-                                message=_say(NOTE_REASONS, "camera_unreadable",
-                                             f"{event.reason} {event.detail}".strip())))
+                out.append(
+                    Note(
+                        code="camera_unreadable",
+                        message=_say(
+                            NOTE_REASONS, "camera_unreadable", f"{event.reason} {event.detail}".strip()
+                        ),
+                    )
+                )
 
     # -- the decision -----------------------------------------------------------------------------
 
@@ -379,25 +430,43 @@ class RouletteTableJudge:
                 return
             if revolutions < self.min_revolutions:
                 g.done = "voided"
-                out.append(Void(code="too_few_revolutions", message=_say(
-                    VOID_REASONS, "too_few_revolutions",
-                    f"game {g.counter}: {revolutions} revolutions by the {source}, at least "
-                    f"{self.min_revolutions} needed; the wheel said {number}")))
+                out.append(
+                    Void(
+                        code="too_few_revolutions",
+                        message=_say(
+                            VOID_REASONS,
+                            "too_few_revolutions",
+                            f"game {g.counter}: {revolutions} revolutions by the {source}, at least "
+                            f"{self.min_revolutions} needed; the wheel said {number}",
+                        ),
+                    )
+                )
                 self._maybe_start(out)
                 return
         pockets: tuple[str, ...] = (number,)
         if self.camera:
             if g.camera_gap is not None:
-                self._hold(g, "camera_missed_game", f"game {g.counter}, wheel number {number}: {g.camera_gap}", out)
+                self._hold(
+                    g, "camera_missed_game", f"game {g.counter}, wheel number {number}: {g.camera_gap}", out
+                )
                 return
             if not g.spin_seen and g.rest_unlaunched:
-                self._hold(g, "camera_missed_game", f"game {g.counter}, wheel number {number}: the camera saw "
-                                                    "the balls at rest but never saw them launched", out)
+                self._hold(
+                    g,
+                    "camera_missed_game",
+                    f"game {g.counter}, wheel number {number}: the camera saw "
+                    "the balls at rest but never saw them launched",
+                    out,
+                )
                 return
             if g.rest is None:
                 if g.camera_problem is not None:
-                    self._hold(g, "camera_unreadable", f"game {g.counter}, wheel number {number}: "
-                                                       f"{g.camera_problem}", out)
+                    self._hold(
+                        g,
+                        "camera_unreadable",
+                        f"game {g.counter}, wheel number {number}: {g.camera_problem}",
+                        out,
+                    )
                 return  # wait for the camera
             problem = self._compare(number, g.rest)
             if problem is not None:
@@ -421,8 +490,14 @@ class RouletteTableJudge:
     def _revolutions(self, g: _Game) -> tuple[int, str] | None:
         """(whole revolutions, "camera" or "wheel"); (-1, why) when unknown; None to wait for the camera."""
         if self.camera and self.revolution_source in ("auto", "camera"):
-            if (g.camera_gap is None and g.spin_ended and g.spin_complete and g.revolutions is not None
-                    and len(g.revolutions) == self.balls and g.spins == 1):
+            if (
+                g.camera_gap is None
+                and g.spin_ended
+                and g.spin_complete
+                and g.revolutions is not None
+                and len(g.revolutions) == self.balls
+                and g.spins == 1
+            ):
                 return min(g.revolutions), "camera"
             still_coming = g.camera_gap is None and g.camera_problem is None and not g.spin_ended
             if self.revolution_source == "camera":
@@ -431,16 +506,21 @@ class RouletteTableJudge:
                 return None  # auto: the camera is following the spin; its count comes when the track empties
         if g.state3_at is None or g.state4_at is None:
             return -1, "the wheel's state timings are incomplete"
-        return whole(revolutions_from_wheel(g.state4_at - g.state3_at, nmb_threshold=self.nmb_threshold,
-                                            time_scale=self.time_scale)), "wheel"
+        return whole(
+            revolutions_from_wheel(
+                g.state4_at - g.state3_at, nmb_threshold=self.nmb_threshold, time_scale=self.time_scale
+            )
+        ), "wheel"
 
     def _compare(self, number: str, rest: tuple[str, ...]) -> str | None:
         strangers = [p for p in rest if p not in self.pockets]
         if strangers:
             return f"the camera reads {', '.join(strangers)}, not a pocket of this wheel"
         if len(rest) != self.balls:
-            return (f"the camera sees {len(rest)} ball{'s' if len(rest) != 1 else ''} at rest "
-                    f"({', '.join(rest) or 'none'}), this game throws {self.balls}")
+            return (
+                f"the camera sees {len(rest)} ball{'s' if len(rest) != 1 else ''} at rest "
+                f"({', '.join(rest) or 'none'}), this game throws {self.balls}"
+            )
         if number not in rest:
             return f"the wheel says {number}, the camera sees {' and '.join(rest)}"
         return None
@@ -471,7 +551,12 @@ class RouletteTableJudge:
         if self._start_sent == (s.game_counter, s.state):
             return
         g = self._game
-        if s.state == 5 and g is not None and g.counter == s.game_counter and g.done not in ("certified", "voided"):
+        if (
+            s.state == 5
+            and g is not None
+            and g.counter == s.game_counter
+            and g.done not in ("certified", "voided")
+        ):
             return  # still deciding, or held for the dealer
         self._start_sent = (s.game_counter, s.state)
         out.append(self._command(self.start_command))
@@ -490,4 +575,3 @@ class RouletteTableJudge:
 
 def _say(reasons: dict[str, str], code: str, detail: str) -> str:
     return f"{reasons[code]} ({detail})"
-

@@ -5,12 +5,14 @@ round signals, sends every SendCommand to the machine (routing by role, as the
 table will once SendCommand carries ``device_role``), and records the rest.
 (A unique module name: tests/ has other helper modules.)
 """
+
 from __future__ import annotations
 
 import queue
 import time
-from datetime import datetime, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from devices.balls.camera_reader import CameraBallReaderDriver
 from devices.balls.modbus_machine import ModbusBallMachineDriver
@@ -25,13 +27,24 @@ READER = "t1/reader"
 
 
 def now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class DrawHarness:
-    def __init__(self, *, transport: str = "tcp", speed: float = 10.0, seed: int = 7, ball_set: str = "1-20",
-                 draw_count: int = 5, game: Any = None, reader: str = "serial", judge: dict | None = None,
-                 driver: dict | None = None, sim: dict | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        transport: str = "tcp",
+        speed: float = 10.0,
+        seed: int = 7,
+        ball_set: str = "1-20",
+        draw_count: int = 5,
+        game: Any = None,
+        reader: str = "serial",
+        judge: dict | None = None,
+        driver: dict | None = None,
+        sim: dict | None = None,
+    ) -> None:
         self.transport = transport
         self.speed = speed
         self.seed = seed
@@ -39,10 +52,21 @@ class DrawHarness:
         self.draw_count = draw_count
         self.game = game
         self.reader_kind = reader
-        self.judge_settings = {"mix_seconds": 0.05, "jam_timeout_s": 1.0, "read_timeout_s": 1.0,
-                               "release_timeout_s": 1.5, "blower_timeout_s": 3.0, **(judge or {})}
-        self.driver_settings = {"poll_interval": 0.01, "heartbeat_s": 0.05, "reconnect_min": 0.05,
-                                "reconnect_max": 0.2, **(driver or {})}
+        self.judge_settings = {
+            "mix_seconds": 0.05,
+            "jam_timeout_s": 1.0,
+            "read_timeout_s": 1.0,
+            "release_timeout_s": 1.5,
+            "blower_timeout_s": 3.0,
+            **(judge or {}),
+        }
+        self.driver_settings = {
+            "poll_interval": 0.01,
+            "heartbeat_s": 0.05,
+            "reconnect_min": 0.05,
+            "reconnect_max": 0.2,
+            **(driver or {}),
+        }
         self.sim_settings = sim or {}
         self.queue: queue.Queue[DeviceEvent] = queue.Queue()
         self.events: list[DeviceEvent] = []
@@ -59,22 +83,35 @@ class DrawHarness:
 
     def start(self) -> None:
         key = f"harness-{id(self)}"
-        self.machine_sim = BallMachineSimulator(transport=self.transport, speed=self.speed, seed=self.seed,
-                                                machine_id=key, ball_set=self.ball_set, **self.sim_settings)
+        self.machine_sim = BallMachineSimulator(
+            transport=self.transport,
+            speed=self.speed,
+            seed=self.seed,
+            machine_id=key,
+            ball_set=self.ball_set,
+            **self.sim_settings,
+        )
         if self.reader_kind == "camera":
             self.reader_sim = BallCameraSimulator(machine_id=key)
             self.reader_sim.start()
-            self.reader = CameraBallReaderDriver(READER, self.reader_sim.url, self.queue.put, ball_set=self.ball_set)
+            self.reader = CameraBallReaderDriver(
+                READER, self.reader_sim.url, self.queue.put, ball_set=self.ball_set
+            )
         else:
             self.reader_sim = BallReaderSimulator(machine_id=key)
-            self.reader = SerialBallReaderDriver(READER, self.reader_sim.slave_path, self.queue.put,
-                                                 ball_set=self.ball_set)
+            self.reader = SerialBallReaderDriver(
+                READER, self.reader_sim.slave_path, self.queue.put, ball_set=self.ball_set
+            )
         self.machine_sim.start()
-        self.machine = ModbusBallMachineDriver(MACHINE, self.machine_sim.url, self.queue.put, **self.driver_settings)
+        self.machine = ModbusBallMachineDriver(
+            MACHINE, self.machine_sim.url, self.queue.put, **self.driver_settings
+        )
         if self.game is not None:
             self.judge = self.game.new_judge(**self.judge_settings)
         else:
-            labels = [str(n) for n in range(int(self.ball_set.split("-")[0]), int(self.ball_set.split("-")[1]) + 1)]
+            labels = [
+                str(n) for n in range(int(self.ball_set.split("-")[0]), int(self.ball_set.split("-")[1]) + 1)
+            ]
             self.judge = DrawJudge(ball_labels=labels, draw_count=self.draw_count, **self.judge_settings)
         self.machine.start()
         self.reader.start()
@@ -100,8 +137,11 @@ class DrawHarness:
 
     def signal(self, signal: str) -> None:
         extras = getattr(self, "extras", None) if signal != "round_opened" else None
-        self._apply_all(self.judge.feed(RoundSignal(signal=signal, round_number=self.round_number, at=now(),
-                                                    extras=extras)))
+        self._apply_all(
+            self.judge.feed(
+                RoundSignal(signal=signal, round_number=self.round_number, at=now(), extras=extras)
+            )
+        )
 
     def open_and_close(self, extras: dict | None = None) -> None:
         self.round_number += 1
@@ -131,10 +171,14 @@ class DrawHarness:
                 return value
             left = deadline - time.monotonic()
             if left <= 0:
-                kinds = [f"{type(d).__name__}:{getattr(d, 'code', getattr(d, 'command', ''))}"
-                         for d in self.decisions[-12:]]
-                raise AssertionError(f"timed out waiting for {what}; last decisions: {kinds}; "
-                                     f"judge phase {getattr(getattr(self, 'judge', None), 'phase', None)}")
+                kinds = [
+                    f"{type(d).__name__}:{getattr(d, 'code', getattr(d, 'command', ''))}"
+                    for d in self.decisions[-12:]
+                ]
+                raise AssertionError(
+                    f"timed out waiting for {what}; last decisions: {kinds}; "
+                    f"judge phase {getattr(getattr(self, 'judge', None), 'phase', None)}"
+                )
             try:
                 event = self.queue.get(timeout=min(left, 0.05))
             except queue.Empty:

@@ -1,18 +1,19 @@
 """Fixtures for the ball machine / ball reader tests: an event sink, a thread-leak check, a draw harness."""
+
 from __future__ import annotations
 
 import logging
 import os
 import queue
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from balls_helpers import DrawHarness
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 from devices.events import DeviceEvent
-
-from balls_helpers import DrawHarness  # noqa: E402  (tests/balls is on sys.path: rootdir-relative import)
-from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)
@@ -115,4 +116,3 @@ def harness() -> Iterator[Callable[..., DrawHarness]]:
     yield make
     for h in made:
         h.stop()
-

@@ -1,15 +1,24 @@
 """Ball-set tables, register maps and Modbus URLs: the things technicians configure."""
+
 from __future__ import annotations
 
 import pytest
 
 from devices.balls.ballset import (
-    BallSetError, ball_set_from_option, load_ball_set, numbered_ball_set, parse_ball_set,
+    BallSetError,
+    ball_set_from_option,
+    load_ball_set,
+    numbered_ball_set,
+    parse_ball_set,
+)
+from devices.balls.registers import (
+    ReadBlock,
+    RegisterMapError,
+    default_register_map,
+    load_register_map,
+    parse_register_map,
 )
 from devices.modbus_url import parse_modbus_url
-from devices.balls.registers import (
-    ReadBlock, RegisterMapError, default_register_map, load_register_map, parse_register_map,
-)
 
 # --- ball sets ------------------------------------------------------------------------------------------------
 
@@ -42,12 +51,14 @@ def test_default_set_and_bad_options():
 
 def test_toml_list_with_colours_and_repeated_labels(tmp_path):
     f = tmp_path / "coc.toml"
-    f.write_text('name = "cash-or-crash A"\n'
-                 '[colors]\ngreen = "green"\nred = "red"\n'
-                 '[[balls]]\ntag = "G01"\nlabel = "green"\n'
-                 '[[balls]]\ntag = "G02"\nlabel = "green"\n'
-                 '[[balls]]\ntag = "R01"\nlabel = "red"\n'
-                 '[[balls]]\ntag = "AU1"\nlabel = "golden"\ncolor = "gold"\n')
+    f.write_text(
+        'name = "cash-or-crash A"\n'
+        '[colors]\ngreen = "green"\nred = "red"\n'
+        '[[balls]]\ntag = "G01"\nlabel = "green"\n'
+        '[[balls]]\ntag = "G02"\nlabel = "green"\n'
+        '[[balls]]\ntag = "R01"\nlabel = "red"\n'
+        '[[balls]]\ntag = "AU1"\nlabel = "golden"\ncolor = "gold"\n'
+    )
     s = load_ball_set(f)
     assert s.name == "cash-or-crash A" and len(s) == 4
     assert s.labels == ("green", "red", "golden")
@@ -58,21 +69,32 @@ def test_toml_list_with_colours_and_repeated_labels(tmp_path):
 
 def test_toml_numbered_with_colours(tmp_path):
     f = tmp_path / "mega6.toml"
-    f.write_text('[numbered]\nfirst = 1\nlast = 49\ntag_format = "M6-{n:02d}"\n[colors]\n"1" = "white"\n"2" = "pink"\n')
+    f.write_text(
+        '[numbered]\nfirst = 1\nlast = 49\ntag_format = "M6-{n:02d}"\n[colors]\n"1" = "white"\n"2" = "pink"\n'
+    )
     s = load_ball_set(f)
-    assert s.lookup("M6-01").color == "white" and s.lookup("M6-02").color == "pink" and s.lookup("M6-03").color is None
+    assert (
+        s.lookup("M6-01").color == "white"
+        and s.lookup("M6-02").color == "pink"
+        and s.lookup("M6-03").color is None
+    )
 
 
-@pytest.mark.parametrize("text, message", [
-    ('[[balls]]\ntag = "A"\nlabel = "1"\n[[balls]]\ntag = "a"\nlabel = "2"\n', "given to two balls"),
-    ('[[balls]]\ntag = "A B"\nlabel = "1"\n', "printable"),
-    ('[[balls]]\ntag = "A"\nlabel = "1"\ncolor = "red"\n[[balls]]\ntag = "B"\nlabel = "1"\ncolor = "blue"\n',
-     "different colours"),
-    ('balls = []\n', "balls"),
-    ('[numbered]\nfirst = 1\nlast = 5\n[[balls]]\ntag = "A"\nlabel = "1"\n', "not both"),
-    ('[numbered]\nfirst = 1\nlast = 5\n[colors]\n"9" = "red"\n', "not in 1-5"),
-    ('[[balls]]\ntag = "A"\nlabel = "1"\nweight = 3\n', "weight"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('[[balls]]\ntag = "A"\nlabel = "1"\n[[balls]]\ntag = "a"\nlabel = "2"\n', "given to two balls"),
+        ('[[balls]]\ntag = "A B"\nlabel = "1"\n', "printable"),
+        (
+            '[[balls]]\ntag = "A"\nlabel = "1"\ncolor = "red"\n[[balls]]\ntag = "B"\nlabel = "1"\ncolor = "blue"\n',
+            "different colours",
+        ),
+        ("balls = []\n", "balls"),
+        ('[numbered]\nfirst = 1\nlast = 5\n[[balls]]\ntag = "A"\nlabel = "1"\n', "not both"),
+        ('[numbered]\nfirst = 1\nlast = 5\n[colors]\n"9" = "red"\n', "not in 1-5"),
+        ('[[balls]]\ntag = "A"\nlabel = "1"\nweight = 3\n', "weight"),
+    ],
+)
 def test_bad_ball_set_files_are_refused_naming_the_file(tmp_path, text, message):
     f = tmp_path / "bad.toml"
     f.write_text(text)
@@ -82,7 +104,9 @@ def test_bad_ball_set_files_are_refused_naming_the_file(tmp_path, text, message)
 
 
 def test_a_case_sensitive_table():
-    s = parse_ball_set({"case_sensitive": True, "balls": [{"tag": "ab", "label": "1"}, {"tag": "AB", "label": "2"}]})
+    s = parse_ball_set(
+        {"case_sensitive": True, "balls": [{"tag": "ab", "label": "1"}, {"tag": "AB", "label": "2"}]}
+    )
     assert s.lookup("ab").label == "1" and s.lookup("AB").label == "2"
 
 
@@ -99,7 +123,9 @@ def test_the_generic_map_reads_in_two_requests_and_decodes():
     assert m.state_name(2) == "releasing" and m.state_name(9) == "unknown-9"
     assert m.fault_name(0) is None and m.fault_name(4) == "more than one ball passed the gate"
     assert m.fault_name(77) == "undefined fault code 77"
-    assert [w.model_dump() for w in m.command("release_ball")] == [{"table": "coil", "address": 1, "value": 1}]
+    assert [w.model_dump() for w in m.command("release_ball")] == [
+        {"table": "coil", "address": 1, "value": 1}
+    ]
     with pytest.raises(ValueError, match="no command 'open_gate'"):
         m.command("open_gate")
 
@@ -114,7 +140,8 @@ def test_a_map_with_flags_packed_in_a_holding_register(tmp_path):
         'ball_in_chute = { table = "holding_register", address = 101, bit = 2 }\n'
         'balls_released = { table = "holding_register", address = 102 }\n'
         'fault_code = { table = "holding_register", address = 140 }\n'
-        '[commands]\nrelease_ball = [{ table = "holding_register", address = 200, value = 3 }]\n')
+        '[commands]\nrelease_ball = [{ table = "holding_register", address = 200, value = 3 }]\n'
+    )
     m = load_register_map(f)
     plan = m.read_plan()
     assert plan == (ReadBlock("holding_register", 100, 3), ReadBlock("holding_register", 140, 1))
@@ -123,15 +150,18 @@ def test_a_map_with_flags_packed_in_a_holding_register(tmp_path):
     assert snap.balls_in_machine is None
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"state": {"table": "coil", "address": 0}}, "whole holding_register or input_register"),
-    ({"blower": {"table": "coil", "address": 0, "bit": 3}}, "bit is only for registers"),
-    ({"gate": {"table": "discrete_input", "address": 70000}}, "less than or equal"),
-    ({"commands": {"x": [{"table": "coil", "address": 1, "value": 2}]}}, "0 or 1"),
-    ({"commands": {"x": []}}, "no writes"),
-    ({"state_names": {"one": "idle"}}, "not an integer"),
-    ({"extra": 1}, "Extra inputs"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"state": {"table": "coil", "address": 0}}, "whole holding_register or input_register"),
+        ({"blower": {"table": "coil", "address": 0, "bit": 3}}, "bit is only for registers"),
+        ({"gate": {"table": "discrete_input", "address": 70000}}, "less than or equal"),
+        ({"commands": {"x": [{"table": "coil", "address": 1, "value": 2}]}}, "0 or 1"),
+        ({"commands": {"x": []}}, "no writes"),
+        ({"state_names": {"one": "idle"}}, "not an integer"),
+        ({"extra": 1}, "Extra inputs"),
+    ],
+)
 def test_bad_register_maps_are_refused(change, message):
     data = default_register_map().model_dump()
     data.update(change)
@@ -147,27 +177,36 @@ def test_modbus_urls():
     assert (u.transport, u.host, u.port, u.unit, u.timeout) == ("tcp", "10.0.0.7", 5020, 3, 0.25)
     assert parse_modbus_url("modbus-tcp://plc-1").port == 502
     r = parse_modbus_url("modbus-rtu:///dev/ttyUSB0?baud=9600&parity=e&stopbits=2&unit=17")
-    assert (r.transport, r.device, r.baudrate, r.parity, r.stopbits, r.unit) == ("rtu", "/dev/ttyUSB0", 9600, "E", 2,
-                                                                                 17)
+    assert (r.transport, r.device, r.baudrate, r.parity, r.stopbits, r.unit) == (
+        "rtu",
+        "/dev/ttyUSB0",
+        9600,
+        "E",
+        2,
+        17,
+    )
     assert parse_modbus_url("modbus-rtu://COM3").device == "COM3"
     assert "Modbus RTU /dev/ttyUSB0 9600 8E2 unit 17" == r.describe()
 
 
-@pytest.mark.parametrize("url, message", [
-    ("tcp://host:502", "starts with modbus-tcp"),
-    ("modbus-tcp://:502", "no host"),
-    ("modbus-tcp://host:99999", "port"),
-    ("modbus-tcp://host/x", "no path"),
-    ("modbus-tcp://host?unit=0", "1-247"),
-    ("modbus-tcp://host?unit=x", "whole number"),
-    ("modbus-tcp://host?baud=9600", "unknown setting"),
-    ("modbus-tcp://host?unit=1&unit=2", "2 times"),
-    ("modbus-tcp://host?timeout=0", "timeout"),
-    ("modbus-rtu://", "no serial port"),
-    ("modbus-rtu:///dev/ttyS0?parity=X", "parity"),
-    ("modbus-rtu:///dev/ttyS0?bytesize=9", "bytesize"),
-    ("modbus-rtu:///dev/ttyS0?baud=10", "line speed"),
-])
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("tcp://host:502", "starts with modbus-tcp"),
+        ("modbus-tcp://:502", "no host"),
+        ("modbus-tcp://host:99999", "port"),
+        ("modbus-tcp://host/x", "no path"),
+        ("modbus-tcp://host?unit=0", "1-247"),
+        ("modbus-tcp://host?unit=x", "whole number"),
+        ("modbus-tcp://host?baud=9600", "unknown setting"),
+        ("modbus-tcp://host?unit=1&unit=2", "2 times"),
+        ("modbus-tcp://host?timeout=0", "timeout"),
+        ("modbus-rtu://", "no serial port"),
+        ("modbus-rtu:///dev/ttyS0?parity=X", "parity"),
+        ("modbus-rtu:///dev/ttyS0?bytesize=9", "bytesize"),
+        ("modbus-rtu:///dev/ttyS0?baud=10", "line speed"),
+    ],
+)
 def test_bad_modbus_urls_say_what_is_wrong(url, message):
     with pytest.raises(ValueError, match=message):
         parse_modbus_url(url)

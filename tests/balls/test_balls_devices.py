@@ -1,12 +1,13 @@
 """The drivers: the pure machine tracker and tag reader, then the real drivers on a real Modbus server
 (TCP on 127.0.0.1, RTU on a pty pair), a real pty and a real frame socket."""
+
 from __future__ import annotations
 
 import os
 import re
 import time
 import tty
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 import pytest
@@ -20,12 +21,20 @@ from devices.base import DeviceNotConnected
 from devices.registry import all_drivers
 from simulators.balls import BallCameraSimulator, BallMachineSimulator, BallReaderSimulator
 
-AT = datetime(2026, 11, 29, 20, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
 
 
 def snap(released=0, blower=False, gate=False, chute=False, fault=0, state=0) -> Snapshot:
-    return Snapshot(state_code=state, blower=blower, gate=gate, ball_in_chute=chute, balls_released=released,
-                    balls_in_machine=None, fault_code=fault, raw="")
+    return Snapshot(
+        state_code=state,
+        blower=blower,
+        gate=gate,
+        ball_in_chute=chute,
+        balls_released=released,
+        balls_in_machine=None,
+        fault_code=fault,
+        raw="",
+    )
 
 
 def test_drivers_are_registered_by_discovery():
@@ -141,8 +150,9 @@ def test_serial_reader_driver_on_a_pty(events):
 
 @pytest.fixture(params=["tcp", "rtu"])
 def machine(request):
-    sim = BallMachineSimulator(transport=request.param, speed=4, seed=3, machine_id=f"drv-{request.param}",
-                               ball_set="1-10")
+    sim = BallMachineSimulator(
+        transport=request.param, speed=4, seed=3, machine_id=f"drv-{request.param}", ball_set="1-10"
+    )
     sim.start()
     yield sim
     sim.stop()
@@ -177,8 +187,16 @@ def test_machine_driver_connects_and_carries_out_commands(machine, events):
 
 
 def test_machine_driver_reports_a_lost_link_and_reconnects(machine, events):
-    drv = ModbusBallMachineDriver("t/machine", machine.url, events, poll_interval=0.01, timeout=0.1,
-                                  failures_before_lost=2, reconnect_min=0.05, reconnect_max=0.1)
+    drv = ModbusBallMachineDriver(
+        "t/machine",
+        machine.url,
+        events,
+        poll_interval=0.01,
+        timeout=0.1,
+        failures_before_lost=2,
+        reconnect_min=0.05,
+        reconnect_max=0.1,
+    )
     try:
         drv.start()
         events.wait_kind("device_connected")
@@ -203,8 +221,16 @@ def test_machine_driver_with_a_wrong_register_map_says_so(events):
     sim.start()
     bad = default_register_map().model_dump()
     bad["fault_code"] = {"table": "input_register", "address": 50}  # the PLC has no input register 50
-    drv = ModbusBallMachineDriver("t/machine", sim.url, events, register_map=bad, poll_interval=0.01,
-                                  failures_before_lost=1, reconnect_min=0.05, reconnect_max=0.1)
+    drv = ModbusBallMachineDriver(
+        "t/machine",
+        sim.url,
+        events,
+        register_map=bad,
+        poll_interval=0.01,
+        failures_before_lost=1,
+        reconnect_min=0.05,
+        reconnect_max=0.1,
+    )
     try:
         drv.start()
         lost = events.wait_kind("device_disconnected")
@@ -220,8 +246,9 @@ def test_machine_driver_with_nothing_listening_reports_once(events):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    drv = ModbusBallMachineDriver("t/machine", f"modbus-tcp://127.0.0.1:{port}", events, reconnect_min=0.02,
-                                  reconnect_max=0.05)
+    drv = ModbusBallMachineDriver(
+        "t/machine", f"modbus-tcp://127.0.0.1:{port}", events, reconnect_min=0.02, reconnect_max=0.05
+    )
     try:
         drv.start()
         assert "cannot connect" in events.wait_kind("device_disconnected").reason
@@ -233,8 +260,12 @@ def test_machine_driver_with_nothing_listening_reports_once(events):
 
 
 def test_machine_driver_options_are_checked():
-    for bad in ({"poll_interval": 0}, {"failures_before_lost": 0}, {"timeout": 0},
-                {"reconnect_min": 2, "reconnect_max": 1}):
+    for bad in (
+        {"poll_interval": 0},
+        {"failures_before_lost": 0},
+        {"timeout": 0},
+        {"reconnect_min": 2, "reconnect_max": 1},
+    ):
         with pytest.raises(ValueError):
             ModbusBallMachineDriver("m", "modbus-tcp://127.0.0.1:1502", lambda e: None, **bad)
     with pytest.raises(ValueError, match="modbus-tcp"):
@@ -244,8 +275,14 @@ def test_machine_driver_options_are_checked():
 def test_rtu_driver_on_a_plain_openpty_port_with_no_plc_reports_no_answer(events):
     master, slave = os.openpty()
     tty.setraw(master)
-    drv = ModbusBallMachineDriver("t/machine", f"modbus-rtu://{os.ttyname(slave)}?timeout=0.05", events,
-                                  failures_before_lost=2, reconnect_min=0.05, reconnect_max=0.1)
+    drv = ModbusBallMachineDriver(
+        "t/machine",
+        f"modbus-rtu://{os.ttyname(slave)}?timeout=0.05",
+        events,
+        failures_before_lost=2,
+        reconnect_min=0.05,
+        reconnect_max=0.1,
+    )
     try:
         drv.start()
         assert "no answer from the PLC" in events.wait_kind("device_disconnected").reason
@@ -264,10 +301,14 @@ def test_camera_decodes_only_the_configured_symbology():
         drv = CameraBallReaderDriver("t/camera", "frames+tcp://127.0.0.1:9", lambda e: None, ball_set="1-20")
         (e,) = drv.handle_frame(sim.frame("BALL017"), now=0.0)
         assert (e.tag, e.ball) == ("BALL017", "17")
-        assert drv.handle_frame(sim.frame("BALL017"), now=0.1) == []  # folded: the same ball in the next frame
+        assert (
+            drv.handle_frame(sim.frame("BALL017"), now=0.1) == []
+        )  # folded: the same ball in the next frame
         assert drv.handle_frame(sim.frame("BALL018", smudge=True), now=0.2) == []  # undecodable
         assert drv.handle_frame(sim.frame(None), now=0.3) == []
-        qr = CameraBallReaderDriver("t/camera", "frames+tcp://127.0.0.1:9", lambda e: None, symbology="qrcode")
+        qr = CameraBallReaderDriver(
+            "t/camera", "frames+tcp://127.0.0.1:9", lambda e: None, symbology="qrcode"
+        )
         assert qr.handle_frame(sim.frame("BALL017"), now=0.0) == []  # a Code128 is not looked for
         with pytest.raises(ValueError, match="symbology"):
             CameraBallReaderDriver("c", "frames+tcp://127.0.0.1:9", lambda e: None, symbology="morse")
@@ -286,7 +327,9 @@ def test_camera_driver_on_the_frame_socket_and_on_a_folder(tmp_path, events):
     drv = CameraBallReaderDriver("t/camera", sim.url, events, ball_set="1-20")
     cv2.imwrite(str(tmp_path / "0001.png"), sim.frame("BALL005"))
     cv2.imwrite(str(tmp_path / "0002.png"), sim.frame(None))
-    folder = CameraBallReaderDriver("t/folder", f"dir://{tmp_path}", events, ball_set="1-20", frame_interval=0.02)
+    folder = CameraBallReaderDriver(
+        "t/folder", f"dir://{tmp_path}", events, ball_set="1-20", frame_interval=0.02
+    )
     try:
         sim.start()
         drv.start()
@@ -319,8 +362,9 @@ def test_camera_driver_replays_a_recorded_video_and_reports_its_end(tmp_path, ev
         writer.write(cv2.cvtColor(sim.frame(text), cv2.COLOR_GRAY2BGR))
     writer.release()
     sim.stop()
-    drv = CameraBallReaderDriver("t/video", f"file://{path}", events, ball_set="1-20", reconnect_min=5,
-                                 reconnect_max=5)
+    drv = CameraBallReaderDriver(
+        "t/video", f"file://{path}", events, ball_set="1-20", reconnect_min=5, reconnect_max=5
+    )
     try:
         drv.start()
         events.wait_kind("device_connected")

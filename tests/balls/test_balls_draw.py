@@ -1,6 +1,7 @@
 """Whole draws end to end: the Modbus machine simulator (TCP, and RTU on a pty pair), the RFID reader
 simulator on a pty, the real drivers and the real DrawJudge. Every fault holds (or voids) the draw and a
 wrong draw is never certified."""
+
 from __future__ import annotations
 
 import pytest
@@ -94,8 +95,9 @@ def test_an_unknown_tag_holds_and_is_never_certified(harness):
 
 @pytest.mark.parametrize("transport", ["tcp", "rtu"])
 def test_modbus_link_lost_mid_draw_voids_the_round(harness, transport):
-    h = harness(transport=transport, driver={"timeout": 0.1, "failures_before_lost": 2},
-                judge={"mix_seconds": 0.3})
+    h = harness(
+        transport=transport, driver={"timeout": 0.1, "failures_before_lost": 2}, judge={"mix_seconds": 0.3}
+    )
     h.open_and_close()
     h.pump(lambda: "release_ball" in h.commands, what="the first release")
     h.machine_sim.inject("link_lost")

@@ -1,7 +1,8 @@
 """The DrawJudge, fed hand-built event sequences with explicit times (no devices, no clock)."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -12,7 +13,7 @@ from recognition.game import Hold, Note, Release, ResultReady, RoundSignal, Send
 from recognition.games import GAMES
 
 M, R = "t1/machine", "t1/reader"
-T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=UTC)
 LABELS = [str(n) for n in range(1, 21)]
 
 
@@ -24,11 +25,27 @@ def sig(signal: str, t: float, n: int = 1, extras: dict | None = None) -> RoundS
     return RoundSignal(signal=signal, round_number=n, at=at(t), extras=extras)
 
 
-def status(t: float, *, blower: bool = True, chute: bool | None = False, released: int = 0, fault: int = 0,
-           gate: bool = False) -> MachineStatus:
-    return MachineStatus(device_id=M, at=at(t), state="mixing" if blower else "idle", state_code=1 if blower else 0,
-                         blower=blower, gate=gate, ball_in_chute=chute, balls_released=released, fault_code=fault,
-                         fault=f"fault {fault}" if fault else None)
+def status(
+    t: float,
+    *,
+    blower: bool = True,
+    chute: bool | None = False,
+    released: int = 0,
+    fault: int = 0,
+    gate: bool = False,
+) -> MachineStatus:
+    return MachineStatus(
+        device_id=M,
+        at=at(t),
+        state="mixing" if blower else "idle",
+        state_code=1 if blower else 0,
+        blower=blower,
+        gate=gate,
+        ball_in_chute=chute,
+        balls_released=released,
+        fault_code=fault,
+        fault=f"fault {fault}" if fault else None,
+    )
 
 
 def rel(t: float, total: int, count: int = 1) -> BallReleased:
@@ -92,9 +109,13 @@ def start(t: Table, t0: float = 0.0, counter: int = 0) -> float:
 
 
 def one_ball(t: Table, when: float, total: int, label: str, *, next_release: bool = True) -> list:
-    out = t.feed(rel(when + 0.2, total), status(when + 0.2, released=total),
-                 status(when + 0.6, chute=True, released=total), read(when + 0.7, label),
-                 status(when + 1.2, chute=False, released=total))
+    out = t.feed(
+        rel(when + 0.2, total),
+        status(when + 0.2, released=total),
+        status(when + 0.6, chute=True, released=total),
+        read(when + 0.7, label),
+        status(when + 1.2, chute=False, released=total),
+    )
     return out
 
 
@@ -115,9 +136,15 @@ def test_clean_draw_is_certified_in_draw_order_and_the_blower_stopped_first():
     assert t.commands() == ["start_blower", "release_ball", "release_ball", "release_ball", "stop_blower"]
     (result,) = t.results()
     assert result.result == {"balls": ["7", "3", "19"]}
-    assert result.source == {"device_id": M, "reader_device_id": R, "tags": ["BALL007", "BALL003", "BALL019"],
-                             "balls_released": 3}
-    i_stop = next(i for i, d in enumerate(t.decisions) if isinstance(d, SendCommand) and d.command == "stop_blower")
+    assert result.source == {
+        "device_id": M,
+        "reader_device_id": R,
+        "tags": ["BALL007", "BALL003", "BALL019"],
+        "balls_released": 3,
+    }
+    i_stop = next(
+        i for i, d in enumerate(t.decisions) if isinstance(d, SendCommand) and d.command == "stop_blower"
+    )
     assert t.decisions.index(result) == i_stop + 1
     assert t.codes(Note) == ["ball_drawn"] * 3 and not t.codes(Hold)
 
@@ -210,8 +237,11 @@ def test_cash_or_crash_colour_labels_repeat_and_the_game_says_when_the_draw_ends
     now = start(t)
     seq = [("green", "G01"), ("green", "G02"), ("red", "R01")]  # a red without a shield: the blimp crashes
     for i, (label, tag) in enumerate(seq, 1):
-        t.feed(rel(now + i, i), BallRead(device_id=R, at=at(now + i + 0.3), tag=tag, ball=label, color=None),
-               status(now + i + 0.5, released=i))
+        t.feed(
+            rel(now + i, i),
+            BallRead(device_id=R, at=at(now + i + 0.3), tag=tag, ball=label, color=None),
+            status(now + i + 0.5, released=i),
+        )
     assert t.results()[0].result == {"balls": ["green", "green", "red"]}
     assert t.commands().count("release_ball") == 3
 
@@ -219,8 +249,11 @@ def test_cash_or_crash_colour_labels_repeat_and_the_game_says_when_the_draw_ends
 def test_mega_ball_draw_length_comes_from_the_round_extras():
     game = GAMES["mega_ball"]
     t = Table(game.new_judge(mix_seconds=0))
-    t.feed(status(0, blower=True), sig("round_opened", 0),
-           sig("betting_closed", 1, extras={"mega_multipliers": [5, 20]}))
+    t.feed(
+        status(0, blower=True),
+        sig("round_opened", 0),
+        sig("betting_closed", 1, extras={"mega_multipliers": [5, 20]}),
+    )
     for i in range(1, 23):
         t.feed(rel(1 + i, i), read(1.3 + i, str(i)), status(1.5 + i, released=i))
     assert len(t.results()[0].result["balls"]) == 22
@@ -255,7 +288,9 @@ def test_colour_from_the_ball_set_must_match_the_game():
 def test_two_balls_at_once_stop_the_draw():
     t = judge()
     now = start(t)
-    t.feed(rel(now + 0.2, 2, count=2), read(now + 0.5, "4"), read(now + 0.7, "5"), status(now + 1, released=2))
+    t.feed(
+        rel(now + 0.2, 2, count=2), read(now + 0.5, "4"), read(now + 0.7, "5"), status(now + 1, released=2)
+    )
     assert t.codes(Hold) == ["two_balls"]
     assert t.commands()[-1] == "stop_blower" and not t.results()
     assert t.judge.phase == "stopped"
@@ -353,15 +388,21 @@ def test_our_own_stop_of_the_last_draw_showing_late_is_not_a_failure():
     t.feed(sig("round_opened", end, n=2), sig("betting_closed", end + 0.1, n=2))
     assert t.commands()[-1] == "start_blower"
     # a poll from before the stop (blower on), then the stop, then the start taking effect
-    t.feed(status(end + 0.2, blower=True, released=3), status(end + 0.3, blower=False, released=3),
-           status(end + 0.8, blower=True, released=3), status(end + 1.4, blower=True, released=3))
+    t.feed(
+        status(end + 0.2, blower=True, released=3),
+        status(end + 0.3, blower=False, released=3),
+        status(end + 0.8, blower=True, released=3),
+        status(end + 1.4, blower=True, released=3),
+    )
     assert not t.codes(Hold)
     assert t.commands()[-1] == "release_ball"
 
 
 def test_a_blower_that_never_starts_stops_the_draw():
     t = judge(blower_timeout_s=5)
-    t.feed(status(0, blower=False), sig("round_opened", 0), sig("betting_closed", 1), status(5.9, blower=False))
+    t.feed(
+        status(0, blower=False), sig("round_opened", 0), sig("betting_closed", 1), status(5.9, blower=False)
+    )
     assert not t.codes(Hold)
     t.feed(status(6.1, blower=False))
     assert t.codes(Hold) == ["machine_not_ready"]
@@ -383,8 +424,11 @@ def test_a_chute_that_never_clears_stops_the_draw():
 def test_a_no_read_holds_and_a_clean_re_read_releases_and_the_draw_goes_on():
     t = judge()
     now = start(t)
-    t.feed(rel(now + 0.2, 1), status(now + 0.5, chute=True, released=1),
-           BallUnreadable(device_id=R, at=at(now + 0.6), reason="the reader reported a no-read ('NOREAD')"))
+    t.feed(
+        rel(now + 0.2, 1),
+        status(now + 0.5, chute=True, released=1),
+        BallUnreadable(device_id=R, at=at(now + 0.6), reason="the reader reported a no-read ('NOREAD')"),
+    )
     assert t.codes(Hold) == ["misread"]
     t.feed(status(now + 1.0, chute=False, released=1))
     assert t.commands().count("release_ball") == 1  # the unread ball blocks the next release
@@ -399,8 +443,15 @@ def test_a_no_read_holds_and_a_clean_re_read_releases_and_the_draw_goes_on():
 def test_with_confirm_reread_the_misread_hold_waits_for_the_dealer():
     t = judge(confirm_reread=True)
     now = start(t)
-    t.feed(rel(now + 0.2, 1), BallUnreadable(device_id=R, at=at(now + 0.6), reason="no-read"),
-           read(now + 3, "12"), rel(now + 3.5, 2), read(now + 4, "13"), rel(now + 5, 3), read(now + 5.5, "14"))
+    t.feed(
+        rel(now + 0.2, 1),
+        BallUnreadable(device_id=R, at=at(now + 0.6), reason="no-read"),
+        read(now + 3, "12"),
+        rel(now + 3.5, 2),
+        read(now + 4, "13"),
+        rel(now + 5, 3),
+        read(now + 5.5, "14"),
+    )
     assert t.codes(Hold) == ["misread"] and not t.codes(Release)
     assert t.results()[0].result == {"balls": ["12", "13", "14"]}  # pending: the table certifies on release
 
@@ -408,7 +459,11 @@ def test_with_confirm_reread_the_misread_hold_waits_for_the_dealer():
 def test_a_ball_in_the_chute_without_a_read_is_a_misread_after_the_read_timeout():
     t = judge(read_timeout_s=2)
     now = start(t)
-    t.feed(rel(now + 0.2, 1), status(now + 0.5, chute=True, released=1), status(now + 2.4, chute=True, released=1))
+    t.feed(
+        rel(now + 0.2, 1),
+        status(now + 0.5, chute=True, released=1),
+        status(now + 2.4, chute=True, released=1),
+    )
     assert not t.codes(Hold)
     t.feed(status(now + 2.6, chute=True, released=1))
     assert t.codes(Hold) == ["misread"]
@@ -467,7 +522,9 @@ def test_link_lost_mid_draw_with_the_hold_rule():
 
 def test_lost_before_betting_closed_waits_and_the_draw_starts_when_it_is_back():
     t = judge()
-    t.feed(status(0, blower=False), sig("round_opened", 0), DeviceDisconnected(device_id=M, at=at(1), reason="x"))
+    t.feed(
+        status(0, blower=False), sig("round_opened", 0), DeviceDisconnected(device_id=M, at=at(1), reason="x")
+    )
     assert not t.codes(Hold)
     t.feed(sig("betting_closed", 2))
     assert t.codes(Hold) == ["device_lost"] and not t.commands()
@@ -479,7 +536,9 @@ def test_lost_before_betting_closed_waits_and_the_draw_starts_when_it_is_back():
 
 def test_lost_while_mixing_waits_and_resumes():
     t = judge()
-    t.feed(status(0, blower=False), sig("round_opened", 0), sig("betting_closed", 1), status(1.5, blower=True))
+    t.feed(
+        status(0, blower=False), sig("round_opened", 0), sig("betting_closed", 1), status(1.5, blower=True)
+    )
     t.feed(DeviceDisconnected(device_id=R, at=at(2), reason="x"))
     assert t.codes(Hold) == ["device_lost"] and not t.codes(Void)
     t.feed(status(10, blower=True))
@@ -495,8 +554,13 @@ def test_balls_released_while_the_link_was_down_void_the_round():
     t.feed(DeviceDisconnected(device_id=M, at=at(now + 0.05), reason="x"))
     assert t.codes(Void) == ["device_lost"]
     t2 = judge()
-    t2.feed(status(0, blower=False, released=40), sig("round_opened", 0), sig("betting_closed", 1),
-            status(1.5, blower=True, released=40), DeviceDisconnected(device_id=M, at=at(2), reason="x"))
+    t2.feed(
+        status(0, blower=False, released=40),
+        sig("round_opened", 0),
+        sig("betting_closed", 1),
+        status(1.5, blower=True, released=40),
+        DeviceDisconnected(device_id=M, at=at(2), reason="x"),
+    )
     assert t2.codes(Hold) == ["device_lost"]
     t2.judge.requested = 1  # as if a release had been asked for just before the link went
     t2.feed(DeviceConnected(device_id=M, at=at(3), port="x"), status(3.1, blower=True, released=41))
@@ -537,8 +601,19 @@ def test_the_recognition_modules_are_pure():
     import ast
     from pathlib import Path
 
-    allowed = {"__future__", "collections", "dataclasses", "datetime", "typing", "pydantic", "devices.events",
-               "devices.balls.events", "recognition.game", "ballset_check", "judge"}
+    allowed = {
+        "__future__",
+        "collections",
+        "dataclasses",
+        "datetime",
+        "typing",
+        "pydantic",
+        "devices.events",
+        "devices.balls.events",
+        "recognition.game",
+        "ballset_check",
+        "judge",
+    }
     root = Path(__file__).resolve().parents[2] / "recognition" / "balls"
     for path in sorted(root.glob("*.py")):
         tree = ast.parse(path.read_text())
@@ -554,5 +629,16 @@ def test_the_recognition_modules_are_pure():
             if isinstance(node, ast.Call):
                 f = node.func
                 called = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-                assert called not in {"now", "utcnow", "today", "time", "monotonic", "open", "print", "input",
-                                      "random", "choice", "randrange"}, f"{path.name} calls {called}()"
+                assert called not in {
+                    "now",
+                    "utcnow",
+                    "today",
+                    "time",
+                    "monotonic",
+                    "open",
+                    "print",
+                    "input",
+                    "random",
+                    "choice",
+                    "randrange",
+                }, f"{path.name} calls {called}()"

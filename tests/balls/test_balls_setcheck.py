@@ -1,15 +1,16 @@
 """The ball-set check before a table opens: every ball read once, nothing missing, unknown or duplicated."""
+
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from devices.balls.ballset import ball_set_from_option, parse_ball_set
 from devices.balls.events import BallRead, BallUnreadable
 from recognition.balls import BallSetCheck, ball_set_check
 from recognition.games import GAMES
 
-AT = datetime(2026, 11, 29, 20, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
 SET = ball_set_from_option("1-36")
 
 
@@ -17,8 +18,15 @@ def reads_of(tags, ball_set=SET):
     out = []
     for tag in tags:
         ball = ball_set.lookup(tag)
-        out.append(BallRead(device_id="t/reader", at=AT, tag=tag, ball=ball.label if ball else None,
-                            color=ball.color if ball else None))
+        out.append(
+            BallRead(
+                device_id="t/reader",
+                at=AT,
+                tag=tag,
+                ball=ball.label if ball else None,
+                color=ball.color if ball else None,
+            )
+        )
     return out
 
 
@@ -50,15 +58,20 @@ def test_missing_unknown_and_duplicated_balls_fail_with_plain_words():
 
 
 def test_a_ball_of_another_game_is_refused():
-    report = ball_set_check(reads_of(all_tags(ball_set_from_option("1-37")), ball_set_from_option("1-37")),
-                            GAMES["lucky_5"].ball_labels)
+    report = ball_set_check(
+        reads_of(all_tags(ball_set_from_option("1-37")), ball_set_from_option("1-37")),
+        GAMES["lucky_5"].ball_labels,
+    )
     assert not report.ok and report.not_in_game == ["37"] and not report.missing
 
 
 def test_colour_only_balls_count_per_label():
     game = GAMES["cash_or_crash"]
-    balls = ([{"tag": f"G{i:02d}", "label": "green"} for i in range(19)]
-             + [{"tag": f"R{i:02d}", "label": "red"} for i in range(8)] + [{"tag": "AU", "label": "golden"}])
+    balls = (
+        [{"tag": f"G{i:02d}", "label": "green"} for i in range(19)]
+        + [{"tag": f"R{i:02d}", "label": "red"} for i in range(8)]
+        + [{"tag": "AU", "label": "golden"}]
+    )
     table = parse_ball_set({"balls": balls})
     check = BallSetCheck.for_game(game, table)
     assert check.expected == 28
@@ -71,8 +84,11 @@ def test_colour_only_balls_count_per_label():
     assert check.complete and check.report().ok
     # a 20th green ball (another tag carrying "green") is one too many
     extra = parse_ball_set({"balls": balls + [{"tag": "G99", "label": "green"}]})
-    report = ball_set_check(reads_of([b["tag"] for b in balls] + ["G99"], extra), game.ball_labels,
-                            counts={"green": 19, "red": 8, "golden": 1})
+    report = ball_set_check(
+        reads_of([b["tag"] for b in balls] + ["G99"], extra),
+        game.ball_labels,
+        counts={"green": 19, "red": 8, "golden": 1},
+    )
     assert not report.ok and report.duplicated == ["label green (20 balls, the set has 19)"]
 
 
@@ -81,4 +97,8 @@ def test_wrong_colour_is_refused():
     colors = {label: "pink" for label in game.ball_labels}  # every ball pink: the odd ones should be white
     table = parse_ball_set({"numbered": {"first": 1, "last": 49}, "colors": colors})
     report = ball_set_check(reads_of(all_tags(table), table), game.ball_labels, colors=game.colors)
-    assert not report.ok and len(report.wrong_color) == 25 and "1 (pink, the game says white)" in report.wrong_color
+    assert (
+        not report.ok
+        and len(report.wrong_color) == 25
+        and "1 (pink, the game says white)" in report.wrong_color
+    )

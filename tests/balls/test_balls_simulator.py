@@ -1,11 +1,22 @@
 """The ball machine simulator: the pure model in machine time, the ball path, discovery."""
+
 from __future__ import annotations
 
 import pytest
 
 from simulators.balls import (
-    FAULT_EMPTY, SIMULATORS, STATE_FAULT, STATE_IDLE, STATE_MIXING, STATE_RELEASING, BallMachineSimulator,
-    BallReaderSimulator, MachineModel, Timings, _PATHS, ball_path,
+    _PATHS,
+    FAULT_EMPTY,
+    SIMULATORS,
+    STATE_FAULT,
+    STATE_IDLE,
+    STATE_MIXING,
+    STATE_RELEASING,
+    BallMachineSimulator,
+    BallReaderSimulator,
+    MachineModel,
+    Timings,
+    ball_path,
 )
 
 T = Timings()
@@ -163,15 +174,18 @@ def test_the_simulator_implements_a_technicians_register_map(events):
     from devices.balls.modbus_machine import ModbusBallMachineDriver
 
     packed = {
-        "model": "packed", "state": {"table": "holding_register", "address": 10},
+        "model": "packed",
+        "state": {"table": "holding_register", "address": 10},
         "blower": {"table": "holding_register", "address": 11, "bit": 0},
         "gate": {"table": "holding_register", "address": 11, "bit": 1},
         "ball_in_chute": {"table": "holding_register", "address": 11, "bit": 2},
         "balls_released": {"table": "holding_register", "address": 12},
         "fault_code": {"table": "holding_register", "address": 13},
-        "commands": {"start_blower": [{"table": "holding_register", "address": 20, "value": 1}],
-                     "stop_blower": [{"table": "holding_register", "address": 20, "value": 0}],
-                     "release_ball": [{"table": "holding_register", "address": 21, "value": 1}]},
+        "commands": {
+            "start_blower": [{"table": "holding_register", "address": 20, "value": 1}],
+            "stop_blower": [{"table": "holding_register", "address": 20, "value": 0}],
+            "release_ball": [{"table": "holding_register", "address": 21, "value": 1}],
+        },
     }
     sim = BallMachineSimulator(speed=20, register_map=packed, machine_id="packed", ball_set="1-5")
     sim.start()

@@ -1,12 +1,14 @@
 """A whole studio in this process: a Lucky 5 table whose ball machine (Modbus TCP) and RFID reader are the
 simulators, read by the real drivers; results on the signed feed; a lost link pauses the table visibly."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 import sqlite3
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -40,24 +42,57 @@ def route_commands_to_the_machine(monkeypatch):
 
 
 def make_studio(tmp_path, *, transport: str = "tcp", settings: dict | None = None) -> Studio:
-    sim = {"speed": 10, "seed": 5, "options": {"machine_id": "lucky-1", "ball_set": "1-36", "transport": transport}}
-    cfg = parse_config({
-        "studio": {"data_dir": str(tmp_path / "data")},
-        "consumers": [{"name": "t", "token": TOKEN}],
-        "tables": [{
-            "id": "lucky-1", "game": "lucky_5", "betting_seconds": 0.2, "auto_round_seconds": 0.3,
-            "require_opening_check": False,  # the ball-set check has its own tests (tests/studio/test_opening_check.py)
-            "settings": {"mix_seconds": 0.1, "jam_timeout_s": 2, "read_timeout_s": 1, **(settings or {})},
-            "devices": [
-                {"kind": "modbus-ball-machine", "role": "machine", "url": "simulator", "serial_number": "LOTO-1",
-                 "options": {"poll_interval": 0.01, "heartbeat_s": 0.1, "timeout": 0.1, "failures_before_lost": 2,
-                             "reconnect_min": 0.05, "reconnect_max": 0.2},
-                 "simulator": sim},
-                {"kind": "serial-ball-reader", "role": "reader", "url": "simulator", "serial_number": "RFID-1",
-                 "options": {"ball_set": "1-36", "fold_s": 0.2}, "simulator": sim},
+    sim = {
+        "speed": 10,
+        "seed": 5,
+        "options": {"machine_id": "lucky-1", "ball_set": "1-36", "transport": transport},
+    }
+    cfg = parse_config(
+        {
+            "studio": {"data_dir": str(tmp_path / "data")},
+            "consumers": [{"name": "t", "token": TOKEN}],
+            "tables": [
+                {
+                    "id": "lucky-1",
+                    "game": "lucky_5",
+                    "betting_seconds": 0.2,
+                    "auto_round_seconds": 0.3,
+                    "require_opening_check": False,  # the ball-set check has its own tests (tests/studio/test_opening_check.py)
+                    "settings": {
+                        "mix_seconds": 0.1,
+                        "jam_timeout_s": 2,
+                        "read_timeout_s": 1,
+                        **(settings or {}),
+                    },
+                    "devices": [
+                        {
+                            "kind": "modbus-ball-machine",
+                            "role": "machine",
+                            "url": "simulator",
+                            "serial_number": "LOTO-1",
+                            "options": {
+                                "poll_interval": 0.01,
+                                "heartbeat_s": 0.1,
+                                "timeout": 0.1,
+                                "failures_before_lost": 2,
+                                "reconnect_min": 0.05,
+                                "reconnect_max": 0.2,
+                            },
+                            "simulator": sim,
+                        },
+                        {
+                            "kind": "serial-ball-reader",
+                            "role": "reader",
+                            "url": "simulator",
+                            "serial_number": "RFID-1",
+                            "options": {"ball_set": "1-36", "fold_s": 0.2},
+                            "simulator": sim,
+                        },
+                    ],
+                }
             ],
-        }],
-    })
+        }
+    )
     return Studio(cfg)
 
 
@@ -68,7 +103,10 @@ def feed(studio: Studio) -> list[dict]:
 def records(studio: Studio, kind: str) -> list[dict]:
     db = sqlite3.connect(studio.journal.path)
     try:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))]
+        return [
+            json.loads(b)
+            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
+        ]
     finally:
         db.close()
 
@@ -122,7 +160,9 @@ def test_an_unknown_tag_holds_the_round_and_nothing_is_certified(tmp_path):
     async def scenario(studio, machine, table):
         await until(lambda: table.round is not None, what="a round")
         machine.inject("unknown_tag")
-        await until(lambda: table.round and any(h.code == "unknown_tag" for h in table.round.holds), what="the hold")
+        await until(
+            lambda: table.round and any(h.code == "unknown_tag" for h in table.round.holds), what="the hold"
+        )
         await asyncio.sleep(0.5)
         assert table.round.state.value == "in_play"  # held, waiting for the dealer
 

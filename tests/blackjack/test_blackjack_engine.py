@@ -1,4 +1,5 @@
 """Hand values, the dealer's drawing rule and the payouts, exhaustively where the space is small."""
+
 from __future__ import annotations
 
 import itertools
@@ -32,7 +33,10 @@ def test_totals_and_soft_every_two_and_three_card_hand(n):
 
 def test_blackjack_is_an_ace_and_a_ten_value_card_only():
     for a, b in itertools.product(RANKS, repeat=2):
-        assert is_blackjack([a + "H", b + "D"]) == ({a, b} <= set("ATJQK") and "A" in (a, b) and a != b), (a, b)
+        assert is_blackjack([a + "H", b + "D"]) == ({a, b} <= set("ATJQK") and "A" in (a, b) and a != b), (
+            a,
+            b,
+        )
     assert not is_blackjack(["AH", "5D", "5C"])
 
 
@@ -88,9 +92,19 @@ def test_dealer_plays_through_the_engine_for_every_two_card_start():
         assert r["dealer"]["cards"] == dealer
 
 
-def H(total=20, *, hand=1, stake=1, blackjack=False, bust=False, charlie=False, surrendered=False, free_bet=None):
-    return {"hand": hand, "total": total, "stake": stake, "blackjack": blackjack, "bust": bust, "charlie": charlie,
-            "surrendered": surrendered, "free_bet": free_bet}
+def H(
+    total=20, *, hand=1, stake=1, blackjack=False, bust=False, charlie=False, surrendered=False, free_bet=None
+):
+    return {
+        "hand": hand,
+        "total": total,
+        "stake": stake,
+        "blackjack": blackjack,
+        "bust": bust,
+        "charlie": charlie,
+        "surrendered": surrendered,
+        "free_bet": free_bet,
+    }
 
 
 def D(total, blackjack=False, peeked=False):
@@ -100,18 +114,21 @@ def D(total, blackjack=False, peeked=False):
 CLASSIC = BlackjackRules()
 
 
-@pytest.mark.parametrize("player,dealer,fate", [
-    (H(21, blackjack=True), D(20), ("win", Fraction(3, 2))),
-    (H(21, blackjack=True), D(21, blackjack=True), ("push", 1)),
-    (H(21), D(21, blackjack=True), ("loss", 0)),
-    (H(21), D(21), ("push", 1)),
-    (H(20), D(19), ("win", 1)),
-    (H(19), D(20), ("loss", 0)),
-    (H(18), D(18), ("push", 1)),
-    (H(12), D(22), ("win", 1)),
-    (H(22, bust=True), D(23), ("loss", 0)),
-    (H(16, surrendered=True), D(21, blackjack=True), ("push", Fraction(1, 2))),
-])
+@pytest.mark.parametrize(
+    "player,dealer,fate",
+    [
+        (H(21, blackjack=True), D(20), ("win", Fraction(3, 2))),
+        (H(21, blackjack=True), D(21, blackjack=True), ("push", 1)),
+        (H(21), D(21, blackjack=True), ("loss", 0)),
+        (H(21), D(21), ("push", 1)),
+        (H(20), D(19), ("win", 1)),
+        (H(19), D(20), ("loss", 0)),
+        (H(18), D(18), ("push", 1)),
+        (H(12), D(22), ("win", 1)),
+        (H(22, bust=True), D(23), ("loss", 0)),
+        (H(16, surrendered=True), D(21, blackjack=True), ("push", Fraction(1, 2))),
+    ],
+)
 def test_classic_fates(player, dealer, fate):
     assert _fate(CLASSIC, player, dealer) == (fate[0], Fraction(fate[1]))
 

@@ -1,4 +1,5 @@
 """Hand-checked rounds of every game through `evaluate` (cards + decisions), the refusals, and round trips."""
+
 from __future__ import annotations
 
 import random
@@ -18,8 +19,13 @@ def ev(game_id, cards, decisions, seats=None, extras=None):
     out = GAMES[game_id].evaluate(item)
     # round trip: the result validates to itself, and re-evaluates to the same outcome
     assert GAMES[game_id].validate_result(out["result"]) == out["result"]
-    again = GAMES[game_id].evaluate({"cards": out["result"]["cards"], "decisions": out["result"]["decisions"],
-                                     **({"extras": extras} if extras is not None else {})})
+    again = GAMES[game_id].evaluate(
+        {
+            "cards": out["result"]["cards"],
+            "decisions": out["result"]["decisions"],
+            **({"extras": extras} if extras is not None else {}),
+        }
+    )
     assert again == out
     return out["result"], out["outcome"]
 
@@ -38,18 +44,36 @@ def d(seat, action, hand=1):
 
 def test_live_blackjack_split_hit_stand_and_dealer_bust():
     cards = ["8H", "TS", "6D", "8S", "7C", "TD", "3C", "2H", "9D", "KD", "QH"]
-    decisions = [d("seat_1", "split"), d("seat_1", "hit"), d("seat_1", "stand"), d("seat_1", "hit", 2),
-                 d("seat_1", "stand", 2), d("seat_2", "stand")]
+    decisions = [
+        d("seat_1", "split"),
+        d("seat_1", "hit"),
+        d("seat_1", "stand"),
+        d("seat_1", "hit", 2),
+        d("seat_1", "stand", 2),
+        d("seat_2", "stand"),
+    ]
     result, outcome = ev("live_blackjack", cards, decisions, seats=["seat_2", "seat_1"])
     s1 = result["seats"][0]
     assert s1["seat"] == "seat_1" and s1["first_cards"] == ["8H", "8S"]
     assert [h["cards"] for h in s1["hands"]] == [["8H", "3C", "9D"], ["8S", "2H", "KD"]]
     assert all(h["split"] for h in s1["hands"])
-    assert result["dealer"] == {"cards": ["6D", "TD", "QH"], "up_card": "6D", "total": 26, "soft": False,
-                                "blackjack": False, "bust": True, "peeked_blackjack": False}
+    assert result["dealer"] == {
+        "cards": ["6D", "TD", "QH"],
+        "up_card": "6D",
+        "total": 26,
+        "soft": False,
+        "blackjack": False,
+        "bust": True,
+        "peeked_blackjack": False,
+    }
     assert [x["window"] for x in result["decisions"][2:]] == [
-        "seat_1/hand_1/1", "seat_1/hand_1/2", "seat_1/hand_1/3", "seat_1/hand_2/1", "seat_1/hand_2/2",
-        "seat_2/hand_1/1"]
+        "seat_1/hand_1/1",
+        "seat_1/hand_1/2",
+        "seat_1/hand_1/3",
+        "seat_1/hand_2/1",
+        "seat_1/hand_2/2",
+        "seat_2/hand_1/1",
+    ]
     w = wins(outcome)
     assert w["seat_1/hand_1/main"] == 1 and w["seat_1/hand_2/main"] == 1 and w["seat_2/hand_1/main"] == 1
     assert w["seat_1/perfect_pairs"] == 6  # 8H 8S: a mixed pair (000:L240)
@@ -60,7 +84,9 @@ def test_live_blackjack_no_double_after_split_and_one_split_only():
     g = GAMES["live_blackjack"]
     cards = ["8H", "6D", "8S", "TD", "8C", "3C"]
     decs = [d("seat_1", "sit"), {**d("seat_1", "split"), "window": "seat_1/hand_1/1"}]
-    step = g.next_step(cards[:4], [{**x, "window": x.get("window"), "cards": [], "by": "backend"} for x in decs[:1]])
+    step = g.next_step(
+        cards[:4], [{**x, "window": x.get("window"), "cards": [], "by": "backend"} for x in decs[:1]]
+    )
     assert step[0].allowed == ("stand", "hit", "double", "split")
     accepted = [g.check_decision([], [], decs[0])]
     accepted.append(g.check_decision(cards[:4], accepted, decs[1]))
@@ -81,7 +107,9 @@ def test_seed_000_surrender_double_and_late_dealer_blackjack():
     assert wins(outcome)["seat_5/lucky_lucky"] == 3  # 5 6 T = any 21 (000:L270)
     # the late blackjack setting "original": the doubled half comes back
     from dataclasses import replace
+
     from recognition.blackjack.games import Blackjack000
+
     g = Blackjack000(replace(GAMES["blackjack"].rules, late_blackjack="original"))
     out = g.evaluate({"cards": cards, "decisions": decisions, "seats": ["seat_2", "seat_5"]})["outcome"]
     assert pushes(out)["seat_5/hand_1/main"] == "1/2"
@@ -101,8 +129,12 @@ def test_seed_000_even_money_insurance_and_blackjack_payouts():
     _, out2 = ev("blackjack", cards2, decisions2, seats=["seat_1", "seat_3"])
     assert wins(out2)["seat_3/hand_1/main"] == "3/2"
     assert wins(out2)["seat_1/hand_1/main"] == 1  # 21 against 20
-    _, out3 = ev("blackjack", cards, [d("seat_1", "no_insurance"), d("seat_3", "no_insurance"), d("seat_1", "hit")],
-                 seats=["seat_1", "seat_3"])
+    _, out3 = ev(
+        "blackjack",
+        cards,
+        [d("seat_1", "no_insurance"), d("seat_3", "no_insurance"), d("seat_1", "hit")],
+        seats=["seat_1", "seat_3"],
+    )
     assert pushes(out3)["seat_3/hand_1/main"] == 1
 
 
@@ -119,16 +151,33 @@ def test_split_aces_one_card_each_and_21_after_split_is_not_blackjack():
 def test_seed_000_resplit_to_four_hands():
     # 8s keep coming: split three times (max 4 hands), the fourth pair cannot be split
     cards = ["8H", "6D", "8S", "8C", "8D", "8H", "2C", "3C", "4C", "5C", "TC"]
-    decisions = [d("seat_1", "split"), d("seat_1", "split"), d("seat_1", "split"),
-                  d("seat_1", "stand"), d("seat_1", "stand", 4), d("seat_1", "stand", 3), d("seat_1", "stand", 2)]
+    decisions = [
+        d("seat_1", "split"),
+        d("seat_1", "split"),
+        d("seat_1", "split"),
+        d("seat_1", "stand"),
+        d("seat_1", "stand", 4),
+        d("seat_1", "stand", 3),
+        d("seat_1", "stand", 2),
+    ]
     result, _ = ev("blackjack", cards, decisions, seats=["seat_1"])
     hands = result["seats"][0]["hands"]
     # a hand split again puts its new hand right beside it: play order 1, 4, 3, 2
     assert len(hands) == 4 and [h["hand"] for h in hands] == [1, 4, 3, 2]
     assert [h["cards"] for h in hands] == [["8H", "3C"], ["8H", "4C"], ["8C", "2C"], ["8S", "8D"]]
     with pytest.raises(ValueError, match="not_allowed"):
-        GAMES["blackjack"].evaluate({"cards": cards, "seats": ["seat_1"], "decisions": [
-            d("seat_1", "split"), d("seat_1", "split"), d("seat_1", "split"), d("seat_1", "split")]})
+        GAMES["blackjack"].evaluate(
+            {
+                "cards": cards,
+                "seats": ["seat_1"],
+                "decisions": [
+                    d("seat_1", "split"),
+                    d("seat_1", "split"),
+                    d("seat_1", "split"),
+                    d("seat_1", "split"),
+                ],
+            }
+        )
 
 
 def test_power_blackjack_peek_on_a_face_card_and_triple_down():
@@ -151,17 +200,29 @@ def test_free_bet_free_double_free_split_dealer_22_and_charlie():
     h = result["seats"][0]["hands"][0]
     assert h["stake"] == 1 and h["free_bet"] == "double"
     # 5H 4C + the dealer's 6D: a 21+3 straight (000:L248 table)
-    assert wins(outcome) == {"seat_1/hand_1/main": 1, "seat_1/hand_1/free_bet": 1,
-                             "seat_1/twenty_one_plus_three": 10}
+    assert wins(outcome) == {
+        "seat_1/hand_1/main": 1,
+        "seat_1/hand_1/free_bet": 1,
+        "seat_1/twenty_one_plus_three": 10,
+    }
     # dealer 22 pushes the hand; the free bet gets nothing
     cards22 = cards[:-1] + ["6S"]
     _, out22 = ev("free_bet_blackjack", cards22, [d("seat_1", "free_double")], seats=["seat_1"])
     assert wins(out22) == {"seat_1/twenty_one_plus_three": 10} and pushes(out22) == {"seat_1/hand_1/main": 1}
     # free split of 8s: the second hand carries only the free bet
     cards = ["8H", "7D", "8C", "TS", "3C", "2H", "9H", "KH"]
-    result, outcome = ev("free_bet_blackjack", cards,
-                         [d("seat_1", "free_split"), d("seat_1", "hit"), d("seat_1", "stand"),
-                          d("seat_1", "hit", 2), d("seat_1", "stand", 2)], seats=["seat_1"])
+    result, outcome = ev(
+        "free_bet_blackjack",
+        cards,
+        [
+            d("seat_1", "free_split"),
+            d("seat_1", "hit"),
+            d("seat_1", "stand"),
+            d("seat_1", "hit", 2),
+            d("seat_1", "stand", 2),
+        ],
+        seats=["seat_1"],
+    )
     assert [h["stake"] for h in result["seats"][0]["hands"]] == [1, 0]
     assert wins(outcome) == {"seat_1/hand_1/main": 1, "seat_1/hand_2/free_bet": 1}
     # tens split for a paid bet only
@@ -214,7 +275,9 @@ def test_lightning_draw_and_multiplied_wins():
 
 def test_seed_003_insurance_on_a_ten_decks_setting():
     cards = ["TH", "KD", "9C", "AS"]
-    result, outcome = ev("blackjack_003", cards, [d("seat_1", "insurance"), d("seat_1", "stand")], seats=["seat_1"])
+    result, outcome = ev(
+        "blackjack_003", cards, [d("seat_1", "insurance"), d("seat_1", "stand")], seats=["seat_1"]
+    )
     assert wins(outcome) == {"seat_1/insurance": 2}
     cards = ["AH", "TD", "KC", "7S"]
     _, outcome = ev("blackjack_003", cards, [d("seat_1", "even_money")], seats=["seat_1"])
@@ -238,16 +301,19 @@ def mid_round():
     return g, cards, acc
 
 
-@pytest.mark.parametrize("decision,code", [
-    (d("seat_2", "hit"), "seat_not_in_play"),
-    (d("seat_1", "hit", 2), "hand_not_in_play"),
-    (d("seat_3", "hit"), "not_your_turn"),
-    ({**d("seat_1", "hit"), "window": "seat_1/hand_1/7"}, "window_closed"),
-    (d("seat_1", "split"), "not_allowed"),
-    (d("seat_1", "surrender"), "not_allowed"),
-    (d("seat_1", "insurance"), "not_allowed"),
-    (d("seat_4", "sit"), "betting_closed"),
-])
+@pytest.mark.parametrize(
+    "decision,code",
+    [
+        (d("seat_2", "hit"), "seat_not_in_play"),
+        (d("seat_1", "hit", 2), "hand_not_in_play"),
+        (d("seat_3", "hit"), "not_your_turn"),
+        ({**d("seat_1", "hit"), "window": "seat_1/hand_1/7"}, "window_closed"),
+        (d("seat_1", "split"), "not_allowed"),
+        (d("seat_1", "surrender"), "not_allowed"),
+        (d("seat_1", "insurance"), "not_allowed"),
+        (d("seat_4", "sit"), "betting_closed"),
+    ],
+)
 def test_refusal_codes(mid_round, decision, code):
     g, cards, acc = mid_round
     with pytest.raises(DecisionError) as e:
@@ -284,18 +350,37 @@ def test_evaluate_refuses_bad_rounds():
     with pytest.raises(ValueError, match="too few decisions"):
         g.evaluate({"cards": ["TH", "9D", "6C", "7C"], "seats": ["seat_1"], "decisions": []})
     with pytest.raises(ValueError, match="too few cards"):
-        g.evaluate({"cards": ["TH", "9D", "6C", "7C"], "seats": ["seat_1"], "decisions": [d("seat_1", "hit")]})
+        g.evaluate(
+            {"cards": ["TH", "9D", "6C", "7C"], "seats": ["seat_1"], "decisions": [d("seat_1", "hit")]}
+        )
     with pytest.raises(ValueError, match="not used by the rules"):
-        g.evaluate({"cards": ["TH", "9D", "9C", "8C", "2S"], "seats": ["seat_1"], "decisions": [d("seat_1", "stand")]})
+        g.evaluate(
+            {
+                "cards": ["TH", "9D", "9C", "8C", "2S"],
+                "seats": ["seat_1"],
+                "decisions": [d("seat_1", "stand")],
+            }
+        )
     with pytest.raises(ValueError, match="not_allowed"):
-        g.evaluate({"cards": ["TH", "9D", "9C", "7C"], "seats": ["seat_1"], "decisions": [d("seat_1", "split")]})
+        g.evaluate(
+            {"cards": ["TH", "9D", "9C", "7C"], "seats": ["seat_1"], "decisions": [d("seat_1", "split")]}
+        )
     with pytest.raises(ValueError, match="decision 2 .* not used"):
-        g.evaluate({"cards": ["TH", "9D", "9C", "8C"], "seats": ["seat_1"],
-                    "decisions": [d("seat_1", "stand"), d("seat_1", "hit")]})
+        g.evaluate(
+            {
+                "cards": ["TH", "9D", "9C", "8C"],
+                "seats": ["seat_1"],
+                "decisions": [d("seat_1", "stand"), d("seat_1", "hit")],
+            }
+        )
     with pytest.raises(ValueError, match="'TH'"):
-        g.evaluate({"cards": ["10H", "9D", "9C", "7C"], "seats": ["seat_1"], "decisions": [d("seat_1", "stand")]})
+        g.evaluate(
+            {"cards": ["10H", "9D", "9C", "7C"], "seats": ["seat_1"], "decisions": [d("seat_1", "stand")]}
+        )
     # a result whose given total disagrees with its cards
-    out = g.evaluate({"cards": ["TH", "9D", "9C", "8C"], "seats": ["seat_1"], "decisions": [d("seat_1", "stand")]})
+    out = g.evaluate(
+        {"cards": ["TH", "9D", "9C", "8C"], "seats": ["seat_1"], "decisions": [d("seat_1", "stand")]}
+    )
     bad = {**out["result"], "dealer": {**out["result"]["dealer"], "total": 16}}
     with pytest.raises(ValueError, match="dealer"):
         g.validate_result(bad)
@@ -303,8 +388,16 @@ def test_evaluate_refuses_bad_rounds():
 
 def test_every_game_registered_and_outcome_has_no_floats():
     from recognition.games import GAMES as ALL
-    for gid in ("blackjack", "live_blackjack", "free_bet_blackjack", "power_blackjack", "infinite_blackjack",
-                "lightning_blackjack", "blackjack_003"):
+
+    for gid in (
+        "blackjack",
+        "live_blackjack",
+        "free_bet_blackjack",
+        "power_blackjack",
+        "infinite_blackjack",
+        "lightning_blackjack",
+        "blackjack_003",
+    ):
         assert ALL[gid] is GAMES[gid]
 
     def walk(x):
@@ -315,6 +408,11 @@ def test_every_game_registered_and_outcome_has_no_floats():
         elif isinstance(x, (list, tuple)):
             for v in x:
                 walk(v)
-    _, out = ev("blackjack", ["TH", "AS", "AD", "6C", "KS", "5H", "TD"],
-                [d("seat_1", "insurance"), d("seat_3", "even_money"), d("seat_1", "hit")], seats=["seat_1", "seat_3"])
+
+    _, out = ev(
+        "blackjack",
+        ["TH", "AS", "AD", "6C", "KS", "5H", "TD"],
+        [d("seat_1", "insurance"), d("seat_3", "even_money"), d("seat_1", "hit")],
+        seats=["seat_1", "seat_3"],
+    )
     walk(out)

@@ -7,6 +7,7 @@ infinite shoe; pairs are split by the basic pair chart. 120,000 hands: the stand
 test checks the edge within 1.1% of the published figure: it fails on a wrong blackjack payout (2.3%),
 a push counted as a loss, an inverted dealer rule, or a broken settlement.
 """
+
 from __future__ import annotations
 
 import random
@@ -18,10 +19,24 @@ RANKS = "A23456789TJQK"
 
 # hard totals: the dealer up value (2..11) on which to hit / double (8-deck S17 basic strategy)
 HARD_DOUBLE = {9: range(3, 7), 10: range(2, 10), 11: range(2, 11)}
-SOFT_DOUBLE = {13: range(5, 7), 14: range(5, 7), 15: range(4, 7), 16: range(4, 7), 17: range(3, 7),
-               18: range(3, 7)}
-SPLIT = {"A": range(2, 12), "8": range(2, 12), "9": (2, 3, 4, 5, 6, 8, 9), "7": range(2, 8), "6": range(3, 7),
-         "4": (), "3": range(4, 8), "2": range(4, 8)}
+SOFT_DOUBLE = {
+    13: range(5, 7),
+    14: range(5, 7),
+    15: range(4, 7),
+    16: range(4, 7),
+    17: range(3, 7),
+    18: range(3, 7),
+}
+SPLIT = {
+    "A": range(2, 12),
+    "8": range(2, 12),
+    "9": (2, 3, 4, 5, 6, 8, 9),
+    "7": range(2, 8),
+    "6": range(3, 7),
+    "4": (),
+    "3": range(4, 8),
+    "2": range(4, 8),
+}
 
 
 def up_value(up):
@@ -49,7 +64,9 @@ def play(rng, rules, hand, up, can_double, can_split, deal):
             if c[0] == "A":
                 out.append((h, 1, True))
             else:
-                out += [(cards, stake, True) for cards, stake, _ in play(rng, rules, h, up, False, False, deal)]
+                out += [
+                    (cards, stake, True) for cards, stake, _ in play(rng, rules, h, up, False, False, deal)
+                ]
         return out
     cards = list(hand)
     while True:
@@ -70,7 +87,7 @@ def play(rng, rules, hand, up, can_double, can_split, deal):
 def simulate(n, seed=2024):
     rules = GAMES["live_blackjack"].rules
     rng = random.Random(seed)
-    deal = lambda: rng.choice(RANKS) + "S"  # noqa: E731  (an infinite shoe)
+    deal = lambda: rng.choice(RANKS) + "S"
     won = 0.0
     for _ in range(n):
         player = [deal(), deal()]
@@ -85,11 +102,24 @@ def simulate(n, seed=2024):
             while dealer_hits(dealer, rules.hit_soft_17):
                 dealer.append(deal())
         dt = value(dealer)[0]
-        d = {"total": dt, "blackjack": d_bj, "bust": dt > 21, "peeked_blackjack": dealer[0][0] == "A" and d_bj}
+        d = {
+            "total": dt,
+            "blackjack": d_bj,
+            "bust": dt > 21,
+            "peeked_blackjack": dealer[0][0] == "A" and d_bj,
+        }
         for i, (cards, stake, split) in enumerate(hands):
             t = value(cards)[0]
-            h = {"hand": i + 1, "total": t, "stake": stake, "blackjack": not split and is_blackjack(cards),
-                 "bust": t > 21, "charlie": False, "surrendered": False, "free_bet": None}
+            h = {
+                "hand": i + 1,
+                "total": t,
+                "stake": stake,
+                "blackjack": not split and is_blackjack(cards),
+                "bust": t > 21,
+                "charlie": False,
+                "surrendered": False,
+                "free_bet": None,
+            }
             fate, amount = _fate(rules, h, d, peeked=d["peeked_blackjack"])
             if fate == "win":
                 won += stake * float(amount)

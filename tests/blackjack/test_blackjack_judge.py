@@ -1,14 +1,23 @@
 """The card judge driving blackjack: round signals, cards from the shoe and player decisions, as a table feeds them."""
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from devices.events import CardDrawn
 from recognition.blackjack.games import GAMES
-from recognition.game import (AskDecision, DecisionRefused, DecisionTaken, Hold, PlayerDecision, ResultReady,
-                              RoundSignal, Void)
+from recognition.game import (
+    AskDecision,
+    DecisionRefused,
+    DecisionTaken,
+    Hold,
+    PlayerDecision,
+    ResultReady,
+    RoundSignal,
+    Void,
+)
 
-AT = datetime(2024, 1, 1, tzinfo=timezone.utc)
+AT = datetime(2024, 1, 1, tzinfo=UTC)
 
 
 def sig(kind, n=1, extras=None):
@@ -40,8 +49,10 @@ def test_full_round_with_split_timeout_default_and_result():
     j = start("live_blackjack", ["seat_1", "seat_2"])
     assert j.feed(dec("seat_1", "hit"))[0].code == "betting_open"
     assert j.feed(sig("betting_closed")) == []
-    assert j.status() == {"next": {"position": "seat_1/hand_1/1", "label": "seat 1, hand 1, card 1"},
-                          "awaiting": []}
+    assert j.status() == {
+        "next": {"position": "seat_1/hand_1/1", "label": "seat 1, hand 1, card 1"},
+        "awaiting": [],
+    }
     for c in ["8H", "TS", "6D", "8S", "7C"]:
         assert j.feed(card(c)) == []
     out = j.feed(card("TD"))  # the hole card: seat 1 decides
@@ -98,7 +109,9 @@ def test_card_before_decision_is_held_and_placed_after_it():
     assert rr.source["decisions"][-1]["by"] == "default"
     g = GAMES["live_blackjack"]
     assert g.validate_result(rr.result) == rr.result
-    assert g.evaluate({"cards": rr.source["cards"], "decisions": rr.source["decisions"]})["result"] == rr.result
+    assert (
+        g.evaluate({"cards": rr.source["cards"], "decisions": rr.source["decisions"]})["result"] == rr.result
+    )
     assert j.feed(dec("seat_1", "hit"))[0].code == "round_over"
     out = j.feed(card("2C"))
     assert kinds(out) == ["Hold"] and out[0].code == "extra_card"
@@ -125,8 +138,10 @@ def test_insurance_windows_open_together_and_refusals():
         assert j.feed(card(c)) == []
     out = j.feed(card("KS"))
     assert kinds(out) == ["AskDecision", "AskDecision"]
-    assert {a.window: a.allowed for a in out} == {"seat_1/insurance": ("insurance", "no_insurance"),
-                                                  "seat_3/insurance": ("even_money", "no_insurance")}
+    assert {a.window: a.allowed for a in out} == {
+        "seat_1/insurance": ("insurance", "no_insurance"),
+        "seat_3/insurance": ("even_money", "no_insurance"),
+    }
     assert j.feed(dec("seat_1", "hit", n=2))[0].code == "no_round"
     assert j.feed(dec("seat_2", "insurance"))[0].code == "seat_not_in_play"
     assert j.feed(dec("seat_1", "insurance", hand=2))[0].code == "hand_not_in_play"
@@ -150,7 +165,9 @@ def test_no_players_voids_and_common_hand_needs_no_sit():
     for c in ["9H", "7D", "2C"]:
         assert j.feed(card(c)) == []
     out = j.feed(card("TS"))
-    assert kinds(out) == ["AskDecision"] and out[0].window == "common/3" and out[0].allowed == ("hit", "stand")
+    assert (
+        kinds(out) == ["AskDecision"] and out[0].window == "common/3" and out[0].allowed == ("hit", "stand")
+    )
     assert kinds(j.feed(dec("common", "hit"))) == ["DecisionTaken"]
     assert kinds(j.feed(card("5S"))) == ["AskDecision"]
     out = j.feed(dec("common", "stand"))
@@ -169,11 +186,15 @@ def test_lightning_extras_reach_the_result_through_the_outcome():
     rr = j.feed(dec("seat_2", "stand"))[1]
     assert isinstance(rr, ResultReady)
     assert g.outcome(g.validate_result(rr.result), extras)["winning_bets"][0] == {
-        "bet": "seat_2/hand_1/main", "payout": 1, "multiplier": 3}
+        "bet": "seat_2/hand_1/main",
+        "payout": 1,
+        "multiplier": 3,
+    }
 
 
 def test_games_without_decisions_refuse_them():
     from recognition.games import GAMES as ALL
+
     j = ALL["baccarat"].new_judge()
     j.feed(sig("round_opened"))
     out = j.feed(dec("seat_1", "sit"))

@@ -1,4 +1,5 @@
 """Rule options a table sets in its configuration (`game_options`), and the surrender-vs-late-blackjack setting."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,7 +9,10 @@ from studio.config import build_game
 
 # seed 000 (no hole card): seat 2 surrenders 10-6, the dealer's second card makes a late blackjack
 CARDS = ["TH", "5C", "TD", "6S", "6H", "9C", "AH"]
-DECISIONS = [{"seat": "seat_2", "hand": 1, "action": "surrender"}, {"seat": "seat_5", "hand": 1, "action": "double"}]
+DECISIONS = [
+    {"seat": "seat_2", "hand": 1, "action": "surrender"},
+    {"seat": "seat_5", "hand": 1, "action": "double"},
+]
 
 
 def fate(game, bet):
@@ -26,14 +30,26 @@ def test_surrender_keeps_half_against_a_late_blackjack_by_default_and_loses_all_
 
 
 def test_table_rule_options_change_the_rules_and_refuse_wrong_values():
-    g = build_game("live_blackjack", {"hit_soft_17": True, "late_blackjack": "original", "max_hands": 4,
-                                      "insurance_upcards": ["A"], "blackjack_pays": "6/5"})
+    g = build_game(
+        "live_blackjack",
+        {
+            "hit_soft_17": True,
+            "late_blackjack": "original",
+            "max_hands": 4,
+            "insurance_upcards": ["A"],
+            "blackjack_pays": "6/5",
+        },
+    )
     assert g.rules.hit_soft_17 and g.rules.late_blackjack == "original" and g.rules.max_hands == 4
     assert g.rules.insurance_upcards == frozenset("A") and str(g.rules.blackjack_pays) == "6/5"
     assert g.game_id == "live_blackjack" and not GAMES["live_blackjack"].rules.hit_soft_17
     assert {"hit_soft_17", "late_blackjack", "surrender_beats_late_blackjack"} <= RULE_OPTIONS
-    for bad, words in (({"hit_soft_17": "yes"}, "true or false"), ({"max_hands": 2.5}, "whole number"),
-                       ({"blackjack_pays": "x"}, "fraction"), ({"late_blackjack": "some"}, "'all' or 'original'"),
-                       ({"insurance_upcards": "A"}, "a list")):
+    for bad, words in (
+        ({"hit_soft_17": "yes"}, "true or false"),
+        ({"max_hands": 2.5}, "whole number"),
+        ({"blackjack_pays": "x"}, "fraction"),
+        ({"late_blackjack": "some"}, "'all' or 'original'"),
+        ({"insurance_upcards": "A"}, "a list"),
+    ):
         with pytest.raises(ValueError, match=words):
             build_game("live_blackjack", bad)

@@ -4,6 +4,7 @@ Small and fast: the charts cover every hand the deal can ask about against every
 infinite-deck expected-value calculation of the same rules, and a few hundred rounds dealt through the deal
 script and settled by the game's own `evaluate` give the same net as an independent settlement.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -14,10 +15,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.blackjack_house_edge import (CHARTS, UPS, BasicStrategy, check_chart, infinite_deck_edge,  # noqa: E402
-                                        published, simulate)
-from recognition.blackjack.engine import value  # noqa: E402
-from recognition.blackjack.games import GAMES  # noqa: E402
+from bench.blackjack_house_edge import (
+    CHARTS,
+    UPS,
+    BasicStrategy,
+    check_chart,
+    infinite_deck_edge,
+    published,
+    simulate,
+)
+from recognition.blackjack.engine import value
+from recognition.blackjack.games import GAMES
 
 CODES = {"S", "H", "D", "Ds", "P", "Rh", "Rs", "Rp"}
 
@@ -39,9 +47,14 @@ def test_every_hand_against_every_up_card_gets_an_allowed_action(game_id):
     under every set of offered actions the deal can make, is answered with an offered action."""
     player = BasicStrategy(CHARTS[game_id])
     ranks = "A23456789T"
-    offers = [("stand", "hit"), ("stand", "hit", "double"), ("stand", "hit", "double", "surrender"),
-              ("stand", "hit", "double", "split"), ("stand", "hit", "double", "split", "surrender"),
-              ("stand", "hit", "split")]
+    offers = [
+        ("stand", "hit"),
+        ("stand", "hit", "double"),
+        ("stand", "hit", "double", "surrender"),
+        ("stand", "hit", "double", "split"),
+        ("stand", "hit", "double", "split", "surrender"),
+        ("stand", "hit", "split"),
+    ]
     seen = set()
     for n in (2, 3, 4):
         for combo in itertools.combinations_with_replacement(ranks, n):
@@ -75,7 +88,9 @@ def test_a_wrong_chart_cell_is_caught():
     chart = {k: dict(v) for k, v in CHARTS["blackjack"].items()}
     chart["hard"] = {**chart["hard"], 11: "D  D  D  D  D  D  D  D  D  D"}  # doubling 11 v T and A under ENHC
     bad = check_chart(GAMES["blackjack"], chart, tol=0.01)
-    assert any(line.startswith("hard 11 v T") for line in bad) and any(line.startswith("hard 11 v A") for line in bad)
+    assert any(line.startswith("hard 11 v T") for line in bad) and any(
+        line.startswith("hard 11 v A") for line in bad
+    )
 
 
 def test_infinite_deck_edges_are_near_the_published_figures():

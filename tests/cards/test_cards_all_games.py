@@ -1,10 +1,11 @@
 """Properties every card game keeps: the judge, evaluate and validate_result agree on random deals; outcomes
 hold no floats; too few and too many cards are refused by name; every game registers for dealer pacing."""
+
 from __future__ import annotations
 
 import json
 import random
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -14,13 +15,29 @@ from recognition.cards.cards import SYMBOLS
 from recognition.game import Hold, ResultReady, RoundSignal
 
 GAMES = all_card_games()
-T = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T = datetime(2026, 1, 1, tzinfo=UTC)
 
 EXPECTED = {
-    "baccarat", "no_commission_baccarat", "golden_wealth_baccarat", "lightning_baccarat", "dragon_tiger",
-    "kricket_war", "football_studio", "war_of_bets", "andar_bahar", "speedy_7", "side_bet_city", "twenty_one_bet",
-    "jokerbet", "rock_paper_scissors", "three_card_poker", "teen_patti", "caribbean_stud", "casino_holdem",
-    "casino_holdem_land", "texas_holdem",
+    "baccarat",
+    "no_commission_baccarat",
+    "golden_wealth_baccarat",
+    "lightning_baccarat",
+    "dragon_tiger",
+    "kricket_war",
+    "football_studio",
+    "war_of_bets",
+    "andar_bahar",
+    "speedy_7",
+    "side_bet_city",
+    "twenty_one_bet",
+    "jokerbet",
+    "rock_paper_scissors",
+    "three_card_poker",
+    "teen_patti",
+    "caribbean_stud",
+    "casino_holdem",
+    "casino_holdem_land",
+    "texas_holdem",
 }
 
 
@@ -69,7 +86,9 @@ def test_judge_evaluate_and_validate_agree_on_random_deals(game_id):
         extras = game.draw_extras(rng)
         item = {"extras": extras} if extras else {}
         context = game.deal_context(item or None) if game_id == "andar_bahar" else None
-        if game.reshuffle_each_round or len(pool) < 60:  # a fresh deck, or a new shoe (and a new judge for it)
+        if (
+            game.reshuffle_each_round or len(pool) < 60
+        ):  # a fresh deck, or a new shoe (and a new judge for it)
             pool = shoe_cards(game)
             rng.shuffle(pool)
             if not game.reshuffle_each_round:
@@ -78,7 +97,9 @@ def test_judge_evaluate_and_validate_agree_on_random_deals(game_id):
         evaluated = game.evaluate({"cards": cards, **item})
         result, outcome = evaluated["result"], evaluated["outcome"]
         assert game.validate_result(result) == result
-        assert game.validate_result({"cards": cards, **({"first_side": context} if context else {})}) == result
+        assert (
+            game.validate_result({"cards": cards, **({"first_side": context} if context else {})}) == result
+        )
         assert no_floats(evaluated) and json.loads(json.dumps(evaluated)) == evaluated
         for w in outcome["winning_bets"]:
             assert set(w) <= {"bet", "payout", "multiplier"}
@@ -86,8 +107,10 @@ def test_judge_evaluate_and_validate_agree_on_random_deals(game_id):
                 assert isinstance(w["payout"], int) or "/" in w["payout"]
         # the judge, fed the same cards, certifies the same result
         decisions = []
-        for item_ in [RoundSignal(signal="round_opened", round_number=n, at=T),
-                      RoundSignal(signal="betting_closed", round_number=n, at=T, extras=extras)]:
+        for item_ in [
+            RoundSignal(signal="round_opened", round_number=n, at=T),
+            RoundSignal(signal="betting_closed", round_number=n, at=T, extras=extras),
+        ]:
             decisions += judge.feed(item_)
         for c in cards:
             decisions += judge.feed(CardDrawn(device_id="t/shoe", at=T, card=c, payload=c))

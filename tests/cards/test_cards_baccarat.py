@@ -1,4 +1,5 @@
 """Baccarat family: the drawing rules exhaustively, exact 8-deck probabilities, outcomes and evaluate."""
+
 from __future__ import annotations
 
 import json
@@ -89,8 +90,9 @@ def test_drawing_rules_every_total_and_third_card(pt, bt):
                 assert r["player_cards"] == [p1, p2, CARD[p3]] and r["banker_cards"] == [b1, b2, CARD[b3]]
                 totals = ((pt + p3) % 10, (bt + b3) % 10)
                 assert (r["player_total"], r["banker_total"]) == totals
-                assert r["winner"] == ("player" if totals[0] > totals[1] else "banker" if totals[1] > totals[0]
-                                       else "tie")
+                assert r["winner"] == (
+                    "player" if totals[0] > totals[1] else "banker" if totals[1] > totals[0] else "tie"
+                )
                 with pytest.raises(ValueError, match="card 7 .* not used by the rules"):
                     BACCARAT.evaluate({"cards": full + ["5S"]})
         else:
@@ -160,8 +162,13 @@ def pushes(outcome: dict) -> dict:
 def test_hand_checked_rounds():
     # seed 000 L1521: a 7 and a 9 are worth 6
     r = BACCARAT.evaluate({"cards": ["7H", "2C", "9D", "4S"]})  # Player 6 stands, Banker 6 stands
-    assert r["result"] == {"winner": "tie", "player_cards": ["7H", "9D"], "banker_cards": ["2C", "4S"],
-                           "player_total": 6, "banker_total": 6}
+    assert r["result"] == {
+        "winner": "tie",
+        "player_cards": ["7H", "9D"],
+        "banker_cards": ["2C", "4S"],
+        "player_total": 6,
+        "banker_total": 6,
+    }
     assert bets(r["outcome"]) == {"tie": 8} and pushes(r["outcome"]) == {"player": 1, "banker": 1}
     # Player natural 9 against Banker 7: natural win, Player bonus pays 1:1 (seed 000 L1563)
     r = BACCARAT.evaluate({"cards": ["9S", "4D", "KH", "3C"]})
@@ -169,14 +176,26 @@ def test_hand_checked_rounds():
     assert bets(r["outcome"]) == {"player": 1, "player_bonus": 1}
     # Banker wins 7 to 2 with three cards each: pays 19/20, Banker bonus by 5 points 2:1 (L1577)
     r = BACCARAT.evaluate({"cards": ["AS", "2H", "AD", "KC", "QS", "5S"]})
-    assert r["result"] == {"winner": "banker", "player_cards": ["AS", "AD", "QS"],
-                           "banker_cards": ["2H", "KC", "5S"], "player_total": 2, "banker_total": 7}
+    assert r["result"] == {
+        "winner": "banker",
+        "player_cards": ["AS", "AD", "QS"],
+        "banker_cards": ["2H", "KC", "5S"],
+        "player_total": 2,
+        "banker_total": 7,
+    }
     assert bets(r["outcome"]) == {"banker": "19/20", "player_pair": 11, "either_pair": 5, "banker_bonus": 2}
     # perfect pairs both sides: 200:1 (seed 000 L1545, 004 L600); natural tie 8-8 pays the bonuses 1:1 (L1565)
     r = BACCARAT.evaluate({"cards": ["4H", "4C", "4H", "4C"]})
     assert r["result"]["winner"] == "tie" and r["result"]["player_total"] == 8
-    assert bets(r["outcome"]) == {"tie": 8, "player_pair": 11, "banker_pair": 11, "perfect_pair": 200,
-                                  "either_pair": 5, "player_bonus": 1, "banker_bonus": 1}
+    assert bets(r["outcome"]) == {
+        "tie": 8,
+        "player_pair": 11,
+        "banker_pair": 11,
+        "perfect_pair": 200,
+        "either_pair": 5,
+        "player_bonus": 1,
+        "banker_bonus": 1,
+    }
     # non-natural win by 9 (9 vs 0): 30:1
     r = BACCARAT.evaluate({"cards": ["2S", "TH", "2D", "KS", "5C", "QH"]})
     assert r["result"]["player_total"] == 9 and r["result"]["banker_total"] == 0
@@ -202,11 +221,20 @@ def test_payout_options():
 
 
 def test_no_commission_banker_six_pays_half():
-    r = NO_COMMISSION.evaluate({"cards": ["KS", "2H", "QD", "4D", "5C"]})  # P 0 draws 5 -> 5; B 6 stands on a 5
-    assert r["result"] == {"winner": "banker", "player_cards": ["KS", "QD", "5C"], "banker_cards": ["2H", "4D"],
-                           "player_total": 5, "banker_total": 6}
+    r = NO_COMMISSION.evaluate(
+        {"cards": ["KS", "2H", "QD", "4D", "5C"]}
+    )  # P 0 draws 5 -> 5; B 6 stands on a 5
+    assert r["result"] == {
+        "winner": "banker",
+        "player_cards": ["KS", "QD", "5C"],
+        "banker_cards": ["2H", "4D"],
+        "player_total": 5,
+        "banker_total": 6,
+    }
     assert bets(r["outcome"]) == {"banker": "1/2"}
-    assert bets(BACCARAT.evaluate({"cards": ["KS", "2H", "QD", "4D", "5C"]})["outcome"]) == {"banker": "19/20"}
+    assert bets(BACCARAT.evaluate({"cards": ["KS", "2H", "QD", "4D", "5C"]})["outcome"]) == {
+        "banker": "19/20"
+    }
     r = NO_COMMISSION.evaluate({"cards": ["KS", "3H", "QD", "4D", "5C"]})  # Banker 7 wins: 1:1
     assert r["result"]["banker_total"] == 7 and bets(r["outcome"]) == {"banker": 1}
 
@@ -215,8 +243,12 @@ def test_validate_result_redeals_the_cards_and_checks_every_given_field():
     canonical = BACCARAT.evaluate({"cards": ["AS", "2H", "AD", "KC", "QS", "5S"]})["result"]
     assert BACCARAT.validate_result(canonical) == canonical
     assert BACCARAT.validate_result({"cards": ["AS", "2H", "AD", "KC", "QS", "5S"]}) == canonical
-    assert BACCARAT.validate_result({"player_cards": ["AS", "AD", "QS"], "banker_cards": ["2H", "KC", "5S"],
-                                     "note": "dropped"}) == canonical
+    assert (
+        BACCARAT.validate_result(
+            {"player_cards": ["AS", "AD", "QS"], "banker_cards": ["2H", "KC", "5S"], "note": "dropped"}
+        )
+        == canonical
+    )
     with pytest.raises(ValueError, match="winner is 'banker' for these cards, not 'player'"):
         BACCARAT.validate_result({**canonical, "winner": "player"})
     with pytest.raises(ValueError, match="banker_total is 7"):
@@ -232,16 +264,19 @@ def test_validate_result_redeals_the_cards_and_checks_every_given_field():
         BACCARAT.validate_result(["AS"])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("cards,message", [
-    ([], r"too few cards \(0\): the next card is the player's 1st card \(player_1\)"),
-    (["AS", "2H", "AD"], r"the banker's 2nd card \(banker_2\)"),
-    (["AS", "2H", "AD", "JK"], r"card 4: a joker \(JK\) is not a card of baccarat"),
-    (["AS", "2H", "AD", "10C"], r"card 4: '10C' is not a card code; the ten is written T: write 'TC'"),
-    (["AS", "2H", "AD", "kc"], r"write 'KC'"),
-    (["AS", "2H", "AD", 7], r"card 4: a card is a code such as '9H'"),
-    ("AS 2H", r"'cards' must be a list"),
-    (["AS", "2H", "AD", "KC", "ROCK"], r"card 5: a rock card \(ROCK\) is not a card of baccarat"),
-])
+@pytest.mark.parametrize(
+    "cards,message",
+    [
+        ([], r"too few cards \(0\): the next card is the player's 1st card \(player_1\)"),
+        (["AS", "2H", "AD"], r"the banker's 2nd card \(banker_2\)"),
+        (["AS", "2H", "AD", "JK"], r"card 4: a joker \(JK\) is not a card of baccarat"),
+        (["AS", "2H", "AD", "10C"], r"card 4: '10C' is not a card code; the ten is written T: write 'TC'"),
+        (["AS", "2H", "AD", "kc"], r"write 'KC'"),
+        (["AS", "2H", "AD", 7], r"card 4: a card is a code such as '9H'"),
+        ("AS 2H", r"'cards' must be a list"),
+        (["AS", "2H", "AD", "KC", "ROCK"], r"card 5: a rock card \(ROCK\) is not a card of baccarat"),
+    ],
+)
 def test_evaluate_refuses_bad_rounds_and_names_the_problem(cards, message):
     with pytest.raises(ValueError, match=message):
         BACCARAT.evaluate({"cards": cards})
@@ -276,24 +311,40 @@ def test_fast_paths_agree_with_the_general_path_and_the_cli():
         general = {"result": BACCARAT.result_from_cards(BACCARAT.deal(cards)[0]), "outcome": None}
         assert fast["result"] == general["result"]
         line = json.dumps({"id": i if i % 2 else f"r-{i}\u00e9", "cards": cards}) + "\n"
-        assert BACCARAT.evaluate_json(line) == json.dumps(evaluate_line(BACCARAT, line, i + 1),
-                                                          separators=(",", ":")) + "\n"
+        assert (
+            BACCARAT.evaluate_json(line)
+            == json.dumps(evaluate_line(BACCARAT, line, i + 1), separators=(",", ":")) + "\n"
+        )
     # anything out of the ordinary goes to the CLI's general path
-    for line in ('{"id": 1, "cards": ["AS", "2H", "AD"]}', '{"id": 1.5, "cards": ["9S", "4D", "KH", "3C"]}',
-                 '{"id": 1, "cards": ["9S", "4D", "KH", "3C"], "extras": null}', "[1]", "not json",
-                 '{"id": 1, "cards": ["9S", "4D", "KH", "3C", "2C"]}',
-                 '{"id": true, "cards": ["9S", "4D", "KH", "3C"]}'):
+    for line in (
+        '{"id": 1, "cards": ["AS", "2H", "AD"]}',
+        '{"id": 1.5, "cards": ["9S", "4D", "KH", "3C"]}',
+        '{"id": 1, "cards": ["9S", "4D", "KH", "3C"], "extras": null}',
+        "[1]",
+        "not json",
+        '{"id": 1, "cards": ["9S", "4D", "KH", "3C", "2C"]}',
+        '{"id": true, "cards": ["9S", "4D", "KH", "3C"]}',
+    ):
         assert BACCARAT.evaluate_json(line) is None
     assert LIGHTNING.evaluate_json('{"id": 1, "cards": ["9S", "4D", "KH", "3C"]}') is None
 
 
 def test_lightning_multipliers_multiply_the_bets_whose_hand_holds_the_cards():
-    extras = {"lightning_cards": [{"card": "9S", "multiplier": 8}, {"card": "KH", "multiplier": 2},
-                                  {"card": "4D", "multiplier": 5}]}
+    extras = {
+        "lightning_cards": [
+            {"card": "9S", "multiplier": 8},
+            {"card": "KH", "multiplier": 2},
+            {"card": "4D", "multiplier": 5},
+        ]
+    }
     r = LIGHTNING.evaluate({"cards": ["9S", "4D", "KH", "3C"], "extras": extras})
     win = {w["bet"]: w for w in r["outcome"]["winning_bets"]}
     assert win["player"] == {"bet": "player", "payout": 16, "multiplier": 16}
-    assert win["player_bonus"] == {"bet": "player_bonus", "payout": 1, "multiplier": 1}  # side bet: not multiplied
+    assert win["player_bonus"] == {
+        "bet": "player_bonus",
+        "payout": 1,
+        "multiplier": 1,
+    }  # side bet: not multiplied
     assert r["outcome"]["lightning_cards"] == extras["lightning_cards"]
     # Banker 0.95:1 times 5
     r = LIGHTNING.evaluate({"cards": ["AS", "4D", "AD", "KC", "QS"], "extras": extras})
@@ -317,7 +368,10 @@ def test_lightning_extras_are_checked():
         ({"lightning_cards": [{"card": "9S", "multiplier": 7}]}, "multiplier 7 is not one of"),
         ({"lightning_cards": [{"card": "9S", "multiplier": 2.0}]}, "multiplier 2.0"),
         ({"lightning_cards": [{"card": "JK", "multiplier": 2}]}, "not one of the 52 cards"),
-        ({"lightning_cards": [{"card": "9S", "multiplier": 2}, {"card": "9S", "multiplier": 3}]}, "drawn twice"),
+        (
+            {"lightning_cards": [{"card": "9S", "multiplier": 2}, {"card": "9S", "multiplier": 3}]},
+            "drawn twice",
+        ),
         ({"lightning_cards": ["9S"]}, "each multiplier card is"),
     ]:
         with pytest.raises(ValueError, match=message):
@@ -349,8 +403,11 @@ def test_draw_extras_uses_only_the_rng_given_and_draws_within_the_rules():
 
 
 def test_golden_wealth_multiplies_main_bets_only_and_names_its_pair_bet():
-    extras = {"gold_cards": [{"card": c, "multiplier": m} for c, m in
-                             (("9S", 3), ("4D", 5), ("2C", 2), ("AH", 8), ("7D", 2))]}
+    extras = {
+        "gold_cards": [
+            {"card": c, "multiplier": m} for c, m in (("9S", 3), ("4D", 5), ("2C", 2), ("AH", 8), ("7D", 2))
+        ]
+    }
     r = GOLDEN.evaluate({"cards": ["9S", "4D", "9H", "KC"], "extras": extras})  # Player natural 8 beats 4
     assert r["result"]["winner"] == "player"
     assert bets(r["outcome"]) == {"player": 3, "player_pair": 11, "golden_pair": 5, "player_bonus": 1}

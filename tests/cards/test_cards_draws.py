@@ -1,7 +1,8 @@
 """Speedy 7, Jokerbet (one card a round) and 21 Bet."""
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -13,7 +14,7 @@ from recognition.game import Hold, Note, ResultReady, RoundSignal
 
 S7, JB = GAMES["speedy_7"], GAMES["jokerbet"]
 B21 = TWENTY_ONE["twenty_one_bet"]
-T = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def bets(outcome: dict) -> list[str]:
@@ -24,8 +25,10 @@ def test_speedy_7_colours():
     for card in STANDARD_52:
         r = S7.evaluate({"cards": [card]})
         colour = "red" if card[1] in "DH" else "black"  # L2515
-        assert r == {"result": {"card": card, "colour": colour}, "outcome": {"winning_bets": [{"bet": colour}],
-                                                                            "pushed_bets": []}}
+        assert r == {
+            "result": {"card": card, "colour": colour},
+            "outcome": {"winning_bets": [{"bet": colour}], "pushed_bets": []},
+        }
     with pytest.raises(ValueError, match=r"too few cards \(0\): the next card is the card"):
         S7.evaluate({"cards": []})
     with pytest.raises(ValueError, match="not a card of speedy_7"):
@@ -33,11 +36,34 @@ def test_speedy_7_colours():
 
 
 def test_jokerbet_bet_spots():
-    assert bets(JB.evaluate({"cards": ["QD"]})["outcome"]) == ["rank_queen", "card_QD", "diamonds", "red",
-                                                               "non_digital"]
-    assert bets(JB.evaluate({"cards": ["TC"]})["outcome"]) == ["rank_10", "card_TC", "clubs", "black", "digital"]
-    assert bets(JB.evaluate({"cards": ["2S"]})["outcome"]) == ["rank_2", "card_2S", "spades", "black", "digital"]
-    assert bets(JB.evaluate({"cards": ["AH"]})["outcome"]) == ["rank_ace", "card_AH", "hearts", "red", "non_digital"]
+    assert bets(JB.evaluate({"cards": ["QD"]})["outcome"]) == [
+        "rank_queen",
+        "card_QD",
+        "diamonds",
+        "red",
+        "non_digital",
+    ]
+    assert bets(JB.evaluate({"cards": ["TC"]})["outcome"]) == [
+        "rank_10",
+        "card_TC",
+        "clubs",
+        "black",
+        "digital",
+    ]
+    assert bets(JB.evaluate({"cards": ["2S"]})["outcome"]) == [
+        "rank_2",
+        "card_2S",
+        "spades",
+        "black",
+        "digital",
+    ]
+    assert bets(JB.evaluate({"cards": ["AH"]})["outcome"]) == [
+        "rank_ace",
+        "card_AH",
+        "hearts",
+        "red",
+        "non_digital",
+    ]
     assert bets(JB.evaluate({"cards": ["RJ"]})["outcome"]) == ["joker", "red_joker", "red", "non_digital"]
     assert bets(JB.evaluate({"cards": ["BJ"]})["outcome"]) == ["joker", "black_joker", "black", "non_digital"]
     with pytest.raises(ValueError, match=r"a joker \(JK\) is not a card of jokerbet"):
@@ -95,9 +121,15 @@ def test_twenty_one_bet_hand_checked():
     assert bets(r["outcome"]) == ["player_2", "win_with_2_cards", "bust"]  # 13 points: no points bet
     # picture cards are 2, 3, 4 points; at most three more cards each, then the totals are compared
     r = B21.evaluate({"cards": ["6S", "JH", "7D", "QC", "JC", "KD", "QS", "JD", "KS", "QD"]})
-    assert r["result"]["player_1_total"] == 6 + 2 + 2 + 3 + 4 and r["result"]["player_2_total"] == 7 + 3 + 4 + 2 + 3
-    assert r["result"]["winner"] == "player_2" and bets(r["outcome"])[:3] == ["player_2", "win_with_5_cards",
-                                                                              "win_with_19_points"]
+    assert (
+        r["result"]["player_1_total"] == 6 + 2 + 2 + 3 + 4
+        and r["result"]["player_2_total"] == 7 + 3 + 4 + 2 + 3
+    )
+    assert r["result"]["winner"] == "player_2" and bets(r["outcome"])[:3] == [
+        "player_2",
+        "win_with_5_cards",
+        "win_with_19_points",
+    ]
     # the ace counts 11 while that does not bust: A + 6 = 17 stands
     r = B21.evaluate({"cards": ["AS", "6H", "TD", "8C"]})
     assert r["result"]["player_1_total"] == 17 and r["result"]["winner"] == "player_2"

@@ -1,5 +1,6 @@
 """Dragon Tiger, Kricket-War, Football Studio, War of Bets, Rock Paper Scissors: every rank pair, the seeds'
 examples, and the bet spots."""
+
 from __future__ import annotations
 
 from itertools import product
@@ -9,8 +10,9 @@ import pytest
 from recognition.cards.cards import RANKS
 from recognition.cards.duel import GAMES
 
-DT, KW, FS, WAR, RPS = (GAMES[g] for g in ("dragon_tiger", "kricket_war", "football_studio", "war_of_bets",
-                                            "rock_paper_scissors"))
+DT, KW, FS, WAR, RPS = (
+    GAMES[g] for g in ("dragon_tiger", "kricket_war", "football_studio", "war_of_bets", "rock_paper_scissors")
+)
 ACE_LOW_ORDER = "A23456789TJQK"  # seed 000 L1807
 ACE_HIGH_ORDER = "23456789TJQKA"  # seed 000 L1780, L2619
 
@@ -34,8 +36,12 @@ def test_dragon_tiger_every_rank_pair(game):
             assert pushes(r["outcome"]) == {"dragon": "1/2", "tiger": "1/2"}  # 50% of the main bet back
         else:
             winner = "dragon" if ia > ib else "tiger"
-            assert r["result"] == {"winner": winner, "dragon_card": a + "S", "tiger_card": b + "H",
-                                   "suited_tie": False}
+            assert r["result"] == {
+                "winner": winner,
+                "dragon_card": a + "S",
+                "tiger_card": b + "H",
+                "suited_tie": False,
+            }
             assert wins(r["outcome"]) == {winner: 1} and pushes(r["outcome"]) == {}
 
 
@@ -57,7 +63,10 @@ def test_football_studio_every_rank_pair():
         ia, ib = ACE_HIGH_ORDER.index(a), ACE_HIGH_ORDER.index(b)
         if ia == ib:
             assert r["result"]["winner"] == "draw"
-            assert wins(r["outcome"]) == {"draw": 11} and pushes(r["outcome"]) == {"home": "1/2", "away": "1/2"}
+            assert wins(r["outcome"]) == {"draw": 11} and pushes(r["outcome"]) == {
+                "home": "1/2",
+                "away": "1/2",
+            }
         else:
             winner = "home" if ia > ib else "away"
             assert r["result"] == {"winner": winner, "home_card": a + "D", "away_card": b + "C"}
@@ -68,14 +77,33 @@ def test_football_studio_every_rank_pair():
 def test_war_of_bets_bet_spots():
     r = WAR.evaluate({"cards": ["8H", "QC"]})  # the first card to the Player (L2621)
     assert r["result"] == {"winner": "dealer", "player_card": "8H", "dealer_card": "QC"}
-    assert wins(r["outcome"]) == {b: None for b in (
-        "dealer_wins", "dealer_black", "dealer_clubs", "dealer_score_over_8", "dealer_picture",
-        "player_red", "player_hearts", "player_score_8", "player_ace_or_number")}
+    assert wins(r["outcome"]) == {
+        b: None
+        for b in (
+            "dealer_wins",
+            "dealer_black",
+            "dealer_clubs",
+            "dealer_score_over_8",
+            "dealer_picture",
+            "player_red",
+            "player_hearts",
+            "player_score_8",
+            "player_ace_or_number",
+        )
+    }
     r = WAR.evaluate({"cards": ["AS", "AD"]})
     assert r["result"]["winner"] == "war"
-    assert set(wins(r["outcome"])) == {"war", "dealer_red", "dealer_diamonds", "dealer_score_over_8",
-                                       "dealer_ace_or_number", "player_black", "player_spades",
-                                       "player_score_over_8", "player_ace_or_number"}
+    assert set(wins(r["outcome"])) == {
+        "war",
+        "dealer_red",
+        "dealer_diamonds",
+        "dealer_score_over_8",
+        "dealer_ace_or_number",
+        "player_black",
+        "player_spades",
+        "player_score_over_8",
+        "player_ace_or_number",
+    }
     assert "player_wins" in wins(WAR.evaluate({"cards": ["2C", "AD"][::-1]})["outcome"])
     assert "dealer_score_under_8" in wins(WAR.evaluate({"cards": ["2C", "7D"]})["outcome"])
     assert WAR.shoe_spec().limit("AS") == 6  # six decks (L2619)
@@ -100,5 +128,6 @@ def test_rock_paper_scissors_every_pair():
     # the seed gives no deck composition: no copy check unless configured
     assert RPS.evaluate({"cards": ["ROCK", "ROCK"]})
     from recognition.cards.duel import RockPaperScissors
+
     with pytest.raises(ValueError, match="drawn 2 times"):
         RockPaperScissors(symbol_copies=1).evaluate({"cards": ["ROCK", "ROCK"]})

@@ -1,12 +1,19 @@
 """The card judge, fed hand-built shoe events and round signals (baccarat deal script)."""
+
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from devices.events import CardDrawn, CardUnreadable, DeviceConnected, DeviceDisconnected, DeviceUnknownMessage
+from devices.events import (
+    CardDrawn,
+    CardUnreadable,
+    DeviceConnected,
+    DeviceDisconnected,
+    DeviceUnknownMessage,
+)
 from recognition.cards.baccarat import GAMES
 from recognition.cards.cards import STANDARD_52
 from recognition.cards.judge import HOLD_MESSAGES, CardJudge, face_value_burn
@@ -14,7 +21,7 @@ from recognition.game import Hold, Note, Release, ResultReady, RoundSignal
 
 BACCARAT = GAMES["baccarat"]
 DEV = "bac-1/shoe"
-T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=UTC)
 _clock = [0.0]
 
 
@@ -96,12 +103,15 @@ def test_every_hand_of_a_shoe_is_certified_as_evaluate_says():
     assert sum(judge.shoe_counts.values()) == 416 - len(shoe)
 
 
-@pytest.mark.parametrize("bad,code", [
-    (card(None, payload="9999999999"), "unknown_card"),
-    (card("KD", deck="555555"), "wrong_shoe"),
-    (card("JK"), "impossible_card"),
-    (card("ROCK"), "impossible_card"),
-])
+@pytest.mark.parametrize(
+    "bad,code",
+    [
+        (card(None, payload="9999999999"), "unknown_card"),
+        (card("KD", deck="555555"), "wrong_shoe"),
+        (card("JK"), "impossible_card"),
+        (card("ROCK"), "impossible_card"),
+    ],
+)
 def test_a_card_that_cannot_be_trusted_holds_the_round_for_good(bad, code):
     judge = BACCARAT.new_judge()
     out = feed(judge, sig("round_opened", 1), sig("betting_closed", 1), card("AS"), card("2H"), bad)
@@ -129,7 +139,9 @@ def test_eight_copies_are_fine_and_the_ninth_is_impossible():
     judge = BACCARAT.new_judge()
     out = play(judge, 1, ["KS"] * 6)  # 0 v 0: the Player draws, then the Banker
     assert kinds(out) == ["result_ready"]
-    out = feed(judge, sig("round_ended", 1), sig("round_opened", 2), sig("betting_closed", 2), card("KS"), card("KS"))
+    out = feed(
+        judge, sig("round_ended", 1), sig("round_opened", 2), sig("betting_closed", 2), card("KS"), card("KS")
+    )
     assert judge.shoe_counts["KS"] == 8 and out == []
     out = feed(judge, card("KS"))
     assert kinds(out) == ["hold:impossible_card"] and "drawn 9 times" in out[0].message
@@ -148,8 +160,14 @@ def test_a_card_before_betting_closed_holds_and_voids_are_the_way_out():
 
 def test_an_unreadable_card_is_rescanned_and_the_dealer_checks_before_release():
     judge = BACCARAT.new_judge()
-    out = feed(judge, sig("round_opened", 1), sig("betting_closed", 1), card("9S"), card("4D"),
-               CardUnreadable(device_id=DEV, at=at(), reason="barcode smudged"))
+    out = feed(
+        judge,
+        sig("round_opened", 1),
+        sig("betting_closed", 1),
+        card("9S"),
+        card("4D"),
+        CardUnreadable(device_id=DEV, at=at(), reason="barcode smudged"),
+    )
     assert kinds(out) == ["hold:card_unreadable"]
     assert "the player's 2nd card" in out[0].message and "Scan that card again" in out[0].message
     out = feed(judge, card("KH"))
@@ -174,8 +192,17 @@ def test_an_extra_card_after_the_hand_holds():
     out = feed(judge, card("7H"))  # the round is still open: it was held, or the table has not ended it
     assert kinds(out) == ["hold:extra_card"] and "[9S 4D KH 3C]" in out[0].message
     assert feed(judge, card("7H")) == []
-    bad = feed(judge, sig("round_ended", 1), sig("round_opened", 2), sig("betting_closed", 2), card("9S"),
-               card("4D"), card("KH"), card("3C"), CardUnreadable(device_id=DEV, at=at(), reason="x"))
+    bad = feed(
+        judge,
+        sig("round_ended", 1),
+        sig("round_opened", 2),
+        sig("betting_closed", 2),
+        card("9S"),
+        card("4D"),
+        card("KH"),
+        card("3C"),
+        CardUnreadable(device_id=DEV, at=at(), reason="x"),
+    )
     assert kinds(bad)[-1] == "hold:extra_card"
 
 
@@ -203,8 +230,9 @@ def test_the_deck_is_learned_from_the_first_card_when_not_configured():
     assert kinds(out) == ["hold:wrong_shoe"] and "deck 'B2'; this shoe is deck 'A1'" in out[0].message
     # cards whose vendor table gives no deck are not checked
     judge = BACCARAT.new_judge()
-    assert results(feed(judge, sig("round_opened", 1), sig("betting_closed", 1),
-                        *[card(c, deck=None) for c in NATURAL]))
+    assert results(
+        feed(judge, sig("round_opened", 1), sig("betting_closed", 1), *[card(c, deck=None) for c in NATURAL])
+    )
 
 
 def test_cut_card_last_hand_shoe_change_and_face_value_burns():
@@ -225,7 +253,9 @@ def test_cut_card_last_hand_shoe_change_and_face_value_burns():
     for i in range(7):
         out = feed(judge, card(STANDARD_52[i], deck="NEW"))
         assert kinds(out) == ["note:burn"] and f"{6 - i} more to burn" in out[0].message
-    out = feed(judge, sig("round_opened", 3), sig("betting_closed", 3), *[card(c, deck="NEW") for c in NATURAL])
+    out = feed(
+        judge, sig("round_opened", 3), sig("betting_closed", 3), *[card(c, deck="NEW") for c in NATURAL]
+    )
     assert kinds(out) == ["result_ready"]
     # the new shoe has its own deck: a card of the old one is foreign now
     feed(judge, sig("round_ended", 3))
@@ -247,7 +277,9 @@ def test_a_deal_without_the_owed_burns_is_held_for_the_dealer():
 
 def test_burn_each_round_is_drawn_while_betting_is_open():
     judge = BACCARAT.new_judge(burn_each_round=1)
-    out = feed(judge, sig("round_opened", 1), card("TD"), sig("betting_closed", 1), *[card(c) for c in NATURAL])
+    out = feed(
+        judge, sig("round_opened", 1), card("TD"), sig("betting_closed", 1), *[card(c) for c in NATURAL]
+    )
     assert kinds(out) == ["note:burn", "result_ready"]
     assert out[1].result["player_cards"] == ["9S", "KH"]
     # a card after betting closed is always dealt: a burn not drawn before is a check for the dealer, never a
@@ -278,8 +310,14 @@ def test_no_more_rounds_after_the_cut_card_when_so_configured():
     assert kinds(out) == ["result_ready"]
     # a cut card during a round with 0 hands after it: that round is the last
     judge = BACCARAT.new_judge(hands_after_cut_card=0)
-    out = feed(judge, sig("round_opened", 1), cut(), sig("betting_closed", 1), *[card(c) for c in NATURAL],
-               sig("round_ended", 1))
+    out = feed(
+        judge,
+        sig("round_opened", 1),
+        cut(),
+        sig("betting_closed", 1),
+        *[card(c) for c in NATURAL],
+        sig("round_ended", 1),
+    )
     assert kinds(out) == ["note:cut_card", "result_ready", "hold:shoe_change"]
 
 
@@ -311,13 +349,25 @@ def test_shoe_disconnects():
     out = feed(judge, DeviceDisconnected(device_id=DEV, at=at(), reason="cable"))
     assert kinds(out) == ["hold:shoe_lost"]
     assert feed(judge, DeviceDisconnected(device_id=DEV, at=at(), reason="cable")) == []
-    assert kinds(feed(judge, DeviceConnected(device_id=DEV, at=at(), port="/dev/ttyUSB0"))) == ["release:shoe_lost"]
+    assert kinds(feed(judge, DeviceConnected(device_id=DEV, at=at(), port="/dev/ttyUSB0"))) == [
+        "release:shoe_lost"
+    ]
     # during a deal: the dealer must check the hand, so the judge does not release by itself
-    out = feed(judge, sig("round_opened", 1), sig("betting_closed", 1), card("9S"),
-               DeviceDisconnected(device_id=DEV, at=at(), reason="cable"))
+    out = feed(
+        judge,
+        sig("round_opened", 1),
+        sig("betting_closed", 1),
+        card("9S"),
+        DeviceDisconnected(device_id=DEV, at=at(), reason="cable"),
+    )
     assert kinds(out) == ["hold:shoe_lost"] and "compare the cards" in out[0].message
-    out = feed(judge, DeviceConnected(device_id=DEV, at=at(), port="/dev/ttyUSB0"), card("4D"), card("KH"),
-               card("3C"))
+    out = feed(
+        judge,
+        DeviceConnected(device_id=DEV, at=at(), port="/dev/ttyUSB0"),
+        card("4D"),
+        card("KH"),
+        card("3C"),
+    )
     assert kinds(out) == ["note:shoe_reconnected", "result_ready"]
 
 
@@ -341,7 +391,15 @@ def test_settings_are_checked():
 
 
 def test_face_value_burn():
-    assert [face_value_burn(c) for c in ("AS", "5H", "9D", "TC", "JS", "QH", "KD")] == [1, 5, 9, 10, 10, 10, 10]
+    assert [face_value_burn(c) for c in ("AS", "5H", "9D", "TC", "JS", "QH", "KD")] == [
+        1,
+        5,
+        9,
+        10,
+        10,
+        10,
+        10,
+    ]
 
 
 def test_faults_never_lead_to_a_wrong_result():
@@ -364,10 +422,13 @@ def test_faults_never_lead_to_a_wrong_result():
         at_card = rng.randrange(4)  # every hand has at least four cards
         while BACCARAT.next_position(dealt) is not None:
             if kind in ("unknown", "foreign", "joker", "unreadable", "lost") and len(dealt) == at_card:
-                bad = {"unknown": card(None, deck="D1"), "foreign": card(rng.choice(shoe), deck="X"),
-                       "joker": card("JK", deck="D1"),
-                       "unreadable": CardUnreadable(device_id=DEV, at=at(), reason="no read"),
-                       "lost": DeviceDisconnected(device_id=DEV, at=at(), reason="cable")}[kind]
+                bad = {
+                    "unknown": card(None, deck="D1"),
+                    "foreign": card(rng.choice(shoe), deck="X"),
+                    "joker": card("JK", deck="D1"),
+                    "unreadable": CardUnreadable(device_id=DEV, at=at(), reason="no read"),
+                    "lost": DeviceDisconnected(device_id=DEV, at=at(), reason="cable"),
+                }[kind]
                 out += feed(judge, bad)
                 if kind == "lost":
                     out += feed(judge, DeviceConnected(device_id=DEV, at=at(), port="p"))

@@ -1,5 +1,6 @@
 """Poker hand ranking (exact category counts) and the poker games: Side Bet City, Three Card Poker / Teen Patti,
 Caribbean Stud, Casino Hold'em, Texas Hold'em, against hand-checked rounds and the seeds' examples."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -12,9 +13,18 @@ from recognition.cards.cards import RANKS, STANDARD_52
 from recognition.cards.poker import best5, name3, name5, rank3, rank5
 from recognition.cards.poker_games import GAMES, CasinoHoldem
 
-SBC, TCP, TP, CS, CH, CHL, TH = (GAMES[g] for g in ("side_bet_city", "three_card_poker", "teen_patti",
-                                                     "caribbean_stud", "casino_holdem", "casino_holdem_land",
-                                                     "texas_holdem"))
+SBC, TCP, TP, CS, CH, CHL, TH = (
+    GAMES[g]
+    for g in (
+        "side_bet_city",
+        "three_card_poker",
+        "teen_patti",
+        "caribbean_stud",
+        "casino_holdem",
+        "casino_holdem_land",
+        "texas_holdem",
+    )
+)
 
 
 def test_five_card_categories_over_all_hands_exactly():
@@ -27,22 +37,38 @@ def test_five_card_categories_over_all_hands_exactly():
             continue
         if len(mult) == 5:  # five ranks: 4 ways to be suited, 4**5 - 4 not
             counts[name5(rank5([r + "S" for r in ranks]))] += 4
-            counts[name5(rank5([r + s for r, s in zip(ranks, "SSSSH")]))] += 4 ** 5 - 4
+            counts[name5(rank5([r + s for r, s in zip(ranks, "SSSSH")]))] += 4**5 - 4
         else:
             hand, ways = [], 1
             for r, n in mult.items():
                 hand += [r + suits_for[i] for i in range(n)]
                 ways *= comb(4, n)
             counts[name5(rank5(hand))] += ways
-    assert counts == {"royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3744,
-                      "flush": 5108, "straight": 10200, "three_of_a_kind": 54912, "two_pair": 123552,
-                      "pair": 1098240, "high_card": 1302540}
+    assert counts == {
+        "royal_flush": 4,
+        "straight_flush": 36,
+        "four_of_a_kind": 624,
+        "full_house": 3744,
+        "flush": 5108,
+        "straight": 10200,
+        "three_of_a_kind": 54912,
+        "two_pair": 123552,
+        "pair": 1098240,
+        "high_card": 1302540,
+    }
 
 
 def test_three_card_categories_over_all_hands():
     counts = Counter(name3(rank3(h)) for h in combinations(STANDARD_52, 3))
-    assert counts == {"mini_royal": 4, "straight_flush": 44, "three_of_a_kind": 52, "straight": 720,
-                      "flush": 1096, "pair": 3744, "high_card": 16440}
+    assert counts == {
+        "mini_royal": 4,
+        "straight_flush": 44,
+        "three_of_a_kind": 52,
+        "straight": 720,
+        "flush": 1096,
+        "pair": 3744,
+        "high_card": 16440,
+    }
 
 
 def test_hand_order_and_the_seeds_examples():
@@ -80,7 +106,9 @@ def pushes(outcome: dict) -> set:
 def test_side_bet_city():
     # 3 Card Hand: a pair (1:1); 5 Card Hand: pair of kings (JJ-AA, 1:1); 7 Card Hand: three of a kind (3:1)
     r = SBC.evaluate({"cards": ["KS", "KD", "4C", "9H", "2D", "KH", "7S"]})
-    assert r["result"]["three_card_hand"] == "pair" and r["result"]["five_card_hand"] == "pair_jacks_or_better"
+    assert (
+        r["result"]["three_card_hand"] == "pair" and r["result"]["five_card_hand"] == "pair_jacks_or_better"
+    )
     assert r["result"]["seven_card_hand"] == "three_of_a_kind"
     assert wins(r["outcome"]) == {"three_card_hand": 1, "five_card_hand": 1, "seven_card_hand": 3}
     # nothing anywhere: All Lose pays 0.7:1 (L3493: a bet of 1000 receives 1700)
@@ -132,8 +160,12 @@ def test_caribbean_stud():
     r = CS.evaluate({"cards": ["7H", "7D", "TH", "TC", "9D", "AS", "QD", "8C", "5H", "2S"]})
     assert wins(r["outcome"]) == {"ante": 1} and pushes(r["outcome"]) == {"call"}
     # the seed's own inconsistent example "7♦, 10♥, A♥, 6♦, 8♦" (L725) is high card: no qualification without a king
-    assert CS.evaluate({"cards": ["2C", "3C", "4D", "9S", "JS", "7D", "TH", "AH", "6D", "8D"]})["result"][
-        "dealer_qualifies"] is False
+    assert (
+        CS.evaluate({"cards": ["2C", "3C", "4D", "9S", "JS", "7D", "TH", "AH", "6D", "8D"]})["result"][
+            "dealer_qualifies"
+        ]
+        is False
+    )
     # full house against a qualifying dealer: call 3:1; 5+1: the player's five and the up card -> four of a kind
     r = CS.evaluate({"cards": ["6D", "6H", "KC", "KH", "KS", "KD", "2D", "2H", "9S", "TC"]})
     assert wins(r["outcome"]) == {"ante": 1, "call": 3, "five_plus_one_bonus": 100}
@@ -158,14 +190,24 @@ def test_casino_holdem():
     r = CH.evaluate({"cards": ["AH", "KH", "3C", "8D", "9H", "3H", "2H", "5C", "TS"]})
     assert r["result"]["dealer_qualifies"] is False and r["result"]["player_hand"] == "flush"
     assert wins(r["outcome"]) == {"ante": 2, "bonus": 20}
-    assert wins(CasinoHoldem(no_qualify_ante="table").evaluate(
-        {"cards": ["AC", "KD", "3C", "8D", "AS", "3H", "QS", "9C", "2S"]})["outcome"])["ante"] == 1
+    assert (
+        wins(
+            CasinoHoldem(no_qualify_ante="table").evaluate(
+                {"cards": ["AC", "KD", "3C", "8D", "AS", "3H", "QS", "9C", "2S"]}
+            )["outcome"]
+        )["ante"]
+        == 1
+    )
     # equal best five cards: the board plays for both: a push (001 L13)
     r = CH.evaluate({"cards": ["2C", "3D", "2H", "3S", "AS", "KS", "QS", "JS", "TS"]})
     assert r["result"]["winner"] == "tie" and pushes(r["outcome"]) == {"ante", "call"}
     # land rules: the bonus is 7:1 for any hand from a pair of aces up (001 L43)
-    assert wins(CHL.evaluate({"cards": ["AH", "KH", "3C", "8D", "9H", "3H", "2H", "5C", "TS"]})["outcome"])[
-        "bonus"] == 7
+    assert (
+        wins(CHL.evaluate({"cards": ["AH", "KH", "3C", "8D", "9H", "3H", "2H", "5C", "TS"]})["outcome"])[
+            "bonus"
+        ]
+        == 7
+    )
     with pytest.raises(ValueError, match=r"too few cards \(7\): the next card is the turn \(turn\)"):
         CH.evaluate({"cards": deal[:7]})
 
@@ -186,4 +228,6 @@ def test_texas_holdem():
     assert wins(r["outcome"]) == {"ante": 1, "play": 1} and pushes(r["outcome"]) == {"blind"}
     # the dealer wins: all lost, trips still pays on the player's three of a kind
     r = TH.evaluate({"cards": ["4H", "4D", "AC", "AD", "4S", "AS", "KS", "7H", "3S"]})
-    assert r["result"]["winner"] == "dealer" and wins(r["outcome"]) == {"trips": 3} and not pushes(r["outcome"])
+    assert (
+        r["result"]["winner"] == "dealer" and wins(r["outcome"]) == {"trips": 3} and not pushes(r["outcome"])
+    )

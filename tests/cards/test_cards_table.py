@@ -1,9 +1,10 @@
 """Card games on a real studio table (journal, round lifecycle, feed): faults hold, people decide, nothing wrong
 is certified."""
+
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -27,16 +28,22 @@ def journal(tmp_path):
 
 
 def table_for(game_id: str, journal: Journal, **settings) -> Table:
-    return Table("bac-1", GAMES[game_id], journal, betting_seconds=0, judge_settings=settings,
-                 devices=[DeviceSlot(device_id=DEV, kind="serial-shoe", role="shoe", serial_number="SHOE-7")])
+    return Table(
+        "bac-1",
+        GAMES[game_id],
+        journal,
+        betting_seconds=0,
+        judge_settings=settings,
+        devices=[DeviceSlot(device_id=DEV, kind="serial-shoe", role="shoe", serial_number="SHOE-7")],
+    )
 
 
 def card(code: str | None, deck: str | None = "104729") -> CardDrawn:
-    return CardDrawn(device_id=DEV, at=datetime.now(timezone.utc), card=code, payload=f"P{code}", deck=deck)
+    return CardDrawn(device_id=DEV, at=datetime.now(UTC), card=code, payload=f"P{code}", deck=deck)
 
 
 def cut() -> CardDrawn:
-    return CardDrawn(device_id=DEV, at=datetime.now(timezone.utc), card=None, payload="CUT", special="cut_card")
+    return CardDrawn(device_id=DEV, at=datetime.now(UTC), card=None, payload="CUT", special="cut_card")
 
 
 def messages(journal: Journal) -> list[dict]:
@@ -116,9 +123,15 @@ def test_a_manual_result_is_rechecked_by_the_rules(journal):
     table.close_betting_by("dealer-ann")
     table.device_event(card(None))
     with pytest.raises(ValueError, match="not used by the rules"):
-        table.manual_result_by({"cards": NATURAL + ["2C"]}, by="dealer-ann", approved_by="sup-bob", reason="scan")
-    table.manual_result_by({"player_cards": ["9S", "KH"], "banker_cards": ["4D", "3C"]}, by="dealer-ann",
-                           approved_by="sup-bob", reason="barcode unreadable")
+        table.manual_result_by(
+            {"cards": NATURAL + ["2C"]}, by="dealer-ann", approved_by="sup-bob", reason="scan"
+        )
+    table.manual_result_by(
+        {"player_cards": ["9S", "KH"], "banker_cards": ["4D", "3C"]},
+        by="dealer-ann",
+        approved_by="sup-bob",
+        reason="barcode unreadable",
+    )
     msg = messages(journal)[-1]
     assert msg["kind"] == "result" and msg["result"]["winner"] == "player"
 
@@ -147,7 +160,12 @@ def test_cut_card_last_hand_and_shoe_change_are_journaled(journal):
     assert table.round.state is RoundState.CERTIFIED and "shoe_change" not in table.table_holds
     notes = [r for r in _records(journal, "note")]
     codes = [n["code"] for n in notes]
-    assert codes.index("cut_card") < codes.index("last_hand") < codes.index("table_hold") < codes.index("new_shoe")
+    assert (
+        codes.index("cut_card")
+        < codes.index("last_hand")
+        < codes.index("table_hold")
+        < codes.index("new_shoe")
+    )
     assert any("shoe_change" in n["message"] for n in notes if n["code"] == "table_hold")
 
 
@@ -170,8 +188,10 @@ def _records(journal: Journal, kind: str) -> list[dict]:
     journal.flush()
     db = sqlite3.connect(journal.path)
     try:
-        return [json.loads(b)["data"] if "data" in json.loads(b) else json.loads(b)
-                for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))]
+        return [
+            json.loads(b)["data"] if "data" in json.loads(b) else json.loads(b)
+            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
+        ]
     finally:
         db.close()
 
@@ -183,15 +203,23 @@ def test_every_card_game_certifies_a_dealt_round_on_a_table(journal, game_id):
     from recognition.cards.cards import SYMBOLS
 
     game = GAMES[game_id]
-    table = Table("t-1", game, journal, betting_seconds=0,
-                  devices=[DeviceSlot(device_id=DEV, kind="camera-shoe", role="shoe", serial_number="CAM-1")])
+    table = Table(
+        "t-1",
+        game,
+        journal,
+        betting_seconds=0,
+        devices=[DeviceSlot(device_id=DEV, kind="camera-shoe", role="shoe", serial_number="CAM-1")],
+    )
     table.open_round_by("dealer-ann")
     table.close_betting_by("dealer-ann")
     extras = table.draw.extras if table.draw else None
     context = game.deal_context({"extras": extras}) if game_id == "andar_bahar" else None
     rng = random.Random(game_id)
-    pool = list(SYMBOLS) * 3 if game_id == "rock_paper_scissors" else [
-        c for c, n in game.shoe_spec().copies.items() if c != "JK" for _ in range(n)]
+    pool = (
+        list(SYMBOLS) * 3
+        if game_id == "rock_paper_scissors"
+        else [c for c, n in game.shoe_spec().copies.items() if c != "JK" for _ in range(n)]
+    )
     rng.shuffle(pool)
     cards: list[str] = []
     while game.next_position(cards, context) is not None:

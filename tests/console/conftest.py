@@ -1,5 +1,6 @@
 """Console test fixtures: a whole studio in this process (simulated SS2 wheels on real ptys) served by real
 uvicorn on 127.0.0.1, a dealer-paced test table, users per role, and Debian's Chromium through Playwright."""
+
 from __future__ import annotations
 
 import asyncio
@@ -7,9 +8,10 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -27,11 +29,24 @@ from studio.table import DeviceSlot, Table
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "console"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
-PINS = {"dealer": ("dana", "246810"), "dealer2": ("dave", "135790"), "supervisor": ("sam", "975312"),
-        "supervisor2": ("sue", "864213"), "technician": ("tom", "tech-pass-1"), "admin": ("ada", "admin-pass-1")}
+PINS = {
+    "dealer": ("dana", "246810"),
+    "dealer2": ("dave", "135790"),
+    "supervisor": ("sam", "975312"),
+    "supervisor2": ("sue", "864213"),
+    "technician": ("tom", "tech-pass-1"),
+    "admin": ("ada", "admin-pass-1"),
+}
 
 #: manual start, no winning-number delay in state 1: the wheel waits in state 5 (or 1) for *K
 MANUAL_START_MODE = 1 + 2 + 4 + 128
@@ -58,8 +73,12 @@ class _CardJudge:
             self.cards.append(item.card)
             if len(self.cards) == 4:
                 c = self.cards
-                return [ResultReady(result={"player": [c[0], c[2]], "banker": [c[1], c[3]]},
-                                    source={"device_id": item.device_id})]
+                return [
+                    ResultReady(
+                        result={"player": [c[0], c[2]], "banker": [c[1], c[3]]},
+                        source={"device_id": item.device_id},
+                    )
+                ]
         return []
 
 
@@ -77,7 +96,9 @@ class DealerPacedCards(BaseGame):
             c = result["cards"]
             return {"player": [c[0], c[2]], "banker": [c[1], c[3]]}
         if set(result) != {"player", "banker"}:
-            raise ValueError("a result is {'player': [two cards], 'banker': [two cards]} or {'cards': [four cards]}")
+            raise ValueError(
+                "a result is {'player': [two cards], 'banker': [two cards]} or {'cards': [four cards]}"
+            )
         return {"player": list(result["player"]), "banker": list(result["banker"])}
 
     def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -98,7 +119,10 @@ class _CardCheck:
 
     def report(self) -> Any:
         ok = len(self.cards) >= 2
-        data = {"ok": ok, "message": f"{len(self.cards)} of 2 test cards read" + ("" if ok else ": not enough")}
+        data = {
+            "ok": ok,
+            "message": f"{len(self.cards)} of 2 test cards read" + ("" if ok else ": not enough"),
+        }
         return type("Report", (), {"as_dict": lambda self: dict(data)})()
 
 
@@ -114,19 +138,40 @@ class CheckedCards(DealerPacedCards):
 # --- the studio -------------------------------------------------------------------------------------------
 
 
-def wheel_table(table_id: str, *, speed: float = 20, seed: int = 1, mode: int | None = MANUAL_START_MODE,
-                settings: dict | None = None) -> dict[str, Any]:
+def wheel_table(
+    table_id: str,
+    *,
+    speed: float = 20,
+    seed: int = 1,
+    mode: int | None = MANUAL_START_MODE,
+    settings: dict | None = None,
+) -> dict[str, Any]:
     sim: dict[str, Any] = {"speed": speed, "seed": seed}
     if mode is not None:
         sim["options"] = {"mode": mode}
-    return {"id": table_id, "game": "european_roulette", "settings": settings or {},
-            "device": {"kind": "cammegh-ss2", "role": "wheel", "url": "simulator", "serial_number": f"SIM-{table_id}",
-                       "options": {"keep_powered": True}, "simulator": sim}}
+    return {
+        "id": table_id,
+        "game": "european_roulette",
+        "settings": settings or {},
+        "device": {
+            "kind": "cammegh-ss2",
+            "role": "wheel",
+            "url": "simulator",
+            "serial_number": f"SIM-{table_id}",
+            "options": {"keep_powered": True},
+            "simulator": sim,
+        },
+    }
 
 
 def make_studio(data: Path, tables: list[dict[str, Any]]) -> Studio:
-    cfg = parse_config({"studio": {"data_dir": str(data)}, "consumers": [{"name": "t", "token": "console-test-token"}],
-                        "tables": tables})
+    cfg = parse_config(
+        {
+            "studio": {"data_dir": str(data)},
+            "consumers": [{"name": "t", "token": "console-test-token"}],
+            "tables": tables,
+        }
+    )
     return Studio(cfg)
 
 
@@ -144,10 +189,19 @@ class Server:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=None,
-                                                    ws_per_message_deflate=False, timeout_graceful_shutdown=2))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, name="console-uvicorn",
-                                       daemon=True)
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                app,
+                log_level="warning",
+                lifespan="on",
+                ws_ping_interval=None,
+                ws_per_message_deflate=False,
+                timeout_graceful_shutdown=2,
+            )
+        )
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, name="console-uvicorn", daemon=True
+        )
         self.thread.start()
         deadline = time.monotonic() + 30
         while not self.server.started:
@@ -177,8 +231,10 @@ class Running:
 
     def on_loop(self, fn: Callable[[], Any], timeout: float = 10) -> Any:
         """Run fn on the studio's event loop (tables are not thread-safe) and return its value."""
+
         async def run() -> Any:
             return fn()
+
         return asyncio.run_coroutine_threadsafe(run(), self.studio.loop).result(timeout)
 
     def table(self, table_id: str) -> Table:
@@ -191,6 +247,7 @@ class Running:
     def records(self, kind: str) -> list[dict[str, Any]]:
         """Journal records of one kind (read-only SQLite, as the journal's own tests do)."""
         import sqlite3
+
         self.studio.journal.flush()
         db = sqlite3.connect(f"file:{self.studio.journal.path}?mode=ro", uri=True)
         try:
@@ -224,8 +281,14 @@ def start_real(data: Path, tables: list[dict[str, Any]]) -> Running:
     return Running(studio, server)
 
 
-def start_custom(data: Path, tables: list[dict[str, Any]], *, extra: Callable[[Studio], list[Table]] | None = None,
-                 routers: Callable[[Studio, Any], list[Any]] | None = None, **console_options: Any) -> Running:
+def start_custom(
+    data: Path,
+    tables: list[dict[str, Any]],
+    *,
+    extra: Callable[[Studio], list[Table]] | None = None,
+    routers: Callable[[Studio, Any], list[Any]] | None = None,
+    **console_options: Any,
+) -> Running:
     """The console router on a studio, with test settings (short sessions, quick slow-down), extra tables and
     extra routers (`routers(studio, console_router)`, as studio/api.py adds the dice router)."""
     studio = make_studio(data, tables)
@@ -233,7 +296,7 @@ def start_custom(data: Path, tables: list[dict[str, Any]], *, extra: Callable[[S
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         studio.start(asyncio.get_running_loop())
-        for t in (extra(studio) if extra else []):
+        for t in extra(studio) if extra else []:
             studio.tables[t.table_id] = t
             t.start()
         try:
@@ -244,16 +307,19 @@ def start_custom(data: Path, tables: list[dict[str, Any]], *, extra: Callable[[S
     app = FastAPI(lifespan=lifespan)
     router = console_router(studio, **console_options)
     app.include_router(router)
-    for extra_router in (routers(studio, router) if routers else []):
+    for extra_router in routers(studio, router) if routers else []:
         app.include_router(extra_router)
     server = Server(app)
     return Running(studio, server, router)
 
 
-def cards_table(studio: Studio, table_id: str = "cards-1", betting_seconds: float = 30,
-                game: BaseGame | None = None) -> Table:
+def cards_table(
+    studio: Studio, table_id: str = "cards-1", betting_seconds: float = 30, game: BaseGame | None = None
+) -> Table:
     slot = DeviceSlot(f"{table_id}/shoe", "serial-shoe", "shoe", "SIM-SHOE")
-    return Table(table_id, game or DealerPacedCards(), studio.journal, devices=[slot], betting_seconds=betting_seconds)
+    return Table(
+        table_id, game or DealerPacedCards(), studio.journal, devices=[slot], betting_seconds=betting_seconds
+    )
 
 
 # --- HTTP clients --------------------------------------------------------------------------------------
@@ -363,7 +429,6 @@ def check_screen(page: Any, name: str, size: tuple[int, int]) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}-{size[0]}x{size[1]}.png"))
     assert page.evaluate(A11Y) == [], name
-
 
 
 OUR_THREADS = ("console-uvicorn", "journal-writer", "ss2-simulator", "cammegh-ss2:")

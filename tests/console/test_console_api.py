@@ -2,6 +2,7 @@
 
 Role checks are the API's, not only the pages': every refusal here is the server's answer.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -11,14 +12,20 @@ import time
 import httpx
 import pytest
 import websockets
+from conftest import (
+    PINS,
+    CheckedCards,
+    Person,
+    add_users,
+    assert_no_studio_threads,
+    cards_table,
+    start_custom,
+    wheel_table,
+)
 
 from dealer_ui.auth import SessionStore, Throttle
 from devices.events import CardDrawn
 from recognition.game import Hold
-
-from conftest import (
-    PINS, CheckedCards, Person, add_users, assert_no_studio_threads, cards_table, start_custom, wheel_table,
-)
 
 
 class Clock:
@@ -34,9 +41,13 @@ def env(tmp_path_factory):
     data = tmp_path_factory.mktemp("console-api") / "data"
     add_users(data)
     clock = Clock()
-    run = start_custom(data, [wheel_table("w1", mode=None, speed=20)],
-                       extra=lambda s: [cards_table(s), cards_table(s, "checked-1", game=CheckedCards())],
-                       sessions=SessionStore(clock=clock), throttle=Throttle(clock=clock))
+    run = start_custom(
+        data,
+        [wheel_table("w1", mode=None, speed=20)],
+        extra=lambda s: [cards_table(s), cards_table(s, "checked-1", game=CheckedCards())],
+        sessions=SessionStore(clock=clock),
+        throttle=Throttle(clock=clock),
+    )
     run.clock = clock
     yield run
     run.server.stop()
@@ -60,7 +71,9 @@ def choice_ids(v: dict) -> dict[str, dict]:
 def deal(env, table_id: str, *cards: str) -> None:
     table = env.table(table_id)
     for c in cards:
-        env.on_loop(lambda c=c: table.device_event(CardDrawn(device_id=f"{table_id}/shoe", card=c, payload=f"P-{c}")))
+        env.on_loop(
+            lambda c=c: table.device_event(CardDrawn(device_id=f"{table_id}/shoe", card=c, payload=f"P-{c}"))
+        )
 
 
 def fresh_round(env, p: Person, table_id: str = "cards-1") -> dict:
@@ -122,16 +135,27 @@ def test_wrong_pins_are_refused_then_slowed_down_even_for_the_right_pin(env):
 
 def test_posts_need_the_csrf_token_and_the_pages_origin(env, people):
     dana = people(env.url, "dealer")
-    r = dana.post("/console/api/tables/cards-1/actions/incident", {"category": "other", "text": "x y z"}, csrf=False)
+    r = dana.post(
+        "/console/api/tables/cards-1/actions/incident", {"category": "other", "text": "x y z"}, csrf=False
+    )
     assert r.status_code == 403 and "security token" in r.text
-    r = dana.client.post("/console/api/tables/cards-1/actions/incident", json={"category": "other", "text": "abc"},
-                         headers={"X-CSRF-Token": dana.me["csrf"], "Origin": "http://evil.example"})
+    r = dana.client.post(
+        "/console/api/tables/cards-1/actions/incident",
+        json={"category": "other", "text": "abc"},
+        headers={"X-CSRF-Token": dana.me["csrf"], "Origin": "http://evil.example"},
+    )
     assert r.status_code == 403
-    r = httpx.post(env.url + "/console/api/login", json={"username": "dana", "secret": "246810"},
-                   headers={"Origin": "http://evil.example"})
+    r = httpx.post(
+        env.url + "/console/api/login",
+        json={"username": "dana", "secret": "246810"},
+        headers={"Origin": "http://evil.example"},
+    )
     assert r.status_code == 403
-    r = httpx.post(env.url + "/console/api/login", content=b'{"username": "dana", "secret": "246810"}',
-                   headers={"Content-Type": "text/plain"})
+    r = httpx.post(
+        env.url + "/console/api/login",
+        content=b'{"username": "dana", "secret": "246810"}',
+        headers={"Content-Type": "text/plain"},
+    )
     assert r.status_code in (400, 415, 422)  # never signed in from a form post
 
 
@@ -177,7 +201,9 @@ def test_a_dealer_cannot_reach_technician_pages_or_api(env, people):
     assert dana.post("/console/api/users", new_user).status_code == 403
     # and nothing was sent to the wheel
     assert not [c for c in env.records("device_command") if c.get("by") == "dana"]
-    tried = [x for x in env.records("console_action") if x["by"] == "dana" and x["action"] == "device_command"]
+    tried = [
+        x for x in env.records("console_action") if x["by"] == "dana" and x["action"] == "device_command"
+    ]
     assert tried and all(x["outcome"] == "refused" and x["status"] == 403 for x in tried)
 
 
@@ -225,7 +251,12 @@ def test_dealer_paced_round_open_close_cards_certified(env, people):
     env.wait(lambda: env.round_state("cards-1") == "certified", what="the cards result")
     v = view(dana, "cards-1")
     assert v["round"]["result"] == {"player": ["AS", "9D"], "banker": ["KH", "2C"]}
-    assert [e["data"]["card"] for e in v["round_events"] if e["kind"] == "card_drawn"] == ["AS", "KH", "9D", "2C"]
+    assert [e["data"]["card"] for e in v["round_events"] if e["kind"] == "card_drawn"] == [
+        "AS",
+        "KH",
+        "9D",
+        "2C",
+    ]
     assert "open_round" in choice_ids(v) and "shoe_change" in choice_ids(v)
     assert v["recent_rounds"][0]["round_id"] == r["round_id"]
     published = [m for m in env.feed() if m["kind"] == "result" and m["round_id"] == r["round_id"]]
@@ -236,6 +267,7 @@ def test_dealer_paced_round_open_close_cards_certified(env, people):
 
 def time_of(iso: str) -> float:
     from datetime import datetime
+
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
@@ -334,16 +366,26 @@ def test_void_after_betting_closed_needs_a_supervisor_signing_in_on_the_same_req
     assert env.round_state("cards-1") == "in_play"  # nothing happened
     r = action(dana, "cards-1", "void", code="not_a_reason", approval={"username": sam, "secret": sam_pin})
     assert r.status_code == 400
-    r = action(dana, "cards-1", "void", code="misdeal", note="two cards came out together",
-               approval={"username": sam, "secret": sam_pin})
+    r = action(
+        dana,
+        "cards-1",
+        "void",
+        code="misdeal",
+        note="two cards came out together",
+        approval={"username": sam, "secret": sam_pin},
+    )
     assert r.status_code == 200, r.text
     assert r.json()["view"]["round"]["state"] == "voided"
     void = [m for m in env.feed() if m["kind"] == "void" and m["round_id"] == round_id][0]
     assert void["source"] == {"type": "manual", "people": ["dana", "sam"]}
     assert void["reason"]["code"] == "misdeal" and "two cards came out together" in void["reason"]["message"]
-    ops = [x for x in env.records("operator_action") if x["action"] == "void" and x.get("approved_by") == "sam"]
+    ops = [
+        x for x in env.records("operator_action") if x["action"] == "void" and x.get("approved_by") == "sam"
+    ]
     assert ops and ops[-1]["by"] == "dana"
-    approvals = [x for x in env.records("console_approval") if x["approver"] == "sam" and x["action"] == "void"]
+    approvals = [
+        x for x in env.records("console_approval") if x["approver"] == "sam" and x["action"] == "void"
+    ]
     assert approvals[-1]["outcome"] == "approved" and approvals[-1]["by"] == "dana"
     env.clock.now += 1000  # forget the failed approval
 
@@ -354,29 +396,60 @@ def test_manual_result_and_correction_carry_both_names(env, people):
     v = fresh_round(env, dana)
     round_id = v["round"]["round_id"]
     action(dana, "cards-1", "close_betting")
-    r = action(dana, "cards-1", "manual_result", result={"player": ["AS", "2S"], "banker": ["3S", "4S"]},
-               reason="shoe failed")
+    r = action(
+        dana,
+        "cards-1",
+        "manual_result",
+        result={"player": ["AS", "2S"], "banker": ["3S", "4S"]},
+        reason="shoe failed",
+    )
     assert r.status_code == 409 and r.json()["detail"]["needs_approval"]
-    r = action(dana, "cards-1", "manual_result", result={"cards": []}, reason="shoe failed",
-               approval={"username": sam, "secret": sam_pin})
+    r = action(
+        dana,
+        "cards-1",
+        "manual_result",
+        result={"cards": []},
+        reason="shoe failed",
+        approval={"username": sam, "secret": sam_pin},
+    )
     assert r.status_code == 409 and "player" in r.text  # the game's own check of the result
-    r = action(dana, "cards-1", "manual_result", result={"player": ["AS", "2S"], "banker": ["3S", "4S"]},
-               reason="shoe failed", approval={"username": sam, "secret": sam_pin})
+    r = action(
+        dana,
+        "cards-1",
+        "manual_result",
+        result={"player": ["AS", "2S"], "banker": ["3S", "4S"]},
+        reason="shoe failed",
+        approval={"username": sam, "secret": sam_pin},
+    )
     assert r.status_code == 200, r.text
     assert r.json()["view"]["round"]["state"] == "certified"
     result = [m for m in env.feed() if m["kind"] == "result" and m["round_id"] == round_id][0]
     assert result["source"]["type"] == "manual" and result["source"]["people"] == ["dana", "sam"]
     assert result["source"]["reason"] == "shoe failed"
     # the correction of that certified result
-    r = action(dana, "cards-1", "correct", round_id=round_id, result={"player": ["AS", "2S"], "banker": ["3S", "5S"]},
-               reason="camera review", approval={"username": sam, "secret": sam_pin})
+    r = action(
+        dana,
+        "cards-1",
+        "correct",
+        round_id=round_id,
+        result={"player": ["AS", "2S"], "banker": ["3S", "5S"]},
+        reason="camera review",
+        approval={"username": sam, "secret": sam_pin},
+    )
     assert r.status_code == 200, r.text
     corr = [m for m in env.feed() if m["kind"] == "correction" and m["round_id"] == round_id][0]
     assert corr["version"] == 2 and corr["source"]["people"] == ["dana", "sam"]
     assert corr["reason"]["message"] == "camera review"
     assert view(dana, "cards-1")["recent_rounds"][0]["version"] == 2
-    r = action(dana, "cards-1", "correct", round_id="not-recent", result={"player": [], "banker": []},
-               reason="x y z", approval={"username": sam, "secret": sam_pin})
+    r = action(
+        dana,
+        "cards-1",
+        "correct",
+        round_id="not-recent",
+        result={"player": [], "banker": []},
+        reason="x y z",
+        approval={"username": sam, "secret": sam_pin},
+    )
     assert r.status_code == 400
 
 
@@ -407,7 +480,11 @@ def test_technician_commands_are_checked_confirmed_sent_and_logged(env, people):
     r = tom.post("/console/api/devices/w1/wheel/command", {"command": "*Z nonsense"})
     assert r.status_code == 400
     r = tom.post("/console/api/devices/w1/wheel/command", {"command": "*P 0"})
-    assert r.status_code == 409 and r.json()["detail"]["needs_confirm"] and "voided" in r.json()["detail"]["warning"]
+    assert (
+        r.status_code == 409
+        and r.json()["detail"]["needs_confirm"]
+        and "voided" in r.json()["detail"]["warning"]
+    )
     r = tom.post("/console/api/devices/w1/wheel/self-test", {})
     assert r.status_code == 409 and r.json()["detail"]["needs_confirm"]
     r = tom.post("/console/api/devices/w1/wheel/self-test", {"confirm": True})
@@ -419,10 +496,14 @@ def test_technician_commands_are_checked_confirmed_sent_and_logged(env, people):
         return tom.get("/console/api/devices/w1/wheel").json()["log"]
 
     # the wheel's answers come back into the device's log: the setting, and BUSY for a self-test while running
-    env.wait(lambda: any(e["kind"] == "wheel_reply" and e["data"]["text"].startswith("n ") for e in log()),
-             what="the *T N reply")
-    env.wait(lambda: any(e["kind"] == "wheel_reply" and e["data"]["raw"] == "*F BUSY" for e in log()),
-             what="the self-test answer")
+    env.wait(
+        lambda: any(e["kind"] == "wheel_reply" and e["data"]["text"].startswith("n ") for e in log()),
+        what="the *T N reply",
+    )
+    env.wait(
+        lambda: any(e["kind"] == "wheel_reply" and e["data"]["raw"] == "*F BUSY" for e in log()),
+        what="the self-test answer",
+    )
     assert any(e["kind"] == "command" and e["summary"] == "tom sent *T N" for e in log())
     sent = [c for c in env.records("device_command") if c.get("by") == "tom"]
     assert [c["command"] for c in sent] == ["*T N", "*F"]
@@ -452,8 +533,9 @@ def _ws(env, token: str | None, query: str, origin: str | None = None):
     if token:
         headers["Cookie"] = f"studio_console={token}"
     headers["Origin"] = origin or env.url
-    return websockets.connect(env.url.replace("http", "ws") + "/console/ws?" + query, additional_headers=headers,
-                              open_timeout=10)
+    return websockets.connect(
+        env.url.replace("http", "ws") + "/console/ws?" + query, additional_headers=headers, open_timeout=10
+    )
 
 
 def test_live_updates_follow_the_table_and_refuse_strangers(env, people):
@@ -475,12 +557,18 @@ def test_live_updates_follow_the_table_and_refuse_strangers(env, people):
             while time.monotonic() < deadline:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 got.append(msg)
-                if msg["type"] == "table" and msg["view"]["round"] and msg["view"]["round"]["state"] == "betting_open":
+                if (
+                    msg["type"] == "table"
+                    and msg["view"]["round"]
+                    and msg["view"]["round"]["state"] == "betting_open"
+                ):
                     break
         return got
 
     got = asyncio.run(follow())
-    assert any(m["type"] == "event" and m["what"] == "round" and m["data"]["transition"] == "open_round" for m in got)
+    assert any(
+        m["type"] == "event" and m["what"] == "round" and m["data"]["transition"] == "open_round" for m in got
+    )
     assert got[-1]["view"]["choices"]
 
     async def refused(token, query, origin=None):
@@ -504,7 +592,10 @@ def test_live_updates_follow_the_table_and_refuse_strangers(env, people):
 
 def test_admin_adds_and_disables_users_and_their_sessions_end(env, people):
     ada = people(env.url, "admin")
-    assert ada.post("/console/api/users", {"username": "eve", "role": "dealer", "secret": "12"}).status_code == 400
+    assert (
+        ada.post("/console/api/users", {"username": "eve", "role": "dealer", "secret": "12"}).status_code
+        == 400
+    )
     r = ada.post("/console/api/users", {"username": "eve", "role": "dealer", "secret": "482913"})
     assert r.status_code == 200, r.text
     eve = Person(env.url, "eve", "482913")

@@ -1,4 +1,5 @@
 """People: the users file keeps only slow hashes, sessions expire, failures slow down, demo users, the CLI."""
+
 from __future__ import annotations
 
 import json
@@ -10,7 +11,14 @@ import sys
 import pytest
 
 from dealer_ui.auth import (
-    PERMISSIONS, AuthError, SessionStore, Throttle, UserStore, check_secret, ensure_demo_users, hash_secret,
+    PERMISSIONS,
+    AuthError,
+    SessionStore,
+    Throttle,
+    UserStore,
+    check_secret,
+    ensure_demo_users,
+    hash_secret,
 )
 
 
@@ -32,7 +40,9 @@ def test_users_file_keeps_only_scrypt_hashes_and_is_private(tmp_path):
     assert all(r["secret_hash"].startswith("scrypt$32768$8$1$") for r in records)
     # two users with the same PIN get different hashes (salted)
     store.add("dave", "dealer", "246810")
-    hashes = {r["username"]: r["secret_hash"] for r in json.loads((tmp_path / "users.json").read_text())["users"]}
+    hashes = {
+        r["username"]: r["secret_hash"] for r in json.loads((tmp_path / "users.json").read_text())["users"]
+    }
     assert hashes["dana"] != hashes["dave"]
     assert stat.S_IMODE(os.stat(tmp_path / "users.json").st_mode) == 0o600
     assert store.verify("dana", "246810").role == "dealer"
@@ -87,8 +97,9 @@ def test_roles_permissions():
     assert "devices" not in PERMISSIONS["dealer"] and "devices" in PERMISSIONS["technician"]
     assert "deal" not in PERMISSIONS["technician"]
     assert "approve" not in PERMISSIONS["admin"]  # an administrator is not a gaming supervisor
-    assert "users" in PERMISSIONS["admin"] and not any("users" in PERMISSIONS[r] for r in ("dealer", "supervisor",
-                                                                                              "technician"))
+    assert "users" in PERMISSIONS["admin"] and not any(
+        "users" in PERMISSIONS[r] for r in ("dealer", "supervisor", "technician")
+    )
 
 
 def test_sessions_expire_when_idle_and_after_their_lifetime():
@@ -97,6 +108,7 @@ def test_sessions_expire_when_idle_and_after_their_lifetime():
     store_user = UserStore.__new__(UserStore)  # not needed: a session only keeps the User value
     del store_user
     from dealer_ui.auth import User
+
     s = sessions.create(User("dana", "dealer"), "1.2.3.4")
     assert s.token != s.csrf and len(s.token) >= 40
     clock.now += 59
@@ -115,6 +127,7 @@ def test_sessions_expire_when_idle_and_after_their_lifetime():
 
 def test_ending_a_users_sessions():
     from dealer_ui.auth import User
+
     sessions = SessionStore()
     a = sessions.create(User("dana", "dealer"), "ip")
     b = sessions.create(User("dana", "dealer"), "ip2")
@@ -166,16 +179,66 @@ def test_demo_users_are_made_once_and_reported_again(tmp_path):
 
 
 def test_cli_user_add_reads_the_pin_from_stdin(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "studio.cli", "user", "add", "--data", str(tmp_path), "--role",
-                          "supervisor", "Sam"], input="975312\n", capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "studio.cli",
+            "user",
+            "add",
+            "--data",
+            str(tmp_path),
+            "--role",
+            "supervisor",
+            "Sam",
+        ],
+        input="975312\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     assert "sam" in run.stdout
     assert UserStore(tmp_path).verify("sam", "975312").role == "supervisor"
-    bad = subprocess.run([sys.executable, "-m", "studio.cli", "user", "add", "--data", str(tmp_path), "--role",
-                          "technician", "--pin", "123", "tom"], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "studio.cli",
+            "user",
+            "add",
+            "--data",
+            str(tmp_path),
+            "--role",
+            "technician",
+            "--pin",
+            "123",
+            "tom",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and "at least 8" in bad.stderr
-    dup = subprocess.run([sys.executable, "-m", "studio.cli", "user", "add", "--data", str(tmp_path), "--role",
-                          "dealer", "--pin", "246810", "sam"], capture_output=True, text=True, timeout=60)
+    dup = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "studio.cli",
+            "user",
+            "add",
+            "--data",
+            str(tmp_path),
+            "--role",
+            "dealer",
+            "--pin",
+            "246810",
+            "sam",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert dup.returncode == 2 and "already" in dup.stderr
 
 

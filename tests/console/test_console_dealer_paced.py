@@ -1,16 +1,16 @@
 """A dealer-paced table in Chromium (a two-hand card test game; the real card, dice and ball games plug in the
 same way): open betting with its countdown, close betting, each card shown as it is drawn, the result's
 fields rendered generically, a shoe change between rounds."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
+from conftest import PINS, add_users, assert_no_studio_threads, cards_table, check_screen, start_custom
 from playwright.sync_api import expect
 
 from devices.events import CardDrawn
-
-from conftest import PINS, add_users, assert_no_studio_threads, cards_table, check_screen, start_custom
 
 TIMEOUT = 30_000
 
@@ -27,7 +27,9 @@ def env(tmp_path_factory):
 
 def draw(env, card: str) -> None:
     table = env.table("cards-1")
-    env.on_loop(lambda: table.device_event(CardDrawn(device_id="cards-1/shoe", card=card, payload=f"P-{card}")))
+    env.on_loop(
+        lambda: table.device_event(CardDrawn(device_id="cards-1/shoe", card=card, payload=f"P-{card}"))
+    )
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -50,7 +52,9 @@ def test_dealer_runs_a_dealer_paced_round(env, browser, size):
         countdown = page.locator("#countdown")
         expect(countdown).to_have_text(re.compile(r"^(1\d|20)$"))
         first = int(countdown.inner_text())
-        page.wait_for_function("(n) => Number(document.getElementById('countdown').textContent) < n", arg=first)
+        page.wait_for_function(
+            "(n) => Number(document.getElementById('countdown').textContent) < n", arg=first
+        )
         check_screen(page, "dealer-paced-betting", size)
         page.locator("#action-close_betting").click()
         expect(page.locator("#phase")).to_have_attribute("data-state", "in_play")
@@ -71,7 +75,11 @@ def test_dealer_runs_a_dealer_paced_round(env, browser, size):
         page.locator("#action-shoe_change").click()
         page.locator("dialog[open] #dialog-submit").click()
         expect(page.locator("dialog[open]")).to_have_count(0)
-        shoe = [x for x in env.records("console_action") if x["action"] == "shoe_change" and x["outcome"] == "done"]
+        shoe = [
+            x
+            for x in env.records("console_action")
+            if x["action"] == "shoe_change" and x["outcome"] == "done"
+        ]
         assert shoe and shoe[-1]["by"] == "dana"
         assert errors == []
     finally:

@@ -1,16 +1,16 @@
 """The dice camera's technician page in Debian's Chromium: the live picture, and an accuracy run over a folder of
 labelled pictures in the studio's pictures folder (and nothing outside it)."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
+from conftest import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
 from playwright.sync_api import expect
 
 from dealer_ui.dice import router as dice_router
 from simulators.dice import TrayGeometry, calibration_document, write_dataset
-
-from conftest import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
 
 W, H = 640, 360
 TIMEOUT = 30_000
@@ -20,16 +20,47 @@ TIMEOUT = 30_000
 def env(tmp_path_factory):
     data = tmp_path_factory.mktemp("console-dice-e2e") / "data"
     add_users(data)
-    write_dataset(data / "pictures" / "camera-1", 4, colours=("white", "white", "white"), seed=3, width=W, height=H,
-                  hard=False, touching=0.0)
-    run = start_custom(data, [{
-        "id": "sicbo-1", "game": "sic_bo", "betting_seconds": 60,
-        "settings": {"calibration": calibration_document(TrayGeometry.for_frame(W, H))},
-        "devices": [{"kind": "dice-camera", "role": "camera-1", "url": "simulator", "serial_number": "SIM-1",
-                     "options": {"sample_fps": 2, "heartbeat_s": 0.5},
-                     "simulator": {"seed": 7, "options": {"colors": ["white", "white", "white"], "width": W,
-                                                          "height": H, "fps": 4, "hard": False}}}],
-    }], routers=lambda studio, console: [dice_router(studio, console)])
+    write_dataset(
+        data / "pictures" / "camera-1",
+        4,
+        colours=("white", "white", "white"),
+        seed=3,
+        width=W,
+        height=H,
+        hard=False,
+        touching=0.0,
+    )
+    run = start_custom(
+        data,
+        [
+            {
+                "id": "sicbo-1",
+                "game": "sic_bo",
+                "betting_seconds": 60,
+                "settings": {"calibration": calibration_document(TrayGeometry.for_frame(W, H))},
+                "devices": [
+                    {
+                        "kind": "dice-camera",
+                        "role": "camera-1",
+                        "url": "simulator",
+                        "serial_number": "SIM-1",
+                        "options": {"sample_fps": 2, "heartbeat_s": 0.5},
+                        "simulator": {
+                            "seed": 7,
+                            "options": {
+                                "colors": ["white", "white", "white"],
+                                "width": W,
+                                "height": H,
+                                "fps": 4,
+                                "hard": False,
+                            },
+                        },
+                    }
+                ],
+            }
+        ],
+        routers=lambda studio, console: [dice_router(studio, console)],
+    )
     run.data = data
     yield run
     run.server.stop()
@@ -65,7 +96,9 @@ def test_technician_runs_accuracy_over_a_folder_of_the_pictures_folder(env, brow
 
         page.fill("#dice-folder", "/etc")
         page.click("#dice-run-accuracy")
-        expect(page.locator("#dice-accuracy-report")).to_contain_text("only from the studio's pictures folder")
+        expect(page.locator("#dice-accuracy-report")).to_contain_text(
+            "only from the studio's pictures folder"
+        )
         assert errors == []
     finally:
         ctx.close()

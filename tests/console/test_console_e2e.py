@@ -4,14 +4,14 @@ A dealer runs a roulette round to a certified result, voids a round with a reaso
 with a supervisor's approval on the same screen; a dealer cannot reach the technician's pages; screenshots
 at 1280x800 and 1920x1080 go to test-artifacts/console/; touch targets, contrast and hover are checked.
 """
+
 from __future__ import annotations
 
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
-
 from conftest import PINS, add_users, assert_no_studio_threads, check_screen, start_real, wheel_table
+from playwright.sync_api import Page, expect
 
 SIZES = [(1280, 800), (1920, 1080)]
 TIMEOUT = 30_000  # ms: generous, the machine is shared
@@ -21,12 +21,17 @@ TIMEOUT = 30_000  # ms: generous, the machine is shared
 def env(tmp_path_factory):
     data = tmp_path_factory.mktemp("console-e2e") / "data"
     add_users(data)
-    run = start_real(data, [
-        wheel_table("r1", seed=1),  # a round to a certified result
-        wheel_table("r2", seed=2),  # a void while betting is open
-        wheel_table("r3", seed=3, settings={"no_ball_tolerance_s": 600}),  # the wheel loses the ball: by hand
-        wheel_table("r4", seed=4, mode=None),  # arcade: rounds run by themselves
-    ])
+    run = start_real(
+        data,
+        [
+            wheel_table("r1", seed=1),  # a round to a certified result
+            wheel_table("r2", seed=2),  # a void while betting is open
+            wheel_table(
+                "r3", seed=3, settings={"no_ball_tolerance_s": 600}
+            ),  # the wheel loses the ball: by hand
+            wheel_table("r4", seed=4, mode=None),  # arcade: rounds run by themselves
+        ],
+    )
     yield run
     run.server.stop()
     assert_no_studio_threads()
@@ -47,7 +52,9 @@ def context(browser):
         ctx.close()
 
 
-def sign_in(context, env, who: str, next_path: str | None = None, size: tuple[int, int] = (1280, 800)) -> Page:
+def sign_in(
+    context, env, who: str, next_path: str | None = None, size: tuple[int, int] = (1280, 800)
+) -> Page:
     page = context(*size).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -80,7 +87,9 @@ def test_dealer_runs_a_roulette_round_to_a_certified_result(env, context):
     expect(page.locator("#who")).to_have_text("dana (dealer)")
     wait_wheel_waiting(env, "r1")
     page.locator("#action-start_game").click()
-    expect(page.locator("#phase")).to_have_attribute("data-state", re.compile("betting_open|in_play|certified"))
+    expect(page.locator("#phase")).to_have_attribute(
+        "data-state", re.compile("betting_open|in_play|certified")
+    )
     expect(page.locator("#certified")).to_be_visible()
     expect(page.locator("#result-number")).to_have_text("17")
     expect(page.locator("#recent-strip")).to_contain_text("17")
@@ -88,13 +97,17 @@ def test_dealer_runs_a_roulette_round_to_a_certified_result(env, context):
     result = feed_of(env, "r1", "result")[-1]
     assert result["result"] == {"number": "17", "color": "black"}
     assert result["source"]["type"] == "device" and result["source"]["serial_number"] == "SIM-r1"
-    start = [x for x in env.records("operator_action") if x["action"] == "device_command" and x["by"] == "dana"]
+    start = [
+        x for x in env.records("operator_action") if x["action"] == "device_command" and x["by"] == "dana"
+    ]
     assert start and start[-1]["command"] == "*K"
     assert page.errors == []
 
 
 def test_dealer_voids_a_round_with_a_reason(env, context):
-    env.studio.simulator("r2").inject("launch_retry", reports=100_000)  # the ball never launches: bets stay open
+    env.studio.simulator("r2").inject(
+        "launch_retry", reports=100_000
+    )  # the ball never launches: bets stay open
     page = sign_in(context, env, "dealer", "/console/table/r2")
     wait_wheel_waiting(env, "r2")
     page.locator("#action-start_game").click()
@@ -195,6 +208,7 @@ def test_a_technician_sees_devices_but_no_dealer_choices(env, context):
 
 
 # --- screenshots and the touch screen ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_screens_at_both_sizes_are_touch_friendly(env, context, size):

@@ -1,19 +1,19 @@
 """The family pages and forms in Debian's Chromium: a technician's shoe decoder test (a simulated serial shoe), a
 dice result entered by hand with a supervisor's approval, where the next card goes (a test game whose judge view
 carries it) and a session that survives a restart of the studio on the same data folder."""
+
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import PINS, DealerPacedCards, add_users, assert_no_studio_threads, check_screen, start_custom
 from playwright.sync_api import expect
 
 from recognition.games import game_rules
 from studio.table import DeviceSlot, Table
-
-from conftest import (PINS, DealerPacedCards, add_users, assert_no_studio_threads, check_screen, start_custom)
 
 TIMEOUT = 30_000
 
@@ -31,10 +31,20 @@ class JudgeTable(Table):
 
 
 def _extra(studio):
-    dice = Table("dice-1", game_rules("dice_duel"), studio.journal,
-                 devices=[DeviceSlot("dice-1/camera", "dice-camera", "camera", "SIM-DICE")], betting_seconds=120)
-    bj = JudgeTable("bj-1", DealerPacedCards(), studio.journal,
-                    devices=[DeviceSlot("bj-1/shoe", "serial-shoe", "shoe", "SIM-BJ")], betting_seconds=120)
+    dice = Table(
+        "dice-1",
+        game_rules("dice_duel"),
+        studio.journal,
+        devices=[DeviceSlot("dice-1/camera", "dice-camera", "camera", "SIM-DICE")],
+        betting_seconds=120,
+    )
+    bj = JudgeTable(
+        "bj-1",
+        DealerPacedCards(),
+        studio.journal,
+        devices=[DeviceSlot("bj-1/shoe", "serial-shoe", "shoe", "SIM-BJ")],
+        betting_seconds=120,
+    )
     return [dice, bj]
 
 
@@ -42,10 +52,23 @@ def _extra(studio):
 def env(tmp_path_factory):
     data = tmp_path_factory.mktemp("console-families-e2e") / "data"
     add_users(data)
-    run = start_custom(data, [
-        {"id": "shoe-s", "game": "baccarat", "device": {"kind": "serial-shoe", "role": "shoe", "url": "simulator",
-                                                        "serial_number": "SHOE-S", "simulator": {"seed": 4}}}],
-        extra=_extra)
+    run = start_custom(
+        data,
+        [
+            {
+                "id": "shoe-s",
+                "game": "baccarat",
+                "device": {
+                    "kind": "serial-shoe",
+                    "role": "shoe",
+                    "url": "simulator",
+                    "serial_number": "SHOE-S",
+                    "simulator": {"seed": 4},
+                },
+            }
+        ],
+        extra=_extra,
+    )
     yield run
     run.server.stop()
     assert_no_studio_threads()
@@ -131,17 +154,39 @@ def test_where_the_next_card_goes_is_shown_big_and_live(env, browser):
     try:
         expect(page.locator("#phase")).to_be_visible()
         expect(page.locator("#judge")).to_be_hidden()  # no judge view: nothing new on the screen
-        deadline = (datetime.now(timezone.utc) + timedelta(seconds=12)).isoformat().replace("+00:00", "Z")
-        env.on_loop(lambda: setattr(table, "judge_state", {
-            "next": {"position": "seat_3_hand_1_card_3", "label": "Seat 3, hand 1: third card"},
-            "awaiting": [{"window": "decision", "seat": "3", "hand": 1, "allowed": ["hit", "stand", "double"],
-                          "default": "stand", "deadline": deadline}]}))
-        expect(page.locator("#judge-next")).to_have_text("Next card: Seat 3, hand 1: third card")  # live, no reload
+        deadline = (datetime.now(UTC) + timedelta(seconds=12)).isoformat().replace("+00:00", "Z")
+        env.on_loop(
+            lambda: setattr(
+                table,
+                "judge_state",
+                {
+                    "next": {"position": "seat_3_hand_1_card_3", "label": "Seat 3, hand 1: third card"},
+                    "awaiting": [
+                        {
+                            "window": "decision",
+                            "seat": "3",
+                            "hand": 1,
+                            "allowed": ["hit", "stand", "double"],
+                            "default": "stand",
+                            "deadline": deadline,
+                        }
+                    ],
+                },
+            )
+        )
+        expect(page.locator("#judge-next")).to_have_text(
+            "Next card: Seat 3, hand 1: third card"
+        )  # live, no reload
         wait = page.locator("#judge-wait-0")
         expect(wait).to_contain_text("seat 3 hand 1 (hit/stand/double)")
         expect(wait).to_contain_text(re.compile(r", (1[0-2]|[5-9]) s"))
         expect(wait).to_contain_text("no answer: stand")
-        assert page.evaluate("() => parseFloat(getComputedStyle(document.getElementById('judge-next')).fontSize)") >= 40
+        assert (
+            page.evaluate(
+                "() => parseFloat(getComputedStyle(document.getElementById('judge-next')).fontSize)"
+            )
+            >= 40
+        )
         check_screen(page, "dealer-next-card", (1920, 1080))
         env.on_loop(lambda: setattr(table, "judge_state", {"next": None, "awaiting": []}))
         expect(page.locator("#judge")).to_be_hidden()

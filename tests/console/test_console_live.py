@@ -1,5 +1,6 @@
 """The live hub: it follows a table's events (device events included), keeps what a late page needs, and does
 not flood the screens with repeating device states."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -50,13 +51,18 @@ def test_recent_rounds_keep_final_rounds_newest_first_and_replace_corrections():
     table = FakeTable()
     hub = hub_for(table, last_round={"round_id": "r0", "state": "certified", "round_number": 1})
     table.emit("round", {"round_id": "r1", "state": "in_play", "transition": "start_play"})
-    table.emit("round", {"round_id": "r1", "state": "certified", "version": 1, "transition": "certify", "by": "x"})
+    table.emit(
+        "round", {"round_id": "r1", "state": "certified", "version": 1, "transition": "certify", "by": "x"}
+    )
     table.emit("round", {"round_id": "r2", "state": "voided", "transition": "void"})
     assert [r["round_id"] for r in hub.recent_rounds("t1")] == ["r2", "r1", "r0"]
     assert "transition" not in hub.recent_rounds("t1")[1] and "by" not in hub.recent_rounds("t1")[1]
     hub.round_changed("t1", {"round_id": "r1", "state": "certified", "version": 2, "transition": "correct"})
-    assert [(r["round_id"], r.get("version")) for r in hub.recent_rounds("t1")] == [("r1", 2), ("r2", None),
-                                                                                  ("r0", None)]
+    assert [(r["round_id"], r.get("version")) for r in hub.recent_rounds("t1")] == [
+        ("r1", 2),
+        ("r2", None),
+        ("r0", None),
+    ]
     table.emit("note", {"code": "launch_retry", "message": "The wheel is launching the ball again."})
     assert hub.table_events("t1")[0]["message"].startswith("The wheel is launching")
 
@@ -73,8 +79,18 @@ def test_repeating_device_states_are_logged_but_not_flooded_to_screens():
     async def run() -> list:
         client = hub.subscribe(SessionStore().create(User("dana", "dealer"), "ip"), {"t1"}, False)
         for counter in range(10):
-            table.device_event(WheelStatus(device_id="t1/wheel", state=2, game_counter=counter, last_number=None,
-                                           flags=0, speed_rpm=15.0, direction="clockwise", raw="*X"))
+            table.device_event(
+                WheelStatus(
+                    device_id="t1/wheel",
+                    state=2,
+                    game_counter=counter,
+                    last_number=None,
+                    flags=0,
+                    speed_rpm=15.0,
+                    direction="clockwise",
+                    raw="*X",
+                )
+            )
         table.device_event(CardDrawn(device_id="t1/shoe", card="AS", payload="P1"))
         return list(client.events)
 

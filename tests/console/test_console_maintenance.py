@@ -3,26 +3,35 @@
 A real studio on real uvicorn: an SS2 wheel simulated on a pty and a dealer-paced card table, driven through the
 console's API with httpx as the pages do; what happened is read back from the journal and the feed.
 """
+
 from __future__ import annotations
 
 import time
 
 import httpx
 import pytest
+from conftest import (
+    PINS,
+    DealerPacedCards,
+    Person,
+    add_users,
+    assert_no_studio_threads,
+    cards_table,
+    start_custom,
+    wheel_table,
+)
 
 from devices.events import CardDrawn
 from studio.table import DeviceSlot, Table
-
-from conftest import (
-    PINS, DealerPacedCards, Person, add_users, assert_no_studio_threads, cards_table, start_custom, wheel_table,
-)
 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
     data = tmp_path_factory.mktemp("console-maintenance") / "data"
     add_users(data)
-    run = start_custom(data, [wheel_table("w1", speed=50, seed=3)], extra=lambda s: [cards_table(s, "cards-1")])
+    run = start_custom(
+        data, [wheel_table("w1", speed=50, seed=3)], extra=lambda s: [cards_table(s, "cards-1")]
+    )
     yield run
     run.server.stop()
     assert_no_studio_threads()
@@ -49,7 +58,9 @@ def table_feed(env, table_id: str) -> list[dict]:
 def deal(env, table_id: str, *cards: str) -> None:
     table = env.table(table_id)
     for c in cards:
-        env.on_loop(lambda c=c: table.device_event(CardDrawn(device_id=f"{table_id}/shoe", card=c, payload=f"P-{c}")))
+        env.on_loop(
+            lambda c=c: table.device_event(CardDrawn(device_id=f"{table_id}/shoe", card=c, payload=f"P-{c}"))
+        )
 
 
 def wheel_waits(env) -> bool:
@@ -87,8 +98,10 @@ def test_a_test_spin_in_maintenance_is_journaled_and_never_published(env, people
     # in maintenance the test spin needs no confirmation: nothing reaches the players
     r = tom.post("/console/api/devices/w1/wheel/command", {"command": "*K"})
     assert r.status_code == 200, r.text
-    results = env.wait(lambda: [d for d in env.records("maintenance_decision") if d["decision"] == "result_ready"],
-                       what="the test spin's result")
+    results = env.wait(
+        lambda: [d for d in env.records("maintenance_decision") if d["decision"] == "result_ready"],
+        what="the test spin's result",
+    )
     number = results[-1]["result"]["number"]
     assert str(number) in {str(n) for n in range(37)}  # a pocket of the European wheel
     assert results[-1]["message"] == f"Maintenance: test result {number} - not published"
@@ -99,8 +112,12 @@ def test_a_test_spin_in_maintenance_is_journaled_and_never_published(env, people
     table = env.table("w1")
     assert table.last_round_number == rounds_before and (table.round is None or table.round.is_final)
     assert len(table_feed(env, "w1")) == feed_before
-    assert any(e["kind"] == "wheel_result" and str(e["number"]) == str(number) for e in env.records("device_event"))
-    test = [x for x in env.records("console_action") if x["action"] == "device_command" and x["command"] == "*K"]
+    assert any(
+        e["kind"] == "wheel_result" and str(e["number"]) == str(number) for e in env.records("device_event")
+    )
+    test = [
+        x for x in env.records("console_action") if x["action"] == "device_command" and x["command"] == "*K"
+    ]
     assert test[-1]["outcome"] == "done" and test[-1]["maintenance"] is True
 
     # shown to the technician (device log) and to the dealer (the banner's lines and the messages)
@@ -117,7 +134,9 @@ def test_a_test_spin_in_maintenance_is_journaled_and_never_published(env, people
     assert r.status_code == 200 and r.json()["maintenance"]["on"] is False
     assert table.judge is not judge
     assert maintenance(tom, "w1", False).status_code == 409  # not on
-    env.wait(lambda: "start_game" in [c["id"] for c in view(dana, "w1")["choices"]], what="the start spin choice")
+    env.wait(
+        lambda: "start_game" in [c["id"] for c in view(dana, "w1")["choices"]], what="the start spin choice"
+    )
     assert action(dana, "w1", "start_game").status_code == 200
     env.wait(lambda: env.round_state("w1") == "certified", what="a certified round")
     published = table_feed(env, "w1")[feed_before:]
@@ -150,11 +169,19 @@ def test_a_dealer_cannot_open_a_round_in_maintenance_and_a_test_deal_is_not_publ
         env.on_loop(lambda: env.table("cards-1").open_round_by("dana"))
     # a test deal: the judge judges a test round, nothing is published
     deal(env, "cards-1", "QH", "7S", "TD", "AC")
-    found = env.wait(lambda: [d for d in env.records("maintenance_decision")
-                              if d["decision"] == "result_ready" and "player" in (d.get("result") or {})],
-                     what="the test deal's result")
+    found = env.wait(
+        lambda: [
+            d
+            for d in env.records("maintenance_decision")
+            if d["decision"] == "result_ready" and "player" in (d.get("result") or {})
+        ],
+        what="the test deal's result",
+    )
     assert found[-1]["result"] == {"player": ["QH", "TD"], "banker": ["7S", "AC"]}
-    assert found[-1]["message"].startswith("Maintenance: test result") and "not published" in found[-1]["message"]
+    assert (
+        found[-1]["message"].startswith("Maintenance: test result")
+        and "not published" in found[-1]["message"]
+    )
     assert len(table_feed(env, "cards-1")) == feed_before
     assert env.table("cards-1").last_round_number == rounds_before
 
@@ -182,7 +209,9 @@ def test_only_technicians_and_admins_switch_maintenance(env, people):
     ada = people(env.url, "admin")
     assert maintenance(ada, "cards-1", True, "admin check").status_code == 200
     assert maintenance(ada, "cards-1", False, "done").status_code == 200
-    refused = [x for x in env.records("console_action") if x["action"] == "maintenance" and x["outcome"] == "refused"]
+    refused = [
+        x for x in env.records("console_action") if x["action"] == "maintenance" and x["outcome"] == "refused"
+    ]
     assert {x["by"] for x in refused} >= {PINS["dealer"][0], PINS["supervisor"][0]}
 
 
@@ -201,8 +230,16 @@ def test_maintenance_survives_a_restart_and_auto_rounds_wait_for_it(tmp_path, pe
 
     def auto_table(s) -> list[Table]:  # the same table, now with auto rounds
         slot = DeviceSlot("auto-1/shoe", "serial-shoe", "shoe", "SIM-SHOE")
-        return [Table("auto-1", DealerPacedCards(), s.journal, devices=[slot], betting_seconds=30,
-                      auto_round_seconds=0.2)]
+        return [
+            Table(
+                "auto-1",
+                DealerPacedCards(),
+                s.journal,
+                devices=[slot],
+                betting_seconds=30,
+                auto_round_seconds=0.2,
+            )
+        ]
 
     run = start_custom(data, [], extra=auto_table)
     try:

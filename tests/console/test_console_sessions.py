@@ -1,5 +1,6 @@
 """Sessions kept in the data folder: they outlive a restart, keep only token hashes in a 0600 file, expire as
 before, and end when the user is disabled or gets a new PIN (also from another process)."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """What the dealer is told and offered, from table snapshots alone (no server): plain words and choices."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -18,23 +19,42 @@ TECH = User("tom", "technician")
 
 
 def table(kind: str = "cammegh-ss2", game: str = "european_roulette") -> SimpleNamespace:
-    slot = SimpleNamespace(kind=kind, role="wheel" if kind == "cammegh-ss2" else "shoe", device_id="t1/x",
-                           serial_number="S")
+    slot = SimpleNamespace(
+        kind=kind, role="wheel" if kind == "cammegh-ss2" else "shoe", device_id="t1/x", serial_number="S"
+    )
     rules = game_rules(game) if game else SimpleNamespace(game_id="test")
     return SimpleNamespace(devices={"t1/x": slot}, game=rules)
 
 
-def snap(state: str | None = None, *, holds=(), pacing="device", paused: str | None = None, **round_extra) -> dict:
+def snap(
+    state: str | None = None, *, holds=(), pacing="device", paused: str | None = None, **round_extra
+) -> dict:
     r = None
     if state is not None:
-        r = {"round_id": "r-1", "round_number": 7, "state": state, "holds": [dict(h) for h in holds],
-             "result": None, "source": None, "void_code": None, "void_message": None, **round_extra}
-    return {"round": r, "pacing": pacing, "status": "paused" if paused else "running", "paused_reason": paused,
-            "holds": []}
+        r = {
+            "round_id": "r-1",
+            "round_number": 7,
+            "state": state,
+            "holds": [dict(h) for h in holds],
+            "result": None,
+            "source": None,
+            "void_code": None,
+            "void_message": None,
+            **round_extra,
+        }
+    return {
+        "round": r,
+        "pacing": pacing,
+        "status": "paused" if paused else "running",
+        "paused_reason": paused,
+        "holds": [],
+    }
 
 
 def wheel(state: int | None, connected: bool = True, mode: int | None = None) -> list[dict]:
-    return [{"role": "wheel", "family": "wheel", "connected": connected, "device": {"state": state, "mode": mode}}]
+    return [
+        {"role": "wheel", "family": "wheel", "connected": connected, "device": {"state": state, "mode": mode}}
+    ]
 
 
 def ids(out: list[dict]) -> dict[str, dict]:
@@ -74,7 +94,9 @@ def test_between_rounds_the_wheel_offers_a_start_or_a_respin_only_when_it_can():
     assert ids(choices(table(), DEALER, done, wheel(7), []))["retry"]["label"] == "Re-spin"
     assert "start_game" not in ids(choices(table(), DEALER, done, wheel(5, connected=False), []))
     assert "start_game" in ids(choices(table(), DEALER, done, wheel(5, mode=1159), []))  # manual start
-    assert "start_game" not in ids(choices(table(), DEALER, done, wheel(5, mode=1157), []))  # arcade: it spins alone
+    assert "start_game" not in ids(
+        choices(table(), DEALER, done, wheel(5, mode=1157), [])
+    )  # arcade: it spins alone
     paused = snap("voided", paused="t1/wheel: disconnected")
     assert "start_game" not in ids(choices(table(), DEALER, paused, wheel(5), []))
 
@@ -102,8 +124,12 @@ def test_an_opening_check_comes_before_the_first_round():
     cards = table("serial-shoe", game=None)
     dev = [{"role": "shoe", "family": "cards", "connected": True, "device": {}}]
     s = snap(None, pacing="dealer")
-    s["opening_check"] = {"required": True, "passed": False, "running": False,
-                          "report": {"ok": False, "message": "ball 7 is missing"}}
+    s["opening_check"] = {
+        "required": True,
+        "passed": False,
+        "running": False,
+        "report": {"ok": False, "message": "ball 7 is missing"},
+    }
     c = ids(choices(cards, DEALER, s, dev, []))
     assert "open_round" not in c and c["start_opening_check"]["label"] == "Run opening check"
     n = notice(s)
@@ -122,8 +148,11 @@ def test_an_opening_check_comes_before_the_first_round():
 def test_a_game_may_let_the_dealer_confirm_its_own_holds():
     cards = table("serial-shoe", game=None)
     cards.game.dealer_releasable_holds = ("card_unreadable",)
-    s = snap("in_play", holds=[{"code": "card_unreadable", "message": "re-read the card"},
-                               {"code": "other", "message": "m"}], pacing="dealer")
+    s = snap(
+        "in_play",
+        holds=[{"code": "card_unreadable", "message": "re-read the card"}, {"code": "other", "message": "m"}],
+        pacing="dealer",
+    )
     c = [x for x in choices(cards, DEALER, s, [], []) if x["id"] == "release"]
     assert [x["code"] for x in c] == ["card_unreadable"]
 
@@ -145,12 +174,22 @@ def test_plain_words_for_pause_void_and_hand_entered_results():
     assert notice(snap("betting_open"))["title"] == ""
 
 
-@pytest.mark.parametrize("kind, family", [
-    ("cammegh-ss2", "wheel"), ("serial-shoe", "cards"), ("camera-shoe", "cards"), ("rfid-shoe-x", "cards"),
-    ("dice-camera", "dice"), ("modbus-ball-machine", "balls"), ("lottery-balls", "balls"),
-    ("wheel-encoder", "money_wheel"), ("roulette-camera", "roulette_camera"), ("thermometer", "generic"),
-    (None, "generic"),
-])
+@pytest.mark.parametrize(
+    "kind, family",
+    [
+        ("cammegh-ss2", "wheel"),
+        ("serial-shoe", "cards"),
+        ("camera-shoe", "cards"),
+        ("rfid-shoe-x", "cards"),
+        ("dice-camera", "dice"),
+        ("modbus-ball-machine", "balls"),
+        ("lottery-balls", "balls"),
+        ("wheel-encoder", "money_wheel"),
+        ("roulette-camera", "roulette_camera"),
+        ("thermometer", "generic"),
+        (None, "generic"),
+    ],
+)
 def test_device_kinds_find_their_family(kind, family):
     assert family_for_kind(kind).id == family
 
@@ -189,43 +228,65 @@ def test_result_forms():
     form = result_form(game_rules("european_roulette"))
     assert form["type"] == "pockets" and form["pockets"][0] == "0" and len(form["pockets"]) == 37
     assert form["field"] == "number" and form["count"] == 1
-    two = result_form(SimpleNamespace(wheel=game_rules("european_roulette").wheel, validate_result=_two_balls))
+    two = result_form(
+        SimpleNamespace(wheel=game_rules("european_roulette").wheel, validate_result=_two_balls)
+    )
     assert two["field"] == "numbers" and two["count"] == 2
-    odd = result_form(SimpleNamespace(game_id="odd", wheel=game_rules("european_roulette").wheel,
-                                      validate_result=_refuses))
+    odd = result_form(
+        SimpleNamespace(game_id="odd", wheel=game_rules("european_roulette").wheel, validate_result=_refuses)
+    )
     assert odd["type"] == "json"  # neither pocket form fits: the JSON form, checked by the game
     assert form["colors"]["17"] == "black" and form["colors"]["0"] == "green"
     assert "00" in result_form(game_rules("american_roulette"))["pockets"]
     assert result_form(SimpleNamespace(game_id="sic_bo"))["example"] == {"dice": [1, 3, 6]}
     cards = result_form(game_rules("baccarat"))
-    assert cards["type"] == "cards" and cards["field"] == "cards" and len(cards["ranks"]) * len(cards["suits"]) == 52
+    assert (
+        cards["type"] == "cards"
+        and cards["field"] == "cards"
+        and len(cards["ranks"]) * len(cards["suits"]) == 52
+    )
     assert game_rules("baccarat").validate_result({"cards": ["9S", "9D", "TH", "TC"]})["winner"] == "tie"
     assert result_form(SimpleNamespace(game_id="new_game")) == {"type": "json", "example": {}}
 
 
 def test_device_events_in_a_line():
-    assert summarize_event({"kind": "wheel_result", "number": "17", "game_counter": 4}) == "number 17 (game 4)"
-    assert summarize_event({"kind": "card_drawn", "card": None, "payload": "X9", "special": "cut_card"}) == \
-        "card cut_card (X9)"
-    assert summarize_event({"kind": "wheel_fault", "code": 21, "description": "sensor 1", "self_test": True}) == \
-        "self-test: fault 21: sensor 1"
+    assert (
+        summarize_event({"kind": "wheel_result", "number": "17", "game_counter": 4}) == "number 17 (game 4)"
+    )
+    assert (
+        summarize_event({"kind": "card_drawn", "card": None, "payload": "X9", "special": "cut_card"})
+        == "card cut_card (X9)"
+    )
+    assert (
+        summarize_event({"kind": "wheel_fault", "code": 21, "description": "sensor 1", "self_test": True})
+        == "self-test: fault 21: sensor 1"
+    )
     assert summarize_event({"kind": "dice_read", "device_id": "x", "dice": [1, 2, 3]}) == "dice [1, 2, 3]"
 
 
 def test_dice_forms_follow_each_game_and_its_own_check():
     duel = result_form(game_rules("dice_duel"))
-    assert duel["type"] == "dice" and [(g["field"], g["count"], g["color"], g["single"]) for g in duel["groups"]] == \
-        [("red", 1, "red", True), ("blue", 1, "blue", True)]
+    assert duel["type"] == "dice" and [
+        (g["field"], g["count"], g["color"], g["single"]) for g in duel["groups"]
+    ] == [("red", 1, "red", True), ("blue", 1, "blue", True)]
     bac_bo = result_form(game_rules("bac_bo"))
-    assert [(g["field"], g["count"], g["color"]) for g in bac_bo["groups"]] == [("player", 2, "blue"), ("banker", 2, "red")]
+    assert [(g["field"], g["count"], g["color"]) for g in bac_bo["groups"]] == [
+        ("player", 2, "blue"),
+        ("banker", 2, "red"),
+    ]
     craps = result_form(game_rules("craps"))
     assert craps["groups"][0]["count"] == 2 and craps["point"]["choices"] == [None, 4, 5, 6, 8, 9, 10]
     for game_id in ("sic_bo", "super_sic_bo", "mega_sic_bo", "lightning_dice"):
         form = result_form(game_rules(game_id))
-        assert form["type"] == "dice" and form["groups"][0]["count"] == 3 and form["faces"] == [1, 2, 3, 4, 5, 6]
+        assert (
+            form["type"] == "dice" and form["groups"][0]["count"] == 3 and form["faces"] == [1, 2, 3, 4, 5, 6]
+        )
     # what each form sends is what the game takes, for every face the pad offers
     for face in range(1, 7):
-        assert game_rules("dice_duel").validate_result({"red": face, "blue": 7 - face}) == {"red": face, "blue": 7 - face}
+        assert game_rules("dice_duel").validate_result({"red": face, "blue": 7 - face}) == {
+            "red": face,
+            "blue": 7 - face,
+        }
     # a game whose check refuses the form's shape gets the JSON form (never a form that cannot be entered)
     assert result_form(SimpleNamespace(game_id="dice_duel", validate_result=_refuses))["type"] == "json"
 
@@ -238,18 +299,42 @@ def test_ball_forms_list_the_games_balls_with_their_counts():
     assert cash["counts"]["green"] == 19 and cash["colors"]["red"] == "red"
     with pytest.raises(ValueError, match="draws 5 balls"):
         game_rules("lucky_5").validate_result({"balls": ["1", "2", "3", "4"]})
-    assert game_rules("lucky_5").validate_result({"balls": ["1", "2", "3", "4", "5"]}) == {"balls": ["1", "2", "3", "4", "5"]}
+    assert game_rules("lucky_5").validate_result({"balls": ["1", "2", "3", "4", "5"]}) == {
+        "balls": ["1", "2", "3", "4", "5"]
+    }
 
 
 def test_the_judges_view_is_checked_for_the_screen():
     from dealer_ui.views import judge_view
 
     assert judge_view(None) is None and judge_view("x") is None
-    j = judge_view({"next": {"position": "seat_3_hand_1_card_3", "label": "Seat 3, hand 1: third card"},
-                    "awaiting": [{"window": "w1", "seat": "3", "hand": 1, "allowed": ["hit", "stand", "double"],
-                                  "default": "stand", "deadline": "2026-01-01T00:00:12Z"}, "junk"], "extra": 1})
+    j = judge_view(
+        {
+            "next": {"position": "seat_3_hand_1_card_3", "label": "Seat 3, hand 1: third card"},
+            "awaiting": [
+                {
+                    "window": "w1",
+                    "seat": "3",
+                    "hand": 1,
+                    "allowed": ["hit", "stand", "double"],
+                    "default": "stand",
+                    "deadline": "2026-01-01T00:00:12Z",
+                },
+                "junk",
+            ],
+            "extra": 1,
+        }
+    )
     assert j["next"]["label"] == "Seat 3, hand 1: third card" and j["extra"] == 1
-    assert j["awaiting"] == [{"window": "w1", "seat": "3", "hand": 1, "allowed": ["hit", "stand", "double"],
-                              "default": "stand", "deadline": "2026-01-01T00:00:12Z"}]
+    assert j["awaiting"] == [
+        {
+            "window": "w1",
+            "seat": "3",
+            "hand": 1,
+            "allowed": ["hit", "stand", "double"],
+            "default": "stand",
+            "deadline": "2026-01-01T00:00:12Z",
+        }
+    ]
     assert judge_view({"next": None, "awaiting": []}) == {"next": None, "awaiting": []}
     assert judge_view({"next": {"position": "dealer_card_2"}})["next"]["label"] == "dealer card 2"

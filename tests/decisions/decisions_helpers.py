@@ -4,6 +4,7 @@ The game ("test_hit_stand"): players "sit" while betting is open; when betting c
 to each seated seat in seat order, then asks each seat in turn hit or stand (default stand) until it stands or
 goes over 21; a hit waits for the seat's next card. Then the result is every seat's cards and total.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -12,8 +13,9 @@ import socket
 import sqlite3
 import threading
 import time
-from datetime import datetime, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
 
 import httpx
 import pytest
@@ -22,7 +24,15 @@ from websockets.sync.client import connect as ws_connect
 
 from devices.events import CardDrawn
 from recognition.game import (
-    AskDecision, BaseGame, DecisionRefused, DecisionTaken, Hold, PlayerDecision, ResultReady, RoundSignal, Void,
+    AskDecision,
+    BaseGame,
+    DecisionRefused,
+    DecisionTaken,
+    Hold,
+    PlayerDecision,
+    ResultReady,
+    RoundSignal,
+    Void,
 )
 from studio.api import create_app
 from studio.config import parse_config
@@ -75,16 +85,29 @@ class HitStandJudge:
         awaiting = []
         if self.phase == "deciding" and self.window is not None:
             seat = self.seats[self.turn]
-            awaiting.append({"window": self.window, "seat": seat, "hand": 1, "allowed": ["hit", "stand"],
-                             "default": "stand"})
+            awaiting.append(
+                {
+                    "window": self.window,
+                    "seat": seat,
+                    "hand": 1,
+                    "allowed": ["hit", "stand"],
+                    "default": "stand",
+                }
+            )
         return {"next": {"position": pos, "label": f"card to {pos}"} if pos else None, "awaiting": awaiting}
 
     def _ask(self, seat: str) -> AskDecision:
         self.asked[seat] = self.asked.get(seat, 0) + 1
         self.window = f"{seat}/hand_1/{self.asked[seat]}"
         self.phase = "deciding"
-        return AskDecision(window=self.window, seat=seat, hand=1, allowed=("hit", "stand"), default="stand",
-                           detail={"cards": list(self.hands[seat]), "total": total(self.hands[seat])})
+        return AskDecision(
+            window=self.window,
+            seat=seat,
+            hand=1,
+            allowed=("hit", "stand"),
+            default="stand",
+            detail={"cards": list(self.hands[seat]), "total": total(self.hands[seat])},
+        )
 
     def _after_seat(self) -> list[Any]:
         """The seat playing now is finished: ask the next one, or give the result."""
@@ -93,21 +116,43 @@ class HitStandJudge:
         if self.turn < len(self.seats):
             return [self._ask(self.seats[self.turn])]
         self.phase = "done"
-        result = {"seats": {s: {"cards": list(self.hands[s]), "total": total(self.hands[s])} for s in self.seats}}
-        return [ResultReady(result=result, source={"device_id": self.device_id, "cards": list(self.cards),
-                                                   "decisions": list(self.decisions)})]
+        result = {
+            "seats": {s: {"cards": list(self.hands[s]), "total": total(self.hands[s])} for s in self.seats}
+        }
+        return [
+            ResultReady(
+                result=result,
+                source={
+                    "device_id": self.device_id,
+                    "cards": list(self.cards),
+                    "decisions": list(self.decisions),
+                },
+            )
+        ]
 
     def _take(self, pd: PlayerDecision, window: str) -> DecisionTaken:
-        self.decisions.append({"window": window, "seat": pd.seat, "hand": pd.hand, "action": pd.action,
-                               "cards": list(pd.cards), "by": pd.by})
-        return DecisionTaken(window=window, seat=pd.seat, hand=pd.hand, action=pd.action, cards=pd.cards, by=pd.by)
+        self.decisions.append(
+            {
+                "window": window,
+                "seat": pd.seat,
+                "hand": pd.hand,
+                "action": pd.action,
+                "cards": list(pd.cards),
+                "by": pd.by,
+            }
+        )
+        return DecisionTaken(
+            window=window, seat=pd.seat, hand=pd.hand, action=pd.action, cards=pd.cards, by=pd.by
+        )
 
     def _decide(self, pd: PlayerDecision) -> list[Any]:
         if self.phase == "idle" or pd.round_number != self.round_number:
             return [DecisionRefused(code="no_round", message=f"round {pd.round_number} is not in play")]
         if pd.action == "sit":
             if self.phase != "betting":
-                return [DecisionRefused(code="betting_closed", message="seats sit only while betting is open")]
+                return [
+                    DecisionRefused(code="betting_closed", message="seats sit only while betting is open")
+                ]
             if pd.seat in self.seats:
                 return [DecisionRefused(code="not_allowed", message=f"seat {pd.seat} already sat")]
             self.seats.append(pd.seat)
@@ -140,7 +185,9 @@ class HitStandJudge:
         if not event.card or self.phase not in ("dealing", "deciding"):
             return []
         if self.phase == "deciding":
-            return [Hold(code="card_before_decision", message=f"a card came before {self.window} was answered")]
+            return [
+                Hold(code="card_before_decision", message=f"a card came before {self.window} was answered")
+            ]
         seat = self._next_position()
         assert seat is not None
         self.hands[seat].append(event.card)
@@ -190,7 +237,9 @@ class HitStand(BaseGame):
         for seat, hand in seats.items():
             if hand.get("total") != total(hand.get("cards") or []):
                 raise ValueError(f"seat {seat}: the total is not its cards' total")
-        return {"seats": {s: {"cards": list(h["cards"]), "total": h["total"]} for s, h in sorted(seats.items())}}
+        return {
+            "seats": {s: {"cards": list(h["cards"]), "total": h["total"]} for s, h in sorted(seats.items())}
+        }
 
     def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
         return {"bust": sorted(s for s, h in result["seats"].items() if h["total"] > 21)}
@@ -199,17 +248,38 @@ class HitStand(BaseGame):
 # --- a whole studio on real uvicorn -------------------------------------------------------------------------
 
 
-def studio_config(data, *, decision_seconds: float = 30.0, tables: tuple[str, ...] = (TABLE, OTHER_TABLE),
-                  game: str = GAME_ID) -> Any:
-    return parse_config({
-        "studio": {"data_dir": str(data)},
-        "consumers": [{"name": "backend", "token": DECIDE_TOKEN, "decision_tables": [TABLE]},
-                      {"name": "feed-reader", "token": FEED_TOKEN},
-                      {"name": "other-backend", "token": OTHER_TOKEN, "decision_tables": [OTHER_TABLE]}],
-        "tables": [{"id": t, "game": game, "betting_seconds": 0, "decision_seconds": decision_seconds,
-                    "device": {"kind": "serial-shoe", "role": "shoe", "url": "loop://", "serial_number": f"SHOE-{t}"}}
-                   for t in tables],
-    })
+def studio_config(
+    data,
+    *,
+    decision_seconds: float = 30.0,
+    tables: tuple[str, ...] = (TABLE, OTHER_TABLE),
+    game: str = GAME_ID,
+) -> Any:
+    return parse_config(
+        {
+            "studio": {"data_dir": str(data)},
+            "consumers": [
+                {"name": "backend", "token": DECIDE_TOKEN, "decision_tables": [TABLE]},
+                {"name": "feed-reader", "token": FEED_TOKEN},
+                {"name": "other-backend", "token": OTHER_TOKEN, "decision_tables": [OTHER_TABLE]},
+            ],
+            "tables": [
+                {
+                    "id": t,
+                    "game": game,
+                    "betting_seconds": 0,
+                    "decision_seconds": decision_seconds,
+                    "device": {
+                        "kind": "serial-shoe",
+                        "role": "shoe",
+                        "url": "loop://",
+                        "serial_number": f"SHOE-{t}",
+                    },
+                }
+                for t in tables
+            ],
+        }
+    )
 
 
 class Running:
@@ -221,11 +291,19 @@ class Running:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(create_app(self.studio), log_level="warning", lifespan="on",
-                                                    ws_ping_interval=None, ws_per_message_deflate=False,
-                                                    timeout_graceful_shutdown=2))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
-                                       name="decisions-uvicorn", daemon=True)
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                create_app(self.studio),
+                log_level="warning",
+                lifespan="on",
+                ws_ping_interval=None,
+                ws_per_message_deflate=False,
+                timeout_graceful_shutdown=2,
+            )
+        )
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, name="decisions-uvicorn", daemon=True
+        )
         self.thread.start()
         deadline = time.monotonic() + 30
         while not self.server.started:
@@ -244,6 +322,7 @@ class Running:
     def on_loop(self, fn: Callable[[], Any], timeout: float = 10) -> Any:
         async def run() -> Any:
             return fn()
+
         return asyncio.run_coroutine_threadsafe(run(), self.studio.loop).result(timeout)
 
     def table(self, table_id: str = TABLE) -> Any:
@@ -256,7 +335,7 @@ class Running:
         self.on_loop(lambda: self.table(table_id).close_betting_by("dealer-dana"))
 
     def card(self, code: str, table_id: str = TABLE) -> None:
-        event = CardDrawn(device_id=f"{table_id}/shoe", at=datetime.now(timezone.utc), card=code, payload=f"P{code}")
+        event = CardDrawn(device_id=f"{table_id}/shoe", at=datetime.now(UTC), card=code, payload=f"P{code}")
         self.on_loop(lambda: self.table(table_id).device_event(event))
 
     def post(self, body: Any, token: str | None = DECIDE_TOKEN, table_id: str = TABLE) -> httpx.Response:
@@ -280,7 +359,10 @@ class Running:
 def records(data, kind: str) -> list[dict[str, Any]]:
     db = sqlite3.connect(f"file:{data}/journal.sqlite3?mode=ro", uri=True)
     try:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))]
+        return [
+            json.loads(b)
+            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
+        ]
     finally:
         db.close()
 
@@ -290,8 +372,11 @@ class FeedConsumer:
 
     def __init__(self, url: str, token: str, after: int = 0) -> None:
         self.messages: list[dict[str, Any]] = []
-        self.ws = ws_connect(url.replace("http", "ws") + f"/v1/feed?after={after}",
-                             additional_headers={"Authorization": f"Bearer {token}"}, open_timeout=10)
+        self.ws = ws_connect(
+            url.replace("http", "ws") + f"/v1/feed?after={after}",
+            additional_headers={"Authorization": f"Bearer {token}"},
+            open_timeout=10,
+        )
         self.thread = threading.Thread(target=self._run, name="feed-consumer", daemon=True)
         self.thread.start()
 
@@ -302,7 +387,9 @@ class FeedConsumer:
         except Exception:
             pass
 
-    def wait_for(self, cond: Callable[[list[dict[str, Any]]], bool], timeout: float = 15) -> list[dict[str, Any]]:
+    def wait_for(
+        self, cond: Callable[[list[dict[str, Any]]], bool], timeout: float = 15
+    ) -> list[dict[str, Any]]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if cond(self.messages):

@@ -1,13 +1,13 @@
 """One blackjack round with the real `blackjack` rules through the decisions API and the feed: a double posted
 by the backend, a stand applied by default at the deadline, the result carrying every decision."""
+
 from __future__ import annotations
 
 import pytest
+from decisions_helpers import DECIDE_TOKEN, FeedConsumer, hit_stand_game, start  # noqa: F401 - fixtures
 
 from recognition.games import GAMES
 from streaming.canonical import load_public_key_b64, verify_message
-
-from decisions_helpers import DECIDE_TOKEN, FeedConsumer, hit_stand_game, start  # noqa: F401 - fixtures
 
 
 @pytest.mark.skipif("blackjack" not in GAMES, reason="the blackjack rules are not installed")
@@ -37,8 +37,15 @@ def test_a_blackjack_round_through_the_api(start):
         got = consumer.wait_for(lambda ms: any(m["kind"] == "result" for m in ms))
     finally:
         consumer.close()
-    assert [m["kind"] for m in got] == ["decision", "decision", "decision_window", "decision", "decision_window",
-                                        "decision", "result"]
+    assert [m["kind"] for m in got] == [
+        "decision",
+        "decision",
+        "decision_window",
+        "decision",
+        "decision_window",
+        "decision",
+        "result",
+    ]
     key = load_public_key_b64(run.studio.public_key_b64)
     for m in got:
         verify_message(m, key)

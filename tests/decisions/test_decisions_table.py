@@ -1,14 +1,16 @@
 """The table's side of decisions without HTTP: prepare off the loop in order, the judge's status in the
 snapshot and its change events, the decision feed kinds' rules, the configuration."""
+
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge, hit_stand_game, records  # noqa: F401
 from pydantic import ValidationError
 
 from devices.events import CardDrawn
@@ -20,13 +22,11 @@ from studio.journal import Journal, verify_journal
 from studio.keys import load_or_create_key
 from studio.table import DeviceSlot, Table
 
-from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge, hit_stand_game, records  # noqa: F401
-
 DEV = f"{TABLE}/shoe"
 
 
 def card(code: str) -> CardDrawn:
-    return CardDrawn(device_id=DEV, at=datetime.now(timezone.utc), card=code, payload=f"P{code}")
+    return CardDrawn(device_id=DEV, at=datetime.now(UTC), card=code, payload=f"P{code}")
 
 
 @pytest.fixture
@@ -39,8 +39,14 @@ def journal(tmp_path):
 
 
 def make_table(game: Any, journal: Journal, **kw: Any) -> Table:
-    return Table(TABLE, game, journal, betting_seconds=0,
-                 devices=[DeviceSlot(DEV, "serial-shoe", "shoe", "SHOE-1")], **kw)
+    return Table(
+        TABLE,
+        game,
+        journal,
+        betting_seconds=0,
+        devices=[DeviceSlot(DEV, "serial-shoe", "shoe", "SHOE-1")],
+        **kw,
+    )
 
 
 async def until(cond, timeout: float = 10.0) -> None:
@@ -108,19 +114,34 @@ def test_prepare_runs_on_a_worker_and_the_judge_gets_everything_in_order(journal
         assert threading.get_ident() not in judge.prepare_threads and len(judge.prepare_threads) == 1
         table.stop()
         journal.flush()
-        history = [(h["kind"], h["data"].get("card") or h["data"].get("transition") or h["data"].get("message"))
-                   for h in journal.round_records(rid)]
-        assert [h for h in history if h[0] == "device_event"] == [("device_event", c) for c in
-                                                                  ("2S", "3S", "BAD", "4S", "5S")]
-        assert history.index(("round_state", "close_betting")) == history.index(("device_event", "4S")) - 1 \
-            or history.index(("round_state", "close_betting")) < history.index(("device_event", "4S"))
+        history = [
+            (h["kind"], h["data"].get("card") or h["data"].get("transition") or h["data"].get("message"))
+            for h in journal.round_records(rid)
+        ]
+        assert [h for h in history if h[0] == "device_event"] == [
+            ("device_event", c) for c in ("2S", "3S", "BAD", "4S", "5S")
+        ]
+        assert history.index(("round_state", "close_betting")) == history.index(
+            ("device_event", "4S")
+        ) - 1 or history.index(("round_state", "close_betting")) < history.index(("device_event", "4S"))
         refused = records(journal.path.parent, "refused")
-        assert refused == [{"action": "judge_error",
-                            "message": "the game rules failed preparing card_drawn: unreadable frame"}]
+        assert refused == [
+            {
+                "action": "judge_error",
+                "message": "the game rules failed preparing card_drawn: unreadable frame",
+            }
+        ]
 
     asyncio.run(main())
-    assert judge.fed == [("signal", "round_opened"), ("prepared", "2S"), ("prepared", "3S"), ("raw", "BAD"),
-                         ("signal", "betting_closed"), ("prepared", "4S"), ("prepared", "5S")]
+    assert judge.fed == [
+        ("signal", "round_opened"),
+        ("prepared", "2S"),
+        ("prepared", "3S"),
+        ("raw", "BAD"),
+        ("signal", "betting_closed"),
+        ("prepared", "4S"),
+        ("prepared", "5S"),
+    ]
 
 
 class PreparedHitStandJudge(HitStandJudge):
@@ -185,7 +206,7 @@ def test_the_judge_status_with_deadlines_is_in_the_snapshot_and_announced(journa
         deadline = table.windows["1/hand_1/1"].deadline
         assert status["next"] is None and status["awaiting"][0]["window"] == "1/hand_1/1"
         assert status["awaiting"][0]["deadline"] == deadline.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-        assert 11 <= (deadline - datetime.now(timezone.utc)).total_seconds() <= 12
+        assert 11 <= (deadline - datetime.now(UTC)).total_seconds() <= 12
         assert seen[-1] == {"judge": status} and len(seen) == n + 1
         table.device_event(CardDrawn(device_id=DEV, card=None, payload="noise"))  # same status: no new event
         assert len(seen) == n + 1
@@ -199,6 +220,7 @@ def test_a_game_without_status_has_no_judge_key_and_refuses_decisions(journal):
     assert "judge" not in table.snapshot()
     rid = table.open_round_by("d").round_id
     from studio.table import DecisionError
+
     with pytest.raises(DecisionError) as exc:
         table.decide_now(rid, "1", 1, "sit")
     assert exc.value.code == "no_decisions"
@@ -208,13 +230,35 @@ def test_a_game_without_status_has_no_judge_key_and_refuses_decisions(journal):
 
 
 def base(**kw: Any) -> dict[str, Any]:
-    return {"seq": 2, "table_id": "t", "game": "g", "round_id": "r", "round_number": 1, "version": 1,
-            "result": None, "outcome": None, "reason": None, "source": {"type": "rules"}, "commitment": None,
-            "reveal": None, "occurred_at": "2026-11-29T12:00:00.000000Z", "prev_hash": "a" * 64, **kw}
+    return {
+        "seq": 2,
+        "table_id": "t",
+        "game": "g",
+        "round_id": "r",
+        "round_number": 1,
+        "version": 1,
+        "result": None,
+        "outcome": None,
+        "reason": None,
+        "source": {"type": "rules"},
+        "commitment": None,
+        "reveal": None,
+        "occurred_at": "2026-11-29T12:00:00.000000Z",
+        "prev_hash": "a" * 64,
+        **kw,
+    }
 
 
-WINDOW = dict(kind="decision_window", window="3/hand_1/1", seat="3", hand=1, allowed=["hit", "stand"],
-              default="stand", detail={"cards": ["9S"], "total": 9}, deadline="2026-11-29T12:00:15.000000Z")
+WINDOW = dict(
+    kind="decision_window",
+    window="3/hand_1/1",
+    seat="3",
+    hand=1,
+    allowed=["hit", "stand"],
+    default="stand",
+    detail={"cards": ["9S"], "total": 9},
+    deadline="2026-11-29T12:00:15.000000Z",
+)
 DECISION = dict(kind="decision", window="3/hand_1/1", seat="3", hand=1, action="hit", cards=[], by="backend")
 KEY = load_or_create_key
 
@@ -226,19 +270,22 @@ def test_the_decision_kinds_validate_and_round_trip(tmp_path):
         assert FeedMessage.model_validate(signed).model_dump(mode="json") == signed
 
 
-@pytest.mark.parametrize("bad", [
-    {**WINDOW, "deadline": None},
-    {**WINDOW, "default": "double"},  # the default must be allowed
-    {**WINDOW, "detail": {"odds": 1.5}},  # no floats
-    {**WINDOW, "action": "hit"},  # a decision's field
-    {**WINDOW, "result": {"x": 1}},
-    {**DECISION, "by": "dealer"},
-    {**DECISION, "cards": None},
-    {**DECISION, "hand": 0},
-    {**DECISION, "reason": {"code": "c", "message": "m"}},
-    {**DECISION, "deadline": "2026-11-29T12:00:15.000000Z"},
-    {"kind": "result", "result": {"n": 1}, "window": "w"},  # other kinds carry no decision fields
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {**WINDOW, "deadline": None},
+        {**WINDOW, "default": "double"},  # the default must be allowed
+        {**WINDOW, "detail": {"odds": 1.5}},  # no floats
+        {**WINDOW, "action": "hit"},  # a decision's field
+        {**WINDOW, "result": {"x": 1}},
+        {**DECISION, "by": "dealer"},
+        {**DECISION, "cards": None},
+        {**DECISION, "hand": 0},
+        {**DECISION, "reason": {"code": "c", "message": "m"}},
+        {**DECISION, "deadline": "2026-11-29T12:00:15.000000Z"},
+        {"kind": "result", "result": {"n": 1}, "window": "w"},  # other kinds carry no decision fields
+    ],
+)
 def test_the_decision_kinds_are_refused_when_wrong(tmp_path, bad):
     signed = sign_message(base(**bad), load_or_create_key(tmp_path))
     with pytest.raises(ValidationError):
@@ -249,13 +296,24 @@ def test_the_decision_kinds_are_refused_when_wrong(tmp_path, bad):
 
 
 def config(consumers: list[dict], **table: Any) -> Any:
-    return parse_config({"consumers": consumers, "tables": [
-        {"id": TABLE, "game": GAME_ID, "device": {"kind": "serial-shoe", "url": "loop://"}, **table}]})
+    return parse_config(
+        {
+            "consumers": consumers,
+            "tables": [
+                {"id": TABLE, "game": GAME_ID, "device": {"kind": "serial-shoe", "url": "loop://"}, **table}
+            ],
+        }
+    )
 
 
 def test_decision_tables_and_decision_seconds_are_configured_and_checked():
-    cfg = config([{"name": "a", "token": "x" * 16, "decision_tables": [TABLE]},
-                  {"name": "b", "token": "y" * 16, "decision_tables": ["*"]}, {"name": "c", "token": "z" * 16}])
+    cfg = config(
+        [
+            {"name": "a", "token": "x" * 16, "decision_tables": [TABLE]},
+            {"name": "b", "token": "y" * 16, "decision_tables": ["*"]},
+            {"name": "c", "token": "z" * 16},
+        ]
+    )
     assert [c.may_decide(TABLE) for c in cfg.consumers] == [True, True, False]
     assert cfg.tables[0].decision_seconds == 15
     with pytest.raises(ConfigError, match="decision_tables names no configured table: bj-9"):

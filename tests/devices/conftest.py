@@ -1,4 +1,5 @@
 """Fixtures for device tests: the SS2 capture, fake wheels on real ptys, a thread-leak check."""
+
 from __future__ import annotations
 
 import hashlib
@@ -7,13 +8,13 @@ import queue
 import select
 import time
 import tty
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 from devices.events import DeviceEvent
-from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 SHARED = Path(os.environ.get("STUDIO_SHARED", Path(__file__).resolve().parents[3] / "shared"))
 CAPTURE = SHARED / "fixtures" / "cammegh-ss2-capture.log"

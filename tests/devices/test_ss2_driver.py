@@ -1,4 +1,5 @@
 """CammeghSS2Driver / SerialLineDriver over real ports: ptys, a TCP socket, loop:// and spy://."""
+
 from __future__ import annotations
 
 import os
@@ -6,7 +7,7 @@ import random
 import socket
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -316,7 +317,14 @@ def test_socket_url_against_a_local_tcp_server(events, drivers, capture_bytes):
             events.wait_kind("device_connected")
             conn.sendall(capture_bytes)
             assert events.wait_kind("wheel_status", state=6).game_counter == 17
-            assert [e.number for e in events.seen if isinstance(e, WheelResult)] == ["27", "16", "6", "3", "10", "0"]
+            assert [e.number for e in events.seen if isinstance(e, WheelResult)] == [
+                "27",
+                "16",
+                "6",
+                "3",
+                "10",
+                "0",
+            ]
             d.power(False)
             conn.settimeout(2)
             assert conn.recv(100) == b"*P 0\r\n"
@@ -418,7 +426,7 @@ def test_context_manager_starts_and_stops(make_wheel, events):
 
 def test_events_are_stamped_in_utc(make_wheel, events, drivers):
     wheel = make_wheel()
-    before = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
     drivers.append(start(wheel.path, events))
     event = events.wait_kind("device_connected")
     assert isinstance(event, DeviceConnected)
@@ -441,8 +449,10 @@ def test_a_silent_wheel_is_reported_lost_and_found_again(tmp_path):
     driver = CammeghSS2Driver("w1", _os.ttyname(slave), events.put, silence_timeout=0.3)
     driver.start()
     try:
+
         def next_of(kind, timeout=3.0):
             import time as _t
+
             deadline = _t.monotonic() + timeout
             while _t.monotonic() < deadline:
                 try:

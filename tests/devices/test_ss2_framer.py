@@ -1,15 +1,16 @@
 """The pure line framer (devices.framing), with bytes from the real SS2 capture (spec §9.1-9.6)."""
+
 from __future__ import annotations
 
 import random
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from devices.framing import LineFramer
 from devices.roulette.cammegh_ss2 import Status, Unknown, WinningNumber, iter_capture_events, parse_line
 
-FIXED = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+FIXED = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 CHUNK_SIZES = [1, 2, 7, 64, 4096]
 
 
@@ -179,7 +180,9 @@ def test_random_garbage_then_valid_lines_still_parse(capture_bytes):
     tail = f.feed(b"\r\n" + capture_bytes[:200])
     good = LineFramer().feed(capture_bytes[:200])
     assert tail[-len(good) :] == good
-    assert all(not isinstance(parse_line(x), Status) or x in good for x in junk + tail)  # no status out of junk
+    assert all(
+        not isinstance(parse_line(x), Status) or x in good for x in junk + tail
+    )  # no status out of junk
     assert f.decode_errors > 0  # random bytes are mostly not ASCII
 
 

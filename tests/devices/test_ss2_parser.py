@@ -1,4 +1,5 @@
 """parse_line: one SS2 line -> one typed message (spec §3, §6, §9.7-9.11, §9.19-9.23)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -51,7 +52,13 @@ def test_status_fields_from_the_capture():
 def test_status_examples(line, state, counter, number, speed, direction):
     m = parse_line(line)
     assert isinstance(m, Status)
-    assert (m.state, m.game_counter, m.number, m.speed_rpm, m.direction) == (state, counter, number, speed, direction)
+    assert (m.state, m.game_counter, m.number, m.speed_rpm, m.direction) == (
+        state,
+        counter,
+        number,
+        speed,
+        direction,
+    )
     assert m.raw == line
 
 
@@ -63,7 +70,9 @@ def test_zero_and_double_zero_are_different_pockets():
     assert zero.number != double.number
 
 
-@pytest.mark.parametrize("field, number", [("000", "000"), ("0000", "0000"), ("  ", None), (" 9", "9"), ("10", "10")])
+@pytest.mark.parametrize(
+    "field, number", [("000", "000"), ("0000", "0000"), ("  ", None), (" 9", "9"), ("10", "10")]
+)
 def test_field4_variants_parse_by_splitting_not_by_column(field, number):
     m = parse_line(f"*X;5;011;{field};0;150;0")
     assert isinstance(m, Status)
@@ -129,7 +138,16 @@ def test_trailing_terminator_and_blanks_are_ignored_leading_space_is_not():
 
 @pytest.mark.parametrize(
     "line, number",
-    [(" 6", "6"), (" 0", "0"), ("00", "00"), ("10", "10"), ("27", "27"), ("36", "36"), ("000", "000"), ("0000", "0000")],
+    [
+        (" 6", "6"),
+        (" 0", "0"),
+        ("00", "00"),
+        ("10", "10"),
+        ("27", "27"),
+        ("36", "36"),
+        ("000", "000"),
+        ("0000", "0000"),
+    ],
 )
 def test_winning_number_line(line, number):
     assert parse_line(line) == WinningNumber(raw=line, number=number)
@@ -296,7 +314,23 @@ def test_echoes(line, command, args):
 
 @pytest.mark.parametrize(
     "line",
-    ["", "   ", "hello", "*", "*Q", "*Q OK", "*PX", "*P 2", "*P  OK", "*R NOPE", "*X 1", "*K WHAT", "\ufffd\ufffd", "*T ok", "*q 2"],
+    [
+        "",
+        "   ",
+        "hello",
+        "*",
+        "*Q",
+        "*Q OK",
+        "*PX",
+        "*P 2",
+        "*P  OK",
+        "*R NOPE",
+        "*X 1",
+        "*K WHAT",
+        "\ufffd\ufffd",
+        "*T ok",
+        "*q 2",
+    ],
 )
 def test_unknown_lines(line):
     m = parse_line(line)

@@ -1,8 +1,9 @@
 """SS2Tracker: parsed messages -> device events (spec §9.12-9.23, §9.38)."""
+
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -16,7 +17,7 @@ from devices.events import (
 )
 from devices.roulette.cammegh_ss2 import SS2Tracker, iter_capture_events, parse_line
 
-T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 
 class Feeder:
@@ -109,7 +110,9 @@ def test_capture_logs_no_warning(capture_bytes, caplog):
 def test_result_comes_before_the_state5_status_when_the_line_leads(capture_events):
     i = next(i for i, e in enumerate(capture_events) if isinstance(e, WheelResult))
     nxt = capture_events[i + 1]
-    assert isinstance(nxt, WheelStatus) and nxt.state == 5 and nxt.game_counter == 11 and nxt.last_number == "27"
+    assert (
+        isinstance(nxt, WheelStatus) and nxt.state == 5 and nxt.game_counter == 11 and nxt.last_number == "27"
+    )
 
 
 # -- status on change only ----------------------------------------------------------------
@@ -258,7 +261,9 @@ def test_counter_going_up_is_not_a_restart(feed):
 def test_restart_is_also_detected_after_a_reconnect(feed):
     feed("*X;2;015;34;0;150;0")
     feed.tracker.link_reset()
-    assert [(e.previous_counter, e.game_counter) for e in of(feed("*X;6;001;  ;0;000;0"), WheelRestart)] == [(15, 1)]
+    assert [(e.previous_counter, e.game_counter) for e in of(feed("*X;6;001;  ;0;000;0"), WheelRestart)] == [
+        (15, 1)
+    ]
 
 
 # -- faults and self-test -----------------------------------------------------------------------

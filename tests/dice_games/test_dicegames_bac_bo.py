@@ -1,5 +1,6 @@
 """Bac Bo over all 1296 throws of four dice, and its bets' house edges computed exactly and compared
 with the published figures (Player/Banker 1.13%, RTP 98.87%; Tie 4.48%, RTP 95.52%)."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -19,13 +20,17 @@ def out(p, b):
 def test_hand_checked_throws():
     o = out((6, 5), (3, 3))
     assert o["player_total"] == 11 and o["banker_total"] == 6 and o["winner"] == "player"
-    assert o["winning_bets"] == [{"bet": "player", "type": "player", "payout": 1}] and o["returned_bets"] == []
+    assert (
+        o["winning_bets"] == [{"bet": "player", "type": "player", "payout": 1}] and o["returned_bets"] == []
+    )
     o = out((1, 1), (2, 1))
     assert o["winner"] == "banker" and o["winning_bets"] == [{"bet": "banker", "type": "banker", "payout": 1}]
     o = out((1, 1), (1, 1))
     assert o["winner"] == "tie" and o["winning_bets"] == [{"bet": "tie", "type": "tie", "payout": 88}]
-    assert o["returned_bets"] == [{"bet": "player", "type": "player", "returned": "9/10"},
-                                  {"bet": "banker", "type": "banker", "returned": "9/10"}]
+    assert o["returned_bets"] == [
+        {"bet": "player", "type": "player", "returned": "9/10"},
+        {"bet": "banker", "type": "banker", "returned": "9/10"},
+    ]
     assert out((5, 6), (6, 5))["winning_bets"][0]["payout"] == 25
     assert out((1, 3), (2, 2))["winning_bets"][0]["payout"] == 10
     assert out((4, 5), (6, 3))["winning_bets"][0]["payout"] == 6
@@ -44,7 +49,10 @@ def test_every_throw_against_a_reference():
             assert [(w["bet"], w["payout"]) for w in o["winning_bets"]] == [("banker", 1)]
         else:
             assert [(w["bet"], w["payout"]) for w in o["winning_bets"]] == [("tie", tie_pays[p1 + p2])]
-            assert {r["bet"]: r["returned"] for r in o["returned_bets"]} == {"player": "9/10", "banker": "9/10"}
+            assert {r["bet"]: r["returned"] for r in o["returned_bets"]} == {
+                "player": "9/10",
+                "banker": "9/10",
+            }
 
 
 def exact_return(spot: str) -> Fraction:

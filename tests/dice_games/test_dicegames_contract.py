@@ -1,5 +1,6 @@
 """The dice games against the studio's game contract: registration, result parsing, the judge hook,
 `studio evaluate`, and feed-safe outcomes (no floats), over every throw of every game."""
+
 from __future__ import annotations
 
 import importlib
@@ -59,6 +60,7 @@ def walk(value, path="$"):
 
 # --- registration ----------------------------------------------------------------------
 
+
 def test_every_dice_game_is_registered_by_discovery_with_the_contract_attributes():
     from recognition.games import GAMES as ALL_GAMES  # imports every recognition module
 
@@ -73,6 +75,7 @@ def test_every_dice_game_is_registered_by_discovery_with_the_contract_attributes
 
 def test_only_lightning_dice_draws_extras():
     import random
+
     for game_id in IDS:
         drawn = GAMES[game_id].draw_extras(random.Random(5))
         assert (drawn is not None) == (game_id == "lightning_dice"), game_id
@@ -80,17 +83,35 @@ def test_only_lightning_dice_draws_extras():
 
 # --- faces --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("value, face", [(1, 1), (6, 6), ("1", 1), ("6", 6)])
 def test_a_face_is_an_int_or_a_one_digit_string(value, face):
     assert read_face(value, "die") == face
     assert type(read_face(value, "die")) is int
 
 
-@pytest.mark.parametrize("value, says", [
-    (0, "1..6"), (7, "1..6"), (-1, "1..6"), (True, "bool"), (False, "bool"), (3.0, "float"), (2.5, "float"),
-    ("07", "'07'"), (" 3", "' 3'"), ("3 ", "'3 '"), ("three", "'three'"), ("", "''"), ("7", "'7'"),
-    ("\uff13", "'\uff13'"), (None, "NoneType"), ([3], "list"), ({"face": 3}, "dict"),
-])
+@pytest.mark.parametrize(
+    "value, says",
+    [
+        (0, "1..6"),
+        (7, "1..6"),
+        (-1, "1..6"),
+        (True, "bool"),
+        (False, "bool"),
+        (3.0, "float"),
+        (2.5, "float"),
+        ("07", "'07'"),
+        (" 3", "' 3'"),
+        ("3 ", "'3 '"),
+        ("three", "'three'"),
+        ("", "''"),
+        ("7", "'7'"),
+        ("\uff13", "'\uff13'"),
+        (None, "NoneType"),
+        ([3], "list"),
+        ({"face": 3}, "dict"),
+    ],
+)
 def test_anything_else_is_refused_saying_what_and_where(value, says):
     with pytest.raises(ValueError) as err:
         read_face(value, "die 2 of 3")
@@ -109,11 +130,27 @@ def test_results_refuse_non_objects_and_missing_keys_with_an_example():
     cases = {
         "sic_bo": [[1, 2, 3], {"faces": [1, 2, 3]}, {"dice": [1, 2]}, {"dice": [1, 2, 7]}],
         "lightning_dice": [{"dice": [1, 2, 3.0]}, {"die": [1, 2, 3]}],
-        "dice_duel": [{"red": 3}, {"blue": 3}, {"red": 3, "blue": 7}, {"dice": [3, 4]}, {"red": "3.0", "blue": 1}],
-        "craps": [{"dice": [3, 4]}, {"dice": [3, 4], "point": 7}, {"dice": [3, 4], "point": "off"},
-                  {"dice": [3, 4], "point": True}, {"dice": [3, 4], "point": 0}, {"dice": [3, 4, 5], "point": None}],
-        "bac_bo": [{"player": [1, 2]}, {"player": [1, 2], "banker": [1, 2, 3]}, {"dice": [1, 2, 3, 4]},
-                   {"player": [1, 2], "banker": [0, 2]}],
+        "dice_duel": [
+            {"red": 3},
+            {"blue": 3},
+            {"red": 3, "blue": 7},
+            {"dice": [3, 4]},
+            {"red": "3.0", "blue": 1},
+        ],
+        "craps": [
+            {"dice": [3, 4]},
+            {"dice": [3, 4], "point": 7},
+            {"dice": [3, 4], "point": "off"},
+            {"dice": [3, 4], "point": True},
+            {"dice": [3, 4], "point": 0},
+            {"dice": [3, 4, 5], "point": None},
+        ],
+        "bac_bo": [
+            {"player": [1, 2]},
+            {"player": [1, 2], "banker": [1, 2, 3]},
+            {"dice": [1, 2, 3, 4]},
+            {"player": [1, 2], "banker": [0, 2]},
+        ],
     }
     for game_id, bads in cases.items():
         for bad in bads:
@@ -124,7 +161,9 @@ def test_results_refuse_non_objects_and_missing_keys_with_an_example():
 
 
 def test_derived_values_a_result_carries_must_agree_and_other_keys_are_dropped():
-    assert GAMES["sic_bo"].validate_result({"dice": [1, 2, 3], "total": 6, "frame": 17}) == {"dice": [1, 2, 3]}
+    assert GAMES["sic_bo"].validate_result({"dice": [1, 2, 3], "total": 6, "frame": 17}) == {
+        "dice": [1, 2, 3]
+    }
     with pytest.raises(ValueError, match="total"):
         GAMES["sic_bo"].validate_result({"dice": [1, 2, 3], "total": 7})
     with pytest.raises(ValueError, match="player_total"):
@@ -144,8 +183,11 @@ def test_validation_is_idempotent_for_every_result_of_every_game():
 def test_numeric_strings_give_the_same_outcome_as_ints():
     assert GAMES["sic_bo"].outcome({"dice": ["6", 1, "3"]}) == GAMES["sic_bo"].outcome({"dice": [3, 6, 1]})
     assert GAMES["craps"].outcome({"dice": ["4", "4"], "point": "8"}) == GAMES["craps"].outcome(
-        {"dice": [4, 4], "point": 8})
-    assert GAMES["dice_duel"].outcome({"red": "2", "blue": "5"}) == GAMES["dice_duel"].outcome({"red": 2, "blue": 5})
+        {"dice": [4, 4], "point": 8}
+    )
+    assert GAMES["dice_duel"].outcome({"red": "2", "blue": "5"}) == GAMES["dice_duel"].outcome(
+        {"red": 2, "blue": 5}
+    )
 
 
 def test_make_result_builds_results_from_what_a_camera_reads():
@@ -169,6 +211,7 @@ def test_make_result_builds_results_from_what_a_camera_reads():
 
 # --- payouts are exact and feed-safe ----------------------------------------------------
 
+
 def test_payouts_are_ints_or_exact_fraction_strings():
     assert payout(Fraction(7, 6)) == "7/6" and payout(Fraction(12, 2)) == 6 and payout(3) == 3
     assert as_fraction("7/6") == Fraction(7, 6) and as_fraction(6) == 6
@@ -189,11 +232,22 @@ def test_no_outcome_of_any_throw_holds_a_float_and_every_one_is_a_valid_feed_mes
                 assert isinstance(bet["payout"], (int, str)) and not isinstance(bet["payout"], bool)
                 assert as_fraction(bet["payout"]) > 0
             if i % 97 == 0:  # the schema check is slower: a spread sample of every game's throws
-                check_feed_message({
-                    "kind": "result", "table_id": "t1", "game": game_id, "round_id": "r1", "round_number": 1,
-                    "version": 1, "result": game.validate_result(result), "outcome": out, "reason": None,
-                    "source": {"type": "device"}, "commitment": None, "reveal": None,
-                })
+                check_feed_message(
+                    {
+                        "kind": "result",
+                        "table_id": "t1",
+                        "game": game_id,
+                        "round_id": "r1",
+                        "round_number": 1,
+                        "version": 1,
+                        "result": game.validate_result(result),
+                        "outcome": out,
+                        "reason": None,
+                        "source": {"type": "device"},
+                        "commitment": None,
+                        "reveal": None,
+                    }
+                )
 
 
 def test_every_winning_bet_is_a_spot_of_the_layout():
@@ -223,6 +277,7 @@ def test_winning_payouts_are_the_layout_s_and_varying_ones_are_described():
 
 
 # --- the judge hook -----------------------------------------------------------------------
+
 
 def test_importing_the_games_does_not_import_the_vision_stack():
     code = "import sys, recognition.dice_games; print('recognition.dice.judge' in sys.modules)"
@@ -255,9 +310,15 @@ def fake_dice_judge(monkeypatch):
 
 
 def test_new_judge_asks_the_dice_judge_for_the_game_s_dice_and_colours(fake_dice_judge):
-    expected = {"sic_bo": (3, None), "super_sic_bo": (3, None), "mega_sic_bo": (3, None),
-                "lightning_dice": (3, None), "dice_duel": (2, ("red", "blue")), "craps": (2, None),
-                "bac_bo": (4, ("blue", "blue", "red", "red"))}
+    expected = {
+        "sic_bo": (3, None),
+        "super_sic_bo": (3, None),
+        "mega_sic_bo": (3, None),
+        "lightning_dice": (3, None),
+        "dice_duel": (2, ("red", "blue")),
+        "craps": (2, None),
+        "bac_bo": (4, ("blue", "blue", "red", "red")),
+    }
     for game_id, (dice, colors) in expected.items():
         judge = GAMES[game_id].new_judge(camera="cam-1")
         kwargs = fake_dice_judge[-1]
@@ -277,16 +338,22 @@ def test_new_judge_asks_the_dice_judge_for_the_game_s_dice_and_colours(fake_dice
 
 # --- studio evaluate ---------------------------------------------------------------------
 
+
 def test_evaluate_line_contract_for_every_game():
     lines = {
         "sic_bo": ('{"id": 1, "dice": [4, 4, "1"]}', '{"id": 2, "dice": [4, 4]}'),
         "super_sic_bo": ('{"id": 1, "dice": [6, 6, 6]}', '{"id": 2, "dice": [6, 6, 6.0]}'),
         "mega_sic_bo": ('{"id": 1, "dice": [1, 2, 3]}', '{"id": 2, "dice": null}'),
-        "lightning_dice": ('{"id": 1, "dice": [4, 3, 3], "extras": {"lightning": [{"total": 10, "multiplier": 30}]}}',
-                           '{"id": 2, "dice": [4, 3, 3]}'),
+        "lightning_dice": (
+            '{"id": 1, "dice": [4, 3, 3], "extras": {"lightning": [{"total": 10, "multiplier": 30}]}}',
+            '{"id": 2, "dice": [4, 3, 3]}',
+        ),
         "dice_duel": ('{"id": 1, "red": 6, "blue": "2"}', '{"id": 2, "red": 6}'),
         "craps": ('{"id": 1, "dice": [2, 2], "point": 4}', '{"id": 2, "dice": [2, 2]}'),
-        "bac_bo": ('{"id": 1, "player": [6, 6], "banker": [6, 6]}', '{"id": 2, "player": [6, 6], "banker": 12}'),
+        "bac_bo": (
+            '{"id": 1, "player": [6, 6], "banker": [6, 6]}',
+            '{"id": 2, "player": [6, 6], "banker": 12}',
+        ),
     }
     for game_id, (good, bad) in lines.items():
         ok = evaluate_line(GAMES[game_id], good, 1)
@@ -295,21 +362,36 @@ def test_evaluate_line_contract_for_every_game():
         assert refused["id"] == 2 and refused["valid"] is False and refused["error"], refused
     lightning = evaluate_line(GAMES["lightning_dice"], lines["lightning_dice"][0], 1)
     assert lightning["outcome"]["winning_bets"] == [
-        {"bet": "total:10", "type": "total", "payout": 29, "lightning_multiplier": 30}]
+        {"bet": "total:10", "type": "total", "payout": 29, "lightning_multiplier": 30}
+    ]
     assert evaluate_line(GAMES["craps"], lines["craps"][0], 1)["outcome"]["new_point"] is None
 
 
 def test_the_studio_evaluate_command_reads_json_lines_for_a_dice_game():
-    lines = "\n".join(['{"id": "a", "dice": [1, 1], "point": null}', 'not json',
-                       '{"id": "b", "dice": [5, 6], "point": 9}', '{"id": "c", "dice": [3, 4], "point": 5}'])
-    out = subprocess.run([sys.executable, "-m", "studio.cli", "evaluate", "--game", "craps"], input=lines,
-                         capture_output=True, text=True, cwd=REPO, timeout=60)
+    lines = "\n".join(
+        [
+            '{"id": "a", "dice": [1, 1], "point": null}',
+            "not json",
+            '{"id": "b", "dice": [5, 6], "point": 9}',
+            '{"id": "c", "dice": [3, 4], "point": 5}',
+        ]
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "studio.cli", "evaluate", "--game", "craps"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert [r["valid"] for r in rows] == [True, False, True, True]
     assert rows[0]["outcome"]["winning_bets"][0] == {"bet": "field", "type": "field", "payout": 2}
-    assert rows[2]["outcome"]["new_point"] == 9 and {"bet": "eleven", "type": "eleven", "payout": 15} in \
-        rows[2]["outcome"]["winning_bets"]
+    assert (
+        rows[2]["outcome"]["new_point"] == 9
+        and {"bet": "eleven", "type": "eleven", "payout": 15} in rows[2]["outcome"]["winning_bets"]
+    )
     assert rows[3]["outcome"]["new_point"] is None
     assert any(b["bet"] == "dont_pass" for b in rows[3]["outcome"]["winning_bets"])
     assert LightningDice().evaluate({"dice": [1, 1, 1], "extras": LIGHTNING})["outcome"]["total"] == 3

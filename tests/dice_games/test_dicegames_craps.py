@@ -1,9 +1,10 @@
 """Craps: hand-checked throws, every throw under every point against a reference, the house edge of every
 bet solved exactly from the game's own throw-by-throw rules (an absorbing Markov chain over the 36 throws)
 and compared with the published figures, and the point carried across rounds."""
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from fractions import Fraction
 from itertools import product
 
@@ -17,7 +18,7 @@ GAME = Craps()
 POINTS = (4, 5, 6, 8, 9, 10)
 STATES = (None,) + POINTS
 THROWS = [list(t) for t in product(range(1, 7), repeat=2)]
-AT = datetime(2026, 1, 1, tzinfo=timezone.utc)
+AT = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def throw(dice, point):
@@ -36,19 +37,22 @@ def summary(out) -> dict[str, object]:
 
 # --- hand-checked throws ---------------------------------------------------------------------
 
+
 def test_come_out_seven():
     out = throw([3, 4], None)
     s = summary(out)
-    assert out["roll"] == "come_out" and out["new_point"] is None and out["total"] == 7 and out["hard"] is False
+    assert (
+        out["roll"] == "come_out" and out["new_point"] is None and out["total"] == 7 and out["hard"] is False
+    )
     assert s["pass_line"] == 1 and s["dont_pass"] == "lost" and s["any_seven"] == 4 and s["field"] == "lost"
     assert s["come"] == 1 and s["dont_come"] == "lost"
-    assert all(s[f"come:{n}"] == "lost" for n in POINTS)          # flat come points always work
+    assert all(s[f"come:{n}"] == "lost" for n in POINTS)  # flat come points always work
     assert all(s[f"dont_come:{n}"] == 1 for n in POINTS)
     assert all(s[f"take_odds:{n}"] == ("returned", 1) for n in POINTS)  # come odds are off on the come-out
     assert s["lay_odds:4"] == "1/2" and s["lay_odds:5"] == "2/3" and s["lay_odds:6"] == "5/6"
-    assert all(s[f"place_win:{n}"] is None for n in POINTS)         # off on the come-out
+    assert all(s[f"place_win:{n}"] is None for n in POINTS)  # off on the come-out
     assert s["place_lose:4"] == "5/11" and s["place_lose:9"] == "5/8" and s["place_lose:8"] == "4/5"
-    assert all(s[f"hardway:{n}"] is None for n in (4, 6, 8, 10))    # off on the come-out
+    assert all(s[f"hardway:{n}"] is None for n in (4, 6, 8, 10))  # off on the come-out
 
 
 def test_come_out_eleven_and_the_craps_numbers():
@@ -61,7 +65,9 @@ def test_come_out_eleven_and_the_craps_numbers():
     s = summary(throw([1, 2], None))
     assert s["dont_pass"] == 1 and s["craps_3"] == 15 and s["field"] == 1 and s["c_and_e"] == 3
     s = summary(throw([6, 6], None))
-    assert s["pass_line"] == "lost" and s["dont_pass"] == ("returned", 1) and s["dont_come"] == ("returned", 1)
+    assert (
+        s["pass_line"] == "lost" and s["dont_pass"] == ("returned", 1) and s["dont_come"] == ("returned", 1)
+    )
     assert s["craps_12"] == 30 and s["field"] == 2 and s["c_and_e"] == 3
 
 
@@ -88,7 +94,9 @@ def test_point_made_hard_and_easy():
     s = summary(throw([3, 5], 8))
     assert s["pass_line"] == 1 and s["hardway:8"] == "lost"
     s = summary(throw([5, 5], 10))
-    assert s["pass_line"] == 1 and s["take_odds:10"] == 2 and s["place_win:10"] == "9/5" and s["hardway:10"] == 7
+    assert (
+        s["pass_line"] == 1 and s["take_odds:10"] == 2 and s["place_win:10"] == "9/5" and s["hardway:10"] == 7
+    )
     s = summary(throw([2, 3], 5))
     assert s["take_odds:5"] == "3/2" and s["place_win:5"] == "7/5" and s["field"] == "lost"
 
@@ -126,6 +134,7 @@ def test_off_bets_can_be_turned_on():
 
 # --- every throw under every point, against a reference --------------------------------------
 
+
 def reference(dice, point) -> dict[str, object]:
     t, hard = sum(dice), dice[0] == dice[1]
     r: dict[str, object] = {}
@@ -140,13 +149,22 @@ def reference(dice, point) -> dict[str, object]:
     r["c_and_e"] = 3 if t in (2, 3, 12) else 7 if t == 11 else "lost"
     if point is None:
         r["pass_line"] = 1 if t in (7, 11) else "lost" if t in (2, 3, 12) else None
-        r["dont_pass"] = 1 if t in (2, 3) else ("returned", 1) if t == 12 else "lost" if t in (7, 11) else None
+        r["dont_pass"] = (
+            1 if t in (2, 3) else ("returned", 1) if t == 12 else "lost" if t in (7, 11) else None
+        )
     else:
         r["pass_line"] = 1 if t == point else "lost" if t == 7 else None
         r["dont_pass"] = 1 if t == 7 else "lost" if t == point else None
     r["come"] = 1 if t in (7, 11) else "lost" if t in (2, 3, 12) else ("to", f"come:{t}")
-    r["dont_come"] = 1 if t in (2, 3) else ("returned", 1) if t == 12 else "lost" if t in (7, 11) \
+    r["dont_come"] = (
+        1
+        if t in (2, 3)
+        else ("returned", 1)
+        if t == 12
+        else "lost"
+        if t in (7, 11)
         else ("to", f"dont_come:{t}")
+    )
     odds = {4: "2", 10: "2", 5: "3/2", 9: "3/2", 6: "6/5", 8: "6/5"}
     lay = {4: "1/2", 10: "1/2", 5: "2/3", 9: "2/3", 6: "5/6", 8: "5/6"}
     place = {4: "9/5", 10: "9/5", 5: "7/5", 9: "7/5", 6: "7/6", 8: "7/6"}
@@ -190,8 +208,11 @@ def test_every_spot_is_in_exactly_one_list():
     for point in STATES:
         for dice in THROWS:
             out = throw(dice, point)
-            listed = ([b["bet"] for k in ("winning_bets", "losing_bets", "returned_bets", "moved_bets")
-                       for b in out[k]] + out["no_action_bets"])
+            listed = [
+                b["bet"]
+                for k in ("winning_bets", "losing_bets", "returned_bets", "moved_bets")
+                for b in out[k]
+            ] + out["no_action_bets"]
             assert sorted(listed) == sorted(ids), (dice, point)
 
 
@@ -202,6 +223,7 @@ def test_the_order_of_the_dice_never_matters():
 
 
 # --- house edges: an absorbing Markov chain over (bet spot, table point), solved exactly ---------
+
 
 def solve(start: tuple[str, int | None]) -> Fraction:
     """Expected net return of 1 unit on a spot until it is decided, from the game's own outcome()."""
@@ -260,18 +282,40 @@ def edge(spot: str, point: int | None) -> str:
 
 # Wizard of Odds, "Craps" (house edge per bet resolved, percent, as published)
 PUBLISHED_MULTI = [
-    ("pass_line", None, "1.41"), ("dont_pass", None, "1.36"),
-    *[("come", p, "1.41") for p in POINTS], *[("dont_come", p, "1.36") for p in POINTS],
-    *[(f"take_odds:{n}", n, "0.00") for n in POINTS], *[(f"lay_odds:{n}", n, "0.00") for n in POINTS],
+    ("pass_line", None, "1.41"),
+    ("dont_pass", None, "1.36"),
+    *[("come", p, "1.41") for p in POINTS],
+    *[("dont_come", p, "1.36") for p in POINTS],
+    *[(f"take_odds:{n}", n, "0.00") for n in POINTS],
+    *[(f"lay_odds:{n}", n, "0.00") for n in POINTS],
     *[(f"take_odds:{n}", None, "0.00") for n in POINTS],
-    ("place_win:4", 6, "6.67"), ("place_win:10", None, "6.67"), ("place_win:5", 8, "4.00"),
-    ("place_win:9", 9, "4.00"), ("place_win:6", None, "1.52"), ("place_win:8", 4, "1.52"),
-    ("place_lose:4", None, "3.03"), ("place_lose:10", 5, "3.03"), ("place_lose:5", 6, "2.50"),
-    ("place_lose:9", None, "2.50"), ("place_lose:6", 8, "1.82"), ("place_lose:8", None, "1.82"),
-    ("hardway:4", 4, "11.11"), ("hardway:10", None, "11.11"), ("hardway:6", 8, "9.09"), ("hardway:8", None, "9.09"),
+    ("place_win:4", 6, "6.67"),
+    ("place_win:10", None, "6.67"),
+    ("place_win:5", 8, "4.00"),
+    ("place_win:9", 9, "4.00"),
+    ("place_win:6", None, "1.52"),
+    ("place_win:8", 4, "1.52"),
+    ("place_lose:4", None, "3.03"),
+    ("place_lose:10", 5, "3.03"),
+    ("place_lose:5", 6, "2.50"),
+    ("place_lose:9", None, "2.50"),
+    ("place_lose:6", 8, "1.82"),
+    ("place_lose:8", None, "1.82"),
+    ("hardway:4", 4, "11.11"),
+    ("hardway:10", None, "11.11"),
+    ("hardway:6", 8, "9.09"),
+    ("hardway:8", None, "9.09"),
 ]
-PUBLISHED_ONE_ROLL = {"field": "5.56", "any_seven": "16.67", "any_craps": "11.11", "craps_2": "13.89",
-                      "craps_3": "11.11", "craps_12": "13.89", "eleven": "11.11", "c_and_e": "11.11"}
+PUBLISHED_ONE_ROLL = {
+    "field": "5.56",
+    "any_seven": "16.67",
+    "any_craps": "11.11",
+    "craps_2": "13.89",
+    "craps_3": "11.11",
+    "craps_12": "13.89",
+    "eleven": "11.11",
+    "c_and_e": "11.11",
+}
 
 
 @pytest.mark.parametrize("spot, point, published", PUBLISHED_MULTI)
@@ -293,6 +337,7 @@ def test_exact_line_bet_edges():
 
 
 # --- the point across rounds ---------------------------------------------------------------------
+
 
 def test_next_point_over_every_throw():
     for point in STATES:
@@ -353,15 +398,31 @@ def result(dice, **more) -> ResultReady:
 
 
 def test_the_point_judge_adds_the_point_and_moves_it_when_the_round_ends():
-    inner = ScriptedJudge([
-        [], [], [result([2, 2])], [],        # round 1: come-out 4
-        [], [], [result([1, 5])], [],        # round 2: 6, point stays 4
-        [], [], [result([3, 4])], [],        # round 3: seven out
-    ])
+    inner = ScriptedJudge(
+        [
+            [],
+            [],
+            [result([2, 2])],
+            [],  # round 1: come-out 4
+            [],
+            [],
+            [result([1, 5])],
+            [],  # round 2: 6, point stays 4
+            [],
+            [],
+            [result([3, 4])],
+            [],  # round 3: seven out
+        ]
+    )
     judge = CrapsPointJudge(inner)
     seen = []
     for n in (1, 2, 3):
-        for event in (signal("round_opened", n), signal("betting_closed", n), "throw", signal("round_ended", n)):
+        for event in (
+            signal("round_opened", n),
+            signal("betting_closed", n),
+            "throw",
+            signal("round_ended", n),
+        ):
             for d in judge.feed(event):
                 if isinstance(d, ResultReady):
                     seen.append(d.result)
@@ -373,18 +434,35 @@ def test_the_point_judge_adds_the_point_and_moves_it_when_the_round_ends():
 
 
 def test_the_point_judge_does_not_move_the_point_on_a_void_or_without_a_result():
-    inner = ScriptedJudge([[], [result([3, 3])], [Void(code="dice_cocked", message="a die is cocked")], [],
-                           [], [Note(code="n", message="nothing")], []])
+    inner = ScriptedJudge(
+        [
+            [],
+            [result([3, 3])],
+            [Void(code="dice_cocked", message="a die is cocked")],
+            [],
+            [],
+            [Note(code="n", message="nothing")],
+            [],
+        ]
+    )
     judge = CrapsPointJudge(inner)
-    for event in (signal("round_opened", 1), "throw", "recheck", signal("round_ended", 1),
-                  signal("round_opened", 2), "noise", signal("round_ended", 2)):
+    for event in (
+        signal("round_opened", 1),
+        "throw",
+        "recheck",
+        signal("round_ended", 1),
+        signal("round_opened", 2),
+        "noise",
+        signal("round_ended", 2),
+    ):
         judge.feed(event)
     assert judge.point is None
 
 
 def test_the_point_judge_holds_when_the_dice_judge_disagrees_on_the_point():
-    judge = CrapsPointJudge(ScriptedJudge([[result([1, 2], point=6)], [result([1, 2], point="x")],
-                                           [result([1, 2], point=None)]]))
+    judge = CrapsPointJudge(
+        ScriptedJudge([[result([1, 2], point=6)], [result([1, 2], point="x")], [result([1, 2], point=None)]])
+    )
     first = judge.feed("a")[0]
     assert isinstance(first, Hold) and first.code == "craps_point_mismatch"
     assert isinstance(judge.feed("b")[0], Hold)
@@ -415,7 +493,7 @@ def test_the_point_judge_can_be_corrected_from_certified_outcomes():
 
 def test_point_follows_the_tables_word_on_how_rounds_ended():
     """The table's round_ended signal (certified outcome or void) moves the point; a restart restores it."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from recognition.dice_games.craps import CrapsPointJudge
     from recognition.game import RoundSignal
@@ -424,14 +502,30 @@ def test_point_follows_the_tables_word_on_how_rounds_ended():
         def feed(self, event):
             return []
 
-    at = datetime(2026, 11, 29, tzinfo=timezone.utc)
+    at = datetime(2026, 11, 29, tzinfo=UTC)
     judge = CrapsPointJudge(Inner())
     assert judge.point is None
-    judge.feed(RoundSignal(signal="round_ended", round_number=7, at=at, final_state="certified",
-                           result={"dice": [2, 4], "point": None}, outcome={"new_point": 6}))
+    judge.feed(
+        RoundSignal(
+            signal="round_ended",
+            round_number=7,
+            at=at,
+            final_state="certified",
+            result={"dice": [2, 4], "point": None},
+            outcome={"new_point": 6},
+        )
+    )
     assert judge.point == 6
     judge.feed(RoundSignal(signal="round_ended", round_number=8, at=at, final_state="voided"))
     assert judge.point == 6
-    judge.feed(RoundSignal(signal="round_ended", round_number=9, at=at, final_state="certified",
-                           result={"dice": [3, 4], "point": 6}, outcome={"new_point": None}))
+    judge.feed(
+        RoundSignal(
+            signal="round_ended",
+            round_number=9,
+            at=at,
+            final_state="certified",
+            result={"dice": [3, 4], "point": 6},
+            outcome={"new_point": None},
+        )
+    )
     assert judge.point is None

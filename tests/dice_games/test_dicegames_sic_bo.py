@@ -1,5 +1,6 @@
 """Sic Bo (and Super / Mega Sic Bo) against hand-checked throws, an independent reference over all
 216 throws, and the house edge of every bet computed exactly and compared with the published figures."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -20,30 +21,55 @@ def wins(dice) -> dict[str, object]:
 
 # --- hand-checked throws --------------------------------------------------------------------
 
+
 def test_a_plain_small_throw():
     assert wins([1, 3, 5]) == {
-        "small": 1, "odd": 1, "total:9": 6, "single:1": 1, "single:3": 1, "single:5": 1,
-        "combination:1-3": 5, "combination:1-5": 5, "combination:3-5": 5,
+        "small": 1,
+        "odd": 1,
+        "total:9": 6,
+        "single:1": 1,
+        "single:3": 1,
+        "single:5": 1,
+        "combination:1-3": 5,
+        "combination:1-5": 5,
+        "combination:3-5": 5,
     }
 
 
 def test_a_double_pays_the_single_number_twice_and_the_double():
     assert wins([5, 2, 5]) == {
-        "big": 1, "even": 1, "total:12": 6, "single:2": 1, "single:5": 2, "double:5": 10, "combination:2-5": 5,
+        "big": 1,
+        "even": 1,
+        "total:12": 6,
+        "single:2": 1,
+        "single:5": 2,
+        "double:5": 10,
+        "combination:2-5": 5,
     }
 
 
 def test_a_triple_loses_small_big_odd_even_and_wins_triples():
-    assert wins([4, 4, 4]) == {"total:12": 6, "single:4": 3, "double:4": 10, "triple:4": 180, "any_triple": 30}
-    assert wins([1, 1, 1]) == {"single:1": 3, "double:1": 10, "triple:1": 180, "any_triple": 30}  # no total:3 spot
+    assert wins([4, 4, 4]) == {
+        "total:12": 6,
+        "single:4": 3,
+        "double:4": 10,
+        "triple:4": 180,
+        "any_triple": 30,
+    }
+    assert wins([1, 1, 1]) == {
+        "single:1": 3,
+        "double:1": 10,
+        "triple:1": 180,
+        "any_triple": 30,
+    }  # no total:3 spot
     assert wins([6, 6, 6]) == {"single:6": 3, "double:6": 10, "triple:6": 180, "any_triple": 30}
 
 
 def test_the_edges_of_small_and_big():
-    assert "small" in wins([2, 4, 4]) and "big" not in wins([2, 4, 4])      # 10
-    assert "big" in wins([3, 4, 4]) and "small" not in wins([3, 4, 4])      # 11
+    assert "small" in wins([2, 4, 4]) and "big" not in wins([2, 4, 4])  # 10
+    assert "big" in wins([3, 4, 4]) and "small" not in wins([3, 4, 4])  # 11
     assert "small" in wins([1, 1, 2]) and wins([1, 1, 2])["total:4"] == 60  # 4
-    assert "big" in wins([5, 6, 6]) and wins([5, 6, 6])["total:17"] == 60   # 17
+    assert "big" in wins([5, 6, 6]) and wins([5, 6, 6])["total:17"] == 60  # 17
 
 
 def test_outcome_fields():
@@ -53,7 +79,22 @@ def test_outcome_fields():
 
 # --- an independent reference over all 216 throws ------------------------------------------
 
-TOTAL_PAYS = {4: 60, 17: 60, 5: 30, 16: 30, 6: 17, 15: 17, 7: 12, 14: 12, 8: 8, 13: 8, 9: 6, 12: 6, 10: 6, 11: 6}
+TOTAL_PAYS = {
+    4: 60,
+    17: 60,
+    5: 30,
+    16: 30,
+    6: 17,
+    15: 17,
+    7: 12,
+    14: 12,
+    8: 8,
+    13: 8,
+    9: 6,
+    12: 6,
+    10: 6,
+    11: 6,
+}
 
 
 def reference(dice: list[int]) -> dict[str, int]:
@@ -106,6 +147,7 @@ def test_the_layout_has_the_standard_spots():
 
 # --- house edges, exactly, against published figures ------------------------------------------
 
+
 def house_edge(spot_id: str) -> Fraction:
     ev = Fraction(0)
     for dice in THROWS:
@@ -116,11 +158,24 @@ def house_edge(spot_id: str) -> Fraction:
 
 # Wizard of Odds, "Sic Bo" (Atlantic City pays), house edge in percent as published
 PUBLISHED = {
-    "small": "2.78", "big": "2.78", "odd": "2.78", "even": "2.78",
-    "total:4": "15.28", "total:17": "15.28", "total:5": "13.89", "total:16": "13.89",
-    "total:6": "16.67", "total:15": "16.67", "total:7": "9.72", "total:14": "9.72",
-    "total:8": "12.50", "total:13": "12.50", "total:9": "18.98", "total:12": "18.98",
-    "total:10": "12.50", "total:11": "12.50",
+    "small": "2.78",
+    "big": "2.78",
+    "odd": "2.78",
+    "even": "2.78",
+    "total:4": "15.28",
+    "total:17": "15.28",
+    "total:5": "13.89",
+    "total:16": "13.89",
+    "total:6": "16.67",
+    "total:15": "16.67",
+    "total:7": "9.72",
+    "total:14": "9.72",
+    "total:8": "12.50",
+    "total:13": "12.50",
+    "total:9": "18.98",
+    "total:12": "18.98",
+    "total:10": "12.50",
+    "total:11": "12.50",
     **{f"single:{n}": "7.87" for n in range(1, 7)},
     **{f"double:{n}": "18.52" for n in range(1, 7)},
     **{f"triple:{n}": "16.20" for n in range(1, 7)},
@@ -146,6 +201,7 @@ def test_exact_edges_of_the_main_bets():
 
 
 # --- the three games -----------------------------------------------------------------------
+
 
 def test_super_and_mega_sic_bo_play_the_standard_game_under_their_own_ids():
     for cls, game_id in ((SicBo, "sic_bo"), (SuperSicBo, "super_sic_bo"), (MegaSicBo, "mega_sic_bo")):

@@ -3,6 +3,7 @@ draw is committed, revealed and paid; Craps' point is carried round to round thr
 
 The vision half's DiceJudge is replaced by a scripted stand-in that hands over one throw when betting
 closes, so that these tests exercise only the games and the table."""
+
 from __future__ import annotations
 
 import importlib
@@ -89,7 +90,13 @@ def test_craps_carries_the_point_through_the_table(throws, journal):
     play(table, len(hand))
     results = [m for m in feed_messages(journal) if m["kind"] == "result"]
     assert [(m["result"]["point"], m["outcome"]["new_point"]) for m in results] == [
-        (None, 4), (4, 4), (4, None), (None, 10), (10, None), (None, None)]
+        (None, 4),
+        (4, 4),
+        (4, None),
+        (None, 10),
+        (10, None),
+        (None, None),
+    ]
     wins = [{b["bet"] for b in m["outcome"]["winning_bets"]} for m in results]
     assert "pass_line" in wins[2] and "dont_pass" in wins[4] and "pass_line" in wins[5]
     assert table.judge.point is None

@@ -1,16 +1,19 @@
 """Shared helpers of the dice vision tests: rendered frames, camera frame events, a thread-leak check."""
+
 from __future__ import annotations
 
 import json
 import queue
 import random
 import time
-from datetime import datetime, timedelta, timezone
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 from devices.camera.events import CameraFrame
 from devices.events import DeviceEvent
@@ -23,10 +26,9 @@ from simulators.dice import (
     frame_truth,
     render,
 )
-from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-T0 = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
@@ -47,8 +49,16 @@ def golden_calibration() -> Calibration:
 class Scene:
     """A dice world seen by one or two cameras at 640x360: frames for the judge, with their truth."""
 
-    def __init__(self, colours: Sequence[str], *, seed: int = 1, cameras: int = 1, width: int = 640,
-                 height: int = 360, hard: bool = False) -> None:
+    def __init__(
+        self,
+        colours: Sequence[str],
+        *,
+        seed: int = 1,
+        cameras: int = 1,
+        width: int = 640,
+        height: int = 360,
+        hard: bool = False,
+    ) -> None:
         self.geometry = TrayGeometry.for_frame(width, height)
         self.world = DiceWorld(self.geometry, colours, seed=seed, roll_s=1.0, hard=hard, touching=0.2)
         self.views = [camera_view(i, width, height) for i in range(cameras)]
@@ -63,8 +73,9 @@ class Scene:
         final = self.world.throw(self.clock, faces=faces, faults=faults)
         return frame_truth(final, self.geometry, self.views[0])
 
-    def frame(self, camera: int = 0, *, device_id: str | None = None, step: float = 0.2,
-              moving: bool | None = None) -> CameraFrame:
+    def frame(
+        self, camera: int = 0, *, device_id: str | None = None, step: float = 0.2, moving: bool | None = None
+    ) -> CameraFrame:
         """The next sampled frame of a camera, `step` seconds after the previous one."""
         self.clock += step
         dice, blur, rest = self.world.scene(self.clock, 0.05)
@@ -73,22 +84,40 @@ class Scene:
         self.numbers[camera] += 1
         at = T0 + timedelta(seconds=10 + self.clock)
         is_moving = (not rest) if moving is None else moving
-        return CameraFrame(device_id=device_id or f"t1/camera-{camera + 1}", at=at, frame_number=self.numbers[camera],
-                           captured_at=at, width=view.width, height=view.height,
-                           motion=0.05 if is_moving else 0.0, moving=is_moving, still_frames=0 if is_moving else 5,
-                           reason="motion" if is_moving else "settling", image=img)
+        return CameraFrame(
+            device_id=device_id or f"t1/camera-{camera + 1}",
+            at=at,
+            frame_number=self.numbers[camera],
+            captured_at=at,
+            width=view.width,
+            height=view.height,
+            motion=0.05 if is_moving else 0.0,
+            moving=is_moving,
+            still_frames=0 if is_moving else 5,
+            reason="motion" if is_moving else "settling",
+            image=img,
+        )
 
     def at(self, extra: float = 0.0) -> datetime:
         return T0 + timedelta(seconds=10 + self.clock + extra)
 
 
-def still_image(colours: Sequence[str], *, seed: int, faults: Sequence[str] = (), width: int = 640,
-                height: int = 360, hard: bool = True, touching: float = 0.3) -> tuple[np.ndarray, Any, TrayGeometry]:
+def still_image(
+    colours: Sequence[str],
+    *,
+    seed: int,
+    faults: Sequence[str] = (),
+    width: int = 640,
+    height: int = 360,
+    hard: bool = True,
+    touching: float = 0.3,
+) -> tuple[np.ndarray, Any, TrayGeometry]:
     from simulators.dice import render_still
 
     g = TrayGeometry.for_frame(width, height)
-    img, truth = render_still(random.Random(seed), colours=colours, faults=faults, geometry=g, hard=hard,
-                              touching=touching)
+    img, truth = render_still(
+        random.Random(seed), colours=colours, faults=faults, geometry=g, hard=hard, touching=touching
+    )
     return img, truth, g
 
 
@@ -102,8 +131,9 @@ class EventLog:
     def __call__(self, event: DeviceEvent) -> None:
         self.queue.put(event)
 
-    def wait_for(self, predicate: Callable[[DeviceEvent], bool], timeout: float = 10.0,
-                 what: str = "an event") -> DeviceEvent:
+    def wait_for(
+        self, predicate: Callable[[DeviceEvent], bool], timeout: float = 10.0, what: str = "an event"
+    ) -> DeviceEvent:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()

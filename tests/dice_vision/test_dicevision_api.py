@@ -1,15 +1,18 @@
 """The console's dice API (dealer_ui/dice.py) on a whole studio: a Sic Bo table with a simulated camera over
 HTTP, a signed-in technician and a refused dealer, real pictures through OpenCV."""
+
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import cv2
 import numpy as np
+from conftest import stop_late_preparers
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -19,8 +22,6 @@ from simulators.dice import TrayGeometry, calibration_document, render_still, wr
 from studio.config import parse_config
 from studio.service import Studio
 
-from conftest import stop_late_preparers
-
 W, H = 640, 360
 TECH = ("tom", "tech-pass-1")
 DEALER = ("dana", "246810")
@@ -28,20 +29,44 @@ DEALER = ("dana", "246810")
 
 def make_app(tmp_path: Path) -> tuple[FastAPI, Studio]:
     g = TrayGeometry.for_frame(W, H)
-    cfg = parse_config({
-        "studio": {"data_dir": str(tmp_path / "data")},
-        "consumers": [{"name": "t", "token": "dice-api-test-token-01"}],
-        "tables": [{
-            "id": "sicbo-1", "game": "sic_bo", "betting_seconds": 0.3, "auto_round_seconds": 0.3,
-            "settings": {"calibration": calibration_document(g), "hold_after_s": 1.0},
-            "devices": [{"kind": "dice-camera", "role": "camera-1", "url": "simulator", "serial_number": "SIM-1",
-                         "options": {"sample_fps": 6, "heartbeat_s": 0.5, "linger_s": 1.5},
-                         "simulator": {"speed": 6.0, "seed": 7,
-                                       "options": {"colors": ["white", "white", "white"], "width": W, "height": H,
-                                                   "fps": 10, "hard": False, "touching": 0.0,
-                                                   "throw_delay_s": 0.3, "rethrow_delay_s": 30}}}],
-        }],
-    })
+    cfg = parse_config(
+        {
+            "studio": {"data_dir": str(tmp_path / "data")},
+            "consumers": [{"name": "t", "token": "dice-api-test-token-01"}],
+            "tables": [
+                {
+                    "id": "sicbo-1",
+                    "game": "sic_bo",
+                    "betting_seconds": 0.3,
+                    "auto_round_seconds": 0.3,
+                    "settings": {"calibration": calibration_document(g), "hold_after_s": 1.0},
+                    "devices": [
+                        {
+                            "kind": "dice-camera",
+                            "role": "camera-1",
+                            "url": "simulator",
+                            "serial_number": "SIM-1",
+                            "options": {"sample_fps": 6, "heartbeat_s": 0.5, "linger_s": 1.5},
+                            "simulator": {
+                                "speed": 6.0,
+                                "seed": 7,
+                                "options": {
+                                    "colors": ["white", "white", "white"],
+                                    "width": W,
+                                    "height": H,
+                                    "fps": 10,
+                                    "hard": False,
+                                    "touching": 0.0,
+                                    "throw_delay_s": 0.3,
+                                    "rethrow_delay_s": 30,
+                                },
+                            },
+                        }
+                    ],
+                }
+            ],
+        }
+    )
     studio = Studio(cfg)
     users = UserStore(studio.data_dir)
     users.add(TECH[0], "technician", TECH[1])
@@ -93,7 +118,10 @@ def journal_bodies(studio: Studio, kind: str) -> list[dict[str, Any]]:
     studio.journal.flush()
     db = sqlite3.connect(f"file:{studio.journal.path}?mode=ro", uri=True)
     try:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))]
+        return [
+            json.loads(b)
+            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
+        ]
     finally:
         db.close()
 
@@ -101,8 +129,9 @@ def journal_bodies(studio: Studio, kind: str) -> list[dict[str, Any]]:
 def labelled_folder(tmp_path: Path) -> Path:
     """Four pictures with NAME.json (simulator), two named by their faces, one fault named so, one unlabelled."""
     folder = tmp_path / "data" / "pictures" / "camera-1"  # under the studio's default pictures folder
-    write_dataset(folder, 4, colours=("white", "white", "white"), seed=3, width=W, height=H, hard=False,
-                  touching=0.0)
+    write_dataset(
+        folder, 4, colours=("white", "white", "white"), seed=3, width=W, height=H, hard=False, touching=0.0
+    )
     import random
 
     g = TrayGeometry.for_frame(W, H)
@@ -123,12 +152,18 @@ def test_dice_api_for_technicians_only(tmp_path: Path) -> None:
         assert client.get("/console/api/dice/sicbo-1/camera-1/calibration").status_code == 401
         # a dealer is refused everywhere
         csrf = sign_in(client, DEALER)
-        for path in ("/console/api/dice/sicbo-1/camera-1/calibration", "/console/api/dice/sicbo-1/camera-1/latest",
-                     "/console/api/dice/sicbo-1/camera-1/latest.jpg", "/console/api/dice/sicbo-1/evidence",
-                     "/console/api/dice/sicbo-1/evidence/x.png"):
+        for path in (
+            "/console/api/dice/sicbo-1/camera-1/calibration",
+            "/console/api/dice/sicbo-1/camera-1/latest",
+            "/console/api/dice/sicbo-1/camera-1/latest.jpg",
+            "/console/api/dice/sicbo-1/evidence",
+            "/console/api/dice/sicbo-1/evidence/x.png",
+        ):
             r = client.get(path)
             assert r.status_code == 403, (path, r.status_code)
-        r = client.post("/console/api/dice/accuracy", json={"folder": str(folder)}, headers={"X-CSRF-Token": csrf})
+        r = client.post(
+            "/console/api/dice/accuracy", json={"folder": str(folder)}, headers={"X-CSRF-Token": csrf}
+        )
         assert r.status_code == 403
 
         csrf = sign_in(client, TECH)
@@ -143,8 +178,11 @@ def test_dice_api_for_technicians_only(tmp_path: Path) -> None:
         assert client.get("/console/api/dice/nope/camera-1/calibration").status_code == 404
 
         # the latest frame, read and drawn on
-        wait_for(lambda: client.get("/console/api/dice/sicbo-1/camera-1/latest").status_code == 200, 15,
-                 "a first camera frame")
+        wait_for(
+            lambda: client.get("/console/api/dice/sicbo-1/camera-1/latest").status_code == 200,
+            15,
+            "a first camera frame",
+        )
         r = client.get("/console/api/dice/sicbo-1/camera-1/latest")
         latest = r.json()
         assert (latest["width"], latest["height"]) == (W, H) and latest["status"] in ("ok", "uncertain")
@@ -155,22 +193,30 @@ def test_dice_api_for_technicians_only(tmp_path: Path) -> None:
 
         # accuracy over a folder: needs the CSRF token; truth from NAME.json and from file names
         assert client.post("/console/api/dice/accuracy", json={"folder": str(folder)}).status_code == 403
-        r = client.post("/console/api/dice/accuracy", json={"folder": str(folder), "count": 3},
-                        headers={"X-CSRF-Token": csrf})
+        r = client.post(
+            "/console/api/dice/accuracy",
+            json={"folder": str(folder), "count": 3},
+            headers={"X-CSRF-Token": csrf},
+        )
         assert r.status_code == 200, r.text
         rep = r.json()
         assert rep["frames"] == 7 and rep["faults"] == 1 and rep["readable"] == 6
         assert rep["wrong_ok"] == 0 and rep["faults_held"] == 1 and rep["correct"] + rep["uncertain"] == 6
         assert rep["correct"] >= 5 and rep["calibration_source"] == "calibration.json"
-        r = client.post("/console/api/dice/accuracy", headers={"X-CSRF-Token": csrf},
-                        json={"folder": str(folder), "table_id": "sicbo-1", "role": "camera-1", "count": 3,
-                              "limit": 3})
+        r = client.post(
+            "/console/api/dice/accuracy",
+            headers={"X-CSRF-Token": csrf},
+            json={"folder": str(folder), "table_id": "sicbo-1", "role": "camera-1", "count": 3, "limit": 3},
+        )
         assert r.status_code == 200 and r.json()["calibration_source"] == "sicbo-1/camera-1"
         assert r.json()["frames"] == 3
         assert r.json()["calibration"] == f"1/{body['digest']}"
         # a folder is named relative to the pictures folder, or by its full path under it; nothing outside it
-        r = client.post("/console/api/dice/accuracy", json={"folder": "camera-1", "count": 3, "limit": 2},
-                        headers={"X-CSRF-Token": csrf})
+        r = client.post(
+            "/console/api/dice/accuracy",
+            json={"folder": "camera-1", "count": 3, "limit": 2},
+            headers={"X-CSRF-Token": csrf},
+        )
         assert r.status_code == 200 and r.json()["frames"] == 2
         r = client.get("/console/api/dice/pictures")
         assert r.status_code == 200
@@ -181,7 +227,9 @@ def test_dice_api_for_technicians_only(tmp_path: Path) -> None:
         outside.mkdir()
         (folder.parent / "link").symlink_to(outside)
         for given in (str(outside), "../..", "camera-1/../../data", "link", "/etc"):
-            r = client.post("/console/api/dice/accuracy", json={"folder": given}, headers={"X-CSRF-Token": csrf})
+            r = client.post(
+                "/console/api/dice/accuracy", json={"folder": given}, headers={"X-CSRF-Token": csrf}
+            )
             assert r.status_code == 403, (given, r.status_code)
             assert "pictures folder" in r.json()["detail"]["error"]
         refused = journal_bodies(studio, "dice_accuracy_refused")
@@ -192,7 +240,9 @@ def test_dice_api_for_technicians_only(tmp_path: Path) -> None:
         # a held round's evidence picture, drawn on
         sim = studio.simulator("sicbo-1")
         sim.world.queue(faults=("missing",))
-        items = wait_for(lambda: client.get("/console/api/dice/sicbo-1/evidence").json(), 40, "a held round's evidence")
+        items = wait_for(
+            lambda: client.get("/console/api/dice/sicbo-1/evidence").json(), 40, "a held round's evidence"
+        )
         ev = items[0]
         assert ev["code"] == "dice_missing" and ev["status"] == "uncertain"
         assert ev["evidence_id"].startswith("sicbo-1/camera-1#")
@@ -204,10 +254,15 @@ def test_dice_api_for_technicians_only(tmp_path: Path) -> None:
         drawn = decode(r.content)
         judge = studio.tables["sicbo-1"].judge
         raw = judge.evidence(ev["evidence_id"]).frame
-        assert drawn.shape == raw.shape and np.count_nonzero(np.abs(drawn.astype(int) - raw) > 40) > 500  # drawn on
+        assert (
+            drawn.shape == raw.shape and np.count_nonzero(np.abs(drawn.astype(int) - raw) > 40) > 500
+        )  # drawn on
         r = client.get(f"/console/api/dice/sicbo-1/evidence/{quote(ev['evidence_id'], safe='')}.jpg")
         assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg"
-        assert client.get("/console/api/dice/sicbo-1/evidence/sicbo-1%2Fcamera-1%23999999.png").status_code == 404
+        assert (
+            client.get("/console/api/dice/sicbo-1/evidence/sicbo-1%2Fcamera-1%23999999.png").status_code
+            == 404
+        )
         # the device page's data (the console's family hook): calibration and evidence, no picture read
         from dealer_ui.dice import page_data
 

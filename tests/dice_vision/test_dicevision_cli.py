@@ -1,12 +1,13 @@
 """`studio recognize dice` (recognition.dice.cli.recognize_main): JSON lines, exit codes, the accuracy mode."""
+
 from __future__ import annotations
 
 import json
 
+from conftest import GOLDEN, golden_labels
+
 from recognition.dice.cli import recognize_main
 from simulators.dice import write_dataset
-
-from conftest import GOLDEN, golden_labels
 
 
 def run(capsys, *argv: str) -> tuple[int, list[dict], str]:
@@ -18,8 +19,14 @@ def run(capsys, *argv: str) -> tuple[int, list[dict], str]:
 def test_one_json_line_per_image(capsys, tmp_path) -> None:
     labels = golden_labels()
     names = ["sicbo-clean.jpg", "craps-clean.jpg", "fault-missing.jpg"]
-    code, lines, _ = run(capsys, *[str(GOLDEN / n) for n in names], "--count", "3", "--calibration",
-                         str(GOLDEN / "calibration.json"))
+    code, lines, _ = run(
+        capsys,
+        *[str(GOLDEN / n) for n in names],
+        "--count",
+        "3",
+        "--calibration",
+        str(GOLDEN / "calibration.json"),
+    )
     assert code == 0 and len(lines) == 3
     sicbo, craps, missing = lines
     assert set(sicbo) >= {"file", "status", "faces", "dice", "confidence"}
@@ -30,13 +37,17 @@ def test_one_json_line_per_image(capsys, tmp_path) -> None:
     assert missing["status"] == "uncertain" and any("missing" in i for i in missing["issues"])
     # without --count and without a calibration: the whole frame, any number of dice
     code, lines, _ = run(capsys, str(GOLDEN / "craps-clean.jpg"))
-    assert code == 0 and lines[0]["status"] == "ok" and lines[0]["faces"] == labels["craps-clean.jpg"]["faces"]
+    assert (
+        code == 0 and lines[0]["status"] == "ok" and lines[0]["faces"] == labels["craps-clean.jpg"]["faces"]
+    )
     # with colours, and annotated pictures written
-    code, lines, _ = run(capsys, str(GOLDEN / "duel-touching.jpg"), "--colors", "red,blue", "--annotate",
-                         str(tmp_path))
+    code, lines, _ = run(
+        capsys, str(GOLDEN / "duel-touching.jpg"), "--colors", "red,blue", "--annotate", str(tmp_path)
+    )
     assert code == 0 and lines[0]["status"] == "ok"
     assert sorted((d["color"], d["face"]) for d in lines[0]["dice"]) == sorted(
-        (d["color"], d["face"]) for d in labels["duel-touching.jpg"]["dice"])
+        (d["color"], d["face"]) for d in labels["duel-touching.jpg"]["dice"]
+    )
     assert (tmp_path / "duel-touching.annotated.jpg").stat().st_size > 1000
 
 
@@ -57,8 +68,16 @@ def test_errors_and_exit_codes(capsys, tmp_path) -> None:
 def test_accuracy_over_a_labelled_folder(capsys, tmp_path) -> None:
     folder = tmp_path / "set"
     write_dataset(folder, 6, colours=("white", "white", "white"), seed=3, width=640, height=360, hard=False)
-    write_dataset(tmp_path / "faults", 3, colours=("white", "white", "white"), faults=("missing",), seed=4,
-                  width=640, height=360, hard=False)
+    write_dataset(
+        tmp_path / "faults",
+        3,
+        colours=("white", "white", "white"),
+        faults=("missing",),
+        seed=4,
+        width=640,
+        height=360,
+        hard=False,
+    )
     code, reports, _ = run(capsys, "--accuracy", str(folder), str(tmp_path / "faults"))
     assert code == 0 and len(reports) == 2
     clean, faulty = reports
@@ -71,11 +90,18 @@ def test_accuracy_over_a_labelled_folder(capsys, tmp_path) -> None:
 def test_truth_from_file_names() -> None:
     from recognition.dice.cli import truth_from_name
 
-    assert truth_from_name("throw7_1-3-6.jpg") == {"faces": [1, 3, 6], "dice": [{"face": 1}, {"face": 3}, {"face": 6}],
-                                                   "faults": [], "expected": 3}
+    assert truth_from_name("throw7_1-3-6.jpg") == {
+        "faces": [1, 3, 6],
+        "dice": [{"face": 1}, {"face": 3}, {"face": 6}],
+        "faults": [],
+        "expected": 3,
+    }
     assert truth_from_name("6-2.png")["faces"] == [2, 6]
     duel = truth_from_name("duel_red5-blue2.png")
-    assert duel["dice"] == [{"face": 5, "color": "red"}, {"face": 2, "color": "blue"}] and duel["faces"] == [2, 5]
+    assert duel["dice"] == [{"face": 5, "color": "red"}, {"face": 2, "color": "blue"}] and duel["faces"] == [
+        2,
+        5,
+    ]
     assert truth_from_name("tray_cocked.jpg") == {"faces": None, "dice": [], "faults": ["cocked"]}
     assert truth_from_name("x_fault.jpg")["faces"] is None
     for name in ("dice-00001.jpg", "throw_7-3.jpg", "photo.jpg", "x_0-3.jpg"):

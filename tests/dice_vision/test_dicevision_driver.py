@@ -1,4 +1,5 @@
 """The camera driver against real streams: the simulator's MJPEG over HTTP, video files, dead URLs."""
+
 from __future__ import annotations
 
 import json
@@ -8,6 +9,7 @@ import time
 import cv2
 import numpy as np
 import pytest
+from conftest import EventLog
 
 from devices.base import DeviceNotConnected
 from devices.camera.driver import CameraDriver, motion_fraction, small_grey
@@ -16,12 +18,11 @@ from devices.events import DeviceConnected, DeviceDisconnected
 from devices.registry import driver_class
 from simulators.dice import DiceCameraSimulator, DiceWorld, TrayGeometry, render_still
 
-from conftest import EventLog
-
 
 def make_sim(**kw) -> DiceCameraSimulator:
-    world = DiceWorld(TrayGeometry.for_frame(640, 360), ("white", "white"), seed=kw.pop("seed", 1), roll_s=1.0,
-                      hard=False)
+    world = DiceWorld(
+        TrayGeometry.for_frame(640, 360), ("white", "white"), seed=kw.pop("seed", 1), roll_s=1.0, hard=False
+    )
     return DiceCameraSimulator(world, fps=kw.pop("fps", 15), jpeg_quality=80, **kw).start()
 
 
@@ -49,13 +50,18 @@ def test_frames_from_the_simulator_stream_with_motion_then_rest(events: EventLog
         json.dumps(dumped)
         assert first.frame_id == f"t1/camera-1#{first.frame_number}"
         # still dice: heartbeats only
-        still = events.wait_for(lambda e: isinstance(e, CameraFrame) and e.reason == "still", 5, "a heartbeat")
+        still = events.wait_for(
+            lambda e: isinstance(e, CameraFrame) and e.reason == "still", 5, "a heartbeat"
+        )
         assert not still.moving
         sim.throw()
         moving = events.wait_for(lambda e: isinstance(e, CameraFrame) and e.moving, 5, "a moving frame")
         assert moving.motion > driver.motion_threshold and moving.reason in ("motion", "first")
-        settled = events.wait_for(lambda e: isinstance(e, CameraFrame) and e.reason == "settling" and not e.moving,
-                                  8, "the dice at rest")
+        settled = events.wait_for(
+            lambda e: isinstance(e, CameraFrame) and e.reason == "settling" and not e.moving,
+            8,
+            "the dice at rest",
+        )
         assert settled.frame_number > moving.frame_number
         numbers = [f.frame_number for f in frames(events)]
         assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)
@@ -66,7 +72,9 @@ def test_frames_from_the_simulator_stream_with_motion_then_rest(events: EventLog
         assert latest is not None and latest[1].shape == (360, 640, 3)
         # a frame on request
         driver.send("frame")
-        events.wait_for(lambda e: isinstance(e, CameraFrame) and e.reason == "requested", 5, "a requested frame")
+        events.wait_for(
+            lambda e: isinstance(e, CameraFrame) and e.reason == "requested", 5, "a requested frame"
+        )
         with pytest.raises(ValueError):
             driver.send("zoom in")
     finally:
@@ -80,8 +88,15 @@ def test_frames_from_the_simulator_stream_with_motion_then_rest(events: EventLog
 
 def test_a_dropped_stream_is_reported_and_reconnected(events: EventLog) -> None:
     sim = make_sim(seed=2)
-    driver = CameraDriver("t1/camera-1", sim.url, events, read_timeout_s=1.0, reconnect_min=0.1, reconnect_max=0.4,
-                          heartbeat_s=0.3)
+    driver = CameraDriver(
+        "t1/camera-1",
+        sim.url,
+        events,
+        read_timeout_s=1.0,
+        reconnect_min=0.1,
+        reconnect_max=0.4,
+        heartbeat_s=0.3,
+    )
     try:
         driver.start()
         events.wait_kind("camera_frame")
@@ -120,14 +135,18 @@ def test_a_video_file_is_replayed_at_its_pace_and_looped(tmp_path, events: Event
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25, (320, 180))
     assert writer.isOpened()
     rng = random.Random(4)
-    base, _ = render_still(rng, colours=("red", "blue"), geometry=TrayGeometry.for_frame(320, 180), hard=False)
+    base, _ = render_still(
+        rng, colours=("red", "blue"), geometry=TrayGeometry.for_frame(320, 180), hard=False
+    )
     for i in range(12):
         frame = base.copy()
         if i < 6:  # something moves through the first half
             cv2.circle(frame, (30 + 40 * i, 90), 12, (255, 255, 255), -1)
         writer.write(frame)
     writer.release()
-    driver = CameraDriver("t1/replay", str(path), events, fps=60, sample_fps=30, heartbeat_s=0.05, linger_s=0.05)
+    driver = CameraDriver(
+        "t1/replay", str(path), events, fps=60, sample_fps=30, heartbeat_s=0.05, linger_s=0.05
+    )
     try:
         driver.start()
         events.wait_kind("device_connected")

@@ -1,9 +1,11 @@
 """The dice judge on sequences of rendered camera frames: throw, rest, certify; faults and losses hold."""
+
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
+from conftest import T0, Scene
 
 from devices.events import DeviceConnected, DeviceDisconnected
 from recognition.dice.judge import DiceJudge
@@ -11,8 +13,6 @@ from recognition.dice_games.bac_bo import BacBo
 from recognition.dice_games.dice_duel import DiceDuel
 from recognition.dice_games.sic_bo import SicBo
 from recognition.game import Hold, Release, ResultReady, RoundSignal
-
-from conftest import T0, Scene
 
 
 def open_and_close(judge: DiceJudge, scene: Scene, number: int = 1) -> list:
@@ -75,8 +75,10 @@ def test_bac_bo_four_dice_by_side() -> None:
     truth = scene.throw()
     ready = [d for d in play(judge, scene, frames=25) if isinstance(d, ResultReady)]
     assert ready, "not certified"
-    want = {"player": sorted(d.face for d in truth.dice if d.color == "blue"),
-            "banker": sorted(d.face for d in truth.dice if d.color == "red")}
+    want = {
+        "player": sorted(d.face for d in truth.dice if d.color == "blue"),
+        "banker": sorted(d.face for d in truth.dice if d.color == "red"),
+    }
     assert ready[0].result == want
 
 
@@ -95,9 +97,13 @@ def test_frames_before_betting_closed_and_dice_never_thrown_are_not_certified() 
     assert kinds(play(lax, scene, frames=6)) == ["result_ready"]
 
 
-@pytest.mark.parametrize("fault, code", [("missing", "dice_missing"), ("outside", "dice_outside"),
-                                         ("cocked", None), ("stacked", None)])
-def test_a_fault_holds_with_evidence_and_a_rethrow_releases_and_certifies(fault: str, code: str | None) -> None:
+@pytest.mark.parametrize(
+    "fault, code",
+    [("missing", "dice_missing"), ("outside", "dice_outside"), ("cocked", None), ("stacked", None)],
+)
+def test_a_fault_holds_with_evidence_and_a_rethrow_releases_and_certifies(
+    fault: str, code: str | None
+) -> None:
     scene = Scene(("white", "white", "white"), seed=10 + len(fault))
     judge = SicBo().new_judge(calibration=scene.calibration(), hold_after_s=1.0)
     open_and_close(judge, scene)
@@ -145,8 +151,9 @@ def test_a_camera_lost_during_the_round_holds_until_it_is_back_and_sees_a_throw(
 
 def test_two_cameras_must_both_read_and_agree() -> None:
     scene = Scene(("white", "white", "white"), seed=6, cameras=2)
-    judge = SicBo().new_judge(cameras=2, calibrations={"camera-1": scene.calibration(0),
-                                                       "camera-2": scene.calibration(1)})
+    judge = SicBo().new_judge(
+        cameras=2, calibrations={"camera-1": scene.calibration(0), "camera-2": scene.calibration(1)}
+    )
     open_and_close(judge, scene)
     truth = scene.throw()
     out = play(judge, scene, frames=25, cameras=2)
@@ -215,7 +222,10 @@ def test_craps_and_lightning_dice_through_their_games() -> None:
     from recognition.dice_games.craps import Craps
     from recognition.dice_games.lightning_dice import LightningDice
 
-    for game, colours, key in ((Craps(), ("red", "red"), {"point": None}), (LightningDice(), ("white",) * 3, {})):
+    for game, colours, key in (
+        (Craps(), ("red", "red"), {"point": None}),
+        (LightningDice(), ("white",) * 3, {}),
+    ):
         scene = Scene(colours, seed=21)
         judge = game.new_judge(calibration=scene.calibration())
         open_and_close(judge, scene)

@@ -1,11 +1,13 @@
 """The judge's heavy work off the event loop: prepare() on worker threads, feed() bookkeeping only, and the
 same decisions as feeding raw frames."""
+
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from conftest import Scene
 
 import recognition.dice.judge as judge_module
 from devices.events import DeviceDisconnected
@@ -14,13 +16,13 @@ from recognition.dice_games.dice_duel import DiceDuel
 from recognition.dice_games.sic_bo import SicBo
 from recognition.game import Hold, ResultReady, RoundSignal
 
-from conftest import Scene
-
 
 def _script(scene: Scene, cameras: int = 1) -> list[Any]:
     """A round as the table sees it: open, close, a clean throw, a throw that loses a die, a re-throw."""
-    items: list[Any] = [RoundSignal(signal="round_opened", round_number=1, at=scene.at()),
-                        RoundSignal(signal="betting_closed", round_number=1, at=scene.at(0.01))]
+    items: list[Any] = [
+        RoundSignal(signal="round_opened", round_number=1, at=scene.at()),
+        RoundSignal(signal="betting_closed", round_number=1, at=scene.at(0.01)),
+    ]
     for faults in ((), ("missing",), ()):
         scene.throw(faults=faults)
         for _ in range(16 if cameras == 1 else 11):
@@ -43,10 +45,12 @@ def _words(decisions: list[Any]) -> list[tuple[Any, ...]]:
     return out
 
 
-@pytest.mark.parametrize("game, colours, cameras", [(SicBo(), ("white", "white", "white"), 1),
-                                                     (DiceDuel(), ("red", "blue"), 2)])
-def test_feeding_prepared_frames_decides_exactly_what_feeding_raw_frames_decides(game: Any, colours: tuple,
-                                                                                 cameras: int) -> None:
+@pytest.mark.parametrize(
+    "game, colours, cameras", [(SicBo(), ("white", "white", "white"), 1), (DiceDuel(), ("red", "blue"), 2)]
+)
+def test_feeding_prepared_frames_decides_exactly_what_feeding_raw_frames_decides(
+    game: Any, colours: tuple, cameras: int
+) -> None:
     scene = Scene(colours, seed=21, cameras=cameras)
     settings: dict[str, Any] = {"hold_after_s": 1.0}
     if cameras == 2:
@@ -64,13 +68,17 @@ def test_feeding_prepared_frames_decides_exactly_what_feeding_raw_frames_decides
     prep_out = [d for item in ready for d in prepared.feed(item)]
     assert _words(prep_out) == _words(raw_out)
     kinds = [d.kind for d in raw_out if d.kind != "note"]
-    assert "result_ready" in kinds and "hold" in kinds and "release" in kinds  # the script exercised each path
+    assert (
+        "result_ready" in kinds and "hold" in kinds and "release" in kinds
+    )  # the script exercised each path
     assert prepared.evidence_ids == raw.evidence_ids
     ev_raw, ev_prep = raw.evidence(raw.evidence_ids[0]), prepared.evidence(prepared.evidence_ids[0])
     assert ev_prep.code == ev_raw.code and ev_prep.png() == ev_raw.png()
 
 
-def test_prepare_changes_nothing_and_feed_of_a_prepared_frame_reads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_prepare_changes_nothing_and_feed_of_a_prepared_frame_reads_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     scene = Scene(("white", "white", "white"), seed=3)
     judge = SicBo().new_judge(calibration=scene.calibration())
     assert isinstance(judge, DiceJudge)

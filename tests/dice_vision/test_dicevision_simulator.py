@@ -1,4 +1,5 @@
 """The dice camera simulator: deterministic pictures with their truth, faults, the dealer's part, the registry."""
+
 from __future__ import annotations
 
 import json
@@ -63,7 +64,7 @@ def test_touching_dice_are_rendered_touching() -> None:
     close = 0
     for seed in range(20):
         throw = random_throw(random.Random(seed), g, ("white",) * 3, touching=1.0)
-        gaps = [np.hypot(a.x - b.x, a.y - b.y) for i, a in enumerate(throw.dice) for b in throw.dice[i + 1:]]
+        gaps = [np.hypot(a.x - b.x, a.y - b.y) for i, a in enumerate(throw.dice) for b in throw.dice[i + 1 :]]
         close += min(gaps) < 1.45 * g.die_size
     assert close >= 18
 
@@ -83,8 +84,11 @@ def test_a_world_rolls_then_rests_with_the_thrown_faces() -> None:
 def test_the_simulator_serves_mjpeg_a_snapshot_and_the_truth() -> None:
     world = DiceWorld(TrayGeometry.for_frame(640, 360), ("red", "blue"), seed=4, hard=False)
     with DiceCameraSimulator(world, fps=10) as sim:
-        cap = cv2.VideoCapture(sim.url, cv2.CAP_FFMPEG, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, 5000,
-                                                         cv2.CAP_PROP_READ_TIMEOUT_MSEC, 5000])
+        cap = cv2.VideoCapture(
+            sim.url,
+            cv2.CAP_FFMPEG,
+            [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, 5000, cv2.CAP_PROP_READ_TIMEOUT_MSEC, 5000],
+        )
         try:
             ok, frame = cap.read()
             assert ok and frame.shape == (360, 640, 3)
@@ -101,10 +105,20 @@ def test_the_simulator_serves_mjpeg_a_snapshot_and_the_truth() -> None:
 
 def test_the_simulator_acts_as_the_dealer_once_per_round_for_all_cameras() -> None:
     factory = SIMULATORS["dice-camera"]
-    a, url_a = factory(speed=20.0, seed=5, world="table-x", camera=0, width=320, height=180, fps=5,
-                       throw_delay_s=0.0)
-    b, url_b = factory(speed=20.0, seed=5, world="table-x", camera=1, width=320, height=180, fps=5,
-                       throw_delay_s=0.0, rethrow_delay_s=0.0)
+    a, url_a = factory(
+        speed=20.0, seed=5, world="table-x", camera=0, width=320, height=180, fps=5, throw_delay_s=0.0
+    )
+    b, url_b = factory(
+        speed=20.0,
+        seed=5,
+        world="table-x",
+        camera=1,
+        width=320,
+        height=180,
+        fps=5,
+        throw_delay_s=0.0,
+        rethrow_delay_s=0.0,
+    )
     try:
         assert url_a != url_b and a.world is b.world
         assert a.view != b.view

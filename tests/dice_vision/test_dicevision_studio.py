@@ -1,51 +1,91 @@
 """A whole studio in this process: dice tables with simulated cameras over HTTP, the dice games' rules,
 the journal and the signed feed. The simulator throws when betting closes and re-throws on a hold."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 import sqlite3
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
+
+from conftest import stop_late_preparers
 
 from simulators.dice import TrayGeometry, calibration_document
 from studio.config import parse_config
 from studio.journal import verify_journal
 from studio.service import Studio
 
-from conftest import stop_late_preparers
-
 TOKEN = "dice-vision-test-token-01"
 W, H = 640, 360
 
 
 def camera(role: str, world: str, index: int, colors: list[str]) -> dict[str, Any]:
-    return {"kind": "dice-camera", "role": role, "url": "simulator", "serial_number": f"SIM-CAM-{index}",
-            "options": {"sample_fps": 6, "heartbeat_s": 0.5, "linger_s": 1.5},
-            "simulator": {"speed": 6.0, "seed": 40 + index,
-                          "options": {"colors": colors, "world": world, "camera": index, "width": W, "height": H,
-                                      "fps": 10, "hard": False, "touching": 0.0, "throw_delay_s": 0.3,
-                                      "rethrow_delay_s": 0.6}}}
+    return {
+        "kind": "dice-camera",
+        "role": role,
+        "url": "simulator",
+        "serial_number": f"SIM-CAM-{index}",
+        "options": {"sample_fps": 6, "heartbeat_s": 0.5, "linger_s": 1.5},
+        "simulator": {
+            "speed": 6.0,
+            "seed": 40 + index,
+            "options": {
+                "colors": colors,
+                "world": world,
+                "camera": index,
+                "width": W,
+                "height": H,
+                "fps": 10,
+                "hard": False,
+                "touching": 0.0,
+                "throw_delay_s": 0.3,
+                "rethrow_delay_s": 0.6,
+            },
+        },
+    }
 
 
 def make_studio(tmp_path) -> Studio:
     g = TrayGeometry.for_frame(W, H)
-    cfg = parse_config({
-        "studio": {"data_dir": str(tmp_path / "data")},
-        "consumers": [{"name": "t", "token": TOKEN}],
-        "tables": [
-            {"id": "sicbo-1", "game": "sic_bo", "betting_seconds": 0.3, "auto_round_seconds": 0.3,
-             "settings": {"calibration": calibration_document(g), "hold_after_s": 1.0},
-             "devices": [camera("camera-1", "sicbo-1", 0, ["white", "white", "white"])]},
-            {"id": "duel-1", "game": "dice_duel", "betting_seconds": 0.3, "auto_round_seconds": 0.3,
-             "settings": {"cameras": 2, "hold_after_s": 1.0,
-                          "calibrations": {"camera-1": calibration_document(g),
-                                           "camera-2": {"die_size": [g.die_size * 0.85, g.die_size * 1.15],
-                                                        "camera_height": 62}}},
-             "devices": [camera("camera-1", "duel-1", 0, ["red", "blue"]),
-                         camera("camera-2", "duel-1", 1, ["red", "blue"])]},
-        ],
-    })
+    cfg = parse_config(
+        {
+            "studio": {"data_dir": str(tmp_path / "data")},
+            "consumers": [{"name": "t", "token": TOKEN}],
+            "tables": [
+                {
+                    "id": "sicbo-1",
+                    "game": "sic_bo",
+                    "betting_seconds": 0.3,
+                    "auto_round_seconds": 0.3,
+                    "settings": {"calibration": calibration_document(g), "hold_after_s": 1.0},
+                    "devices": [camera("camera-1", "sicbo-1", 0, ["white", "white", "white"])],
+                },
+                {
+                    "id": "duel-1",
+                    "game": "dice_duel",
+                    "betting_seconds": 0.3,
+                    "auto_round_seconds": 0.3,
+                    "settings": {
+                        "cameras": 2,
+                        "hold_after_s": 1.0,
+                        "calibrations": {
+                            "camera-1": calibration_document(g),
+                            "camera-2": {
+                                "die_size": [g.die_size * 0.85, g.die_size * 1.15],
+                                "camera_height": 62,
+                            },
+                        },
+                    },
+                    "devices": [
+                        camera("camera-1", "duel-1", 0, ["red", "blue"]),
+                        camera("camera-2", "duel-1", 1, ["red", "blue"]),
+                    ],
+                },
+            ],
+        }
+    )
     return Studio(cfg)
 
 
@@ -56,7 +96,10 @@ def feed(studio: Studio) -> list[dict]:
 def records(studio: Studio, kind: str) -> list[dict]:
     db = sqlite3.connect(studio.journal.path)
     try:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))]
+        return [
+            json.loads(b)
+            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
+        ]
     finally:
         db.close()
 
@@ -85,17 +128,30 @@ def test_dice_tables_certify_what_the_simulated_dealer_threw_and_hold_faults(tmp
             duel_sim = studio.simulator("duel-1", "camera-1")
             seen["sic_first"] = (await until(lambda: results("sicbo-1"), 25, "a certified Sic Bo round"))[0]
             seen["sic_throws"] = list(sic.world.history)
-            seen["duel_first"] = (await until(lambda: results("duel-1"), 25, "a certified Dice Duel round"))[0]
+            seen["duel_first"] = (await until(lambda: results("duel-1"), 25, "a certified Dice Duel round"))[
+                0
+            ]
             seen["duel_throws"] = list(duel_sim.world.history)
             # the next Sic Bo throw loses a die: the round is held, the dealer re-throws, it is certified
             sic.world.queue(faults=("missing",))
-            held = await until(lambda: [r for r in records(studio, "round_state")
-                                        if any(h["code"] == "dice_missing" for h in r.get("holds", []))],
-                               25, "a dice_missing hold")
+            held = await until(
+                lambda: [
+                    r
+                    for r in records(studio, "round_state")
+                    if any(h["code"] == "dice_missing" for h in r.get("holds", []))
+                ],
+                25,
+                "a dice_missing hold",
+            )
             rid = held[0]["round_id"]
             seen["held_round"] = rid
-            seen["sic_after"] = (await until(lambda: [m for m in results("sicbo-1") if m["round_id"] == rid],
-                                             25, "the re-thrown round certified"))[0]
+            seen["sic_after"] = (
+                await until(
+                    lambda: [m for m in results("sicbo-1") if m["round_id"] == rid],
+                    25,
+                    "the re-thrown round certified",
+                )
+            )[0]
             seen["sic_after_throws"] = list(sic.world.history)
         finally:
             await asyncio.to_thread(studio.stop)
@@ -115,7 +171,7 @@ def test_dice_tables_certify_what_the_simulated_dealer_threw_and_hold_faults(tmp
     # the held round was certified with the re-throw, which came after the throw that lost a die
     throws = seen["sic_after_throws"]
     lost = max(i for i, t in enumerate(throws) if t.faults == ("missing",))
-    assert seen["sic_after"]["result"]["dice"] in [t.faces for t in throws[lost + 1:]]
+    assert seen["sic_after"]["result"]["dice"] in [t.faces for t in throws[lost + 1 :]]
     held = [r for r in records(studio, "round_state") if r["round_id"] == seen["held_round"]]
     transitions = [r["transition"] for r in held]
     assert "hold" in transitions and "release" in transitions

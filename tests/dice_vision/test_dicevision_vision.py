@@ -1,4 +1,5 @@
 """The dice recognizer on real (rendered) OpenCV pictures: golden frames, generated sets, faults, edge cases."""
+
 from __future__ import annotations
 
 import math
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 import pytest
+from conftest import GOLDEN, golden_calibration, golden_labels, still_image
 
 from recognition.dice.calibration import (
     DEFAULT_COLORS,
@@ -18,8 +20,6 @@ from recognition.dice.calibration import (
 )
 from recognition.dice.vision import LAYOUTS, _match_layout, read_dice
 from simulators.dice import TrayGeometry, calibration_document, render_still
-
-from conftest import GOLDEN, golden_calibration, golden_labels, still_image
 
 GAME_DICE = {
     "sicbo": ("white", "white", "white"),
@@ -39,22 +39,33 @@ def test_golden_picture(name: str) -> None:
     image = cv2.imread(str(GOLDEN / name))
     assert image is not None, name
     colors = [d["color"] for d in truth["dice"]] if truth["faces"] is not None else None
-    reading = read_dice(image, golden_calibration(), expected=truth["expected"],
-                        colors=colors if colors and len(set(colors)) > 1 else None)
+    reading = read_dice(
+        image,
+        golden_calibration(),
+        expected=truth["expected"],
+        colors=colors if colors and len(set(colors)) > 1 else None,
+    )
     if truth["faces"] is None:  # a fault: must be refused, with the right reason among the issues
         assert reading.status == "uncertain", (name, reading.faces)
         codes = {i.code for i in reading.issues}
         fault = truth["faults"][0]
-        allowed = {"cocked": {"cocked", "stacked", "touching"}, "outside": {"outside"},
-                   "missing": {"missing"}, "stacked": {"stacked", "missing", "cocked", "touching"}}[fault]
+        allowed = {
+            "cocked": {"cocked", "stacked", "touching"},
+            "outside": {"outside"},
+            "missing": {"missing"},
+            "stacked": {"stacked", "missing", "cocked", "touching"},
+        }[fault]
         assert codes & allowed, (name, codes)
     else:
         assert reading.status == "ok", (name, [i.message for i in reading.issues])
         assert reading.faces == truth["faces"]
-        assert sorted((d.color, d.face) for d in reading.dice) == sorted((d["color"], d["face"])
-                                                                          for d in truth["dice"])
+        assert sorted((d.color, d.face) for d in reading.dice) == sorted(
+            (d["color"], d["face"]) for d in truth["dice"]
+        )
         for d in reading.dice:  # the centre is where the die is
-            near = min(math.hypot(d.center[0] - t["center"][0], d.center[1] - t["center"][1]) for t in truth["dice"])
+            near = min(
+                math.hypot(d.center[0] - t["center"][0], d.center[1] - t["center"][1]) for t in truth["dice"]
+            )
             assert near < 0.3 * truth["die_size"]
         assert reading.confidence >= 0.9
 
@@ -83,11 +94,15 @@ def test_touching_flat_dice_read_by_their_square_pip_grid(monkeypatch: pytest.Mo
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"] == [5, 6, 6]
     for d in reading.dice:
-        near = min(math.hypot(d.center[0] - t["center"][0], d.center[1] - t["center"][1]) for t in truth["dice"])
+        near = min(
+            math.hypot(d.center[0] - t["center"][0], d.center[1] - t["center"][1]) for t in truth["dice"]
+        )
         assert near < 0.3 * truth["die_size"]
     assert any(d.checks.get("grid_square", 0.0) >= 0.975 for d in reading.dice)  # the cue decided one of them
     monkeypatch.setattr(vision, "_SQUARE_EXTRA", 0.0)  # the band alone (the recognizer before the cue)
-    assert read_dice(image, cal, expected=truth["expected"]).status == "ok"  # measured by the walks that ended
+    assert (
+        read_dice(image, cal, expected=truth["expected"]).status == "ok"
+    )  # measured by the walks that ended
     monkeypatch.setattr(vision, "_ENDED_MIN", 8)  # by all 7 walks, as before the seventh session
     assert read_dice(image, cal, expected=truth["expected"]).status == "uncertain"
 
@@ -103,7 +118,9 @@ def test_die_cocked_against_a_neighbour_stays_refused(monkeypatch: pytest.Monkey
     reading = read_dice(image, cal, expected=truth["expected"])
     assert reading.status == "uncertain"
     assert {i.code for i in reading.issues} & {"cocked", "touching"}
-    monkeypatch.setattr(vision, "_square_needed", lambda towards: 0.0)  # no pip-grid check: the cocked die would pass
+    monkeypatch.setattr(
+        vision, "_square_needed", lambda towards: 0.0
+    )  # no pip-grid check: the cocked die would pass
     assert read_dice(image, cal, expected=truth["expected"]).status == "ok"
 
 
@@ -124,7 +141,9 @@ def _in_frame(name: str) -> tuple[np.ndarray, dict, Calibration, Sequence[str] |
 
 
 def _die_near(reading, where: Sequence[float], die_size: float):
-    near = [d for d in reading.dice if math.hypot(d.center[0] - where[0], d.center[1] - where[1]) < 0.5 * die_size]
+    near = [
+        d for d in reading.dice if math.hypot(d.center[0] - where[0], d.center[1] - where[1]) < 0.5 * die_size
+    ]
     assert len(near) == 1, [(d.face, d.center) for d in reading.dice]
     return near[0]
 
@@ -157,7 +176,9 @@ def test_tilted_face_gathered_from_strips_stays_cocked() -> None:
     assert "cocked" in {i.code for i in reading.issues}
 
 
-def test_flat_dice_touching_past_a_corner_over_felt_are_read_by_their_free_walks(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_flat_dice_touching_past_a_corner_over_felt_are_read_by_their_free_walks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Two flat red dice touching past a corner: some walks out from the 2's edge cross a strip of felt and run
     into the 4's upper face. A rule that gave material beyond felt to the neighbour (withdrawn: it let a cocked
     die through, the next test) read it; so does judging that side by the walks that end at the felt (a side
@@ -175,7 +196,8 @@ def test_flat_dice_touching_past_a_corner_over_felt_are_read_by_their_free_walks
 
 
 def test_flat_die_touching_a_neighbour_past_a_corner_is_judged_by_its_free_walks(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Sic Bo, seed 13 frame 416: a flat 3 touching a 1 past a corner. Three of the 3's seven walks at that side
     ran on into the 1 (its bevel, its side face, its upper face) and measured 0.22 die, over the 0.2 allowed
     (the third widest walk is one of them); the four that end at the felt measure the 3's own bevel. A cocked
@@ -234,8 +256,14 @@ def test_cocked_die_beside_a_neighbour_over_felt_stays_refused() -> None:
     colours = ("blue", "blue", "red", "red")
     geometry = TrayGeometry.for_frame(1280, 720)
     rng = random.Random(30 * 1_000_003 + 117)
-    image, truth = render_still(rng, colours=colours, faults=("cocked",), geometry=geometry,
-                                jpeg_quality=rng.choice((None, 80, 90)), touching=0.35)
+    image, truth = render_still(
+        rng,
+        colours=colours,
+        faults=("cocked",),
+        geometry=geometry,
+        jpeg_quality=rng.choice((None, 80, 90)),
+        touching=0.35,
+    )
     assert truth.as_json()["faults"] == ["cocked"]
     cal = load_calibration(calibration_document(geometry)).restricted_to(colours)
     reading = read_dice(image, cal, expected=4, colors=colours)
@@ -243,7 +271,8 @@ def test_cocked_die_beside_a_neighbour_over_felt_stays_refused() -> None:
 
 
 def test_cocked_die_leaning_on_a_neighbour_with_its_side_face_away_from_the_camera_is_held(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Craps, the benchmark's cocked frame 36 of seed 37 (fault seed 54): a red 3 cocked against a red 5, its side
     face (pips on it) showing at the side that faces away from the middle of the picture, where no flat die
     shows a side face. Its band there measures 0.197 die against the 0.2 allowed, so the band alone let it
@@ -254,8 +283,14 @@ def test_cocked_die_leaning_on_a_neighbour_with_its_side_face_away_from_the_came
     colours = ("red", "red")
     geometry = TrayGeometry.for_frame(1280, 720)
     rng = random.Random(54 * 1_000_003 + 36)
-    image, truth = render_still(rng, colours=colours, faults=("cocked",), geometry=geometry,
-                                jpeg_quality=rng.choice((None, 80, 90)), touching=0.35)
+    image, truth = render_still(
+        rng,
+        colours=colours,
+        faults=("cocked",),
+        geometry=geometry,
+        jpeg_quality=rng.choice((None, 80, 90)),
+        touching=0.35,
+    )
     assert truth.as_json()["faults"] == ["cocked"]
     cal = load_calibration(calibration_document(geometry)).restricted_to(colours)
     reading = read_dice(image, cal, expected=2)
@@ -263,7 +298,7 @@ def test_cocked_die_leaning_on_a_neighbour_with_its_side_face_away_from_the_came
     assert {i.code for i in reading.issues} == {"touching"}  # the part that is the 3 is refused as cocked
     # two cues hold it, each on its own: the pips stepped over beyond that edge, and the band (0.197 die) over the
     # allowance at an edge that faces away and touches nothing; without both it reads "ok" 3-5
-    monkeypatch.setattr(vision, "_SIDE_PIPS_MIN", 10 ** 6)
+    monkeypatch.setattr(vision, "_SIDE_PIPS_MIN", 10**6)
     assert read_dice(image, cal, expected=2).status == "uncertain"
     monkeypatch.setattr(vision, "_AWAY_SHARE", 1.0)
     assert read_dice(image, cal, expected=2).faces == [3, 5]
@@ -271,20 +306,29 @@ def test_cocked_die_leaning_on_a_neighbour_with_its_side_face_away_from_the_came
     assert read_dice(image, cal, expected=2).status == "uncertain"
 
 
-def _bench_frame(colours: tuple[str, ...], seed: int, index: int,
-                 fault: str | None = None) -> tuple[np.ndarray, dict, Calibration]:
+def _bench_frame(
+    colours: tuple[str, ...], seed: int, index: int, fault: str | None = None
+) -> tuple[np.ndarray, dict, Calibration]:
     """A frame of bench/dice_vision.py (seed, index; a fault frame's seed is the bench's fault seed), rendered by
     the simulator as the benchmark renders it, with the calibration the benchmark reads it with."""
     geometry = TrayGeometry.for_frame(1280, 720)
     rng = random.Random(seed * 1_000_003 + index)
-    image, truth = render_still(rng, colours=colours, faults=(fault,) if fault else (), geometry=geometry,
-                                jpeg_quality=rng.choice((None, 80, 90)), touching=0.35)
+    image, truth = render_still(
+        rng,
+        colours=colours,
+        faults=(fault,) if fault else (),
+        geometry=geometry,
+        jpeg_quality=rng.choice((None, 80, 90)),
+        touching=0.35,
+    )
     if fault:
         assert truth.as_json()["faults"] == [fault]
     return image, truth.as_json(), load_calibration(calibration_document(geometry)).restricted_to(colours)
 
 
-def test_cocked_blue_die_beside_a_red_one_at_the_band_allowance_is_held(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cocked_blue_die_beside_a_red_one_at_the_band_allowance_is_held(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Dice Duel, the benchmark's cocked frame 29 of seed 41 (fault seed 58): a blue 4 cocked beside a red 5, far
     up and left in the picture, its side face at the edge that faces away from the middle of the picture and
     touches nothing. Its band there measures 0.197 die, under the full allowance (0.2) and the walks step over no
@@ -306,7 +350,8 @@ def test_cocked_blue_die_beside_a_red_one_at_the_band_allowance_is_held(monkeypa
 
 
 def test_cocked_die_whose_face_tilts_towards_the_camera_is_not_vouched_for_by_its_pip_grid(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Craps, the benchmark's cocked frame 97 of fault seed 62 (unseen seed 45): a red 4 cocked against a flat 2,
     far left in the picture. Its band at the 2 exceeds the seam allowance by 0.02 die, and its pip grid measured
     0.982 square across that side, over the 0.975 that vouches for a flat die: it was read "ok" 2-4. The side it
@@ -318,7 +363,9 @@ def test_cocked_die_whose_face_tilts_towards_the_camera_is_not_vouched_for_by_it
     image, _truth, cal = _bench_frame(("red", "red"), 62, 97, "cocked")
     assert read_dice(image, cal, expected=2).status == "uncertain"
     monkeypatch.setattr(vision, "_square_needed", lambda towards: vision._SQUARE_MIN)  # the bar before
-    monkeypatch.setattr(vision, "_neighbours_of_vouched", lambda dice: dice)  # (the 2 would be held by it now)
+    monkeypatch.setattr(
+        vision, "_neighbours_of_vouched", lambda dice: dice
+    )  # (the 2 would be held by it now)
     monkeypatch.setattr(vision, "_LIT", 2.0)  # (and the 4 by its lit seam band, since the ninth session)
     assert read_dice(image, cal, expected=2).status == "ok"  # the wrong reading it was
 
@@ -385,8 +432,9 @@ def test_felt_strip_between_dark_pipped_dice_is_no_side_face(monkeypatch: pytest
     colours = ("yellow", "yellow", "yellow")
     geometry = TrayGeometry.for_frame(1280, 720)
     rng = random.Random(40 * 1_000_003 + 322)
-    image, truth = render_still(rng, colours=colours, geometry=geometry, jpeg_quality=rng.choice((None, 80, 90)),
-                                touching=0.35)
+    image, truth = render_still(
+        rng, colours=colours, geometry=geometry, jpeg_quality=rng.choice((None, 80, 90)), touching=0.35
+    )
     cal = load_calibration(calibration_document(geometry)).restricted_to(colours)
     reading = read_dice(image, cal, expected=3)
     assert reading.status == "ok", [i.message for i in reading.issues]
@@ -451,7 +499,7 @@ def test_pip_cut_by_the_face_edge_is_a_whole_round_pip_inside_the_face() -> None
     face = np.zeros((40, 40), np.uint8)
     face[4:36, 4:30] = 255  # the face's right edge at x = 29
     edge = cv2.distanceTransform(face, cv2.DIST_L2, 3)
-    amin, amax = math.pi / 4 * 3 ** 2, math.pi / 4 * 9 ** 2
+    amin, amax = math.pi / 4 * 3**2, math.pi / 4 * 9**2
 
     def judge(draw) -> object:
         spot = np.zeros_like(face)
@@ -496,8 +544,9 @@ def test_strip_beyond_a_row_of_pips_stays_in_the_upper_face() -> None:
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"] == [2, 6, 6]
     sixes = [d for d in reading.dice if d.face == 6]
-    assert all(d.checks["face_area"] >= 0.78 and d.checks["side_band"] < 0.2 for d in sixes), \
-        [d.checks for d in sixes]
+    assert all(d.checks["face_area"] >= 0.78 and d.checks["side_band"] < 0.2 for d in sixes), [
+        d.checks for d in sixes
+    ]
 
 
 def test_walk_ends_where_another_die_begins_across_a_gap() -> None:
@@ -590,7 +639,9 @@ def test_grid_squareness_measures_foreshortening() -> None:
             assert _grid_squareness(pips, face, deg, [n]) == pytest.approx(1.0, abs=1e-9)
             squeeze = np.eye(2) - (1 - math.cos(math.radians(18))) * np.outer(n, n)
             tilted = pips @ squeeze.T
-            assert _grid_squareness(tilted, face, deg, [n]) == pytest.approx(math.cos(math.radians(18)), abs=1e-6)
+            assert _grid_squareness(tilted, face, deg, [n]) == pytest.approx(
+                math.cos(math.radians(18)), abs=1e-6
+            )
             assert _grid_squareness(tilted, face, deg, [n]) < 0.975
 
 
@@ -655,8 +706,11 @@ def test_a_die_outside_the_tray_is_seen_only_with_a_calibrated_tray() -> None:
     assert "outside" in {i.code for i in reading.issues}
     outside = [d for d in truth.dice if d.fault == "outside"][0]
     flagged = [d for d in reading.dice if d.problem == "outside"]
-    assert flagged and math.hypot(flagged[0].center[0] - outside.center[0],
-                                  flagged[0].center[1] - outside.center[1]) < g.die_size
+    assert (
+        flagged
+        and math.hypot(flagged[0].center[0] - outside.center[0], flagged[0].center[1] - outside.center[1])
+        < g.die_size
+    )
 
 
 def test_a_dark_frame_is_refused_for_its_exposure() -> None:
@@ -727,9 +781,14 @@ def test_a_pip_the_count_missed_is_never_read_as_another_face(face: int) -> None
     r = max(2, int(0.1 * reading.dice[0].size))
     faint = img.copy()
     cv2.circle(faint, (cx, cy), r + 1, tuple(int(v) for v in img[cy, cx + 3 * r]), -1)  # painted over ...
-    cv2.circle(faint, (cx, cy), max(1, r - 1), tuple(int(v * 0.55) for v in img[cy, cx + 3 * r]), -1)  # faintly
+    cv2.circle(
+        faint, (cx, cy), max(1, r - 1), tuple(int(v * 0.55) for v in img[cy, cx + 3 * r]), -1
+    )  # faintly
     again = read_dice(faint, cal, expected=1)
-    assert again.status == "uncertain" or again.faces == [face], (again.faces, [i.message for i in again.issues])
+    assert again.status == "uncertain" or again.faces == [face], (
+        again.faces,
+        [i.message for i in again.issues],
+    )
     assert again.faces != [face - 1] or again.status != "ok"
 
 
@@ -741,16 +800,23 @@ def test_calibration_is_validated_versioned_and_restricted() -> None:
     assert [c.name for c in duel.colors] == ["red", "blue"]
     with pytest.raises(ValueError):
         cal.restricted_to(["purple"])
-    for bad in ({"tray": [[0, 0], [1, 1]]}, {"die_size": [50, 20]}, {"pip_size": [0.3, 0.1]},
-                {"colors": [{"name": "w"}, {"name": "w"}]}, {"colors": [{"name": "r", "hue": [0, 200]}]},
-                {"nonsense": 1}):
+    for bad in (
+        {"tray": [[0, 0], [1, 1]]},
+        {"die_size": [50, 20]},
+        {"pip_size": [0.3, 0.1]},
+        {"colors": [{"name": "w"}, {"name": "w"}]},
+        {"colors": [{"name": "r", "hue": [0, 200]}]},
+        {"nonsense": 1},
+    ):
         with pytest.raises(ValueError):
             load_calibration(bad)
     assert Calibration().colors == DEFAULT_COLORS
     assert load_calibration(cal.model_dump_json()) == cal
 
 
-def test_three_touching_dice_far_from_the_middle_are_split_at_their_seams(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_three_touching_dice_far_from_the_middle_are_split_at_their_seams(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Lightning Dice seed 51 frame 1667: three flat dice touching in one shape near the tray's right edge. Each
     shows two side faces in perspective (7 dice from the middle of the picture), so the shape measures 3.8 dice,
     beyond the 3.8 that three upper faces were allowed: no split was tried and the frame was refused. The
@@ -765,10 +831,13 @@ def test_three_touching_dice_far_from_the_middle_are_split_at_their_seams(monkey
     assert read_dice(image, cal, expected=3).status == "uncertain"
 
 
-@pytest.mark.parametrize("colours, seed, index", [(("yellow",) * 3, 51, 336), (("yellow",) * 3, 51, 586),
-                                                  (("white",) * 3, 51, 586)])
+@pytest.mark.parametrize(
+    "colours, seed, index",
+    [(("yellow",) * 3, 51, 336), (("yellow",) * 3, 51, 586), (("white",) * 3, 51, 586)],
+)
 def test_walks_that_run_on_inside_a_neighbour_do_not_measure_the_band(
-        monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int) -> None:
+    monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int
+) -> None:
     """Lightning Dice seed 51 frames 336 and 586, Sic Bo frame 586: flat dice touching a neighbour rotated
     against them. Two or three of the seven walks out from the edge that faces it run on along the neighbour's
     bevel and body past its upper face's corner (0.5-0.7 die) and set the band: "cocked". The walks that ended,
@@ -793,12 +862,19 @@ def test_cocked_die_in_a_square_part_is_held_by_its_squeezed_face() -> None:
     assert read_dice(image, cal, expected=2).status == "uncertain"
 
 
-@pytest.mark.parametrize("colours, seed, index", [(("red", "red"), 53, 131), (("red", "red"), 53, 1054),
-                                                  (("blue", "blue", "red", "red"), 55, 1740),
-                                                  (("blue", "blue", "red", "red"), 55, 509),
-                                                  (("white",) * 3, 53, 409)])
+@pytest.mark.parametrize(
+    "colours, seed, index",
+    [
+        (("red", "red"), 53, 131),
+        (("red", "red"), 53, 1054),
+        (("blue", "blue", "red", "red"), 55, 1740),
+        (("blue", "blue", "red", "red"), 55, 509),
+        (("white",) * 3, 53, 409),
+    ],
+)
 def test_a_neighbours_side_face_pip_beyond_the_grid_is_not_counted(
-        monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int) -> None:
+    monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int
+) -> None:
     """Craps seed 53 frames 131 and 1054, Bac Bo seed 55 frames 1740 and 509, Sic Bo seed 53 frame 409: touching
     dice, the neighbour's side face (its pips) seen inside this die's upper face at the seam: seven pips for a 6,
     two for a 1, four for a 3, three for a 2, unreadable. Those pips lie farther from the face's middle than a
@@ -833,10 +909,12 @@ def test_cocked_one_beside_a_vouched_six_is_held(monkeypatch: pytest.MonkeyPatch
     assert read_dice(image, cal, expected=2).status == "ok"  # the wrong reading it was
 
 
-@pytest.mark.parametrize("colours, seed, index", [(("blue", "blue", "red", "red"), 257, 70),
-                                                  (("red", "red"), 261, 79)])
+@pytest.mark.parametrize(
+    "colours, seed, index", [(("blue", "blue", "red", "red"), 257, 70), (("red", "red"), 261, 79)]
+)
 def test_pip_grid_squeezed_across_a_seam_near_its_allowance_is_cocked(
-        monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int) -> None:
+    monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int
+) -> None:
     """Found by the seventh session's sweep of fresh cocked frames, read "ok" by the code before. Bac Bo frame 70
     of fault seed 257: a blue 5 cocked against a 6; one cut of their shape measures its seam band 0.362 die (over
     the 0.34 allowed; its grid, 0.964 square, cannot vouch: cocked), the next cut 0.328, and that cut was read.
@@ -902,10 +980,14 @@ def test_cocked_red_six_beside_a_blue_two_is_held(monkeypatch: pytest.MonkeyPatc
     assert [(d.color, d.problem) for d in reading.dice if d.problem] == [("red", "cocked")]
     assert 0.2 < max(d.checks.get("unlike_band", 0.0) for d in reading.dice) < 0.3
     monkeypatch.setattr(vision, "_OWN_COLOUR", 0.0)  # every neighbour of this die's colour: the rule is off
-    assert read_dice(image, cal, expected=2, colors=("red", "blue")).status == "ok"  # the wrong reading it was
+    assert (
+        read_dice(image, cal, expected=2, colors=("red", "blue")).status == "ok"
+    )  # the wrong reading it was
 
 
-def test_walks_across_a_die_of_the_same_colour_keep_the_seam_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_walks_across_a_die_of_the_same_colour_keep_the_seam_allowance(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Bac Bo clean frame 378 of seed 125: a flat red 2 whose walks pass a red 5's bevel on their way to a blue 2's
     face. They measured the 5's bevel as well as the 2's own (0.17-0.19 die), so the seam keeps its allowance:
     read. Without that condition the other-colour rule held the flat 2 as cocked."""
@@ -917,7 +999,9 @@ def test_walks_across_a_die_of_the_same_colour_keep_the_seam_allowance(monkeypat
     assert reading.status == "ok", [i.message for i in reading.issues]
     assert reading.faces == truth["faces"]
     bands = vision._side_bands
-    monkeypatch.setattr(vision, "_side_bands", lambda *a, **k: [sd._replace(crossed=0) for sd in bands(*a, **k)])
+    monkeypatch.setattr(
+        vision, "_side_bands", lambda *a, **k: [sd._replace(crossed=0) for sd in bands(*a, **k)]
+    )
     assert read_dice(image, cal, expected=4, colors=colours).status == "uncertain"
 
 
@@ -941,10 +1025,10 @@ def test_felt_beside_the_rim_is_not_brightened_by_dice_near_it() -> None:
     h, w, die = 360, 640, 34  # the recognizer's working size of a 1280x720 frame
     v = np.full((h, w), 80, np.uint8)
     felt = np.zeros((h, w), np.uint8)
-    felt[30:h - 30, 30:w - 30] = 255
+    felt[30 : h - 30, 30 : w - 30] = 255
     v[felt == 0] = 120
     for x, y in ((555, 120), (555, 160), (515, 140), (575, 80)):  # dice by the right-hand rim
-        v[y - die // 2:y + die // 2, x - die // 2:x + die // 2] = 250
+        v[y - die // 2 : y + die // 2, x - die // 2 : x + die // 2] = 250
     planes = [np.zeros_like(v), np.full_like(v, 20), v]
     felt_v, level, _sat = _felt_estimates(planes, die, felt, True)
     assert level == 80
@@ -966,10 +1050,10 @@ def test_felt_in_a_dark_corner_is_measured_as_dark() -> None:
     yy, xx = np.mgrid[0:h, 0:w]
     v = (40 + 42 * xx / w + 28 * (1 - yy / h)).astype(np.uint8)
     felt = np.zeros((h, w), np.uint8)
-    felt[30:h - 30, 30:w - 30] = 255
+    felt[30 : h - 30, 30 : w - 30] = 255
     v[felt == 0] = 120
     for x, y in ((90, 290), (130, 300)):
-        v[y - die // 2:y + die // 2, x - die // 2:x + die // 2] = 220
+        v[y - die // 2 : y + die // 2, x - die // 2 : x + die // 2] = 220
     planes = [np.zeros_like(v), np.full_like(v, 20), v]
     felt_v, level, _sat = _felt_estimates(planes, die, felt, True)
     assert felt_v is not None and level == 75
@@ -993,15 +1077,17 @@ def test_felt_estimate_follows_light_falling_into_a_corner(monkeypatch: pytest.M
     light = (100 - 35 * ((1 - xr) ** 2 + (1 - yr) ** 2) - 20 * (1 - xr) * (1 - yr)).astype(np.uint8)
     v = light.copy()
     felt = np.zeros((h, w), np.uint8)
-    felt[30:h - 30, 30:w - 30] = 255
+    felt[30 : h - 30, 30 : w - 30] = 255
     v[felt == 0] = 120
     for x, y in ((70, 70), (104, 74)):
-        v[y - die // 2:y + die // 2, x - die // 2:x + die // 2] = 200
+        v[y - die // 2 : y + die // 2, x - die // 2 : x + die // 2] = 200
     shadow = (slice(92, 110), slice(50, 125))
     v[shadow] = (v[shadow] * 0.6).astype(np.uint8)
 
     def estimate() -> np.ndarray:
-        felt_v, _level, _sat = vision._felt_estimates([np.zeros_like(v), np.full_like(v, 20), v], die, felt, True)
+        felt_v, _level, _sat = vision._felt_estimates(
+            [np.zeros_like(v), np.full_like(v, 20), v], die, felt, True
+        )
         assert felt_v is not None
         return felt_v.astype(int)
 
@@ -1029,10 +1115,13 @@ def test_cocked_white_die_in_a_dark_corner_is_held(monkeypatch: pytest.MonkeyPat
     assert read_dice(image, cal, expected=3).status == "ok"
 
 
-@pytest.mark.parametrize("colours, seed, index", [(("yellow",) * 3, 289, 111), (("yellow",) * 3, 347, 69),
-                                                  (("white",) * 3, 347, 69)])
-def test_cocked_die_showing_a_lit_side_face_at_a_seam_is_held(monkeypatch: pytest.MonkeyPatch,
-                                                               colours: tuple[str, ...], seed: int, index: int) -> None:
+@pytest.mark.parametrize(
+    "colours, seed, index",
+    [(("yellow",) * 3, 289, 111), (("yellow",) * 3, 347, 69), (("white",) * 3, 347, 69)],
+)
+def test_cocked_die_showing_a_lit_side_face_at_a_seam_is_held(
+    monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...], seed: int, index: int
+) -> None:
     """Cocked dice read "ok" on fresh fault frames: each leans on a neighbour and shows its own side face in the
     band between them, which the seam's allowance took for the bevels, gap and side face of two flat dice.
     Lightning Dice fault seed 289 frame 111 (a 6 against a 3, the seam facing away from the middle of the
@@ -1101,8 +1190,9 @@ def test_the_strip_of_felt_between_two_dice_is_not_stepped_through() -> None:
 
 
 @pytest.mark.parametrize("colours", [("yellow",) * 3, ("white",) * 3])
-def test_cocked_die_whose_upper_face_reaches_away_beyond_its_pips_is_held(monkeypatch: pytest.MonkeyPatch,
-                                                                           colours: tuple[str, ...]) -> None:
+def test_cocked_die_whose_upper_face_reaches_away_beyond_its_pips_is_held(
+    monkeypatch: pytest.MonkeyPatch, colours: tuple[str, ...]
+) -> None:
     """Fault seed 453 frame 212 (read "ok" in Lightning Dice and Sic Bo by the tenth session's sweep): a 3 cocked
     beside a 2, far right and up in the picture, its side face (a 4) lit as brightly as its upper face and joined
     to it on the side facing away from the middle of the picture, where the camera sees no side face of a flat
@@ -1144,8 +1234,10 @@ def test_cocked_white_die_under_dim_light_in_a_corner_is_held(monkeypatch: pytes
     assert read_dice(image, cal, expected=3).status == "ok"
 
 
-@pytest.mark.parametrize("colours, seed, index", [(("yellow",) * 3, 159, 1656), (("yellow",) * 3, 159, 942),
-                                                  (("white",) * 3, 159, 942)])
+@pytest.mark.parametrize(
+    "colours, seed, index",
+    [(("yellow",) * 3, 159, 1656), (("yellow",) * 3, 159, 942), (("white",) * 3, 159, 942)],
+)
 def test_flat_dice_at_a_wide_seam_are_read(colours: tuple[str, ...], seed: int, index: int) -> None:
     """The other side of the rule above: the flat dice whose wide seam band has the brightest middle measured on
     clean seeds 151-159 (0.686, 0.654 and 0.650 of the upper face; the next, 0.57) are read. They were refused with
@@ -1159,10 +1251,12 @@ def test_flat_dice_at_a_wide_seam_are_read(colours: tuple[str, ...], seed: int, 
     assert 0.64 < max(d.checks.get("seam_lit", 0.0) for d in reading.dice) < vision._LIT
 
 
-@pytest.mark.parametrize("colours, seed, index", [(("blue", "blue", "red", "red"), 121, 800),
-                                                  (("red", "blue"), 119, 549)])
-def test_flat_dice_of_two_colours_at_a_seam_facing_away_are_read(colours: tuple[str, ...], seed: int,
-                                                                  index: int) -> None:
+@pytest.mark.parametrize(
+    "colours, seed, index", [(("blue", "blue", "red", "red"), 121, 800), (("red", "blue"), 119, 549)]
+)
+def test_flat_dice_of_two_colours_at_a_seam_facing_away_are_read(
+    colours: tuple[str, ...], seed: int, index: int
+) -> None:
     """The other side of the rule above: flat red and blue dice touching, their seam facing away from the middle
     of the picture for one of them, are read; the band there is that die's bevel (the widest two of 1562 such
     seams on clean frames: 0.098 and 0.090 die)."""
@@ -1195,7 +1289,10 @@ def test_pips_joined_by_blur_are_parted() -> None:
     assert all(abs(float(c[0]) - 6.0) < 0.5 for c in centres)
     assert sum(areas) == stats[1, cv2.CC_STAT_AREA] and min(areas) / max(areas) > 0.8
     # parted into spots each far smaller than a pip (a neighbour's side-face pips seen at a slant): left alone
-    assert _split_merged_pips(dist, labels, stats[1], 1, 100.0, 200.0, edge, 3.0, 3.0, 60.0, 1.1 * min(areas)) is None
+    assert (
+        _split_merged_pips(dist, labels, stats[1], 1, 100.0, 200.0, edge, 3.0, 3.0, 60.0, 1.1 * min(areas))
+        is None
+    )
 
     bar = np.zeros((20, 12), np.float32)
     bar[3:16, 4:8] = 200.0
@@ -1245,7 +1342,10 @@ def test_pip_middles_are_measured_at_full_resolution() -> None:
     img = np.empty((200, 200, 3), np.float32)
     img[:] = body
     centre = np.array([100.3, 99.6])
-    truth = np.array([(gx * 0.96, gy) for gx in (-0.25, 0.25) for gy in (-0.25, 0.25)] + [(0.0, 0.0)]) * side + centre
+    truth = (
+        np.array([(gx * 0.96, gy) for gx in (-0.25, 0.25) for gy in (-0.25, 0.25)] + [(0.0, 0.0)]) * side
+        + centre
+    )
     yy, xx = np.mgrid[0:200, 0:200]
     for cx, cy in truth:
         cover = np.clip(0.085 * side + 0.5 - np.hypot(xx - cx, yy - cy), 0, 1)[..., None]

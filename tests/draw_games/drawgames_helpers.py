@@ -1,4 +1,5 @@
 """Helpers shared by the draw-game tests (a unique module name: tests/ has other conftest modules)."""
+
 from __future__ import annotations
 
 import json

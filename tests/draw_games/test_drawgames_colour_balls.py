@@ -1,11 +1,12 @@
 """Cash or Crash (coloured balls) and Fruitrace (symbol balls) against hand-checked draws."""
+
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
-
 from drawgames_helpers import winners
+
 from recognition.draw_games import GAMES, Fruitrace
 
 CASH = GAMES["cash_or_crash"]
@@ -23,13 +24,16 @@ def test_cash_or_crash_hand_checked_draw():
     assert "winning_bets" not in outcome  # every bet settles on the player's own decisions
 
 
-@pytest.mark.parametrize(("decisions", "expected"), [
-    ({}, 0),  # rode to the crash
-    ({"take_all_after": 5}, 200),  # level 4, odds 2
-    ({"take_all_after": 1}, 110),  # level 1, odds 1.1
-    ({"take_half_after": 2}, 65),  # 50 at 1.3, the other 50 crashed
-    ({"take_half_after": 2, "take_all_after": 5}, 165),  # 50 at 1.3 + 50 at 2
-])
+@pytest.mark.parametrize(
+    ("decisions", "expected"),
+    [
+        ({}, 0),  # rode to the crash
+        ({"take_all_after": 5}, 200),  # level 4, odds 2
+        ({"take_all_after": 1}, 110),  # level 1, odds 1.1
+        ({"take_half_after": 2}, 65),  # 50 at 1.3, the other 50 crashed
+        ({"take_half_after": 2, "take_all_after": 5}, 165),  # 50 at 1.3 + 50 at 2
+    ],
+)
 def test_cash_or_crash_decisions(decisions, expected):
     out = CASH.settle({"market": "blimp", "stake": 100, "odds": ODDS, **decisions}, CRASH_DRAW)
     assert out["return"] == expected and out["won"] is (expected > 0) and out["end"] == "crash"
@@ -47,8 +51,10 @@ def test_cash_or_crash_decisions_follow_green_balls_only():
         with pytest.raises(ValueError, match=words):
             CASH.settle({**bet, **decisions}, CRASH_DRAW)
     with pytest.raises(ValueError, match="no entry for level 3"):  # levels 1, 2, 3, 3 (shield used), crash
-        CASH.settle({**bet, "odds": {"1": 2}, "take_all_after": 3},
-                    {"balls": ["green", "golden", "green", "red", "red"]})
+        CASH.settle(
+            {**bet, "odds": {"1": 2}, "take_all_after": 3},
+            {"balls": ["green", "golden", "green", "red", "red"]},
+        )
 
 
 def test_cash_or_crash_reaching_the_top():
@@ -84,19 +90,39 @@ def test_cash_or_crash_validation():
 # Default panel, next to the balls in draw order: plum plum plum cherry cherry cherry lemon lemon lemon 7
 
 FRUIT = GAMES["fruitrace"]
-FRUIT_ODDS = {"seven_only": 2, "matches_4": 3, "matches_5": 8, "matches_6": 30, "matches_7": 150, "matches_8": 800,
-              "matches_10": 50000}
+FRUIT_ODDS = {
+    "seven_only": 2,
+    "matches_4": 3,
+    "matches_5": 8,
+    "matches_6": 30,
+    "matches_7": 150,
+    "matches_8": 800,
+    "matches_10": 50000,
+}
 
 
-@pytest.mark.parametrize(("balls", "matches", "seven", "category"), [
-    ("plum plum plum cherry cherry cherry lemon lemon lemon 7", 10, True, "matches_10"),
-    ("plum plum cherry plum cherry cherry lemon lemon lemon 7", 8, True, "matches_8"),
-    ("plum cherry lemon plum cherry lemon plum cherry lemon 7", 4, True, "matches_4"),  # the 7 and 3 fruits (L2911)
-    ("cherry cherry cherry lemon lemon lemon plum plum plum 7", 1, True, "seven_only"),
-    ("plum cherry lemon cherry lemon lemon plum plum cherry 7", 3, True, None),  # the 7 and 2 fruits: no win
-    ("plum plum plum cherry 7 lemon lemon lemon cherry cherry", 6, False, "matches_6"),
-    ("7 cherry cherry plum plum plum lemon lemon lemon cherry", 3, False, None),
-])
+@pytest.mark.parametrize(
+    ("balls", "matches", "seven", "category"),
+    [
+        ("plum plum plum cherry cherry cherry lemon lemon lemon 7", 10, True, "matches_10"),
+        ("plum plum cherry plum cherry cherry lemon lemon lemon 7", 8, True, "matches_8"),
+        (
+            "plum cherry lemon plum cherry lemon plum cherry lemon 7",
+            4,
+            True,
+            "matches_4",
+        ),  # the 7 and 3 fruits (L2911)
+        ("cherry cherry cherry lemon lemon lemon plum plum plum 7", 1, True, "seven_only"),
+        (
+            "plum cherry lemon cherry lemon lemon plum plum cherry 7",
+            3,
+            True,
+            None,
+        ),  # the 7 and 2 fruits: no win
+        ("plum plum plum cherry 7 lemon lemon lemon cherry cherry", 6, False, "matches_6"),
+        ("7 cherry cherry plum plum plum lemon lemon lemon cherry", 3, False, None),
+    ],
+)
 def test_fruitrace_hand_checked_draws(balls, matches, seven, category):
     draw = {"balls": balls.split()}
     outcome = FRUIT.outcome(draw)
@@ -121,7 +147,7 @@ def orders(left: Counter, n: int):
 def test_fruitrace_every_arrangement():
     """All 16 800 orders of the ten balls: 9 matches never happens, 10 once, and the categories add up."""
     reference: Counter[str | None] = Counter()
-    panel = "plum plum plum cherry cherry cherry lemon lemon lemon 7".split()
+    panel = ["plum", "plum", "plum", "cherry", "cherry", "cherry", "lemon", "lemon", "lemon", "7"]
     seen = list(orders(Counter(panel), 10))
     assert len(set(seen)) == len(seen)
     for balls in seen:
@@ -135,8 +161,12 @@ def test_fruitrace_every_arrangement():
 
 
 def test_fruitrace_panel_is_configurable_and_checked():
-    seven_on_top = Fruitrace(panel=["7", "plum", "plum", "plum", "cherry", "cherry", "cherry", "lemon", "lemon", "lemon"])
-    outcome = seven_on_top.outcome({"balls": "7 plum plum plum cherry cherry cherry lemon lemon lemon".split()})
+    seven_on_top = Fruitrace(
+        panel=["7", "plum", "plum", "plum", "cherry", "cherry", "cherry", "lemon", "lemon", "lemon"]
+    )
+    outcome = seven_on_top.outcome(
+        {"balls": ["7", "plum", "plum", "plum", "cherry", "cherry", "cherry", "lemon", "lemon", "lemon"]}
+    )
     assert outcome["category"] == "matches_10"
     with pytest.raises(ValueError, match="three plums"):
         Fruitrace(panel=["7", "7", "plum", "plum", "cherry", "cherry", "cherry", "lemon", "lemon", "lemon"])
@@ -144,10 +174,33 @@ def test_fruitrace_panel_is_configurable_and_checked():
 
 def test_fruitrace_validation():
     with pytest.raises(ValueError, match="ball 10: 4 balls 'plum', but the set has only 3"):
-        FRUIT.validate_result({"balls": "plum plum plum cherry cherry cherry lemon lemon lemon plum".split()})
+        FRUIT.validate_result(
+            {
+                "balls": [
+                    "plum",
+                    "plum",
+                    "plum",
+                    "cherry",
+                    "cherry",
+                    "cherry",
+                    "lemon",
+                    "lemon",
+                    "lemon",
+                    "plum",
+                ]
+            }
+        )
     with pytest.raises(ValueError, match="draws 10 balls, got 9: the draw is incomplete"):
-        FRUIT.validate_result({"balls": "plum plum plum cherry cherry cherry lemon lemon lemon".split()})
+        FRUIT.validate_result(
+            {"balls": ["plum", "plum", "plum", "cherry", "cherry", "cherry", "lemon", "lemon", "lemon"]}
+        )
     with pytest.raises(ValueError, match="'banana' is not a ball of Fruitrace"):
         FRUIT.validate_result({"balls": ["banana"]})
-    assert FRUIT.validate_result({"balls": ["7"] + ["plum"] * 3 + ["cherry"] * 3 + ["lemon"] * 3})["balls"][0] == "7"
-    assert FRUIT.validate_result({"balls": [7] + ["plum"] * 3 + ["cherry"] * 3 + ["lemon"] * 3})["balls"][0] == "7"
+    assert (
+        FRUIT.validate_result({"balls": ["7"] + ["plum"] * 3 + ["cherry"] * 3 + ["lemon"] * 3})["balls"][0]
+        == "7"
+    )
+    assert (
+        FRUIT.validate_result({"balls": [7] + ["plum"] * 3 + ["cherry"] * 3 + ["lemon"] * 3})["balls"][0]
+        == "7"
+    )

@@ -1,4 +1,5 @@
 """Every draw game against the game contract, the DrawJudge contract, the CLI and the seed's line numbers."""
+
 from __future__ import annotations
 
 import json
@@ -7,15 +8,27 @@ import sys
 import types
 
 import pytest
-
 from drawgames_helpers import assert_no_floats
+
 from recognition.draw_games import DEVICE_KINDS, GAMES
 from recognition.game import BaseGame
 from studio.cli import evaluate_line, main
 
 EXPECTED_IDS = {
-    "keno_express", "lucky_5", "lucky_7", "lucky_6_60", "lucky_6_48", "mega_ball", "mega_6", "super_six",
-    "lotto_express_5_35", "bingo_37", "bingo_38", "one_bet", "cash_or_crash", "fruitrace",
+    "keno_express",
+    "lucky_5",
+    "lucky_7",
+    "lucky_6_60",
+    "lucky_6_48",
+    "mega_ball",
+    "mega_6",
+    "super_six",
+    "lotto_express_5_35",
+    "bingo_37",
+    "bingo_38",
+    "one_bet",
+    "cash_or_crash",
+    "fruitrace",
 }
 
 
@@ -47,7 +60,9 @@ def a_draw(game, rng: random.Random) -> tuple[list[str], dict | None]:
 
 
 def test_all_fourteen_games_are_registered_by_discovery():
-    from recognition.games import GAMES as REGISTRY  # walks every recognition module: imported here, not at collection
+    from recognition.games import (
+        GAMES as REGISTRY,
+    )  # walks every recognition module: imported here, not at collection
 
     assert set(GAMES) == EXPECTED_IDS
     for game_id, game in GAMES.items():
@@ -60,7 +75,11 @@ def test_all_fourteen_games_are_registered_by_discovery():
 def test_the_judge_contract_attributes(game_id):
     game = GAMES[game_id]
     assert game.pacing == "dealer"
-    assert game.device_kinds == DEVICE_KINDS == ("modbus-ball-machine", "serial-ball-reader", "camera-ball-reader")
+    assert (
+        game.device_kinds
+        == DEVICE_KINDS
+        == ("modbus-ball-machine", "serial-ball-reader", "camera-ball-reader")
+    )
     assert game.ball_labels and all(isinstance(b, str) for b in game.ball_labels)
     assert len(set(game.ball_labels)) == len(game.ball_labels)
     assert isinstance(game.draw_count, int) and game.draw_count >= 1
@@ -185,12 +204,17 @@ def test_numbered_balls_accept_ints_and_name_the_canonical_label():
     with pytest.raises(ValueError, match="write '7'"):
         GAMES["bingo_37"].validate_result({"balls": ["07"]})
     with pytest.raises(ValueError, match="write 'plum'"):
-        GAMES["fruitrace"].validate_result({"balls": ["Plum"] + ["plum"] * 2 + ["cherry"] * 3 + ["lemon"] * 3 + ["7"]})
+        GAMES["fruitrace"].validate_result(
+            {"balls": ["Plum"] + ["plum"] * 2 + ["cherry"] * 3 + ["lemon"] * 3 + ["7"]}
+        )
 
 
 def test_reported_colours_must_agree():
     game = GAMES["mega_6"]
-    assert game.validate_result({"balls": [1, 2, 3, 4, 5, 6], "colors": ["white", "pink"] * 3})["balls"][0] == "1"
+    assert (
+        game.validate_result({"balls": [1, 2, 3, 4, 5, 6], "colors": ["white", "pink"] * 3})["balls"][0]
+        == "1"
+    )
     with pytest.raises(ValueError, match="ball 2 \\('2'\\) is pink, not 'white'"):
         game.validate_result({"balls": [1, 2, 3, 4, 5, 6], "colors": ["white"] * 6})
     with pytest.raises(ValueError, match="have no colours"):
@@ -230,9 +254,17 @@ def test_settle_is_exact():
     assert game.settle({"market": "sum_even", "stake": 10, "odds": "1.95"}, draw)["return"] == "39/2"
     assert game.settle({"market": "sum_even", "stake": "2.50", "odds": "39/20"}, draw)["return"] == "39/8"
     assert game.settle({"market": "sum_even", "stake": 100, "odds": 2}, draw) == {
-        "market": "sum_even", "won": True, "void": False, "return": 200}
+        "market": "sum_even",
+        "won": True,
+        "void": False,
+        "return": 200,
+    }
     assert game.settle({"market": "sum_odd", "stake": 100, "odds": 2}, draw) == {
-        "market": "sum_odd", "won": False, "void": False, "return": 0}
+        "market": "sum_odd",
+        "won": False,
+        "void": False,
+        "return": 0,
+    }
 
 
 # --- studio evaluate ----------------------------------------------------------------------------------------
@@ -255,11 +287,16 @@ def test_studio_evaluate_lines(game_id):
 
 def test_studio_evaluate_command(tmp_path, capsys):
     rounds = tmp_path / "rounds.jsonl"
-    rounds.write_text("\n".join([
-        json.dumps({"id": "a", "balls": ["25", "30", "7", "44", "49", "12"]}),
-        json.dumps({"id": "b", "balls": ["25", "30", "7", "44", "49", "49"]}),
-        "not json",
-    ]) + "\n")
+    rounds.write_text(
+        "\n".join(
+            [
+                json.dumps({"id": "a", "balls": ["25", "30", "7", "44", "49", "12"]}),
+                json.dumps({"id": "b", "balls": ["25", "30", "7", "44", "49", "49"]}),
+                "not json",
+            ]
+        )
+        + "\n"
+    )
     assert main(["evaluate", "--game", "mega_6", "--in", str(rounds)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(line["id"], line["valid"]) for line in lines] == [("a", True), ("b", False), (None, False)]
@@ -316,7 +353,10 @@ SEED_TEXT = {  # bet -> words on the seed line the catalogue names
     ("mega_6", "numbers_1_of_3"): "1 out of 3",
     ("mega_6", "first_over_35"): "Over 15, 25, 35",
     ("mega_6", "first_two_under_25"): "first and second numbers will be Over/Under 25",
-    ("mega_6", "first_pink_second_white"): "first drawn ball will be pink, and the second drawn ball will be white",
+    (
+        "mega_6",
+        "first_pink_second_white",
+    ): "first drawn ball will be pink, and the second drawn ball will be white",
     ("mega_6", "sum_over_185"): "Over 155, 170, 185",
     ("mega_6", "pink_sum_under_65"): "pink balls will be Under 65",
     ("super_six", "simple"): "Simple bet",
@@ -365,8 +405,12 @@ def test_bet_lines_point_at_their_seed_text(seed_lines, game_id, bet):
 
 def test_bets_of_numbered_seed_lists_are_one_per_item(seed_lines):
     """Where the seed numbers its bets one per line, the catalogue has one bet per line, in order."""
-    for game_id, first, last, extra in (("lucky_5", 2129, 2315, 0), ("lucky_7", 2321, 2465, 0),
-                                        ("lucky_6_60", 2541, 2615, 0), ("one_bet", 3331, 3411, 0)):
+    for game_id, first, last, extra in (
+        ("lucky_5", 2129, 2315, 0),
+        ("lucky_7", 2321, 2465, 0),
+        ("lucky_6_60", 2541, 2615, 0),
+        ("one_bet", 3331, 3411, 0),
+    ):
         markets = GAMES[game_id].markets
         assert [m.line for m in markets] == list(range(first, last + 1, 2)), game_id
     lines = [m.line for m in GAMES["lucky_6_48"].markets if m.id != "six_numbers"]

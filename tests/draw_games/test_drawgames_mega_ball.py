@@ -1,4 +1,5 @@
 """Mega Ball: the seed's line table, the computer-drawn multipliers, and hand-checked cards."""
+
 from __future__ import annotations
 
 import json
@@ -32,7 +33,9 @@ def result(*megas: int) -> dict:
 
 def settle(game: MegaBall, megas: list[tuple[int, int]], stake: int = 100, card=CARD) -> dict:
     extras = {"mega_multipliers": [m for _, m in megas]}
-    return game.settle({"market": "card", "card": card, "stake": stake}, result(*(b for b, _ in megas)), extras)
+    return game.settle(
+        {"market": "card", "card": card, "stake": stake}, result(*(b for b, _ in megas)), extras
+    )
 
 
 def test_line_table_is_copied_from_the_seed(seed_lines):
@@ -42,7 +45,9 @@ def test_line_table_is_copied_from_the_seed(seed_lines):
         assert m, seed_lines[line]
         table[int(m.group(1))] = int(m.group(2).replace("\u2024", ""))  # "10․000": U+2024 separates thousands
     assert table == {1: 1, 2: 5, 3: 50, 4: 250, 5: 1000, 6: 10000}
-    assert GAME.outcome(result(40), {"mega_multipliers": [5]})["line_payouts"] == {str(k): v for k, v in table.items()}
+    assert GAME.outcome(result(40), {"mega_multipliers": [5]})["line_payouts"] == {
+        str(k): v for k, v in table.items()
+    }
 
 
 def test_main_round_only():
@@ -52,14 +57,26 @@ def test_main_round_only():
         # 40 is not on the card; 8 is, but completes nothing (row 6-10 and column 3-8-*-17-22 stay open)
         for mega in (40, 8):
             out = settle(game, [(mega, 10)])
-            assert (out["lines"], out["lines_with_mega_balls"], out["mega_ball"], out["return"]) == (2, 2, None, 500)
+            assert (out["lines"], out["lines_with_mega_balls"], out["mega_ball"], out["return"]) == (
+                2,
+                2,
+                None,
+                500,
+            )
 
 
 def test_a_mega_ball_completing_a_line_seed_rule():
     # 7 completes the diagonal 1-7-*-18-24: the main round's 2 lines (x5) plus the stake x the multiplier (L2865)
     out = settle(GAME, [(7, 10)])
-    assert out == {"market": "card", "lines": 2, "lines_with_mega_balls": 3, "mega_ball": {"ball": "7", "multiplier": 10},
-                   "won": True, "void": False, "return": 100 * 5 + 100 * 10}
+    assert out == {
+        "market": "card",
+        "lines": 2,
+        "lines_with_mega_balls": 3,
+        "mega_ball": {"ball": "7", "multiplier": 10},
+        "won": True,
+        "void": False,
+        "return": 100 * 5 + 100 * 10,
+    }
 
 
 def test_a_mega_ball_completing_a_line_multiply_rule():
@@ -72,22 +89,28 @@ def test_the_seed_s_example_pays_the_same_under_both_rules():
     card = [1, 2, 3, 4, 50] + list(range(6, 25))  # row 1 is 1 2 3 4 50
     main = [1, 2, 3, 4] + list(range(25, 41))  # no line after 20 balls
     for rule in ("seed", "multiply"):
-        out = MegaBall(mega_rule=rule).settle({"market": "card", "card": card, "stake": 100},
-                                              {"balls": main + [50]}, {"mega_multipliers": [5]})
+        out = MegaBall(mega_rule=rule).settle(
+            {"market": "card", "card": card, "stake": 100}, {"balls": main + [50]}, {"mega_multipliers": [5]}
+        )
         assert (out["lines"], out["lines_with_mega_balls"], out["return"]) == (0, 1, 500)
 
 
-@pytest.mark.parametrize(("rule", "pick", "expected"), [
-    ("seed", "highest", 100 * 5 + 100 * 50),
-    ("seed", "first", 100 * 5 + 100 * 10),
-    ("multiply", "highest", 100 * 250 * 50),
-    ("multiply", "first", 100 * 250 * 10),
-])
+@pytest.mark.parametrize(
+    ("rule", "pick", "expected"),
+    [
+        ("seed", "highest", 100 * 5 + 100 * 50),
+        ("seed", "first", 100 * 5 + 100 * 10),
+        ("multiply", "highest", 100 * 250 * 50),
+        ("multiply", "first", 100 * 250 * 10),
+    ],
+)
 def test_two_mega_balls_both_completing_lines_pay_one_multiplier(rule, pick, expected):
     # 7 (x10) completes the diagonal, then 13 (x50) the middle row: 4 lines; "multiplied ... only once" (L2867)
     out = settle(MegaBall(mega_rule=rule, mega_pick=pick), [(7, 10), (13, 50)])
     assert out["lines_with_mega_balls"] == 4
-    assert out["mega_ball"] == ({"ball": "13", "multiplier": 50} if pick == "highest" else {"ball": "7", "multiplier": 10})
+    assert out["mega_ball"] == (
+        {"ball": "13", "multiplier": 50} if pick == "highest" else {"ball": "7", "multiplier": 10}
+    )
     assert out["return"] == expected
 
 
@@ -100,13 +123,18 @@ def test_more_than_six_lines_are_paid_as_six():
     # rows 1-3, columns 1-2 and both diagonals: 7 lines from 20 balls
     main = list(range(1, 15)) + [15, 16, 20, 21, 18, 24]
     assert len(set(main)) == 20
-    out = GAME.settle({"market": "card", "card": CARD, "stake": 100}, {"balls": main + [40]}, {"mega_multipliers": [5]})
+    out = GAME.settle(
+        {"market": "card", "card": CARD, "stake": 100}, {"balls": main + [40]}, {"mega_multipliers": [5]}
+    )
     assert (out["lines"], out["return"]) == (7, 100 * 10000)
     # 19 then completes column 5-10-14-19-24: 8 lines
-    seed = GAME.settle({"market": "card", "card": CARD, "stake": 100}, {"balls": main + [19]}, {"mega_multipliers": [5]})
+    seed = GAME.settle(
+        {"market": "card", "card": CARD, "stake": 100}, {"balls": main + [19]}, {"mega_multipliers": [5]}
+    )
     assert (seed["lines_with_mega_balls"], seed["return"]) == (8, 100 * 10000 + 100 * 5)
-    multiply = MegaBall(mega_rule="multiply").settle({"market": "card", "card": CARD, "stake": 100},
-                                                     {"balls": main + [19]}, {"mega_multipliers": [5]})
+    multiply = MegaBall(mega_rule="multiply").settle(
+        {"market": "card", "card": CARD, "stake": 100}, {"balls": main + [19]}, {"mega_multipliers": [5]}
+    )
     assert multiply["return"] == 100 * 10000 * 5
 
 
@@ -124,7 +152,9 @@ def test_card_formats_and_errors():
         with pytest.raises(ValueError, match=words):
             settle(GAME, [(7, 10)], card=card)
     with pytest.raises(ValueError, match="no 'odds'"):
-        GAME.settle({"market": "card", "card": CARD, "stake": 1, "odds": 2}, result(7), {"mega_multipliers": [5]})
+        GAME.settle(
+            {"market": "card", "card": CARD, "stake": 1, "odds": 2}, result(7), {"mega_multipliers": [5]}
+        )
     with pytest.raises(ValueError, match="floats are not exact"):
         settle(GAME, [(7, 10)], stake=1.5)
     assert settle(GAME, [(7, 10)], stake="0.50")["return"] == "15/2"
@@ -187,11 +217,19 @@ def test_draw_extras_settings():
     assert len(GAME.draw_extras(rng, mega_ball_count=2)["mega_multipliers"]) == 2
     assert len(GAME.draw_extras(rng, mega_second_ball_chance="1/1")["mega_multipliers"]) == 2
     assert len(GAME.draw_extras(rng, mega_second_ball_chance=0)["mega_multipliers"]) == 1
-    twos = sum(len(GAME.draw_extras(rng, mega_second_ball_chance="1/4")["mega_multipliers"]) == 2 for _ in range(4000))
+    twos = sum(
+        len(GAME.draw_extras(rng, mega_second_ball_chance="1/4")["mega_multipliers"]) == 2
+        for _ in range(4000)
+    )
     assert 850 <= twos <= 1150
-    assert {GAME.draw_extras(rng, mega_multipliers=[5, 100])["mega_multipliers"][0] for _ in range(200)} == {5, 100}
-    fives = sum(GAME.draw_extras(rng, mega_multipliers={"5": 3, "100": 1})["mega_multipliers"][0] == 5
-                for _ in range(4000))
+    assert {GAME.draw_extras(rng, mega_multipliers=[5, 100])["mega_multipliers"][0] for _ in range(200)} == {
+        5,
+        100,
+    }
+    fives = sum(
+        GAME.draw_extras(rng, mega_multipliers={"5": 3, "100": 1})["mega_multipliers"][0] == 5
+        for _ in range(4000)
+    )
     assert 2800 <= fives <= 3200
     # the table's judge settings come along and are ignored here
     assert len(GAME.draw_extras(rng, reader_timeout=2.5)["mega_multipliers"]) == 1

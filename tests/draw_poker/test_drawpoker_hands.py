@@ -1,5 +1,6 @@
 """Draw-poker hand values (recognition/draw_poker/hands.py): the joker exhaustively by rank/suit classes,
 the natural-beats-joker rule, the dealers' qualification."""
+
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
@@ -62,8 +63,11 @@ def test_joker_every_four_card_class():
     for others in four_card_classes():
         assert value5(others + ["JK"]) == brute_joker(others), others
         n += 1
-    assert value5(["2S", "9H", "JK", "5D", "KC"]) == value5(["2S", "9H", "RJ", "5D", "KC"]) == \
-        value5(["BJ", "2S", "9H", "5D", "KC"])
+    assert (
+        value5(["2S", "9H", "JK", "5D", "KC"])
+        == value5(["2S", "9H", "RJ", "5D", "KC"])
+        == value5(["BJ", "2S", "9H", "5D", "KC"])
+    )
     assert n == 1820 + 715
 
 

@@ -1,5 +1,6 @@
 """The exchange games through the card judge: shoe events, round signals and player decisions in, the
 judge's decisions out (as tests/cards feed the judge)."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -35,8 +36,9 @@ def sig(signal: str, n: int) -> RoundSignal:
 
 
 def decide(n: int, action: str, cards=(), window=None, by="backend", seat="player", hand=1) -> PlayerDecision:
-    return PlayerDecision(round_number=n, seat=seat, hand=hand, action=action, cards=tuple(cards), window=window,
-                          by=by, at=at())
+    return PlayerDecision(
+        round_number=n, seat=seat, hand=hand, action=action, cards=tuple(cards), window=window, by=by, at=at()
+    )
 
 
 def feed(judge, *items) -> list:
@@ -60,14 +62,35 @@ def test_exchange_round_through_the_judge():
     judge = start("five_card_poker_exchange")
     out = feed(judge, *(card(c) for c in ["AS", "KS", "QS", "JS", "2C"]))
     assert out == []
-    assert judge.status() == {"next": {"position": "dealer_1", "label": "the dealer's face-up card"}, "awaiting": []}
+    assert judge.status() == {
+        "next": {"position": "dealer_1", "label": "the dealer's face-up card"},
+        "awaiting": [],
+    }
     out = feed(judge, card("3D"))
-    assert out == [AskDecision(window="player/hand_1/exchange", seat="player", hand=1, allowed=("discard", "keep"),
-                               default="keep", detail={"player_cards": ["AS", "KS", "QS", "JS", "2C"],
-                                                       "dealer_up_card": "3D", "player_hand": "high_card",
-                                                       "max_discards": 1})]
-    assert judge.status()["awaiting"] == [{"window": "player/hand_1/exchange", "seat": "player", "hand": 1,
-                                           "allowed": ["discard", "keep"], "default": "keep"}]
+    assert out == [
+        AskDecision(
+            window="player/hand_1/exchange",
+            seat="player",
+            hand=1,
+            allowed=("discard", "keep"),
+            default="keep",
+            detail={
+                "player_cards": ["AS", "KS", "QS", "JS", "2C"],
+                "dealer_up_card": "3D",
+                "player_hand": "high_card",
+                "max_discards": 1,
+            },
+        )
+    ]
+    assert judge.status()["awaiting"] == [
+        {
+            "window": "player/hand_1/exchange",
+            "seat": "player",
+            "hand": 1,
+            "allowed": ["discard", "keep"],
+            "default": "keep",
+        }
+    ]
     # refusals: a card not in the hand, a seat that does not exist, an action not allowed
     out = feed(judge, decide(1, "discard", ["9H"]))
     assert kinds(out) == ["decision_refused"] and out[0].code == "bad_cards"
@@ -79,8 +102,16 @@ def test_exchange_round_through_the_judge():
     assert out[0].code == "no_round"
     # the decision: the taken decision first
     out = feed(judge, decide(1, "discard", ["2C"], window="player/hand_1/exchange"))
-    assert out == [DecisionTaken(window="player/hand_1/exchange", seat="player", hand=1, action="discard",
-                                 cards=("2C",), by="backend")]
+    assert out == [
+        DecisionTaken(
+            window="player/hand_1/exchange",
+            seat="player",
+            hand=1,
+            action="discard",
+            cards=("2C",),
+            by="backend",
+        )
+    ]
     out = feed(judge, decide(1, "keep", window="player/hand_1/exchange"))
     assert out[0].code == "window_closed"
     assert judge.status()["next"]["position"] == "draw_1"
@@ -90,14 +121,26 @@ def test_exchange_round_through_the_judge():
     assert isinstance(ready, ResultReady)
     assert ready.result["player_cards"] == ["AS", "KS", "QS", "JS", "TS"]
     assert ready.result["player_hand"] == "royal_flush"
-    assert ready.source == {"device_id": DEV, "cards": ["AS", "KS", "QS", "JS", "2C", "3D", "TS", "4H", "4C", "9D",
-                                                        "8S"],
-                            "decisions": [{"window": "player/hand_1/exchange", "seat": "player", "hand": 1,
-                                           "action": "discard", "cards": ["2C"], "by": "backend"}]}
+    assert ready.source == {
+        "device_id": DEV,
+        "cards": ["AS", "KS", "QS", "JS", "2C", "3D", "TS", "4H", "4C", "9D", "8S"],
+        "decisions": [
+            {
+                "window": "player/hand_1/exchange",
+                "seat": "player",
+                "hand": 1,
+                "action": "discard",
+                "cards": ["2C"],
+                "by": "backend",
+            }
+        ],
+    }
     # what studio evaluate reads back gives the same result
     game = GAMES["five_card_poker_exchange"]
-    assert game.evaluate({"cards": ready.source["cards"], "decisions": ready.source["decisions"]})["result"] == \
-        ready.result
+    assert (
+        game.evaluate({"cards": ready.source["cards"], "decisions": ready.source["decisions"]})["result"]
+        == ready.result
+    )
     assert game.validate_result(ready.result) == ready.result
     out = feed(judge, decide(1, "keep"))
     assert out[0].code == "round_over"
@@ -111,14 +154,18 @@ def test_card_before_the_decision_is_held_and_placed_by_it():
     assert kinds(out) == ["hold"] and out[0].code == "card_before_decision"
     # the window's timeout: the table feeds the default; the early card becomes the dealer's 2nd card
     out = feed(judge, decide(3, "keep", window="player/hand_1/exchange", by="default"))
-    assert out[0] == DecisionTaken(window="player/hand_1/exchange", seat="player", hand=1, action="keep", by="default")
+    assert out[0] == DecisionTaken(
+        window="player/hand_1/exchange", seat="player", hand=1, action="keep", by="default"
+    )
     assert judge.status()["next"]["position"] == "dealer_3"
     (ready,) = feed(judge, *(card(c) for c in ["5H", "9C", "KS"]))
     assert ready.result["dealer_cards"] == ["3D", "JK", "5H", "9C", "KS"]
     assert ready.result["dealer_hand"] == "pair" and ready.result["dealer_qualifies"] is True
     assert ready.result["player_hand"] == "three_of_a_kind" and ready.result["winner"] == "player"
     assert GAMES["joker_poker"].outcome(ready.result)["winning_bets"] == [
-        {"bet": "ante", "payout": 1}, {"bet": "raise", "payout": 3, "hand": "three_of_a_kind"}]
+        {"bet": "ante", "payout": 1},
+        {"bet": "raise", "payout": 3, "hand": "three_of_a_kind"},
+    ]
 
 
 def test_six_card_poker_buy_and_a_second_joker_refused():

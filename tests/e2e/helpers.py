@@ -1,4 +1,5 @@
 """Run the real `studio` command in a subprocess and talk to it as a betting backend would."""
+
 from __future__ import annotations
 
 import asyncio
@@ -25,16 +26,42 @@ def free_port() -> int:
 
 
 class DemoProcess:
-    def __init__(self, data: Path, token: str, *, tables: int = 3, speed: float = 40, seed: int = 7,
-                 port: int | None = None) -> None:
+    def __init__(
+        self,
+        data: Path,
+        token: str,
+        *,
+        tables: int = 3,
+        speed: float = 40,
+        seed: int = 7,
+        port: int | None = None,
+    ) -> None:
         self.port = port or free_port()
         self.data = data
         self.token = token
         self.log = data.parent / f"demo-{self.port}.log"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "studio.cli", "demo", "--port", str(self.port), "--data", str(data),
-             "--consumer-token", token, "--tables", str(tables), "--speed", str(speed), "--seed", str(seed)],
-            stdout=open(self.log, "w"), stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "studio.cli",
+                "demo",
+                "--port",
+                str(self.port),
+                "--data",
+                str(data),
+                "--consumer-token",
+                token,
+                "--tables",
+                str(tables),
+                "--speed",
+                str(speed),
+                "--seed",
+                str(seed),
+            ],
+            stdout=open(self.log, "w"),
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -72,16 +99,20 @@ class DemoProcess:
         assert body["algorithm"] == "ed25519"
         return load_public_key_b64(body["public_key"])
 
-    def collect(self, after: int, count: int, timeout: float = 60,
-                until: Callable[[list[dict]], bool] | None = None) -> list[dict]:
+    def collect(
+        self, after: int, count: int, timeout: float = 60, until: Callable[[list[dict]], bool] | None = None
+    ) -> list[dict]:
         """`count` feed messages after `after`; with `until`, at least `count` and then until it holds."""
+
         async def run() -> list[dict]:
             out: list[dict] = []
-            async with websockets.connect(self.url(f"/v1/feed?after={after}", "ws"),
-                                          additional_headers=self.headers) as ws:
+            async with websockets.connect(
+                self.url(f"/v1/feed?after={after}", "ws"), additional_headers=self.headers
+            ) as ws:
                 while len(out) < count or (until is not None and not until(out)):
                     out.append(json.loads(await asyncio.wait_for(ws.recv(), timeout)))
             return out
+
         return asyncio.run(run())
 
 
@@ -95,5 +126,10 @@ def check_chain(messages: list[dict], public_key, prev_hash: str, first_seq: int
 
 
 def studio_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "studio.cli", *args], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ))
+    return subprocess.run(
+        [sys.executable, "-m", "studio.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ),
+    )

@@ -1,6 +1,6 @@
 """The real `studio demo` process, end to end: simulated wheels -> driver -> rules -> journal -> feed."""
+
 import asyncio
-import json
 import time
 
 import httpx
@@ -30,7 +30,9 @@ def test_results_flow_signed_and_gap_free(demo):
         number = int(m["result"]["number"])
         assert 0 <= number <= 36
         straights = [b for b in m["outcome"]["winning_bets"] if b["type"] == "straight"]
-        assert [b["numbers"] for b in straights] == [[number]] or [b["numbers"] for b in straights] == [[str(number)]]
+        assert [b["numbers"] for b in straights] == [[number]] or [b["numbers"] for b in straights] == [
+            [str(number)]
+        ]
         assert m["source"]["kind"] == "cammegh-ss2" and m["source"]["serial_number"].startswith("SIM-SS2-")
         assert m["occurred_at"].endswith("Z")
     # a consumer resuming in the middle gets exactly the rest
@@ -63,15 +65,22 @@ def test_consumers_without_the_right_token_get_nothing(demo):
             asyncio.run(attempt(headers))
         assert err.value.response.status_code in (401, 403)
     assert httpx.get(demo.url("/v1/tables")).status_code == 401
-    assert httpx.get(demo.url("/v1/rounds/0e7d1c9e-3c38-4a3c-9a40-3a8e9f5b8a11"),
-                     headers={"Authorization": "Bearer nope-nope-nope-nope"}).status_code == 401
+    assert (
+        httpx.get(
+            demo.url("/v1/rounds/0e7d1c9e-3c38-4a3c-9a40-3a8e9f5b8a11"),
+            headers={"Authorization": "Bearer nope-nope-nope-nope"},
+        ).status_code
+        == 401
+    )
 
 
 def test_malformed_requests_get_clear_errors(demo):
     h = demo.headers
     bad = httpx.get(demo.url("/v1/rounds/not-a-round"), headers=h)
     assert bad.status_code == 400 and "not a round id" in bad.json()["detail"]
-    assert httpx.get(demo.url("/v1/rounds/0e7d1c9e-3c38-4a3c-9a40-3a8e9f5b8a11"), headers=h).status_code == 404
+    assert (
+        httpx.get(demo.url("/v1/rounds/0e7d1c9e-3c38-4a3c-9a40-3a8e9f5b8a11"), headers=h).status_code == 404
+    )
     assert httpx.get(demo.url("/v1/nothing-here"), headers=h).status_code == 404
     assert httpx.post(demo.url("/v1/tables"), headers=h, content=b"\x00garbage").status_code == 405
 
@@ -94,7 +103,11 @@ def test_sigkill_mid_round_then_restart(tmp_path):
         key = first.public_key()
         seen = first.collect(after=0, count=5)
         tables = httpx.get(first.url("/v1/tables"), headers=first.headers).json()
-        open_rounds = [t["round"]["round_id"] for t in tables if t["round"] and t["round"]["state"] not in ("certified", "voided")]
+        open_rounds = [
+            t["round"]["round_id"]
+            for t in tables
+            if t["round"] and t["round"]["state"] not in ("certified", "voided")
+        ]
         time.sleep(0.05)
     finally:
         first.kill()  # SIGKILL: no clean-up of any kind
@@ -107,8 +120,9 @@ def test_sigkill_mid_round_then_restart(tmp_path):
     try:
         assert second.public_key().public_bytes_raw() == key.public_bytes_raw()
         last = seen[-1]
-        rest = second.collect(after=last["seq"], count=8,
-                              until=lambda msgs: any(m["kind"] == "result" for m in msgs))
+        rest = second.collect(
+            after=last["seq"], count=8, until=lambda msgs: any(m["kind"] == "result" for m in msgs)
+        )
         check_chain(rest, key, last["hash"], last["seq"] + 1)
         everything = seen + rest
         # rounds a crash left open are voided, never guessed

@@ -1,6 +1,7 @@
 """The real `studio demo` plays its blackjack table by itself: the demo backend sits players and answers their
 decision windows through the decisions API, the simulated shoe deals each card the judge asks for, and the
 table certifies signed results carrying every decision."""
+
 import asyncio
 import json
 import re
@@ -21,7 +22,9 @@ def test_demo_blackjack_table_plays_itself(tmp_path):
 
         async def until_result() -> list[dict]:
             out: list[dict] = []
-            async with websockets.connect(demo.url("/v1/feed?after=0", "ws"), additional_headers=demo.headers) as ws:
+            async with websockets.connect(
+                demo.url("/v1/feed?after=0", "ws"), additional_headers=demo.headers
+            ) as ws:
                 deadline = time.monotonic() + 90
                 while time.monotonic() < deadline:
                     out.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
@@ -36,7 +39,10 @@ def test_demo_blackjack_table_plays_itself(tmp_path):
         decisions = result["source"]["decisions"]
         sits = [d for d in decisions if d["action"] == "sit"]
         assert 1 <= len(sits) <= 3 and all(d["by"] == "backend" for d in sits), decisions
-        assert result["source"]["kind"] == "serial-shoe" and result["source"]["cards"] == result["result"]["cards"]
+        assert (
+            result["source"]["kind"] == "serial-shoe"
+            and result["source"]["cards"] == result["result"]["cards"]
+        )
         seated = sorted(s["seat"] for s in result["result"]["seats"])
         assert seated == sorted(d["seat"] for d in sits)
         # every decision of the round went out on the feed before the result, the same as in source.decisions
@@ -48,7 +54,8 @@ def test_demo_blackjack_table_plays_itself(tmp_path):
         assert sorted(windows) == sorted(answered)
         # a player who did not bust or stand on a natural 21 decided at least once: a real game went on
         assert any(d["action"] != "sit" for d in decisions) or all(
-            len(h["cards"]) == 2 and h["total"] == 21 for s in result["result"]["seats"] for h in s["hands"])
+            len(h["cards"]) == 2 and h["total"] == 21 for s in result["result"]["seats"] for h in s["hands"]
+        )
 
         # the printed summary lists the decisions token; the feed token cannot post decisions
         log = demo.log.read_text()
@@ -58,8 +65,11 @@ def test_demo_blackjack_table_plays_itself(tmp_path):
         body = {"round_id": result["round_id"], "seat": "seat_1", "action": "stand"}
         r = httpx.post(demo.url("/v1/tables/blackjack-1/decisions"), headers=demo.headers, json=body)
         assert (r.status_code, r.json()["code"]) == (403, "forbidden")
-        r = httpx.post(demo.url("/v1/tables/blackjack-1/decisions"), json=body,
-                       headers={"Authorization": f"Bearer {found.group(1)}"})
+        r = httpx.post(
+            demo.url("/v1/tables/blackjack-1/decisions"),
+            json=body,
+            headers={"Authorization": f"Bearer {found.group(1)}"},
+        )
         assert (r.status_code, r.json()["code"]) == (409, "no_round")  # the round is over
     finally:
         demo.stop()
@@ -72,9 +82,17 @@ def test_shoe_follows_the_judge_one_card_per_new_position():
 
     sim = ShoeSimulator("serial", seed=5, deal_interval=0.0, follow_judge=True, cut_card=None)
     with sim:
+
         def judge(position=None, awaiting=()):
-            sim.table_event("judge", {"judge": {"next": {"position": position} if position else None,
-                                                "awaiting": [{"window": w} for w in awaiting]}})
+            sim.table_event(
+                "judge",
+                {
+                    "judge": {
+                        "next": {"position": position} if position else None,
+                        "awaiting": [{"window": w} for w in awaiting],
+                    }
+                },
+            )
 
         judge("seat_1/hand_1/1")  # no round has closed betting yet: nothing
         sim.table_event("round", {"round_id": "r1", "transition": "close_betting"})
@@ -101,15 +119,53 @@ def test_demo_backend_choices_are_allowed_and_sensible():
 
     rng = random.Random(1)
     play = ["stand", "hit", "double", "split", "surrender"]
-    assert choose(play, {"kind": "play", "cards": ["8S", "8H"], "total": 16, "soft": False, "dealer_up": "TD"}, rng) == "split"
-    assert choose(play, {"kind": "play", "cards": ["6S", "5H"], "total": 11, "soft": False, "dealer_up": "6D"}, rng) == "double"
-    assert choose(play, {"kind": "play", "cards": ["TS", "6H"], "total": 16, "soft": False, "dealer_up": "TD"}, rng) == "surrender"
-    assert choose(["stand", "hit"], {"kind": "play", "cards": ["TS", "6H", "2C"], "total": 18, "soft": False,
-                                     "dealer_up": "TD"}, rng) == "stand"
-    assert choose(["stand", "hit"], {"kind": "play", "cards": ["TS", "3H"], "total": 13, "soft": False,
-                                     "dealer_up": "4D"}, rng) == "stand"
-    assert choose(["stand", "hit"], {"kind": "play", "cards": ["TS", "3H"], "total": 13, "soft": False,
-                                     "dealer_up": "9D"}, rng) == "hit"
+    assert (
+        choose(
+            play, {"kind": "play", "cards": ["8S", "8H"], "total": 16, "soft": False, "dealer_up": "TD"}, rng
+        )
+        == "split"
+    )
+    assert (
+        choose(
+            play, {"kind": "play", "cards": ["6S", "5H"], "total": 11, "soft": False, "dealer_up": "6D"}, rng
+        )
+        == "double"
+    )
+    assert (
+        choose(
+            play, {"kind": "play", "cards": ["TS", "6H"], "total": 16, "soft": False, "dealer_up": "TD"}, rng
+        )
+        == "surrender"
+    )
+    assert (
+        choose(
+            ["stand", "hit"],
+            {"kind": "play", "cards": ["TS", "6H", "2C"], "total": 18, "soft": False, "dealer_up": "TD"},
+            rng,
+        )
+        == "stand"
+    )
+    assert (
+        choose(
+            ["stand", "hit"],
+            {"kind": "play", "cards": ["TS", "3H"], "total": 13, "soft": False, "dealer_up": "4D"},
+            rng,
+        )
+        == "stand"
+    )
+    assert (
+        choose(
+            ["stand", "hit"],
+            {"kind": "play", "cards": ["TS", "3H"], "total": 13, "soft": False, "dealer_up": "9D"},
+            rng,
+        )
+        == "hit"
+    )
     for _ in range(50):
-        assert choose(["insurance", "no_insurance"], {"kind": "insurance", "cards": ["9S", "7H"]}, rng) == "no_insurance"
-    assert choose(["stand"], {"kind": "play", "cards": ["AS", "AH"], "total": 12, "soft": True}, rng) == "stand"
+        assert (
+            choose(["insurance", "no_insurance"], {"kind": "insurance", "cards": ["9S", "7H"]}, rng)
+            == "no_insurance"
+        )
+    assert (
+        choose(["stand"], {"kind": "play", "cards": ["AS", "AH"], "total": 12, "soft": True}, rng) == "stand"
+    )

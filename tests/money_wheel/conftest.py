@@ -1,16 +1,18 @@
 """Fixtures of the money-wheel tests: no leaked threads or descriptors, quiet pymodbus, an event sink."""
+
 from __future__ import annotations
 
 import logging
 import os
 import queue
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 from devices.events import DeviceEvent
-from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)
@@ -66,8 +68,10 @@ class EventLog:
                 return event
 
     def wait_kind(self, kind: str, timeout: float = 10.0, **fields: Any) -> Any:
-        return self.wait_for(lambda e: getattr(e, "kind", None) == kind
-                             and all(getattr(e, k) == v for k, v in fields.items()), timeout)
+        return self.wait_for(
+            lambda e: getattr(e, "kind", None) == kind and all(getattr(e, k) == v for k, v in fields.items()),
+            timeout,
+        )
 
     def drain(self) -> list[DeviceEvent]:
         while True:

@@ -1,12 +1,14 @@
 """A whole studio in this process with simulated money wheels (real Modbus TCP, real ptys)."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from studio.config import parse_config
 from studio.journal import verify_journal
@@ -16,32 +18,73 @@ TOKEN = "money-wheel-test-token-01"
 SEGMENTS = {"wheel_of_fortune": 19, "wheelbet": 38, "spin_and_win": 37}
 
 
-def make_studio(tmp_path: Path, game: str, *, sensors: str = "encoder", speed: float = 40, seed: int = 5,
-                settings: dict | None = None, sim: dict | None = None, betting: float = 0.3,
-                auto_round: float | None = 0.1, encoder_options: dict | None = None) -> Studio:
+def make_studio(
+    tmp_path: Path,
+    game: str,
+    *,
+    sensors: str = "encoder",
+    speed: float = 40,
+    seed: int = 5,
+    settings: dict | None = None,
+    sim: dict | None = None,
+    betting: float = 0.3,
+    auto_round: float | None = 0.1,
+    encoder_options: dict | None = None,
+) -> Studio:
     """One table "w1" playing ``game`` with a simulated wheel read by an encoder, a pointer reader or both.
 
     Quick settings for tests: the encoder calls the wheel still after 200 ms, the pointer reader after
     400 ms (the simulated wheel at this speed stops abruptly); the presenter waits 0.8 s after a stop."""
     n = SEGMENTS.get(game, 54)
     # the presenter's swing back takes 0.15 s of real time whatever the speed, so that the 10 ms polls see it
-    sim_options = {"wheel_id": f"{tmp_path.name}-{game}", "segments": n, "dealer_delay_s": 1.5, "settle_s": 0.8,
-                   "counter_s": 0.15 * speed, "pause_s": 0.05 * speed, **(sim or {})}
+    sim_options = {
+        "wheel_id": f"{tmp_path.name}-{game}",
+        "segments": n,
+        "dealer_delay_s": 1.5,
+        "settle_s": 0.8,
+        "counter_s": 0.15 * speed,
+        "pause_s": 0.05 * speed,
+        **(sim or {}),
+    }
     devices = []
     if sensors in ("encoder", "both"):
-        devices.append({"kind": "wheel-encoder", "role": "encoder", "url": "simulator", "serial_number": "ENC-1",
-                        "options": {"rest_ms": 200, **(encoder_options or {})},
-                        "simulator": {"speed": speed, "seed": seed, "options": sim_options}})
+        devices.append(
+            {
+                "kind": "wheel-encoder",
+                "role": "encoder",
+                "url": "simulator",
+                "serial_number": "ENC-1",
+                "options": {"rest_ms": 200, **(encoder_options or {})},
+                "simulator": {"speed": speed, "seed": seed, "options": sim_options},
+            }
+        )
     if sensors in ("pointer", "both"):
-        devices.append({"kind": "wheel-pointer", "role": "pointer", "url": "simulator", "serial_number": "PTR-1",
-                        "options": {"segments": n, "rest_ms": 400},
-                        "simulator": {"speed": speed, "seed": seed, "options": sim_options}})
-    cfg = parse_config({
-        "studio": {"data_dir": str(tmp_path / "data")},
-        "consumers": [{"name": "t", "token": TOKEN}],
-        "tables": [{"id": "w1", "game": game, "settings": settings or {}, "betting_seconds": betting,
-                    "auto_round_seconds": auto_round, "devices": devices}],
-    })
+        devices.append(
+            {
+                "kind": "wheel-pointer",
+                "role": "pointer",
+                "url": "simulator",
+                "serial_number": "PTR-1",
+                "options": {"segments": n, "rest_ms": 400},
+                "simulator": {"speed": speed, "seed": seed, "options": sim_options},
+            }
+        )
+    cfg = parse_config(
+        {
+            "studio": {"data_dir": str(tmp_path / "data")},
+            "consumers": [{"name": "t", "token": TOKEN}],
+            "tables": [
+                {
+                    "id": "w1",
+                    "game": game,
+                    "settings": settings or {},
+                    "betting_seconds": betting,
+                    "auto_round_seconds": auto_round,
+                    "devices": devices,
+                }
+            ],
+        }
+    )
     return Studio(cfg)
 
 
@@ -65,7 +108,10 @@ def voids(studio: Studio, code: str | None = None) -> list[dict]:
 def records(studio: Studio, kind: str) -> list[dict]:
     db = sqlite3.connect(studio.journal.path)
     try:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))]
+        return [
+            json.loads(b)
+            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
+        ]
     finally:
         db.close()
 
@@ -89,7 +135,9 @@ async def until(cond: Callable[[], Any], timeout: float = 30.0, what: str = "con
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def run(tmp_path: Path, game: str, scenario: Callable[[Studio, Any, Any], Awaitable[None]], **kw: Any) -> Studio:
+def run(
+    tmp_path: Path, game: str, scenario: Callable[[Studio, Any, Any], Awaitable[None]], **kw: Any
+) -> Studio:
     studio = make_studio(tmp_path, game, **kw)
 
     async def main() -> None:
@@ -119,10 +167,14 @@ def check_truth(studio: Studio, sim: Any, tolerance: float = 0.05) -> list[int]:
     j = 0
     for m in results(studio):
         got = (m["result"]["index"], float(m["source"]["turns"]))
-        while j < len(plans) and not (plans[j]["segment"] == got[0] and abs(plans[j]["turns"] - got[1]) <= tolerance):
+        while j < len(plans) and not (
+            plans[j]["segment"] == got[0] and abs(plans[j]["turns"] - got[1]) <= tolerance
+        ):
             j += 1
-        assert j < len(plans), f"result {m['result']} (turns {got[1]}) is no spin of the wheel: " \
-                               f"{[(p['segment'], round(p['turns'], 2)) for p in plans]}"
+        assert j < len(plans), (
+            f"result {m['result']} (turns {got[1]}) is no spin of the wheel: "
+            f"{[(p['segment'], round(p['turns'], 2)) for p in plans]}"
+        )
         matched.append(j)
         j += 1
     return matched
@@ -146,6 +198,14 @@ def money_wheel_games() -> dict[str, Any]:
     )
 
     out: dict[str, Any] = {}
-    for module in (wheel_of_fortune, dream_catcher, mega_wheel, monopoly_live, crazy_time, music_wheel, number_wheels):
+    for module in (
+        wheel_of_fortune,
+        dream_catcher,
+        mega_wheel,
+        monopoly_live,
+        crazy_time,
+        music_wheel,
+        number_wheels,
+    ):
         out.update(module.GAMES)
     return out

@@ -1,27 +1,33 @@
 """Wheel sensors: the encoder over real Modbus (TCP, and RTU on ptys) and the pointer reader on a real pty."""
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from devices.base import DeviceNotConnected
-from devices.money_wheel.encoder import EncoderTracker, EncoderWheelDriver
 from devices.modbus_url import parse_modbus_url
+from devices.money_wheel.encoder import EncoderTracker, EncoderWheelDriver
 from devices.money_wheel.modbus import DEFAULT_REGISTER_MAP, register_map_from_option
 from devices.money_wheel.pointer import PointerReaderDriver, PointerTracker, TagTable
 from recognition.money_wheel.calibration import Calibration
 from simulators.money_wheel import EncoderSimulator, PointerSimulator
 
-AT = datetime(2026, 11, 29, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 29, tzinfo=UTC)
 
 
 def raw(count: int, index_count: int = 1, index_position: int = 0, status: int = 0) -> dict[str, int]:
-    return {"count": count & 0xFFFFFFFF, "index_count": index_count, "index_position": index_position & 0xFFFFFFFF,
-            "status": status}
+    return {
+        "count": count & 0xFFFFFFFF,
+        "index_count": index_count,
+        "index_position": index_position & 0xFFFFFFFF,
+        "status": status,
+    }
 
 
 # --- the pure layers --------------------------------------------------------------------------------
+
 
 def test_tracker_unwraps_the_counter_and_measures_from_the_index():
     t = EncoderTracker("e", DEFAULT_REGISTER_MAP, counts_per_turn=4096, rest_ms=100, sample_interval=0.0)
@@ -110,16 +116,26 @@ def test_urls_and_register_maps_are_checked(tmp_path):
 
 # --- the encoder over Modbus ------------------------------------------------------------------------------
 
+
 def expected_segment(sim: EncoderSimulator, rest) -> int:
-    cal = Calibration(sim.model.segments, sim.zero_offset, "clockwise" if sim.sign > 0 else "counterclockwise")
+    cal = Calibration(
+        sim.model.segments, sim.zero_offset, "clockwise" if sim.sign > 0 else "counterclockwise"
+    )
     return cal.segment_at(rest.position, rest.counts_per_turn)[0]
 
 
 @pytest.mark.parametrize("transport", ["tcp", "rtu"])
 def test_encoder_path_end_to_end(events, transport):
-    sim = EncoderSimulator(transport=transport, speed=40, seed=3, wheel_id=f"drv-{transport}", act_as_dealer=False,
-                           counter_s=6.0,
-                           index_angle=0.3, counts_clockwise=False)
+    sim = EncoderSimulator(
+        transport=transport,
+        speed=40,
+        seed=3,
+        wheel_id=f"drv-{transport}",
+        act_as_dealer=False,
+        counter_s=6.0,
+        index_angle=0.3,
+        counts_clockwise=False,
+    )
     driver = EncoderWheelDriver("t/enc", sim.open(), events, rest_ms=200, timeout=1.0)
     try:
         driver.start()
@@ -130,7 +146,9 @@ def test_encoder_path_end_to_end(events, transport):
         assert rest.position is not None  # the spin crossed the index mark
         assert expected_segment(sim, rest) == plan["segment"]
         moved = [e for e in events.seen if e.kind == "wheel_encoder_sample" and e.moving]
-        assert moved and any(e.reversal for e in events.seen if e.kind == "wheel_encoder_sample")  # the swing back
+        assert moved and any(
+            e.reversal for e in events.seen if e.kind == "wheel_encoder_sample"
+        )  # the swing back
         assert driver.health()["connected"] and driver.health()["counters"]["polls"] > 10
         driver.send("mark_zero")
         mark = events.wait_kind("wheel_encoder_zero_mark")
@@ -145,7 +163,9 @@ def test_encoder_path_end_to_end(events, transport):
 
 def test_encoder_reconnects_after_the_link_drops(events):
     sim = EncoderSimulator(speed=10, seed=4, wheel_id="drv-link", act_as_dealer=False)
-    driver = EncoderWheelDriver("t/enc", sim.open(), events, timeout=0.3, reconnect_min=0.05, reconnect_max=0.2)
+    driver = EncoderWheelDriver(
+        "t/enc", sim.open(), events, timeout=0.3, reconnect_min=0.05, reconnect_max=0.2
+    )
     try:
         driver.start()
         events.wait_kind("device_connected")
@@ -163,12 +183,21 @@ def test_encoder_reconnects_after_the_link_drops(events):
 
 
 def test_encoder_custom_register_map(events):
-    regmap = {"model": "test", "count": {"table": "input_register", "address": 20, "type": "int32",
-                                         "word_order": "little"},
-              "index_count": {"table": "input_register", "address": 7},
-              "index_position": {"table": "holding_register", "address": 100, "type": "uint32"}}
-    sim = EncoderSimulator(speed=40, seed=6, wheel_id="drv-map", act_as_dealer=False, register_map=regmap,
-                           count_base=-50_000, referenced=True)
+    regmap = {
+        "model": "test",
+        "count": {"table": "input_register", "address": 20, "type": "int32", "word_order": "little"},
+        "index_count": {"table": "input_register", "address": 7},
+        "index_position": {"table": "holding_register", "address": 100, "type": "uint32"},
+    }
+    sim = EncoderSimulator(
+        speed=40,
+        seed=6,
+        wheel_id="drv-map",
+        act_as_dealer=False,
+        register_map=regmap,
+        count_base=-50_000,
+        referenced=True,
+    )
     driver = EncoderWheelDriver("t/enc", sim.open(), events, register_map=regmap, rest_ms=200)
     try:
         driver.start()
@@ -183,8 +212,9 @@ def test_encoder_custom_register_map(events):
 
 
 def test_no_device_at_the_url(events):
-    driver = EncoderWheelDriver("t/enc", "modbus-tcp://127.0.0.1:1?unit=1", events, reconnect_min=0.05,
-                                reconnect_max=0.1)
+    driver = EncoderWheelDriver(
+        "t/enc", "modbus-tcp://127.0.0.1:1?unit=1", events, reconnect_min=0.05, reconnect_max=0.1
+    )
     try:
         driver.start()
         ev = events.wait_kind("device_disconnected")
@@ -195,6 +225,7 @@ def test_no_device_at_the_url(events):
 
 # --- the pointer reader on a pty -------------------------------------------------------------------------------
 
+
 def test_pointer_path_end_to_end(events):
     sim = PointerSimulator(speed=20, seed=8, wheel_id="drv-ptr", act_as_dealer=False)
     sim.start()
@@ -204,10 +235,19 @@ def test_pointer_path_end_to_end(events):
         events.wait_kind("device_connected")
         events.wait_kind("wheel_at_rest")
         plan = sim.spin()
-        rest = events.wait_for(lambda e: e.kind == "wheel_at_rest" and e.at > events.seen[0].at
-                               and sim.model.spins and not sim.model.moving(sim.now()), timeout=20)
+        rest = events.wait_for(
+            lambda e: (
+                e.kind == "wheel_at_rest"
+                and e.at > events.seen[0].at
+                and sim.model.spins
+                and not sim.model.moving(sim.now())
+            ),
+            timeout=20,
+        )
         assert rest.segment_index == plan["segment"] and rest.tag == f"S{plan['segment']:02d}"
-        reads = [e.segment_index for e in events.seen if e.kind == "wheel_pointer_read" and e.other_tag is None]
+        reads = [
+            e.segment_index for e in events.seen if e.kind == "wheel_pointer_read" and e.other_tag is None
+        ]
         steps = [min((b - a) % 54, (a - b) % 54) for a, b in zip(reads, reads[1:])]
         assert len(reads) > 54 * 3 and max(steps) <= 2  # every segment went by the reader
         # an unreadable tag where it stops

@@ -1,7 +1,8 @@
 """The money-wheel judge, pure, fed with hand-made sensor events: validity, position, holds, voids, carry-over."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from recognition.game import Hold, Note, Release, ResultReady, RoundSignal, Void
 
 GAMES = money_wheel_games()
 CPR = 1900  # 19 segments of 100 counts on the Wheel of Fortune
-T0 = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 ENC, PTR = "w/encoder", "w/pointer"
 
 
@@ -56,8 +57,18 @@ class Feeder:
     def sample(self, count: int, moving: bool = True, position: Any = "auto") -> list[Any]:
         self.count = count
         pos = count % self.cpr if position == "auto" else position
-        return self.feed(EncoderSample(device_id=ENC, at=self.at(), count=count, position=pos, counts_per_turn=self.cpr,
-                                       index_count=1, velocity=0, moving=moving))
+        return self.feed(
+            EncoderSample(
+                device_id=ENC,
+                at=self.at(),
+                count=count,
+                position=pos,
+                counts_per_turn=self.cpr,
+                index_count=1,
+                velocity=0,
+                moving=moving,
+            )
+        )
 
     def move(self, *waypoints: int, step: int = 97) -> list[Any]:
         out: list[Any] = []
@@ -70,19 +81,38 @@ class Feeder:
     def rest(self, position: Any = "auto") -> list[Any]:
         pos = self.count % self.cpr if position == "auto" else position
         still = self.sample(self.count, moving=False, position=pos)
-        return still + self.feed(WheelAtRest(device_id=ENC, at=self.at(), sensor="encoder", still_ms=400,
-                                             count=self.count, position=pos, counts_per_turn=self.cpr))
+        return still + self.feed(
+            WheelAtRest(
+                device_id=ENC,
+                at=self.at(),
+                sensor="encoder",
+                still_ms=400,
+                count=self.count,
+                position=pos,
+                counts_per_turn=self.cpr,
+            )
+        )
 
     def read(self, index: int | None, other: int | None = None, unreadable: bool = False) -> list[Any]:
         if unreadable:
             return self.feed(PointerUnreadable(device_id=PTR, at=self.at(), reason="no tag"))
-        return self.feed(PointerRead(device_id=PTR, at=self.at(), tag=f"S{index:02d}", segment_index=index,
-                                     other_tag=None if other is None else f"S{other:02d}", other_index=other))
+        return self.feed(
+            PointerRead(
+                device_id=PTR,
+                at=self.at(),
+                tag=f"S{index:02d}",
+                segment_index=index,
+                other_tag=None if other is None else f"S{other:02d}",
+                other_index=other,
+            )
+        )
 
     def spin_to(self, segment: int, turns: int = 4, windup: int = 200, n: int = 19) -> list[Any]:
         """Swing back, spin clockwise at least ``turns`` turns, stop on the centre of ``segment``."""
         start = self.count
-        target_pos = ((n - segment) % n) * (self.cpr // n)  # clockwise turning moves the pointer down the numbering
+        target_pos = ((n - segment) % n) * (
+            self.cpr // n
+        )  # clockwise turning moves the pointer down the numbering
         base = start - windup + turns * self.cpr
         final = base + (target_pos - base) % self.cpr
         return self.move(start - windup, final)
@@ -106,12 +136,15 @@ def test_a_valid_spin_gives_the_segment():
     assert f.spin_to(7) == [] and f.rest() == []
 
 
-@pytest.mark.parametrize("path, code", [
-    ([-200, 1500], "weak_spin"),                      # 0.89 turn clockwise
-    ([200, -3 * CPR - 400], "wrong_direction"),       # swung clockwise, spun counterclockwise
-    ([4 * CPR + 1500], "no_counter_start"),           # no swing back first (L2471)
-    ([-200, 4 * CPR + 1500, 4 * CPR + 1200], "wrong_direction"),  # rolled back 0.16 turn at the end
-])
+@pytest.mark.parametrize(
+    "path, code",
+    [
+        ([-200, 1500], "weak_spin"),  # 0.89 turn clockwise
+        ([200, -3 * CPR - 400], "wrong_direction"),  # swung clockwise, spun counterclockwise
+        ([4 * CPR + 1500], "no_counter_start"),  # no swing back first (L2471)
+        ([-200, 4 * CPR + 1500, 4 * CPR + 1200], "wrong_direction"),  # rolled back 0.16 turn at the end
+    ],
+)
 def test_spins_that_do_not_count_void_the_round(path, code):
     f = Feeder()
     f.sample(0, moving=False)
@@ -264,7 +297,9 @@ def test_zero_mark_and_calibration_direction():
     f.spin_to(4)  # stops at position 1500; with zero at 100 that is segment 5
     assert f.rest()[0].result["index"] == 5
     # counting counterclockwise: the same counts are the other way round
-    g = Feeder(calibration={"counting": "counterclockwise"}, counter_start=False, direction="counterclockwise")
+    g = Feeder(
+        calibration={"counting": "counterclockwise"}, counter_start=False, direction="counterclockwise"
+    )
     g.sample(0, moving=False)
     g.new_round()
     g.move(4 * CPR + 1500)
@@ -301,22 +336,35 @@ def test_dream_catcher_carries_multipliers_through_the_tables_signals():
 def test_pointer_only_spins():
     f = Feeder("dream_catcher", sensors=["pointer"])
     f.read(10)
-    f.feed(WheelAtRest(device_id=PTR, at=f.at(), sensor="pointer", still_ms=1500, tag="S10", segment_index=10))
+    f.feed(
+        WheelAtRest(device_id=PTR, at=f.at(), sensor="pointer", still_ms=1500, tag="S10", segment_index=10)
+    )
     f.new_round()
     idx = 10
     for _ in range(54 * 3 + 5):  # three turns and a bit clockwise: the index goes down
         idx = (idx - 1) % 54
         f.read(idx)
     assert f.out == []
-    d = f.feed(WheelAtRest(device_id=PTR, at=f.at(), sensor="pointer", still_ms=1500, tag=f"S{idx:02d}",
-                           segment_index=idx))
+    d = f.feed(
+        WheelAtRest(
+            device_id=PTR, at=f.at(), sensor="pointer", still_ms=1500, tag=f"S{idx:02d}", segment_index=idx
+        )
+    )
     assert kinds(d) == ["result_ready"] and d[0].result["index"] == idx and d[0].source["turns"] == "3.09"
     # missed reads: the turns cannot be counted
     f.new_round()
     f.read((idx - 1) % 54)
     f.read((idx - 20) % 54)
-    d = f.feed(WheelAtRest(device_id=PTR, at=f.at(), sensor="pointer", still_ms=1500, tag="S00",
-                           segment_index=(idx - 20) % 54))
+    d = f.feed(
+        WheelAtRest(
+            device_id=PTR,
+            at=f.at(),
+            sensor="pointer",
+            still_ms=1500,
+            tag="S00",
+            segment_index=(idx - 20) % 54,
+        )
+    )
     assert [x.code for x in d] == ["spin_not_verified"]
 
 

@@ -1,4 +1,5 @@
 """Pure spin analysis and calibration: runs with hysteresis, the validity rule, the segment under the pointer."""
+
 from __future__ import annotations
 
 from fractions import Fraction as F
@@ -20,7 +21,11 @@ def runs_of(path: list[F], tol: F = F(1, 72)) -> list[Run]:
 
 def test_runs_follow_reversals_with_hysteresis():
     # swing back 0.12 turn, then 4.5 turns clockwise, then a flapper rocks it back 0.005 (below tolerance)
-    path = [F(-i, 100) for i in range(13)] + [F(-12, 100) + F(i, 10) for i in range(1, 46)] + [F(438, 100) - F(5, 1000)]
+    path = (
+        [F(-i, 100) for i in range(13)]
+        + [F(-12, 100) + F(i, 10) for i in range(1, 46)]
+        + [F(438, 100) - F(5, 1000)]
+    )
     runs = runs_of(path)
     assert [r.direction for r in runs] == ["counterclockwise", "clockwise"]
     assert runs[0].turns == F(12, 100) and runs[1].turns == F(450, 100)
@@ -30,16 +35,30 @@ def test_runs_follow_reversals_with_hysteresis():
     assert runs_of([F(1, 200), F(-1, 200), F(1, 100)]) == []
 
 
-@pytest.mark.parametrize("runs, ok, code", [
-    ([Run("counterclockwise", F(1, 10)), Run("clockwise", F(3))], True, None),  # exactly 3 full turns counts
-    ([Run("counterclockwise", F(1, 10)), Run("clockwise", F(299, 100))], False, "weak_spin"),
-    ([Run("clockwise", F(5))], False, "no_counter_start"),
-    ([Run("counterclockwise", F(1, 30)), Run("clockwise", F(5))], False, "no_counter_start"),  # swing too small
-    ([Run("clockwise", F(1, 10)), Run("counterclockwise", F(5))], False, "wrong_direction"),
-    ([Run("counterclockwise", F(1, 10)), Run("clockwise", F(5)), Run("counterclockwise", F(1, 10))], False,
-     "wrong_direction"),
-    ([], False, "weak_spin"),
-])
+@pytest.mark.parametrize(
+    "runs, ok, code",
+    [
+        (
+            [Run("counterclockwise", F(1, 10)), Run("clockwise", F(3))],
+            True,
+            None,
+        ),  # exactly 3 full turns counts
+        ([Run("counterclockwise", F(1, 10)), Run("clockwise", F(299, 100))], False, "weak_spin"),
+        ([Run("clockwise", F(5))], False, "no_counter_start"),
+        (
+            [Run("counterclockwise", F(1, 30)), Run("clockwise", F(5))],
+            False,
+            "no_counter_start",
+        ),  # swing too small
+        ([Run("clockwise", F(1, 10)), Run("counterclockwise", F(5))], False, "wrong_direction"),
+        (
+            [Run("counterclockwise", F(1, 10)), Run("clockwise", F(5)), Run("counterclockwise", F(1, 10))],
+            False,
+            "wrong_direction",
+        ),
+        ([], False, "weak_spin"),
+    ],
+)
 def test_wheel_of_fortune_rule(runs, ok, code):
     check = check_spin(runs, WOF)
     assert check.ok is ok and check.code == code
@@ -85,8 +104,15 @@ def test_segment_boundaries_and_directions():
 
 def test_calibration_settings_are_checked():
     assert Calibration.from_settings(54, {"zero_offset": 7, "counting": "counterclockwise"}).sign == -1
-    for bad in ({"zero_offset": -1}, {"counting": "left"}, {"zero": 1}, {"counts_per_turn": 4},
-                {"zero_offset": 5000, "counts_per_turn": 4096}, {"segments": 19}, "x"):
+    for bad in (
+        {"zero_offset": -1},
+        {"counting": "left"},
+        {"zero": 1},
+        {"counts_per_turn": 4},
+        {"zero_offset": 5000, "counts_per_turn": 4096},
+        {"segments": 19},
+        "x",
+    ):
         with pytest.raises(ValueError):
             Calibration.from_settings(54, bad)
 
@@ -103,7 +129,9 @@ def test_pointer_path_counts_turns_and_notices_missed_reads():
 def test_layout_and_spread():
     order = spread([("1", 23), ("2", 15), ("5", 7), ("10", 4), ("20", 2), ("40", 1), ("2x", 1), ("7x", 1)])
     assert len(order) == 54 and order.count("1") == 23 and order.count("7x") == 1
-    assert all(a != b for a, b in zip(order, order[1:]) if a not in ("1", "2"))  # rare labels are not neighbours
+    assert all(
+        a != b for a, b in zip(order, order[1:]) if a not in ("1", "2")
+    )  # rare labels are not neighbours
     lay = Layout.build(["a", {"label": "b", "color": "red"}], {"a": "grey"})
     assert [(s.label, s.color) for s in lay.segments] == [("a", "grey"), ("b", "red")]
     with pytest.raises(ValueError):

@@ -1,5 +1,6 @@
 """A whole studio in this process against the simulated wheel: both sensor paths end to end, every fault
 holding (or voiding) the round and never certifying a wrong result, and the commitments verifying."""
+
 from __future__ import annotations
 
 import asyncio
@@ -67,8 +68,14 @@ def test_both_sensors_mega_wheel_commitments_verify(tmp_path):
         assert seq == sorted(seq)
 
 
-@pytest.mark.parametrize("fault, code", [("weak_spin", "weak_spin"), ("wrong_direction", "wrong_direction"),
-                                         ("no_counter_start", "no_counter_start")])
+@pytest.mark.parametrize(
+    "fault, code",
+    [
+        ("weak_spin", "weak_spin"),
+        ("wrong_direction", "wrong_direction"),
+        ("no_counter_start", "no_counter_start"),
+    ],
+)
 def test_invalid_spins_are_void_and_respun(tmp_path, fault, code):
     async def scenario(studio, sim, table):
         sim.inject(fault)
@@ -84,13 +91,16 @@ def test_invalid_spins_are_void_and_respun(tmp_path, fault, code):
     assert void["round_id"] not in {m["round_id"] for m in results(studio)}
 
 
-@pytest.mark.parametrize("fault, sensors, code", [
-    ("boundary", "encoder", "on_boundary"),
-    ("boundary", "pointer", "on_boundary"),
-    ("dropout", "encoder", "sensor_lost"),
-    ("unreadable", "both", "tag_unreadable"),
-    ("unknown_tag", "both", "unknown_tag"),
-])
+@pytest.mark.parametrize(
+    "fault, sensors, code",
+    [
+        ("boundary", "encoder", "on_boundary"),
+        ("boundary", "pointer", "on_boundary"),
+        ("dropout", "encoder", "sensor_lost"),
+        ("unreadable", "both", "tag_unreadable"),
+        ("unknown_tag", "both", "unknown_tag"),
+    ],
+)
 def test_faults_hold_and_the_dealers_respin_certifies(tmp_path, fault, sensors, code):
     async def scenario(studio, sim, table):
         sim.inject(fault, **({"at_s": 2.0, "seconds": 0.6} if fault == "dropout" else {}))
@@ -114,15 +124,19 @@ def test_a_held_round_can_be_voided_by_a_supervisor(tmp_path):
     async def scenario(studio, sim, table):
         sim.act_as_dealer = False  # nobody re-spins
         sim.inject("boundary")
-        await until(lambda: any(r.get("kind") == "wheel_at_rest" for r in records(studio, "device_event")),
-                    what="the encoder seeing the wheel still")
+        await until(
+            lambda: any(r.get("kind") == "wheel_at_rest" for r in records(studio, "device_event")),
+            what="the encoder seeing the wheel still",
+        )
         table.open_round_by("dealer-ann")
         table.close_betting_by("dealer-ann")
         sim.spin()
         await until(lambda: "on_boundary" in holds(studio), what="the boundary hold")
         await asyncio.sleep(0.3)
         assert not results(studio)  # nothing certified while the hold stands
-        table.void_by("device_malfunction", "The pointer stopped on a pin.", by="dealer-ann", approved_by="sup-bob")
+        table.void_by(
+            "device_malfunction", "The pointer stopped on a pin.", by="dealer-ann", approved_by="sup-bob"
+        )
 
     studio = run(tmp_path, "wheel_of_fortune", scenario, speed=SPEED, auto_round=None, betting=0)
     assert voids(studio, "device_malfunction") and not results(studio)

@@ -1,5 +1,6 @@
 """Monopoly Live with bonus_dice = "camera": the wheel's judge plus the dice camera's, on hand-made wheel events
 and rendered dice frames (simulators.dice); evaluate round trips; the generator path unchanged."""
+
 from __future__ import annotations
 
 import random
@@ -41,7 +42,9 @@ class Table:
     def __init__(self, seed: int = 1, **settings: Any) -> None:
         self.geometry = TrayGeometry.for_frame(640, 360)
         self.view = camera_view(0, 640, 360)
-        self.world = DiceWorld(self.geometry, ("white", "white"), seed=seed, roll_s=1.0, hard=False, touching=0.2)
+        self.world = DiceWorld(
+            self.geometry, ("white", "white"), seed=seed, roll_s=1.0, hard=False, touching=0.2
+        )
         self.nrng = np.random.default_rng(seed)
         cal = calibration_document(self.geometry, self.view, camera="dice")
         settings.setdefault("bonus_dice", "camera")
@@ -68,13 +71,24 @@ class Table:
         self.round += 1
         self.extras = GAME.draw_extras(random.Random(self.round), bonus_dice="camera")
         out = self.feed(RoundSignal(signal="round_opened", round_number=self.round, at=self.at()))
-        return out + self.feed(RoundSignal(signal="betting_closed", round_number=self.round, at=self.at(),
-                                           extras=self.extras))
+        return out + self.feed(
+            RoundSignal(signal="betting_closed", round_number=self.round, at=self.at(), extras=self.extras)
+        )
 
     def sample(self, count: int, moving: bool = True) -> list[Any]:
         self.count = count
-        return self.feed(EncoderSample(device_id=ENC, at=self.at(), count=count, position=count % CPR,
-                                       counts_per_turn=CPR, index_count=1, velocity=0, moving=moving))
+        return self.feed(
+            EncoderSample(
+                device_id=ENC,
+                at=self.at(),
+                count=count,
+                position=count % CPR,
+                counts_per_turn=CPR,
+                index_count=1,
+                velocity=0,
+                moving=moving,
+            )
+        )
 
     def spin_to(self, segment: int, turns: int = 4) -> list[Any]:
         """A clockwise spin of at least ``turns`` turns that stops on the centre of ``segment``, at rest."""
@@ -85,18 +99,38 @@ class Table:
         while self.count != final:
             out += self.sample(self.count + max(-400, min(400, final - self.count)))
         out += self.sample(self.count, moving=False)
-        return out + self.feed(WheelAtRest(device_id=ENC, at=self.at(), sensor="encoder", still_ms=400,
-                                           count=self.count, position=self.count % CPR, counts_per_turn=CPR))
+        return out + self.feed(
+            WheelAtRest(
+                device_id=ENC,
+                at=self.at(),
+                sensor="encoder",
+                still_ms=400,
+                count=self.count,
+                position=self.count % CPR,
+                counts_per_turn=CPR,
+            )
+        )
 
     def frame(self, step: float = 0.2) -> list[Any]:
         at = self.at(step)
         dice, blur, rest = self.world.scene(self.clock, 0.05)
         img = render(dice, self.geometry, self.view, self.world.look(0), self.nrng, blur_vectors=blur)
         self.frames += 1
-        return self.feed(CameraFrame(device_id=CAM, at=at, frame_number=self.frames, captured_at=at, width=640,
-                                     height=360, motion=0.0 if rest else 0.05, moving=not rest,
-                                     still_frames=5 if rest else 0, reason="settling" if rest else "motion",
-                                     image=img))
+        return self.feed(
+            CameraFrame(
+                device_id=CAM,
+                at=at,
+                frame_number=self.frames,
+                captured_at=at,
+                width=640,
+                height=360,
+                motion=0.0 if rest else 0.05,
+                moving=not rest,
+                still_frames=5 if rest else 0,
+                reason="settling" if rest else "motion",
+                image=img,
+            )
+        )
 
     def throw(self, faces: Sequence[int] | None, faults: Sequence[str] = (), frames: int = 14) -> list[Any]:
         """Throw the two dice and feed frames until the throw is read or held (or ``frames`` run out)."""
@@ -104,8 +138,10 @@ class Table:
         out: list[Any] = []
         for _ in range(frames):
             out += self.frame()
-            if any(isinstance(d, (Hold, ResultReady)) or (isinstance(d, Note) and d.code == "bonus_roll")
-                   for d in out):
+            if any(
+                isinstance(d, (Hold, ResultReady)) or (isinstance(d, Note) and d.code == "bonus_roll")
+                for d in out
+            ):
                 break
         return out
 
@@ -115,7 +151,9 @@ def _code(d: Any) -> str:
 
 
 def codes(decisions: list[Any]) -> list[str]:
-    return [f"{d.kind}:{_code(d)}" if _code(d) else d.kind for d in decisions if _code(d) != "dice_calibration"]
+    return [
+        f"{d.kind}:{_code(d)}" if _code(d) else d.kind for d in decisions if _code(d) != "dice_calibration"
+    ]
 
 
 def test_two_rolls_walks_with_the_read_dice_and_certifies_them() -> None:
@@ -134,16 +172,26 @@ def test_two_rolls_walks_with_the_read_dice_and_certifies_them() -> None:
         assert codes(t.frame()) == []
     out = t.throw([3, 3])  # a double: an extra roll
     assert codes(out) == ["note:bonus_roll"] and "extra roll" in out[-1].message
-    assert t.judge.status()["bonus_game"] == {"segment": "2_rolls", "rolls": 2, "dice": [[3, 3]], "rolls_left": 2,
-                                              "in_jail": False, "next": "throw the two dice"}
+    assert t.judge.status()["bonus_game"] == {
+        "segment": "2_rolls",
+        "rolls": 2,
+        "dice": [[3, 3]],
+        "rolls_left": 2,
+        "in_jail": False,
+        "next": "throw the two dice",
+    }
     for _ in range(6):  # the read dice lie still: not read again
         assert codes(t.frame()) == []
     assert codes(t.throw([2, 5])) == ["note:bonus_roll"]
     out = t.throw([1, 4])
     assert codes(out) == ["note:bonus_roll", "result_ready"]
     ready = out[-1]
-    assert ready.result == {"segment": "2_rolls", "index": index_of("2_rolls"), "multipliers": [],
-                            "bonus_dice": [[3, 3], [2, 5], [1, 4]]}
+    assert ready.result == {
+        "segment": "2_rolls",
+        "index": index_of("2_rolls"),
+        "multipliers": [],
+        "bonus_dice": [[3, 3], [2, 5], [1, 4]],
+    }
     throws = ready.source["bonus_dice"]["throws"]
     assert len(throws) == 3 and all(th["kind"] == "dice-camera" and th["device_id"] == CAM for th in throws)
     assert ready.source["sensors"] == ["encoder"]
@@ -154,16 +202,28 @@ def test_two_rolls_walks_with_the_read_dice_and_certifies_them() -> None:
     assert [s["dice"] for s in outcome["bonus_game"]["steps"]] == [[3, 3], [2, 5], [1, 4]]
     assert [s["field"] for s in outcome["bonus_game"]["steps"]] == [6, 13, 18]
     record = t.extras["bonus"]["2_rolls"]
-    want = mono.play_bonus(2, record["buildings"], [[3, 3], [2, 5], [1, 4]], record["cards"], deck=True)["win"]
+    want = mono.play_bonus(2, record["buildings"], [[3, 3], [2, 5], [1, 4]], record["cards"], deck=True)[
+        "win"
+    ]
     assert want == sum(mono.field_value(f, record["buildings"]) for f in (6, 13, 18))  # three properties
     assert outcome["winning_bets"] == [{"bet": "2_rolls", "type": "bonus", "payout": mono.payout(want)}]
     item = {"id": 7, **{k: v for k, v in ready.result.items() if k != "index"}, "extras": t.extras}
-    assert GAME.evaluate({k: v for k, v in item.items() if k != "id"})["outcome"]["winning_bets"] == \
-        outcome["winning_bets"]
+    assert (
+        GAME.evaluate({k: v for k, v in item.items() if k != "id"})["outcome"]["winning_bets"]
+        == outcome["winning_bets"]
+    )
     # the round is over: more throws change nothing; the next round starts clean
     assert codes(t.throw([5, 5], frames=10)) == []
-    t.feed(RoundSignal(signal="round_ended", round_number=1, at=t.at(), final_state="certified",
-                       result=ready.result, outcome=outcome))
+    t.feed(
+        RoundSignal(
+            signal="round_ended",
+            round_number=1,
+            at=t.at(),
+            final_state="certified",
+            result=ready.result,
+            outcome=outcome,
+        )
+    )
     assert t.judge.status() is None
 
 
@@ -211,8 +271,16 @@ def test_numbers_certify_at_once_and_a_missing_camera_holds_the_bonus() -> None:
     t.new_round()
     out = t.spin_to(index_of("5"))
     assert codes(out) == ["result_ready"] and "bonus_dice" not in out[-1].result
-    t.feed(RoundSignal(signal="round_ended", round_number=1, at=t.at(), final_state="certified",
-                       result=out[-1].result, outcome=GAME.outcome(out[-1].result, t.extras)))
+    t.feed(
+        RoundSignal(
+            signal="round_ended",
+            round_number=1,
+            at=t.at(),
+            final_state="certified",
+            result=out[-1].result,
+            outcome=GAME.outcome(out[-1].result, t.extras),
+        )
+    )
     t.new_round()
     out = t.spin_to(index_of("2_rolls"))  # no dice camera has sent a picture
     assert codes(out) == ["note:bonus_game", "hold:bonus_camera_missing"]
@@ -220,18 +288,31 @@ def test_numbers_certify_at_once_and_a_missing_camera_holds_the_bonus() -> None:
     assert codes(out) == ["release:bonus_camera_missing"]
     t.throw([1, 2])
     out = t.throw([4, 6])
-    assert codes(out) == ["note:bonus_roll", "result_ready"] and out[-1].result["bonus_dice"] == [[1, 2], [4, 6]]
+    assert codes(out) == ["note:bonus_roll", "result_ready"] and out[-1].result["bonus_dice"] == [
+        [1, 2],
+        [4, 6],
+    ]
 
 
 def test_evaluate_shapes_and_refusals() -> None:
     extras = GAME.draw_extras(random.Random(9), bonus_dice="camera")
-    assert set(extras["bonus"]["2_rolls"]) == {"buildings", "cards"} and len(extras["bonus"]["4_rolls"]["cards"]) == 64
+    assert (
+        set(extras["bonus"]["2_rolls"]) == {"buildings", "cards"}
+        and len(extras["bonus"]["4_rolls"]["cards"]) == 64
+    )
     item = {"segment": "2_rolls", "bonus_dice": [[1, 2], [6, 4]], "multipliers": [2], "extras": extras}
     got = GAME.evaluate(item)
-    assert got["result"] == {"segment": "2_rolls", "index": None, "multipliers": [2], "bonus_dice": [[1, 2], [6, 4]]}
+    assert got["result"] == {
+        "segment": "2_rolls",
+        "index": None,
+        "multipliers": [2],
+        "bonus_dice": [[1, 2], [6, 4]],
+    }
     record = extras["bonus"]["2_rolls"]
     win = mono.play_bonus(2, record["buildings"], [[1, 2], [6, 4]], record["cards"], deck=True)["win"]
-    assert got["outcome"]["winning_bets"] == [{"bet": "2_rolls", "type": "bonus", "payout": mono.payout(win * 2)}]
+    assert got["outcome"]["winning_bets"] == [
+        {"bet": "2_rolls", "type": "bonus", "payout": mono.payout(win * 2)}
+    ]
     bad = [
         ({**item, "bonus_dice": [[1, 2]]}, "do not finish"),  # one roll short
         ({**item, "bonus_dice": [[1, 2], [6, 4], [3, 3]]}, "ended after 2"),  # one too many

@@ -6,6 +6,7 @@ and an inside chip placed where two, three or four squares meet covers exactly
 those squares (split, trio, corner). Streets, six lines and the first four are
 rows. Nothing below reuses the module's own arithmetic.
 """
+
 from __future__ import annotations
 
 import ast
@@ -38,8 +39,16 @@ GRID = [[COLUMNS[c][r] for c in range(3)] for r in range(12)]  # GRID[row][col];
 RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
 
 # seed 000 L102-111: net odds to 1 ("multiplied by 35 times" ... "tripled" = 2:1, "doubled" = 1:1)
-SEED_PAYOUT = {"straight": 35, "split": 17, "street": 11, "corner": 8, "six_line": 5,
-               "dozen": 2, "column": 2, "even_money": 1}
+SEED_PAYOUT = {
+    "straight": 35,
+    "split": 17,
+    "street": 11,
+    "corner": 8,
+    "six_line": 5,
+    "dozen": 2,
+    "column": 2,
+    "even_money": 1,
+}
 
 
 def _cells() -> dict[str, tuple[float, float, float, float]]:
@@ -53,7 +62,7 @@ def reference_spots() -> set[tuple[str, frozenset[str]]]:
     cells = _cells()
     spots: set[tuple[str, frozenset[str]]] = {("straight", frozenset({p})) for p in cells}
     by_size = {2: "split", 3: "street", 4: "corner"}  # a chip touching 3 squares is a trio (paid as a street)
-    for x2 in range(0, 7):  # chip positions on a half-unit lattice
+    for x2 in range(7):  # chip positions on a half-unit lattice
         for y2 in range(-2, 25):
             x, y = x2 / 2, y2 / 2
             covered = frozenset(p for p, (x0, y0, x1, y1) in cells.items() if x0 <= x <= x1 and y0 <= y <= y1)
@@ -66,8 +75,14 @@ def reference_spots() -> set[tuple[str, frozenset[str]]]:
     spots.add(("corner", rows[0] | {"0"}))  # first four
     spots |= {("dozen", frozenset(str(n) for n in range(lo, lo + 12))) for lo in (1, 13, 25)}  # seed L107
     spots |= {("column", frozenset(str(n) for n in col)) for col in COLUMNS}
-    even_money = [range(1, 19), range(19, 37), RED, set(range(1, 37)) - RED,
-                  [n for n in range(1, 37) if n % 2], [n for n in range(1, 37) if n % 2 == 0]]
+    even_money = [
+        range(1, 19),
+        range(19, 37),
+        RED,
+        set(range(1, 37)) - RED,
+        [n for n in range(1, 37) if n % 2],
+        [n for n in range(1, 37) if n % 2 == 0],
+    ]
     spots |= {("even_money", frozenset(str(n) for n in ns)) for ns in even_money}
     return spots
 
@@ -85,15 +100,29 @@ def key(spot) -> tuple[str, frozenset[str]]:
 def test_the_reference_layout_has_the_known_european_totals():
     # guards the reference itself: a wrong reference would make the comparisons below meaningless
     assert Counter(t for t, _ in REFERENCE) == {
-        "straight": 37, "split": 60, "street": 14, "corner": 23, "six_line": 11,
-        "dozen": 3, "column": 3, "even_money": 6,
+        "straight": 37,
+        "split": 60,
+        "street": 14,
+        "corner": 23,
+        "six_line": 11,
+        "dozen": 3,
+        "column": 3,
+        "even_money": 6,
     }
 
 
 def test_spot_counts_per_type():
     counts = Counter(s.type for s in RULES.spots)
-    assert counts == {"straight": 37, "split": 60, "street": 14, "corner": 23, "six_line": 11,
-                      "dozen": 3, "column": 3, "even_money": 6}
+    assert counts == {
+        "straight": 37,
+        "split": 60,
+        "street": 14,
+        "corner": 23,
+        "six_line": 11,
+        "dozen": 3,
+        "column": 3,
+        "even_money": 6,
+    }
     assert len(RULES.spots) == 157
 
 
@@ -105,8 +134,15 @@ def test_spots_are_exactly_the_reference_layout():
 
 def test_zero_spots():
     zero = {s.id for s in RULES.spots if "0" in s.numbers}
-    assert zero == {"straight:0", "split:0-1", "split:0-2", "split:0-3", "street:0-1-2", "street:0-2-3",
-                    "corner:0-1-2-3"}
+    assert zero == {
+        "straight:0",
+        "split:0-1",
+        "split:0-2",
+        "split:0-3",
+        "street:0-1-2",
+        "street:0-2-3",
+        "corner:0-1-2-3",
+    }
 
 
 def test_payouts_are_the_seed_table():
@@ -159,7 +195,11 @@ def test_winning_spots_of_every_number(n):
     for w in won:
         assert set(w) == {"bet", "type", "numbers", "payout"}
         spot = by_id[w["bet"]]
-        assert (w["type"], w["numbers"], w["payout"]) == (spot.type, list(spot.numbers), SEED_PAYOUT[spot.type])
+        assert (w["type"], w["numbers"], w["payout"]) == (
+            spot.type,
+            list(spot.numbers),
+            SEED_PAYOUT[spot.type],
+        )
     # sorted stably: the order of the spot list
     assert [w["bet"] for w in won] == [s.id for s in RULES.spots if number in s.numbers]
     assert out["number"] == number
@@ -173,12 +213,22 @@ def test_known_outcome_of_17():
     won = [w["bet"] for w in RULES.outcome({"number": 17})["winning_bets"]]
     assert won == [
         "straight:17",
-        "split:14-17", "split:16-17", "split:17-18", "split:17-20",
+        "split:14-17",
+        "split:16-17",
+        "split:17-18",
+        "split:17-20",
         "street:16-17-18",
-        "corner:13-14-16-17", "corner:14-15-17-18", "corner:16-17-19-20", "corner:17-18-20-21",
-        "six_line:13-14-15-16-17-18", "six_line:16-17-18-19-20-21",
-        "dozen:2", "column:2",
-        "low", "black", "odd",
+        "corner:13-14-16-17",
+        "corner:14-15-17-18",
+        "corner:16-17-19-20",
+        "corner:17-18-20-21",
+        "six_line:13-14-15-16-17-18",
+        "six_line:16-17-18-19-20-21",
+        "dozen:2",
+        "column:2",
+        "low",
+        "black",
+        "odd",
     ]
 
 
@@ -186,7 +236,13 @@ def test_zero_loses_every_even_money_bet_and_every_outside_bet():
     out = RULES.outcome({"number": "0"})
     assert out["color"] == "green"
     assert [w["bet"] for w in out["winning_bets"]] == [
-        "straight:0", "split:0-1", "split:0-2", "split:0-3", "street:0-1-2", "street:0-2-3", "corner:0-1-2-3",
+        "straight:0",
+        "split:0-1",
+        "split:0-2",
+        "split:0-3",
+        "street:0-1-2",
+        "street:0-2-3",
+        "corner:0-1-2-3",
     ]
     assert "half_back_bets" not in out  # no la partage on the standard European game
 
@@ -217,40 +273,46 @@ def test_every_bet_type_returns_36_of_37():
 # --- results ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("given, number, color", [
-    ({"number": "17"}, "17", "black"),
-    ({"number": 17}, "17", "black"),
-    ({"number": "0"}, "0", "green"),
-    ({"number": 0}, "0", "green"),
-    ({"number": "32"}, "32", "red"),
-    ({"number": 36}, "36", "red"),
-    ({"number": "10", "color": "black"}, "10", "black"),
-    ({"number": "5", "game_counter": 14}, "5", "red"),  # the judge's extra keys are dropped
-])
+@pytest.mark.parametrize(
+    "given, number, color",
+    [
+        ({"number": "17"}, "17", "black"),
+        ({"number": 17}, "17", "black"),
+        ({"number": "0"}, "0", "green"),
+        ({"number": 0}, "0", "green"),
+        ({"number": "32"}, "32", "red"),
+        ({"number": 36}, "36", "red"),
+        ({"number": "10", "color": "black"}, "10", "black"),
+        ({"number": "5", "game_counter": 14}, "5", "red"),  # the judge's extra keys are dropped
+    ],
+)
 def test_validate_result_canonical_form(given, number, color):
     assert RULES.validate_result(given) == {"number": number, "color": color}
 
 
-@pytest.mark.parametrize("given, message", [
-    ({"number": "00"}, r"'00' is not a pocket of the European single-zero wheel"),
-    ({"number": "000"}, r"'000' is not a pocket"),
-    ({"number": 37}, r"37 is not a pocket"),
-    ({"number": -1}, r"-1 is not a pocket"),
-    ({"number": "37"}, r"'37' is not a pocket"),
-    ({"number": "07"}, r"'07' is not a pocket label; write '7'"),
-    ({"number": " 6"}, r"' 6' is not a pocket label; write '6'"),
-    ({"number": ""}, r"'' is not a pocket"),
-    ({"number": "red"}, r"'red' is not a pocket"),
-    ({"number": True}, r"pocket label .* not bool"),
-    ({"number": None}, r"pocket label .* not NoneType"),
-    ({"number": 17.0}, r"pocket label .* not float"),
-    ({"number": "17", "color": "red"}, r"pocket 17 is black, not 'red'"),
-    ({"number": "0", "color": "black"}, r"pocket 0 is green"),
-    ({}, r"needs a 'number'"),
-    ({"result": "17"}, r"needs a 'number'"),
-    (["17"], r"is a dict"),
-    ("17", r"is a dict"),
-])
+@pytest.mark.parametrize(
+    "given, message",
+    [
+        ({"number": "00"}, r"'00' is not a pocket of the European single-zero wheel"),
+        ({"number": "000"}, r"'000' is not a pocket"),
+        ({"number": 37}, r"37 is not a pocket"),
+        ({"number": -1}, r"-1 is not a pocket"),
+        ({"number": "37"}, r"'37' is not a pocket"),
+        ({"number": "07"}, r"'07' is not a pocket label; write '7'"),
+        ({"number": " 6"}, r"' 6' is not a pocket label; write '6'"),
+        ({"number": ""}, r"'' is not a pocket"),
+        ({"number": "red"}, r"'red' is not a pocket"),
+        ({"number": True}, r"pocket label .* not bool"),
+        ({"number": None}, r"pocket label .* not NoneType"),
+        ({"number": 17.0}, r"pocket label .* not float"),
+        ({"number": "17", "color": "red"}, r"pocket 17 is black, not 'red'"),
+        ({"number": "0", "color": "black"}, r"pocket 0 is green"),
+        ({}, r"needs a 'number'"),
+        ({"result": "17"}, r"needs a 'number'"),
+        (["17"], r"is a dict"),
+        ("17", r"is a dict"),
+    ],
+)
 def test_validate_result_errors(given, message):
     with pytest.raises(ValueError, match=message):
         RULES.validate_result(given)
@@ -273,7 +335,7 @@ def test_wheel_order(wheel):
     if wheel is AMERICAN:
         i = wheel.order.index("00")
         assert i == len(wheel.order) // 2  # 00 opposite 0
-        runs = [colours[: i - 1], colours[i - 1:]]
+        runs = [colours[: i - 1], colours[i - 1 :]]
     else:
         runs = [colours]
     for run in runs:
@@ -285,7 +347,10 @@ def test_wheel_order(wheel):
 
 def test_game_contract():
     assert RULES.game_id == "european_roulette"
-    assert RULES.device_kinds == ("cammegh-ss2", "roulette-camera")  # the wheel, and optionally its overhead camera
+    assert RULES.device_kinds == (
+        "cammegh-ss2",
+        "roulette-camera",
+    )  # the wheel, and optionally its overhead camera
     judge = RULES.new_judge().ss2  # the table judge (revolution check) wraps the SS2 judge
     assert isinstance(judge, SS2SpinJudge)
     assert judge.pockets == frozenset(EUROPEAN.pockets)
@@ -299,14 +364,36 @@ def test_game_contract():
 
 
 def test_recognition_modules_are_pure():
-    allowed = {"__future__", "collections", "collections.abc", "dataclasses", "datetime", "fractions",
-               "functools", "random", "typing", "devices.events", "devices.overhead_camera.events", "recognition",
-               "recognition.game", "recognition.ss2_judge", "recognition.roulette",
-               "recognition.roulette_variants.table_judge", "spin_validity", "table_judge"}
+    allowed = {
+        "__future__",
+        "collections",
+        "collections.abc",
+        "dataclasses",
+        "datetime",
+        "fractions",
+        "functools",
+        "random",
+        "typing",
+        "devices.events",
+        "devices.overhead_camera.events",
+        "recognition",
+        "recognition.game",
+        "recognition.ss2_judge",
+        "recognition.roulette",
+        "recognition.roulette_variants.table_judge",
+        "spin_validity",
+        "table_judge",
+    }
     root = Path(__file__).resolve().parents[2] / "recognition"
-    for name in ("roulette.py", "ss2_judge.py", "roulette_variants/__init__.py", "roulette_variants/table_judge.py",
-                 "roulette_variants/spin_validity.py", "roulette_variants/lightning.py",
-                 "roulette_variants/double_ball.py"):
+    for name in (
+        "roulette.py",
+        "ss2_judge.py",
+        "roulette_variants/__init__.py",
+        "roulette_variants/table_judge.py",
+        "roulette_variants/spin_validity.py",
+        "roulette_variants/lightning.py",
+        "roulette_variants/double_ball.py",
+    ):
         tree = ast.parse((root / name).read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -320,8 +407,16 @@ def test_recognition_modules_are_pure():
             if isinstance(node, ast.Call):
                 f = node.func
                 called = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-                assert called not in {"now", "utcnow", "today", "time", "monotonic", "open", "print", "input"}, \
-                    f"{name} calls {called}() on line {node.lineno}"
+                assert called not in {
+                    "now",
+                    "utcnow",
+                    "today",
+                    "time",
+                    "monotonic",
+                    "open",
+                    "print",
+                    "input",
+                }, f"{name} calls {called}() on line {node.lineno}"
 
 
 # --- variants ------------------------------------------------------------------------------------------
@@ -330,22 +425,46 @@ def test_recognition_modules_are_pure():
 def test_american_layout():
     rules = AmericanRoulette()
     counts = Counter(s.type for s in rules.spots)
-    assert counts == {"straight": 38, "split": 62, "street": 15, "corner": 22, "five_bet": 1, "six_line": 11,
-                      "dozen": 3, "column": 3, "even_money": 6}
+    assert counts == {
+        "straight": 38,
+        "split": 62,
+        "street": 15,
+        "corner": 22,
+        "five_bet": 1,
+        "six_line": 11,
+        "dozen": 3,
+        "column": 3,
+        "even_money": 6,
+    }
     assert rules.spot("five_bet:0-00-1-2-3").payout == 6  # seed L183
     assert rules.validate_result({"number": "00"}) == {"number": "00", "color": "green"}
     assert rules.validate_result({"number": 0}) == {"number": "0", "color": "green"}  # 0 is never 00
     zero = [w["bet"] for w in rules.outcome({"number": "0"})["winning_bets"]]
     double_zero = [w["bet"] for w in rules.outcome({"number": "00"})["winning_bets"]]
-    assert zero == ["straight:0", "split:0-00", "split:0-1", "split:0-2", "street:0-00-2", "street:0-1-2",
-                    "five_bet:0-00-1-2-3"]
-    assert double_zero == ["straight:00", "split:0-00", "split:00-2", "split:00-3", "street:0-00-2",
-                           "street:00-2-3", "five_bet:0-00-1-2-3"]
+    assert zero == [
+        "straight:0",
+        "split:0-00",
+        "split:0-1",
+        "split:0-2",
+        "street:0-00-2",
+        "street:0-1-2",
+        "five_bet:0-00-1-2-3",
+    ]
+    assert double_zero == [
+        "straight:00",
+        "split:0-00",
+        "split:00-2",
+        "split:00-3",
+        "street:0-00-2",
+        "street:00-2-3",
+        "five_bet:0-00-1-2-3",
+    ]
     for n in ("1", "2", "3"):
         assert "five_bet:0-00-1-2-3" in [w["bet"] for w in rules.outcome({"number": n})["winning_bets"]]
     # the inside bets among 1..36 are the European ones
-    assert {key(s) for s in rules.spots if not set(s.numbers) & {"0", "00"}} == \
-        {k for k in REFERENCE if "0" not in k[1]}
+    assert {key(s) for s in rules.spots if not set(s.numbers) & {"0", "00"}} == {
+        k for k in REFERENCE if "0" not in k[1]
+    }
     # every bet returns 36/38, except the Five Bet at 35/38
     for s in rules.spots:
         expected = Fraction(35, 38) if s.type == "five_bet" else Fraction(36, 38)
@@ -359,7 +478,12 @@ def test_la_partage_returns_half_of_even_money_on_zero():
     assert zero["winning_bets"] == RULES.outcome({"number": "0"})["winning_bets"]
     # exactly half, as a fraction string: feed messages carry no floats
     assert [(h["bet"], h["returned"]) for h in zero["half_back_bets"]] == [
-        ("low", "1/2"), ("high", "1/2"), ("red", "1/2"), ("black", "1/2"), ("odd", "1/2"), ("even", "1/2"),
+        ("low", "1/2"),
+        ("high", "1/2"),
+        ("red", "1/2"),
+        ("black", "1/2"),
+        ("odd", "1/2"),
+        ("even", "1/2"),
     ]
     assert not any(isinstance(h["returned"], float) for h in zero["half_back_bets"])
     seven = rules.outcome({"number": 7})
@@ -368,7 +492,11 @@ def test_la_partage_returns_half_of_even_money_on_zero():
     # an even-money bet now returns 18 wins x 2 + a half on zero, over 37 numbers
     returned = sum(
         sum(2 for w in rules.outcome({"number": n})["winning_bets"] if w["bet"] == "red")
-        + sum(Fraction(h["returned"]) for h in rules.outcome({"number": n})["half_back_bets"] if h["bet"] == "red")
+        + sum(
+            Fraction(h["returned"])
+            for h in rules.outcome({"number": n})["half_back_bets"]
+            if h["bet"] == "red"
+        )
         for n in range(37)
     )
     assert Fraction(returned) / 37 == Fraction(73, 74)

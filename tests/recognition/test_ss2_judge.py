@@ -1,7 +1,8 @@
 """The SS2 spin judge, fed hand-built event sequences with explicit times."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ from recognition.roulette import EuropeanRoulette
 from recognition.ss2_judge import HOLD_REASONS, NOTE_REASONS, VOID_REASONS, SS2SpinJudge, counter_step
 
 DEV = "table-1/cammegh-ss2"
-T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=UTC)
 CAPTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "cammegh-ss2-capture.log"
 
 
@@ -40,8 +41,17 @@ def at(t: float) -> datetime:
 
 
 def st(state: int, counter: int, t: float, flags: int = 0) -> WheelStatus:
-    return WheelStatus(device_id=DEV, at=at(t), state=state, game_counter=counter, last_number=None, flags=flags,
-                       speed_rpm=15.0, direction="clockwise", raw=f"*X;{state};{counter:03d};  ;{flags:X};150;0")
+    return WheelStatus(
+        device_id=DEV,
+        at=at(t),
+        state=state,
+        game_counter=counter,
+        last_number=None,
+        flags=flags,
+        speed_rpm=15.0,
+        direction="clockwise",
+        raw=f"*X;{state};{counter:03d};  ;{flags:X};150;0",
+    )
 
 
 def res(counter: int, number: str, t: float) -> WheelResult:
@@ -50,13 +60,20 @@ def res(counter: int, number: str, t: float) -> WheelResult:
 
 def game(counter: int, number: str, t: float) -> list:
     """A clean game from state 2: ball in rim after 8 s, no more bets at 15 s, the number at 32 s."""
-    return [st(2, counter, t), st(3, counter, t + 8), st(4, counter, t + 15), res(counter, number, t + 32),
-            st(5, counter, t + 32.5)]
+    return [
+        st(2, counter, t),
+        st(3, counter, t + 8),
+        st(4, counter, t + 15),
+        res(counter, number, t + 32),
+        st(5, counter, t + 32.5),
+    ]
 
 
 def certified(counter: int, number: str) -> ResultReady:
-    return ResultReady(result={"number": number, "game_counter": counter},
-                       source={"device_id": DEV, "game_counter": counter, "kind": "cammegh-ss2"})
+    return ResultReady(
+        result={"number": number, "game_counter": counter},
+        source={"device_id": DEV, "game_counter": counter, "kind": "cammegh-ss2"},
+    )
 
 
 NORMAL = ["open_round", "close_betting", "start_play", "result_ready"]
@@ -125,8 +142,21 @@ def test_games_in_a_row_with_the_same_number_are_both_certified(judge):
 def test_repeats_without_changes_produce_nothing(judge):
     played(judge, 11, "4")
     # a status that repeats (e.g. a direction change inside state 2), then the game
-    decisions = run(judge, [st(2, 12, 40), st(2, 12, 41), st(2, 12, 42), st(3, 12, 48), st(3, 12, 50),
-                            st(4, 12, 55), st(4, 12, 60), res(12, "9", 70), st(5, 12, 70.5), st(5, 12, 71)])
+    decisions = run(
+        judge,
+        [
+            st(2, 12, 40),
+            st(2, 12, 41),
+            st(2, 12, 42),
+            st(3, 12, 48),
+            st(3, 12, 50),
+            st(4, 12, 55),
+            st(4, 12, 60),
+            res(12, "9", 70),
+            st(5, 12, 70.5),
+            st(5, 12, 71),
+        ],
+    )
     assert kinds(decisions) == NORMAL
 
 
@@ -155,15 +185,27 @@ def test_mode_1024_five_to_one_to_two(judge):
 
 def test_result_after_state_5_status(judge):
     # mode 16 / port 2: the driver takes the number from the first state-5 status
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(5, 11, 40),
-                            res(11, "12", 40)])
+    decisions = run(
+        judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(5, 11, 40), res(11, "12", 40)]
+    )
     assert kinds(decisions) == NORMAL
 
 
 def test_relaunch_from_state_3_keeps_the_game(judge):
     # back to state 2 while betting is still open: the wheel relaunches, the round goes on
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10, flags=8), st(2, 11, 12, flags=8),
-                            st(2, 11, 14), st(3, 11, 16), st(4, 11, 25), res(11, "1", 40)])
+    decisions = run(
+        judge,
+        [
+            st(1, 11, 0),
+            st(2, 11, 5),
+            st(3, 11, 10, flags=8),
+            st(2, 11, 12, flags=8),
+            st(2, 11, 14),
+            st(3, 11, 16),
+            st(4, 11, 25),
+            res(11, "1", 40),
+        ],
+    )
     assert kinds(decisions) == ["open_round", "note", "close_betting", "start_play", "result_ready"]
 
 
@@ -213,8 +255,16 @@ def test_joined_mid_game(judge, first_state):
 
 def test_joined_while_betting_is_open(judge):
     # the first status shows state 2: the whole spin is still to come, so the game opens
-    decisions = run(judge, [DeviceConnected(device_id=DEV, at=at(0), port="/dev/ttyS0"), st(2, 12, 1),
-                            st(3, 12, 8), st(4, 12, 15), res(12, "33", 30)])
+    decisions = run(
+        judge,
+        [
+            DeviceConnected(device_id=DEV, at=at(0), port="/dev/ttyS0"),
+            st(2, 12, 1),
+            st(3, 12, 8),
+            st(4, 12, 15),
+            res(12, "33", 30),
+        ],
+    )
     assert kinds(decisions) == NORMAL
 
 
@@ -239,8 +289,18 @@ def test_skipped_ball_in_rim(judge):
 
 
 def test_back_to_ball_in_rim_after_no_more_bets(judge):
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(3, 11, 22),
-                            st(4, 11, 25), res(11, "14", 35)])
+    decisions = run(
+        judge,
+        [
+            st(1, 11, 0),
+            st(2, 11, 5),
+            st(3, 11, 10),
+            st(4, 11, 20),
+            st(3, 11, 22),
+            st(4, 11, 25),
+            res(11, "14", 35),
+        ],
+    )
     assert kinds(decisions) == ["open_round", "close_betting", "start_play", "hold"]
 
 
@@ -265,7 +325,10 @@ def test_a_different_number_for_a_certified_game(judge):
 def test_miss_spin(judge):
     played(judge, 11, "8")
     decisions = steps(judge, [st(2, 12, 40), st(3, 12, 48), st(3, 12, 50, flags=2)])
-    assert decisions[-1] == [Void(code="miss_spin", message=decisions[-1][0].message), SendCommand(command="*R")]
+    assert decisions[-1] == [
+        Void(code="miss_spin", message=decisions[-1][0].message),
+        SendCommand(command="*R"),
+    ]
     assert "game 12" in decisions[-1][0].message
     # the rest of the voided game is silent
     assert run(judge, [st(4, 12, 55, flags=2), st(4, 12, 56), res(12, "4", 70), st(5, 12, 71)]) == []
@@ -289,32 +352,58 @@ def test_miss_spin_in_no_more_bets(judge):
 
 
 def test_flag_2_while_betting_is_ignored(judge):
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5, flags=2), st(2, 11, 6), st(3, 11, 10), st(4, 11, 20),
-                            res(11, "7", 35)])
+    decisions = run(
+        judge,
+        [st(1, 11, 0), st(2, 11, 5, flags=2), st(2, 11, 6), st(3, 11, 10), st(4, 11, 20), res(11, "7", 35)],
+    )
     assert kinds(decisions) == NORMAL
 
 
 def test_no_ball_within_tolerance(judge):
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(4, 11, 22, flags=1),
-                            st(4, 11, 26.5), res(11, "7", 35)])
+    decisions = run(
+        judge,
+        [
+            st(1, 11, 0),
+            st(2, 11, 5),
+            st(3, 11, 10),
+            st(4, 11, 20),
+            st(4, 11, 22, flags=1),
+            st(4, 11, 26.5),
+            res(11, "7", 35),
+        ],
+    )
     assert kinds(decisions) == NORMAL
 
 
 def test_no_ball_exactly_at_the_tolerance_is_still_tolerated(judge):
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(4, 11, 22, flags=1),
-                            st(4, 11, 27), res(11, "7", 35)])
+    decisions = run(
+        judge,
+        [
+            st(1, 11, 0),
+            st(2, 11, 5),
+            st(3, 11, 10),
+            st(4, 11, 20),
+            st(4, 11, 22, flags=1),
+            st(4, 11, 27),
+            res(11, "7", 35),
+        ],
+    )
     assert kinds(decisions) == NORMAL
 
 
-@pytest.mark.parametrize("late", [
-    DeviceUnknownMessage(device_id=DEV, at=at(27.5), raw="garbage"),
-    WheelReply(device_id=DEV, at=at(27.5), command="X", text="", raw="*X"),
-    st(4, 11, 27.5),  # the flag clears, but it stood 5.5 s
-    res(11, "7", 27.5),
-])
+@pytest.mark.parametrize(
+    "late",
+    [
+        DeviceUnknownMessage(device_id=DEV, at=at(27.5), raw="garbage"),
+        WheelReply(device_id=DEV, at=at(27.5), command="X", text="", raw="*X"),
+        st(4, 11, 27.5),  # the flag clears, but it stood 5.5 s
+        res(11, "7", 27.5),
+    ],
+)
 def test_no_ball_beyond_tolerance(judge, late):
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(4, 11, 22, flags=1),
-                            late])
+    decisions = run(
+        judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(4, 11, 22, flags=1), late]
+    )
     assert kinds(decisions) == ["open_round", "close_betting", "start_play", "void"]
     assert voids(decisions) == ["no_ball"]
     assert "5.5 s" in decisions[-1].message
@@ -323,22 +412,41 @@ def test_no_ball_beyond_tolerance(judge, late):
 
 
 def test_no_ball_flag_standing_at_the_result(judge):
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(4, 11, 30, flags=1),
-                            res(11, "7", 31)])
+    decisions = run(
+        judge,
+        [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(4, 11, 30, flags=1), res(11, "7", 31)],
+    )
     assert kinds(decisions)[-1] == "void"
     assert voids(decisions) == ["no_ball"]
 
 
 def test_no_ball_tolerance_is_a_setting():
-    events = [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(4, 11, 22, flags=1), st(4, 11, 29),
-              res(11, "7", 35)]
+    events = [
+        st(1, 11, 0),
+        st(2, 11, 5),
+        st(3, 11, 10),
+        st(4, 11, 20),
+        st(4, 11, 22, flags=1),
+        st(4, 11, 29),
+        res(11, "7", 35),
+    ]
     assert kinds(run(SS2SpinJudge(no_ball_tolerance_s=8), events)) == NORMAL
     assert voids(run(SS2SpinJudge(), events)) == ["no_ball"]
 
 
 def test_launch_retry_while_betting_is_a_note(judge):
-    events = [st(1, 11, 0), st(2, 11, 5), st(2, 11, 6, flags=8), st(2, 11, 7, flags=0xA), st(2, 11, 8),
-              st(2, 11, 9, flags=8), st(2, 11, 10), st(3, 11, 12), st(4, 11, 20), res(11, "7", 35)]
+    events = [
+        st(1, 11, 0),
+        st(2, 11, 5),
+        st(2, 11, 6, flags=8),
+        st(2, 11, 7, flags=0xA),
+        st(2, 11, 8),
+        st(2, 11, 9, flags=8),
+        st(2, 11, 10),
+        st(3, 11, 12),
+        st(4, 11, 20),
+        res(11, "7", 35),
+    ]
     decisions = run(judge, events)
     # one note each time the flag appears, bets stay open, the game is certified
     assert kinds(decisions) == ["open_round", "note", "note", "close_betting", "start_play", "result_ready"]
@@ -346,8 +454,17 @@ def test_launch_retry_while_betting_is_a_note(judge):
 
 
 def test_launch_flag_in_ball_in_rim_within_tolerance(judge):
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10, flags=8), st(3, 11, 12.5), st(4, 11, 20),
-                            res(11, "7", 35)])
+    decisions = run(
+        judge,
+        [
+            st(1, 11, 0),
+            st(2, 11, 5),
+            st(3, 11, 10, flags=8),
+            st(3, 11, 12.5),
+            st(4, 11, 20),
+            res(11, "7", 35),
+        ],
+    )
     assert kinds(decisions) == NORMAL
 
 
@@ -365,14 +482,21 @@ def test_launch_flag_late_in_ball_in_rim(judge):
 
 
 def test_launch_tolerance_is_a_setting():
-    events = [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10, flags=8), st(3, 11, 14), st(4, 11, 20), res(11, "7", 35)]
+    events = [
+        st(1, 11, 0),
+        st(2, 11, 5),
+        st(3, 11, 10, flags=8),
+        st(3, 11, 14),
+        st(4, 11, 20),
+        res(11, "7", 35),
+    ]
     assert kinds(run(SS2SpinJudge(launch_tolerance_s=5), events)) == NORMAL
     assert voids(run(SS2SpinJudge(), events)) == ["launch_failed"]
 
 
 @pytest.mark.parametrize("state", [2, 3, 4])
 def test_fault_flag(judge, state):
-    lead = [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20)][: state]
+    lead = [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20)][:state]
     decisions = run(judge, lead + [st(state, 11, 25, flags=4 | 8)])
     assert voids(decisions) == ["wheel_fault"]
     assert "ResultReady" not in {type(d).__name__ for d in run(judge, [st(4, 11, 26), res(11, "7", 35)])}
@@ -391,8 +515,9 @@ def test_wheel_fault_during_play(judge):
 
 
 def test_wheel_fault_outside_a_game_and_self_test(judge):
-    self_test = WheelFault(device_id=DEV, at=at(1), code=22, description="Sensor 2 broken Off", self_test=True,
-                           raw="*F 22")
+    self_test = WheelFault(
+        device_id=DEV, at=at(1), code=22, description="Sensor 2 broken Off", self_test=True, raw="*F 22"
+    )
     between = WheelFault(device_id=DEV, at=at(2), code=5, description="Motor", raw="*F 5")
     assert run(judge, [st(6, 11, 0), self_test]) == []
     assert kinds(run(judge, [between])) == ["note"]
@@ -401,10 +526,12 @@ def test_wheel_fault_outside_a_game_and_self_test(judge):
     assert kinds(decisions) == ["open_round"]
 
 
-@pytest.mark.parametrize("state, code", [(6, "wheel_powered_down"), (7, "ball_not_in_track"), (1, "no_result")])
+@pytest.mark.parametrize(
+    "state, code", [(6, "wheel_powered_down"), (7, "ball_not_in_track"), (1, "no_result")]
+)
 @pytest.mark.parametrize("during", [2, 3, 4])
 def test_game_ends_without_a_number(judge, state, code, during):
-    lead = [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20)][: during]
+    lead = [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20)][:during]
     decisions = run(judge, lead + [st(state, 11, 25)])
     assert voids(decisions) == [code]
     assert run(judge, [res(11, "7", 35)]) == []
@@ -412,7 +539,9 @@ def test_game_ends_without_a_number(judge, state, code, during):
 
 def test_controller_restart(judge):
     played(judge, 40, "9")
-    restart = WheelRestart(device_id=DEV, at=at(52), previous_counter=41, game_counter=1, raw="*X;1;001;  ;0;000;0")
+    restart = WheelRestart(
+        device_id=DEV, at=at(52), previous_counter=41, game_counter=1, raw="*X;1;001;  ;0;000;0"
+    )
     decisions = run(judge, [st(2, 41, 40), st(3, 41, 48), restart, st(1, 1, 52)])
     assert kinds(decisions) == ["open_round", "void"]
     assert voids(decisions) == ["controller_restart"]
@@ -428,8 +557,9 @@ def test_controller_restart_seen_in_the_status_first(judge):
 
 
 def test_new_game_before_a_number(judge):
-    decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(5, 11, 40),
-                            st(2, 12, 42)])
+    decisions = run(
+        judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), st(5, 11, 40), st(2, 12, 42)]
+    )
     assert kinds(decisions) == ["open_round", "close_betting", "start_play", "void", "open_round"]
     assert voids(decisions) == ["no_result"]
     assert decisions[-1] == OpenRound(device_game="12")
@@ -456,24 +586,43 @@ def test_disconnect_between_games(judge):
     played(judge, 11, "1")
     decisions = run(judge, [DeviceDisconnected(device_id=DEV, at=at(40), reason="port closed")])
     assert kinds(decisions) == ["hold"] and decisions[0].code == "device_lost"
-    assert run(judge, [DeviceConnected(device_id=DEV, at=at(50), port="/dev/ttyS0")]) == [Release(code="device_lost")]
-    assert run(judge, [DeviceConnected(device_id=DEV, at=at(51), port="/dev/ttyS0")]) == []  # nothing to release
+    assert run(judge, [DeviceConnected(device_id=DEV, at=at(50), port="/dev/ttyS0")]) == [
+        Release(code="device_lost")
+    ]
+    assert (
+        run(judge, [DeviceConnected(device_id=DEV, at=at(51), port="/dev/ttyS0")]) == []
+    )  # nothing to release
 
 
 def test_reconnect_while_the_voided_game_still_takes_bets(judge):
     played(judge, 11, "1")
-    decisions = run(judge, [st(2, 12, 40), DeviceDisconnected(device_id=DEV, at=at(41), reason="x"),
-                            DeviceConnected(device_id=DEV, at=at(42), port="p"), st(2, 12, 43), st(3, 12, 48),
-                            st(4, 12, 55), res(12, "3", 70)])
+    decisions = run(
+        judge,
+        [
+            st(2, 12, 40),
+            DeviceDisconnected(device_id=DEV, at=at(41), reason="x"),
+            DeviceConnected(device_id=DEV, at=at(42), port="p"),
+            st(2, 12, 43),
+            st(3, 12, 48),
+            st(4, 12, 55),
+            res(12, "3", 70),
+        ],
+    )
     # game 12 was voided when the link dropped; it does not come back
     assert kinds(decisions) == ["open_round", "void", "hold", "release"]
 
 
 def test_after_a_long_outage_any_new_counter_is_accepted(judge):
     played(judge, 11, "1")
-    decisions = run(judge, [DeviceDisconnected(device_id=DEV, at=at(40), reason="x"),
-                            DeviceConnected(device_id=DEV, at=at(9000), port="p"), st(5, 200, 9001)]
-                    + game(201, "8", 9002))
+    decisions = run(
+        judge,
+        [
+            DeviceDisconnected(device_id=DEV, at=at(40), reason="x"),
+            DeviceConnected(device_id=DEV, at=at(9000), port="p"),
+            st(5, 200, 9001),
+        ]
+        + game(201, "8", 9002),
+    )
     # 201 is more than half the counter cycle past 11: games went by while the studio was blind
     assert kinds(decisions) == ["hold", "release"] + NORMAL
 
@@ -482,8 +631,13 @@ def test_after_a_long_outage_any_new_counter_is_accepted(judge):
 
 
 def test_same_events_same_decisions():
-    events = ([st(1, 11, 0)] + game(11, "27", 10) + game(12, "12", 50)
-              + [st(2, 13, 90), st(3, 13, 98, flags=2)] + game(13, "5", 100))
+    events = (
+        [st(1, 11, 0)]
+        + game(11, "27", 10)
+        + game(12, "12", 50)
+        + [st(2, 13, 90), st(3, 13, 98, flags=2)]
+        + game(13, "5", 100)
+    )
     a, b = SS2SpinJudge(), SS2SpinJudge()
     assert run(a, events) == run(b, events)
 
@@ -508,7 +662,7 @@ def test_capture_through_the_driver_and_the_judge():
         return at(next(ticks) * 0.5)
 
     judge = EuropeanRoulette().new_judge()
-    chunks = [data[i:i + 64] for i in range(0, len(data), 64)]
+    chunks = [data[i : i + 64] for i in range(0, len(data), 64)]
     decisions = run(judge, iter_capture_events(chunks, DEV, clock=clock))
     results = [d for d in decisions if isinstance(d, ResultReady)]
     assert [r.result["number"] for r in results] == ["27", "16", "6", "3", "10", "0"]

@@ -1,10 +1,10 @@
 """Shared by the roulette variants' tests."""
+
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
-
 from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 

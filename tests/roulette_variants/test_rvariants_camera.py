@@ -1,15 +1,17 @@
 """The overhead camera's ball reader on rendered frames with known pockets (simulators/roulette_camera.py)."""
+
 from __future__ import annotations
 
 import math
 import random
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import cv2
 import numpy as np
 import pytest
 
-from devices.overhead_camera.calibrate import draw_calibration, main as calibrate_main, suggest_calibration
+from devices.overhead_camera.calibrate import draw_calibration, suggest_calibration
+from devices.overhead_camera.calibrate import main as calibrate_main
 from devices.overhead_camera.calibration import (
     AMERICAN_ORDER,
     EUROPEAN_ORDER,
@@ -24,7 +26,7 @@ from recognition.roulette import AMERICAN, EUROPEAN
 from simulators import roulette_camera as sim
 from simulators.roulette_camera import BallPose, Renderer, Scene, SpinPlan, View
 
-NOW = datetime(2026, 11, 29, 20, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
 _RENDERERS: dict[View, Renderer] = {}
 
 
@@ -81,8 +83,10 @@ def test_two_balls_in_one_pocket_for_every_pocket():
     view = View()
     f = finder(view)
     for k, label in enumerate(view.order):
-        scene = Scene(rotor_deg=(k * 61.7) % 360, balls=(BallPose(pocket=label, depth=0.22),
-                                                         BallPose(pocket=label, depth=0.78)))
+        scene = Scene(
+            rotor_deg=(k * 61.7) % 360,
+            balls=(BallPose(pocket=label, depth=0.22), BallPose(pocket=label, depth=0.78)),
+        )
         reading = f.read(frame(view, scene))
         assert pockets(reading) == [label, label], (label, reading)
         assert reading.blob_problem is None
@@ -96,20 +100,26 @@ def test_two_balls_in_two_pockets_and_double_zero_apart_from_zero():
     assert sorted(pockets(reading)) == ["0", "28"]
 
 
-@pytest.mark.parametrize("view", [
-    View(width=640, height=360),
-    View(clockwise=False),
-    View(wheel="american", clockwise=False, width=960, height=540, center=(500, 260)),
-    View(pocket_offset_deg=3.5),
-    View(light=0.5, noise=8.0),
-], ids=["640x360", "mirrored", "american-mirrored-offcentre", "ring-offset", "dim-noisy"])
+@pytest.mark.parametrize(
+    "view",
+    [
+        View(width=640, height=360),
+        View(clockwise=False),
+        View(wheel="american", clockwise=False, width=960, height=540, center=(500, 260)),
+        View(pocket_offset_deg=3.5),
+        View(light=0.5, noise=8.0),
+    ],
+    ids=["640x360", "mirrored", "american-mirrored-offcentre", "ring-offset", "dim-noisy"],
+)
 def test_other_cameras_and_wheels(view):
     f = finder(view)
     rng = random.Random(5)
     for _ in range(25):
         label = rng.choice(view.order)
-        scene = Scene(rng.uniform(0, 360), (BallPose(pocket=label, across=rng.uniform(0.2, 0.8),
-                                                     depth=rng.uniform(0.2, 0.8)),))
+        scene = Scene(
+            rng.uniform(0, 360),
+            (BallPose(pocket=label, across=rng.uniform(0.2, 0.8), depth=rng.uniform(0.2, 0.8)),),
+        )
         reading = f.read(frame(view, scene))
         assert pockets(reading) == [label]
         assert rotor_error(reading, scene, view) < 0.6
@@ -155,7 +165,9 @@ def test_a_blob_that_is_not_a_whole_number_of_balls_is_reported():
     view = View()
     img = frame(view, Scene(0.0, (BallPose(pocket="17"),)))
     cx, cy = view.c
-    cv2.circle(img, (int(cx + 0.9 * view.r), int(cy)), int(0.08 * view.r), (250, 250, 250), -1)  # a glove, a cloth
+    cv2.circle(
+        img, (int(cx + 0.9 * view.r), int(cy)), int(0.08 * view.r), (250, 250, 250), -1
+    )  # a glove, a cloth
     reading = finder(view).read(img)
     assert reading.blob_problem is not None and "balls' area" in reading.blob_problem
     assert pockets(reading) == ["17"]
@@ -171,17 +183,24 @@ def test_the_finder_wants_colour_frames_inside_the_calibration():
 
 
 def test_colour_classes():
-    px = np.array([[30, 30, 175], [28, 28, 28], [40, 130, 25], [235, 235, 235], [30, 55, 95], [38, 52, 30]],
-                  np.uint8)
+    px = np.array(
+        [[30, 30, 175], [28, 28, 28], [40, 130, 25], [235, 235, 235], [30, 55, 95], [38, 52, 30]], np.uint8
+    )
     assert classify_colors(px).tolist() == [0, 1, 2, -1, -1, 1]  # red, black, green, numeral, wood, dark felt
 
 
 # --- calibration -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("view, known", [(View(), "0"), (View(pocket_offset_deg=3.0), "26"),
-                                         (View(wheel="american", clockwise=False, pocket_offset_deg=-2.0), "00"),
-                                         (View(width=640, height=360, center=(300, 190)), "5")])
+@pytest.mark.parametrize(
+    "view, known",
+    [
+        (View(), "0"),
+        (View(pocket_offset_deg=3.0), "26"),
+        (View(wheel="american", clockwise=False, pocket_offset_deg=-2.0), "00"),
+        (View(width=640, height=360, center=(300, 190)), "5"),
+    ],
+)
 def test_the_calibration_tool_finds_the_wheel_and_the_offset(view, known, tmp_path):
     img = frame(view, Scene(123.0, (BallPose(pocket=known),)))
     options = suggest_calibration(img, preset=view.wheel, known_pocket=known, clockwise=view.clockwise)
@@ -216,14 +235,20 @@ def test_the_calibration_tool_refuses_what_it_cannot_confirm(tmp_path):
     assert abs(find_wheel(img)[2] - view.r) < 3
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"radius": 300}, "needs 'center'"),
-    ({"center": [1, 2], "radius": 300, "preset": "french"}, "preset 'french' unknown"),
-    ({"center": [1, 2], "radius": 300, "colour": "red"}, "unknown key"),
-    ({"center": [1, 2], "radius": 300, "zones": {"pockets": [0.5, 0.4]}}, "inner < outer"),
-    ({"center": [1, 2], "radius": 300, "order": ["1", "2", "3"], "colors": ["red", "black", "red"]}, "green"),
-    ({"center": [1, 2], "radius": 5}, "at least 20"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"radius": 300}, "needs 'center'"),
+        ({"center": [1, 2], "radius": 300, "preset": "french"}, "preset 'french' unknown"),
+        ({"center": [1, 2], "radius": 300, "colour": "red"}, "unknown key"),
+        ({"center": [1, 2], "radius": 300, "zones": {"pockets": [0.5, 0.4]}}, "inner < outer"),
+        (
+            {"center": [1, 2], "radius": 300, "order": ["1", "2", "3"], "colors": ["red", "black", "red"]},
+            "green",
+        ),
+        ({"center": [1, 2], "radius": 5}, "at least 20"),
+    ],
+)
 def test_bad_calibrations_are_refused(options, message):
     with pytest.raises(ValueError, match=message):
         calibration_from_options(options)
@@ -232,8 +257,15 @@ def test_bad_calibrations_are_refused(options, message):
 # --- frames over time: revolutions and rest -----------------------------------------------------------------
 
 
-def play(plan: SpinPlan, view: View, fps: float = 30.0, *, drop: set[int] | None = None, tracker=None,
-         settle_s: float = 0.3) -> list:
+def play(
+    plan: SpinPlan,
+    view: View,
+    fps: float = 30.0,
+    *,
+    drop: set[int] | None = None,
+    tracker=None,
+    settle_s: float = 0.3,
+) -> list:
     f = finder(view)
     tracker = tracker or BallTracker("t1/camera", view.order, clockwise=view.clockwise, settle_s=settle_s)
     events = []
@@ -260,8 +292,12 @@ def summary(events) -> list[tuple]:
 def test_one_spin_followed_from_rest_to_rest():
     view = View(width=640, height=360)
     plan = SpinPlan(pockets=("17",), revolutions=(8.5,), before=("3",), track_s=5.0, drop_s=1.2)
-    assert summary(play(plan, view)) == [("rest", ["3"]), ("started", [], True), ("ended", [8], True),
-                                         ("rest", ["17"])]
+    assert summary(play(plan, view)) == [
+        ("rest", ["3"]),
+        ("started", [], True),
+        ("ended", [8], True),
+        ("rest", ["17"]),
+    ]
 
 
 @pytest.mark.parametrize("revs", [3.5, 4.5, 6.5])
@@ -275,8 +311,12 @@ def test_the_count_is_the_balls_whole_turns_in_the_track(revs):
 def test_two_balls_counted_and_read_in_two_pockets_and_in_one():
     view = View(width=640, height=360)
     plan = SpinPlan(pockets=("0", "10"), revolutions=(6.5,), before=("5", "5"), track_s=4.0, drop_s=1.0)
-    assert summary(play(plan, view)) == [("rest", ["5", "5"]), ("started", [], True), ("ended", [6, 6], True),
-                                         ("rest", ["0", "10"])]
+    assert summary(play(plan, view)) == [
+        ("rest", ["5", "5"]),
+        ("started", [], True),
+        ("ended", [6, 6], True),
+        ("rest", ["0", "10"]),
+    ]
     plan = SpinPlan(pockets=("32", "32"), revolutions=(6.5,), track_s=4.0, drop_s=1.0)
     events = summary(play(plan, view))
     assert events[-1] == ("rest", ["32", "32"])

@@ -1,11 +1,13 @@
 """The roulette-camera driver on real TCP frame streams from the simulator, and on recordings."""
+
 from __future__ import annotations
 
 import json
 import socket
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import cv2
 import pytest
@@ -15,7 +17,15 @@ from devices.overhead_camera.driver import RouletteCameraDriver
 from devices.overhead_camera.events import BallsAtRest, BallSpin
 from devices.overhead_camera.source import HEADER, open_source
 from devices.registry import all_drivers
-from simulators.roulette_camera import BallPose, Renderer, RouletteCameraSimulator, Scene, SpinPlan, View, render
+from simulators.roulette_camera import (
+    BallPose,
+    Renderer,
+    RouletteCameraSimulator,
+    Scene,
+    SpinPlan,
+    View,
+    render,
+)
 from studio.simulated import all_simulators
 
 
@@ -41,12 +51,23 @@ def camera():
 
     def make(**options):
         driver_options = options.pop("driver", {})
-        sim = RouletteCameraSimulator(width=640, height=360, fps=30, follow_table=False, seed=3,
-                                      launch_after_s=0.0, track_s=1.2, drop_s=0.4, revolutions=3.5, **options)
+        sim = RouletteCameraSimulator(
+            width=640,
+            height=360,
+            fps=30,
+            follow_table=False,
+            seed=3,
+            launch_after_s=0.0,
+            track_s=1.2,
+            drop_s=0.4,
+            revolutions=3.5,
+            **options,
+        )
         sim.start()
         sink = Sink()
-        driver = RouletteCameraDriver("t1/camera", sim.url, sink.append, calibration=sim.calibration(),
-                                      settle_s=0.25, **driver_options)
+        driver = RouletteCameraDriver(
+            "t1/camera", sim.url, sink.append, calibration=sim.calibration(), settle_s=0.25, **driver_options
+        )
         made.append((sim, driver))
         driver.start()
         return sim, driver, sink
@@ -70,7 +91,9 @@ def test_a_spin_over_tcp_is_counted_and_read(camera):
     wait_for(lambda: [e for e in sink.of(BallsAtRest) if e.pockets == ["17"]], what="the ball at rest in 17")
     spins = sink.of(BallSpin)
     assert [s.phase for s in spins] == ["started", "ended"]
-    assert spins[1].revolutions == [3] or not spins[1].complete  # a busy machine may drop frames: never a wrong count
+    assert (
+        spins[1].revolutions == [3] or not spins[1].complete
+    )  # a busy machine may drop frames: never a wrong count
     rest = [e for e in sink.of(BallsAtRest) if e.pockets == ["17"]][0]
     assert rest.image is not None and rest.image[:2] == b"\xff\xd8"  # the frame, as JPEG ...
     dumped = rest.model_dump(mode="json")
@@ -91,7 +114,9 @@ def test_two_balls_in_one_pocket_over_tcp(camera):
 
 def test_a_cut_cable_is_reported_and_the_stream_reopened(camera):
     sim, driver, sink = camera(driver={"reconnect_min": 0.05})
-    wait_for(lambda: driver.health()["counters"]["frames"] > 0, what="frames")  # the simulator has taken the connection
+    wait_for(
+        lambda: driver.health()["counters"]["frames"] > 0, what="frames"
+    )  # the simulator has taken the connection
     sim.drop_clients()
     wait_for(lambda: sink.of(DeviceDisconnected), what="the disconnect")
     wait_for(lambda: len(sink.of(DeviceConnected)) >= 2, what="the reconnect")
@@ -118,8 +143,14 @@ def test_a_frozen_stream_is_reported_lost():
     acceptor = threading.Thread(target=accept, daemon=True)
     acceptor.start()
     sink = Sink()
-    driver = RouletteCameraDriver("t1/camera", f"tcp://127.0.0.1:{port}", sink.append,
-                                  calibration=View().calibration(), frame_timeout=0.3, reconnect_min=0.05)
+    driver = RouletteCameraDriver(
+        "t1/camera",
+        f"tcp://127.0.0.1:{port}",
+        sink.append,
+        calibration=View().calibration(),
+        frame_timeout=0.3,
+        reconnect_min=0.05,
+    )
     driver.start()
     try:
         wait_for(lambda: sink.of(DeviceDisconnected), what="the frozen stream reported")
@@ -152,8 +183,13 @@ def test_a_bad_header_drops_the_connection():
     server_thread = threading.Thread(target=serve, daemon=True)
     server_thread.start()
     sink = Sink()
-    driver = RouletteCameraDriver("t1/camera", f"tcp://127.0.0.1:{port}", sink.append,
-                                  calibration=View().calibration(), reconnect_min=1.0)
+    driver = RouletteCameraDriver(
+        "t1/camera",
+        f"tcp://127.0.0.1:{port}",
+        sink.append,
+        calibration=View().calibration(),
+        reconnect_min=1.0,
+    )
     driver.start()
     try:
         wait_for(lambda: sink.of(DeviceDisconnected), what="the bad stream dropped")
@@ -166,32 +202,43 @@ def test_a_bad_header_drops_the_connection():
 
 def test_a_recorded_folder_is_replayed_once(tmp_path):
     view = View(width=640, height=360)
-    plan = SpinPlan(pockets=("36",), revolutions=(4.5,), before=("13",), track_s=1.5, drop_s=0.4, launch_s=0.4)
+    plan = SpinPlan(
+        pockets=("36",), revolutions=(4.5,), before=("13",), track_s=1.5, drop_s=0.4, launch_s=0.4
+    )
     renderer = Renderer(view, seed=2)
     for i in range(int((plan.duration + 0.8) * 30)):
         image, _ = renderer.render(plan.scene(i / 30, view))
         cv2.imwrite(str(tmp_path / f"f{i:04d}.png"), image)
     sink = Sink()
-    driver = RouletteCameraDriver("t1/camera", f"dir:{tmp_path}", sink.append, calibration=view.calibration(),
-                                  settle_s=0.25)
+    driver = RouletteCameraDriver(
+        "t1/camera", f"dir:{tmp_path}", sink.append, calibration=view.calibration(), settle_s=0.25
+    )
     driver.start()
     try:
         wait_for(lambda: sink.of(DeviceDisconnected), timeout=60, what="the end of the recording")
     finally:
         driver.stop()
     kinds = [(e.kind, getattr(e, "pockets", getattr(e, "phase", None))) for e in sink]
-    assert kinds == [("device_connected", None), ("roulette_balls_at_rest", ["13"]), ("roulette_ball_spin", "started"),
-                     ("roulette_ball_spin", "ended"), ("roulette_balls_at_rest", ["36"]),
-                     ("device_disconnected", None)]
+    assert kinds == [
+        ("device_connected", None),
+        ("roulette_balls_at_rest", ["13"]),
+        ("roulette_ball_spin", "started"),
+        ("roulette_ball_spin", "ended"),
+        ("roulette_balls_at_rest", ["36"]),
+        ("device_disconnected", None),
+    ]
     assert sink.of(BallSpin)[1].revolutions == [4] and sink.of(BallSpin)[1].complete  # frame times: exact
     assert not driver.connected
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({}, "needs its calibration"),
-    ({"calibration": View().calibration(), "colour": 1}, "unknown roulette-camera option"),
-    ({"calibration": {"radius": 100}}, "needs 'center'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({}, "needs its calibration"),
+        ({"calibration": View().calibration(), "colour": 1}, "unknown roulette-camera option"),
+        ({"calibration": {"radius": 100}}, "needs 'center'"),
+    ],
+)
 def test_bad_options_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         RouletteCameraDriver("t1/camera", "tcp://127.0.0.1:9", lambda e: None, **kwargs)
@@ -210,6 +257,9 @@ def test_the_simulator_refuses_pockets_its_wheel_lacks():
             sim.force_next(["00"])
         with pytest.raises(ValueError, match="pocket"):
             sim.force_next(["1", "2"])
-        assert render(Scene(0.0, (BallPose(pocket="1"),)), View(width=320, height=240))[1]["balls"][0]["pocket"] == "1"
+        assert (
+            render(Scene(0.0, (BallPose(pocket="1"),)), View(width=320, height=240))[1]["balls"][0]["pocket"]
+            == "1"
+        )
     finally:
         sim.stop()

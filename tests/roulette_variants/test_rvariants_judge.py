@@ -1,8 +1,9 @@
 """The roulette table judge (wheel + camera + revolutions + auto-start), fed hand-built events with explicit times."""
+
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -12,13 +13,18 @@ from recognition.game import Hold, Note, ResultReady, RoundSignal, SendCommand, 
 from recognition.games import GAMES
 from recognition.roulette import EUROPEAN, EuropeanRoulette
 from recognition.roulette_variants.spin_validity import revolutions_from_wheel, whole
-from recognition.roulette_variants.table_judge import HOLD_REASONS, NOTE_REASONS, VOID_REASONS, RouletteTableJudge
+from recognition.roulette_variants.table_judge import (
+    HOLD_REASONS,
+    NOTE_REASONS,
+    VOID_REASONS,
+    RouletteTableJudge,
+)
 from recognition.ss2_judge import HOLD_REASONS as _SS2_HOLDS
 from recognition.ss2_judge import NOTE_REASONS as _SS2_NOTES
 from recognition.ss2_judge import VOID_REASONS as _SS2_VOIDS
 
 WHEEL, CAMERA = "t1/wheel", "t1/camera"
-T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=UTC)
 
 
 def at(t: float) -> datetime:
@@ -26,8 +32,17 @@ def at(t: float) -> datetime:
 
 
 def st(state: int, counter: int, t: float, flags: int = 0) -> WheelStatus:
-    return WheelStatus(device_id=WHEEL, at=at(t), state=state, game_counter=counter, last_number=None, flags=flags,
-                       speed_rpm=15.0, direction="clockwise", raw=f"*X;{state};{counter:03d};  ;{flags:X};150;0")
+    return WheelStatus(
+        device_id=WHEEL,
+        at=at(t),
+        state=state,
+        game_counter=counter,
+        last_number=None,
+        flags=flags,
+        speed_rpm=15.0,
+        direction="clockwise",
+        raw=f"*X;{state};{counter:03d};  ;{flags:X};150;0",
+    )
 
 
 def res(counter: int, number: str, t: float) -> WheelResult:
@@ -39,13 +54,27 @@ def started(t: float, balls: int = 1) -> BallSpin:
 
 
 def ended(t: float, revolutions: list[int], complete: bool = True) -> BallSpin:
-    return BallSpin(device_id=CAMERA, at=at(t), phase="ended", balls=len(revolutions), revolutions=revolutions,
-                    complete=complete, frames=100)
+    return BallSpin(
+        device_id=CAMERA,
+        at=at(t),
+        phase="ended",
+        balls=len(revolutions),
+        revolutions=revolutions,
+        complete=complete,
+        frames=100,
+    )
 
 
 def rest(t: float, *pockets: str) -> BallsAtRest:
-    return BallsAtRest(device_id=CAMERA, at=at(t), pockets=list(pockets), rotor_angle_cdeg=1234, quality=97,
-                       settled_ms=500, frames=15)
+    return BallsAtRest(
+        device_id=CAMERA,
+        at=at(t),
+        pockets=list(pockets),
+        rotor_angle_cdeg=1234,
+        quality=97,
+        settled_ms=500,
+        frames=15,
+    )
 
 
 def unreadable(t: float, reason: str = "ball_on_fret") -> CameraUnreadable:
@@ -55,29 +84,41 @@ def unreadable(t: float, reason: str = "ball_on_fret") -> CameraUnreadable:
 def game(counter: int, number: str, t: float, *, rim_s: float = 8.0, camera: list | None = None) -> list:
     """A wheel game from state 2 (ball in rim after 4 s for rim_s, no more bets, the number 17 s later),
     with the camera's events merged in by time."""
-    wheel = [st(2, counter, t), st(3, counter, t + 4), st(4, counter, t + 4 + rim_s),
-             res(counter, number, t + 21 + rim_s), st(5, counter, t + 21.5 + rim_s)]
+    wheel = [
+        st(2, counter, t),
+        st(3, counter, t + 4),
+        st(4, counter, t + 4 + rim_s),
+        res(counter, number, t + 21 + rim_s),
+        st(5, counter, t + 21.5 + rim_s),
+    ]
     return sorted(wheel + (camera or []), key=lambda e: e.at)
 
 
-def seen(counter: int, t: float, *pockets: str, revs: int = 6, rim_s: float = 8.0, complete: bool = True) -> list:
+def seen(
+    counter: int, t: float, *pockets: str, revs: int = 6, rim_s: float = 8.0, complete: bool = True
+) -> list:
     """What the camera sees of a normal spin of that game: launched, counted, at rest before the number."""
-    return [started(t + 3.9, len(pockets)), ended(t + 18 + rim_s, [revs] * len(pockets), complete),
-            rest(t + 20 + rim_s, *pockets)]
+    return [
+        started(t + 3.9, len(pockets)),
+        ended(t + 18 + rim_s, [revs] * len(pockets), complete),
+        rest(t + 20 + rim_s, *pockets),
+    ]
 
 
 def run(judge, events) -> list:
     out = []
     for e in events:
         for d in judge.feed(e):
-            reasons = {Void: {**VOID_REASONS, **_SS2_VOIDS}, Hold: {**HOLD_REASONS, **_SS2_HOLDS},
-                       Note: {**NOTE_REASONS, **_SS2_NOTES}}.get(type(d))
+            reasons = {
+                Void: {**VOID_REASONS, **_SS2_VOIDS},
+                Hold: {**HOLD_REASONS, **_SS2_HOLDS},
+                Note: {**NOTE_REASONS, **_SS2_NOTES},
+            }.get(type(d))
             if reasons is not None:
                 assert d.code in reasons, d
                 assert d.message.startswith(reasons[d.code]), d
             out.append(d)
     return out
-
 
 
 def kinds(decisions) -> list[str]:
@@ -107,8 +148,15 @@ def test_the_camera_agrees_and_the_number_is_certified(camera_first):
     assert kinds(out) == ["open_round", "close_betting", "start_play", "result_ready"]
     ready = out[-1]
     assert ready.result == {"number": "17", "game_counter": 1}
-    assert ready.source == {"device_id": WHEEL, "game_counter": 1, "kind": "cammegh-ss2", "camera_device_id": CAMERA,
-                            "camera_pockets": ["17"], "ball_revolutions": 6, "revolutions_from": "camera"}
+    assert ready.source == {
+        "device_id": WHEEL,
+        "game_counter": 1,
+        "kind": "cammegh-ss2",
+        "camera_device_id": CAMERA,
+        "camera_pockets": ["17"],
+        "ball_revolutions": 6,
+        "revolutions_from": "camera",
+    }
 
 
 def test_a_camera_that_disagrees_holds_and_never_certifies():
@@ -136,11 +184,22 @@ def test_an_unreadable_moment_cleared_by_a_good_reading_certifies():
 
 def test_a_camera_lost_during_the_game_holds_and_its_return_releases_only_the_table_hold():
     judge = camera_judge()
-    cam = [started(3.9), DeviceDisconnected(device_id=CAMERA, at=at(10), reason="cable"),
-           DeviceConnected(device_id=CAMERA, at=at(11), port="tcp://cam"), ended(26, [6]), rest(28, "17")]
+    cam = [
+        started(3.9),
+        DeviceDisconnected(device_id=CAMERA, at=at(10), reason="cable"),
+        DeviceConnected(device_id=CAMERA, at=at(11), port="tcp://cam"),
+        ended(26, [6]),
+        rest(28, "17"),
+    ]
     out = run(judge, game(1, "17", 0, camera=cam))
-    assert kinds(out) == ["open_round", "hold:camera_lost", "release:camera_lost", "close_betting", "start_play",
-                          "hold:camera_missed_game"]
+    assert kinds(out) == [
+        "open_round",
+        "hold:camera_lost",
+        "release:camera_lost",
+        "close_betting",
+        "start_play",
+        "hold:camera_missed_game",
+    ]
     assert not results(out)
     # a camera connect or disconnect never voids the wheel's game (that is the wheel's own link)
     assert not [d for d in out if isinstance(d, Void)]
@@ -167,7 +226,9 @@ def test_the_last_games_ball_at_rest_before_the_launch_does_not_disturb():
 
 
 def test_a_camera_reading_outside_the_wheel_is_a_disagreement():
-    out = run(camera_judge(), game(1, "0", 0, camera=seen(1, 0, "00")))  # an American calibration on a European wheel
+    out = run(
+        camera_judge(), game(1, "0", 0, camera=seen(1, 0, "00"))
+    )  # an American calibration on a European wheel
     assert kinds(out)[-1] == "hold:camera_disagrees" and "not a pocket of this wheel" in out[-1].message
 
 
@@ -178,8 +239,15 @@ def test_two_balls_seen_on_a_single_ball_table_hold():
 
 def test_a_round_the_dealer_voided_is_not_certified_by_the_wheel_playing_on():
     judge = camera_judge()
-    out = run(judge, [st(2, 1, 0), st(3, 1, 4), started(3.9),
-                      RoundSignal(signal="round_ended", round_number=1, at=at(5), final_state="voided")])
+    out = run(
+        judge,
+        [
+            st(2, 1, 0),
+            st(3, 1, 4),
+            started(3.9),
+            RoundSignal(signal="round_ended", round_number=1, at=at(5), final_state="voided"),
+        ],
+    )
     out += run(judge, [st(4, 1, 12), ended(26, [6]), rest(28, "17"), res(1, "17", 30), st(5, 1, 30.5)])
     assert not results(out) and not [d for d in out if isinstance(d, Hold)]
 
@@ -187,8 +255,17 @@ def test_a_round_the_dealer_voided_is_not_certified_by_the_wheel_playing_on():
 def test_the_bare_ss2_judge_ignores_another_devices_link():
     """A camera configured on a table whose game does not use it must not void the wheel's game."""
     judge = EuropeanRoulette().new_judge()
-    out = run(judge, [st(2, 1, 0), st(3, 1, 4), DeviceDisconnected(device_id=CAMERA, at=at(5), reason="cable"),
-                      DeviceConnected(device_id=CAMERA, at=at(6), port="x"), st(4, 1, 12), res(1, "17", 30)])
+    out = run(
+        judge,
+        [
+            st(2, 1, 0),
+            st(3, 1, 4),
+            DeviceDisconnected(device_id=CAMERA, at=at(5), reason="cable"),
+            DeviceConnected(device_id=CAMERA, at=at(6), port="x"),
+            st(4, 1, 12),
+            res(1, "17", 30),
+        ],
+    )
     assert results(out) == [{"number": "17", "game_counter": 1}]
     out = run(judge, [DeviceDisconnected(device_id=WHEEL, at=at(40), reason="cable")])
     assert kinds(out) == ["hold:device_lost"]  # its own link still counts
@@ -196,9 +273,22 @@ def test_the_bare_ss2_judge_ignores_another_devices_link():
 
 def test_camera_events_on_a_table_that_does_not_use_the_camera_are_noted_once():
     judge = EuropeanRoulette().new_judge(min_ball_revolutions=4)
-    out = run(judge, game(1, "17", 0, camera=seen(1, 0, "5") + [DeviceDisconnected(device_id=CAMERA, at=at(29),
-                                                                                   reason="cable")]))
-    assert kinds(out) == ["open_round", "note:camera_events_ignored", "close_betting", "start_play", "result_ready"]
+    out = run(
+        judge,
+        game(
+            1,
+            "17",
+            0,
+            camera=seen(1, 0, "5") + [DeviceDisconnected(device_id=CAMERA, at=at(29), reason="cable")],
+        ),
+    )
+    assert kinds(out) == [
+        "open_round",
+        "note:camera_events_ignored",
+        "close_betting",
+        "start_play",
+        "result_ready",
+    ]
 
 
 def test_the_wheels_own_voids_pass_through_and_acknowledge():
@@ -221,7 +311,10 @@ def test_the_wheels_timing_bound_is_the_spec_arithmetic():
     assert whole(revolutions_from_wheel(timedelta(seconds=4.28))) == 4  # 1 + 4.28 * 2048 / 2920 = 4.0019
     assert whole(revolutions_from_wheel(timedelta(seconds=2.5), nmb_threshold=2500)) == 3
     from fractions import Fraction
-    assert whole(revolutions_from_wheel(timedelta(seconds=0.5), time_scale=Fraction(20))) == 8  # 1 + 10 * 2048 / 2920
+
+    assert (
+        whole(revolutions_from_wheel(timedelta(seconds=0.5), time_scale=Fraction(20))) == 8
+    )  # 1 + 10 * 2048 / 2920
 
 
 @pytest.mark.parametrize("rim_s, certified", [(8.0, True), (4.28, True), (4.27, False), (1.0, False)])
@@ -239,13 +332,17 @@ def test_revolutions_from_the_wheel_timings(rim_s, certified):
 
 def test_a_simulated_wheels_time_is_scaled():
     # a simulator at speed 20 plays state 3 in 0.4 s: 8 s of a real wheel
-    out = run(EuropeanRoulette().new_judge(min_ball_revolutions=4, wheel_time_scale=20), game(1, "9", 0, rim_s=0.4))
+    out = run(
+        EuropeanRoulette().new_judge(min_ball_revolutions=4, wheel_time_scale=20), game(1, "9", 0, rim_s=0.4)
+    )
     assert out[-1].source["ball_revolutions"] == 6
     out = run(EuropeanRoulette().new_judge(min_ball_revolutions=4), game(1, "9", 0, rim_s=0.4))
     assert kinds(out)[-1] == "void:too_few_revolutions"
 
 
-@pytest.mark.parametrize("revs, expected", [(3, "void:too_few_revolutions"), (4, "result_ready"), (11, "result_ready")])
+@pytest.mark.parametrize(
+    "revs, expected", [(3, "void:too_few_revolutions"), (4, "result_ready"), (11, "result_ready")]
+)
 def test_revolutions_counted_by_the_camera(revs, expected):
     out = run(camera_judge(), game(1, "17", 0, camera=seen(1, 0, "17", revs=revs)))
     assert kinds(out)[-1] == expected
@@ -257,7 +354,9 @@ def test_an_incomplete_camera_count_falls_back_to_the_wheel_or_holds():
     cam = seen(1, 0, "17", revs=2, complete=False)
     out = run(camera_judge(), game(1, "17", 0, camera=cam))
     assert out[-1].source["revolutions_from"] == "wheel" and out[-1].source["ball_revolutions"] == 6
-    out = run(camera_judge(revolution_source="camera"), game(1, "17", 0, camera=seen(1, 0, "17", complete=False)))
+    out = run(
+        camera_judge(revolution_source="camera"), game(1, "17", 0, camera=seen(1, 0, "17", complete=False))
+    )
     assert kinds(out)[-1] == "hold:revolutions_unknown" and not results(out)
 
 
@@ -274,14 +373,17 @@ def test_a_short_spin_by_the_camera_is_void_even_if_the_wheel_timing_looks_long(
 
 
 def test_no_revolution_check_when_switched_off():
-    out = run(camera_judge(min_ball_revolutions=0), game(1, "17", 0, rim_s=0.1, camera=seen(1, 0, "17", revs=0)))
+    out = run(
+        camera_judge(min_ball_revolutions=0), game(1, "17", 0, rim_s=0.1, camera=seen(1, 0, "17", revs=0))
+    )
     assert results(out) and "ball_revolutions" not in out[-1].source
 
 
 def test_every_roulette_game_checks_four_revolutions_by_default():
     roulettes = [g for g in GAMES.values() if getattr(g, "time_scale_setting", None) == "wheel_time_scale"]
-    assert {"european_roulette", "american_roulette", "lightning_roulette", "double_ball_roulette"} <= \
-        {g.game_id for g in roulettes}
+    assert {"european_roulette", "american_roulette", "lightning_roulette", "double_ball_roulette"} <= {
+        g.game_id for g in roulettes
+    }
     for game in roulettes:
         judge = game.new_judge()
         assert isinstance(judge, RouletteTableJudge) and judge.min_revolutions == 4, game.game_id
@@ -308,17 +410,22 @@ def test_double_ball_takes_both_pockets_from_the_camera(pockets, wheel):
     assert out[-1].source["camera_pockets"] == list(pockets)
 
 
-@pytest.mark.parametrize("pockets, wheel, why", [
-    (("17", "5"), "6", "the wheel says 6, the camera sees 17 and 5"),
-    (("17",), "17", "the camera sees 1 ball at rest (17), this game throws 2"),
-])
+@pytest.mark.parametrize(
+    "pockets, wheel, why",
+    [
+        (("17", "5"), "6", "the wheel says 6, the camera sees 17 and 5"),
+        (("17",), "17", "the camera sees 1 ball at rest (17), this game throws 2"),
+    ],
+)
 def test_double_ball_holds_when_the_wheel_is_not_one_of_the_balls(pockets, wheel, why):
     out = run(double_judge(), game(1, wheel, 0, camera=seen(1, 0, *pockets)))
     assert kinds(out)[-1] == "hold:camera_disagrees" and why in out[-1].message and not results(out)
 
 
 def test_double_ball_needs_both_balls_counted():
-    out = run(double_judge(), game(1, "5", 0, camera=[started(3.9, 2), ended(26, [6, 3]), rest(28, "5", "9")]))
+    out = run(
+        double_judge(), game(1, "5", 0, camera=[started(3.9, 2), ended(26, [6, 3]), rest(28, "5", "9")])
+    )
     assert kinds(out)[-1] == "void:too_few_revolutions"
     out = run(double_judge(), game(1, "5", 0, camera=[started(3.9, 2), ended(26, [6]), rest(28, "5", "9")]))
     assert out[-1].source["revolutions_from"] == "wheel"  # one track for two balls: not the camera's count
@@ -339,7 +446,9 @@ def test_auto_start_sets_the_mode_at_connect_and_starts_each_settled_game():
     assert all(d.device_role is None for d in out)  # a wheel alone: the table's only device
     out = run(judge, [st(1, 1, 1)] + game(1, "17", 2))
     sends = [d.command for d in out if isinstance(d, SendCommand)]
-    assert sends == ["*u 1"] and kinds(out)[-1] == "send_command"  # once, after the certified game, in state 5
+    assert (
+        sends == ["*u 1"] and kinds(out)[-1] == "send_command"
+    )  # once, after the certified game, in state 5
     assert kinds(out)[-2] == "result_ready"
     # a repeated status of the same waiting state sends nothing more
     assert run(judge, [st(5, 1, 40)]) == []
@@ -357,7 +466,9 @@ def test_auto_start_waits_for_the_dealer_on_a_held_game():
 
 def test_auto_start_after_the_dealer_settles_a_wheel_only_table():
     judge = EuropeanRoulette().new_judge(auto_start=True, start_command="*K")
-    out = run(judge, [st(2, 1, 0), st(3, 1, 4), st(4, 1, 12), res(1, "00", 30), st(5, 1, 30.2)])  # not a pocket
+    out = run(
+        judge, [st(2, 1, 0), st(3, 1, 4), st(4, 1, 12), res(1, "00", 30), st(5, 1, 30.2)]
+    )  # not a pocket
     assert kinds(out)[-1] == "hold:unverified_result"
     assert not [d for d in out if isinstance(d, SendCommand)]
     out = run(judge, [RoundSignal(signal="round_ended", round_number=1, at=at(60), final_state="voided")])
@@ -372,7 +483,9 @@ def test_auto_start_re_spins_a_short_spin():
 
 def test_auto_start_with_a_camera_names_the_wheel_whoever_decides():
     judge = camera_judge(auto_start=True, wheel_role="ss2")
-    out = run(judge, game(1, "17", 0, camera=seen(1, 0, "17")))  # the camera read first: the wheel's event decides
+    out = run(
+        judge, game(1, "17", 0, camera=seen(1, 0, "17"))
+    )  # the camera read first: the wheel's event decides
     assert kinds(out)[-2:] == ["result_ready", "send_command"]
     assert out[-1] == SendCommand(command="*u 1", device_role="ss2")
     judge = camera_judge(auto_start=True)
@@ -383,16 +496,19 @@ def test_auto_start_with_a_camera_names_the_wheel_whoever_decides():
     assert out[-1] == SendCommand(command="*u 1", device_role="wheel")
 
 
-@pytest.mark.parametrize("settings, message", [
-    ({"auto_start": True, "wheel_mode": 133}, "lacks bit 2"),
-    ({"start_command": "*u 2"}, "start_command must be one of"),
-    ({"min_ball_revolutions": -1}, "min_ball_revolutions"),
-    ({"min_ball_revolutions": 4.5}, "min_ball_revolutions"),
-    ({"wheel_time_scale": 0}, "wheel_time_scale"),
-    ({"nmb_threshold": 0}, "nmb_threshold"),
-    ({"revolution_source": "camera"}, "needs the camera"),
-    ({"camera": "yes"}, "camera is true or false"),
-])
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        ({"auto_start": True, "wheel_mode": 133}, "lacks bit 2"),
+        ({"start_command": "*u 2"}, "start_command must be one of"),
+        ({"min_ball_revolutions": -1}, "min_ball_revolutions"),
+        ({"min_ball_revolutions": 4.5}, "min_ball_revolutions"),
+        ({"wheel_time_scale": 0}, "wheel_time_scale"),
+        ({"nmb_threshold": 0}, "nmb_threshold"),
+        ({"revolution_source": "camera"}, "needs the camera"),
+        ({"camera": "yes"}, "camera is true or false"),
+    ],
+)
 def test_bad_settings_are_refused(settings, message):
     with pytest.raises(ValueError, match=message):
         EuropeanRoulette().new_judge(**settings)
@@ -422,8 +538,19 @@ def test_random_faults_never_certify_a_number_the_ball_is_not_in():
         ball = rng.choice(pockets)
         truth[counter] = ball
         wrong = rng.choice([p for p in pockets if p != ball])
-        fault = rng.choice(["none", "none", "wheel_wrong", "camera_wrong", "camera_lost", "camera_quiet",
-                            "unreadable", "short", "miss_spin"])
+        fault = rng.choice(
+            [
+                "none",
+                "none",
+                "wheel_wrong",
+                "camera_wrong",
+                "camera_lost",
+                "camera_quiet",
+                "unreadable",
+                "short",
+                "miss_spin",
+            ]
+        )
         cam = seen(counter, t, wrong if fault == "camera_wrong" else ball, revs=2 if fault == "short" else 6)
         if fault == "camera_lost":
             cam.insert(1, DeviceDisconnected(device_id=CAMERA, at=at(t + 9), reason="cable"))

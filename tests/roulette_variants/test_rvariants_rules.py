@@ -1,4 +1,5 @@
 """Outcomes of the roulette variants against hand-checked spins, exhaustive where the space is small."""
+
 from __future__ import annotations
 
 import json
@@ -38,8 +39,13 @@ def bets(out) -> list[str]:
 
 
 def test_every_variant_is_registered_with_its_devices():
-    for game_id in ("european_roulette", "american_roulette", "la_partage_roulette", "lightning_roulette",
-                    "double_ball_roulette"):
+    for game_id in (
+        "european_roulette",
+        "american_roulette",
+        "la_partage_roulette",
+        "lightning_roulette",
+        "double_ball_roulette",
+    ):
         assert GAMES[game_id].game_id == game_id
         assert GAMES[game_id].device_kinds == ("cammegh-ss2", "roulette-camera")
 
@@ -49,16 +55,53 @@ def test_every_variant_is_registered_with_its_devices():
 
 def test_american_hand_checked_spins():
     rules = AmericanRoulette()
-    assert bets(rules.outcome({"number": "00"})) == ["straight:00", "split:0-00", "split:00-2", "split:00-3",
-                                                     "street:0-00-2", "street:00-2-3", "five_bet:0-00-1-2-3"]
+    assert bets(rules.outcome({"number": "00"})) == [
+        "straight:00",
+        "split:0-00",
+        "split:00-2",
+        "split:00-3",
+        "street:0-00-2",
+        "street:00-2-3",
+        "five_bet:0-00-1-2-3",
+    ]
     assert bets(rules.outcome({"number": "2"})) == [
-        "straight:2", "split:0-2", "split:00-2", "split:1-2", "split:2-3", "split:2-5",
-        "street:0-00-2", "street:0-1-2", "street:00-2-3", "street:1-2-3", "corner:1-2-4-5", "corner:2-3-5-6",
-        "five_bet:0-00-1-2-3", "six_line:1-2-3-4-5-6", "dozen:1", "column:2", "low", "black", "even"]
+        "straight:2",
+        "split:0-2",
+        "split:00-2",
+        "split:1-2",
+        "split:2-3",
+        "split:2-5",
+        "street:0-00-2",
+        "street:0-1-2",
+        "street:00-2-3",
+        "street:1-2-3",
+        "corner:1-2-4-5",
+        "corner:2-3-5-6",
+        "five_bet:0-00-1-2-3",
+        "six_line:1-2-3-4-5-6",
+        "dozen:1",
+        "column:2",
+        "low",
+        "black",
+        "even",
+    ]
     seven = rules.outcome({"number": 7})
-    assert bets(seven) == ["straight:7", "split:4-7", "split:7-8", "split:7-10", "street:7-8-9",
-                           "corner:4-5-7-8", "corner:7-8-10-11", "six_line:4-5-6-7-8-9", "six_line:7-8-9-10-11-12",
-                           "dozen:1", "column:1", "low", "red", "odd"]
+    assert bets(seven) == [
+        "straight:7",
+        "split:4-7",
+        "split:7-8",
+        "split:7-10",
+        "street:7-8-9",
+        "corner:4-5-7-8",
+        "corner:7-8-10-11",
+        "six_line:4-5-6-7-8-9",
+        "six_line:7-8-9-10-11-12",
+        "dozen:1",
+        "column:1",
+        "low",
+        "red",
+        "odd",
+    ]
     assert rules.spot("five_bet:0-00-1-2-3").payout == 6  # seed L183: 6:1
 
 
@@ -103,7 +146,13 @@ def test_lightning_a_lucky_straight_up_pays_its_drawn_payout():
     extras = {"lucky_numbers": [{"number": "7", "payout": 199}, {"number": "17", "payout": 49}]}
     out = LIGHTNING.outcome({"number": "17"}, extras)
     straight = out["winning_bets"][0]
-    assert straight == {"bet": "straight:17", "type": "straight", "numbers": ["17"], "payout": 49, "lucky": True}
+    assert straight == {
+        "bet": "straight:17",
+        "type": "straight",
+        "numbers": ["17"],
+        "payout": 49,
+        "lucky": True,
+    }
     assert out["lucky"] is True
     assert out["lucky_numbers"] == extras["lucky_numbers"]
     # every other winning bet pays as in European roulette
@@ -113,7 +162,12 @@ def test_lightning_a_lucky_straight_up_pays_its_drawn_payout():
 def test_lightning_a_straight_up_off_the_lucky_numbers_pays_29():
     extras = {"lucky_numbers": [{"number": "0", "payout": 499}]}
     out = LIGHTNING.outcome({"number": "36"}, extras)
-    assert out["winning_bets"][0] == {"bet": "straight:36", "type": "straight", "numbers": ["36"], "payout": 29}
+    assert out["winning_bets"][0] == {
+        "bet": "straight:36",
+        "type": "straight",
+        "numbers": ["36"],
+        "payout": 29,
+    }
     assert out["lucky"] is False
     zero = LIGHTNING.outcome({"number": 0}, extras)
     assert zero["winning_bets"][0]["payout"] == 499
@@ -122,18 +176,21 @@ def test_lightning_a_straight_up_off_the_lucky_numbers_pays_29():
     assert literal.outcome({"number": "36"}, extras)["winning_bets"][0]["payout"] == 35
 
 
-@pytest.mark.parametrize("extras, message", [
-    (None, "needs the round's lucky numbers"),
-    ({}, "needs the round's lucky numbers"),
-    ({"lucky_numbers": []}, "one or more"),
-    ({"lucky_numbers": [{"number": "7", "payout": 28}]}, "not a whole number 29-499"),
-    ({"lucky_numbers": [{"number": "7", "payout": 500}]}, "not a whole number 29-499"),
-    ({"lucky_numbers": [{"number": "7", "payout": 99.0}]}, "not a whole number"),
-    ({"lucky_numbers": [{"number": "7", "payout": True}]}, "not a whole number"),
-    ({"lucky_numbers": [{"number": "00", "payout": 99}]}, "not a pocket"),
-    ({"lucky_numbers": [{"number": "7", "payout": 99}, {"number": 7, "payout": 49}]}, "twice"),
-    ({"lucky_numbers": [{"number": "7"}]}, "is {'number'"),
-])
+@pytest.mark.parametrize(
+    "extras, message",
+    [
+        (None, "needs the round's lucky numbers"),
+        ({}, "needs the round's lucky numbers"),
+        ({"lucky_numbers": []}, "one or more"),
+        ({"lucky_numbers": [{"number": "7", "payout": 28}]}, "not a whole number 29-499"),
+        ({"lucky_numbers": [{"number": "7", "payout": 500}]}, "not a whole number 29-499"),
+        ({"lucky_numbers": [{"number": "7", "payout": 99.0}]}, "not a whole number"),
+        ({"lucky_numbers": [{"number": "7", "payout": True}]}, "not a whole number"),
+        ({"lucky_numbers": [{"number": "00", "payout": 99}]}, "not a pocket"),
+        ({"lucky_numbers": [{"number": "7", "payout": 99}, {"number": 7, "payout": 49}]}, "twice"),
+        ({"lucky_numbers": [{"number": "7"}]}, "is {'number'"),
+    ],
+)
 def test_lightning_refuses_extras_it_cannot_pay_from(extras, message):
     with pytest.raises(ValueError, match=message):
         LIGHTNING.outcome({"number": "7"}, extras)
@@ -174,14 +231,17 @@ def test_lightning_draws_follow_the_seed_and_the_settings():
     assert [e["payout"] for e in only_three["lucky_numbers"]] == [299, 299, 299]
 
 
-@pytest.mark.parametrize("settings, message", [
-    ({"lucky_count_weights": {"0": 1}}, "outside 1..37"),
-    ({"lucky_count_weights": {"x": 1}}, "not a whole number"),
-    ({"lucky_count_weights": {"1": 0}}, "at least one weight must be positive"),
-    ({"lucky_payout_weights": {"28": 1}}, "outside 29..499"),
-    ({"lucky_payout_weights": {"99": -1}}, "whole number >= 0"),
-    ({"lucky_payout_weights": [49, 99]}, "table of value -> weight"),
-])
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        ({"lucky_count_weights": {"0": 1}}, "outside 1..37"),
+        ({"lucky_count_weights": {"x": 1}}, "not a whole number"),
+        ({"lucky_count_weights": {"1": 0}}, "at least one weight must be positive"),
+        ({"lucky_payout_weights": {"28": 1}}, "outside 29..499"),
+        ({"lucky_payout_weights": {"99": -1}}, "whole number >= 0"),
+        ({"lucky_payout_weights": [49, 99]}, "table of value -> weight"),
+    ],
+)
 def test_lightning_bad_draw_settings_stop_the_table_at_start(settings, message):
     with pytest.raises(ValueError, match=message):
         LIGHTNING.new_judge(**settings)
@@ -197,14 +257,21 @@ def test_lightning_return_to_player_of_a_straight_up():
         return LIGHTNING.outcome({"number": "17"}, extras)["winning_bets"][0]["payout"] + 1
 
     lucky_gross = sum(p * gross(True, m) for m, p in pay.items())
-    rtp = sum(pk * (Fraction(k, 37) * lucky_gross + (1 - Fraction(k, 37)) * gross(False)) for k, pk in counts.items())
+    rtp = sum(
+        pk * (Fraction(k, 37) * lucky_gross + (1 - Fraction(k, 37)) * gross(False))
+        for k, pk in counts.items()
+    )
     rtp /= 37  # a unit on one number: it comes up once in 37
     assert rtp == Fraction(13323, 13690)  # 97.32 %, documented in docs/roulette.md
     assert rtp < 1
     literal = build_game("lightning_roulette", {"straight_up_payout": 35})
-    literal_rtp = sum(pk * (Fraction(k, 37) * lucky_gross + (1 - Fraction(k, 37)) * 36)
-                      for k, pk in counts.items()) / 37
-    assert literal_rtp > Fraction(112, 100)  # why 29:1 is the default (the lucky numbers' own 1/37 share alone)
+    literal_rtp = (
+        sum(pk * (Fraction(k, 37) * lucky_gross + (1 - Fraction(k, 37)) * 36) for k, pk in counts.items())
+        / 37
+    )
+    assert literal_rtp > Fraction(
+        112, 100
+    )  # why 29:1 is the default (the lucky numbers' own 1/37 share alone)
     assert literal.straight_up_payout == 35
 
 
@@ -224,9 +291,24 @@ def test_lightning_extras_commit_and_evaluate():
 # --- Double Ball Roulette (seed 000 L117-177) ----------------------------------------------------------------
 
 DOUBLE = DoubleBallRoulette()
-SEED_PAYOUT = {"straight": 17, "split": 8, "street": 5, "corner": Fraction(7, 2), "six_line": 2, "column": 8,
-               "dozen": 8, "red": 3, "black": 3, "even": 3, "odd": 3, "low": 3, "high": 3, "any_double": 35,
-               "double": 1300, "red_black": 1}
+SEED_PAYOUT = {
+    "straight": 17,
+    "split": 8,
+    "street": 5,
+    "corner": Fraction(7, 2),
+    "six_line": 2,
+    "column": 8,
+    "dozen": 8,
+    "red": 3,
+    "black": 3,
+    "even": 3,
+    "odd": 3,
+    "low": 3,
+    "high": 3,
+    "any_double": 35,
+    "double": 1300,
+    "red_black": 1,
+}
 
 
 def wins(out) -> dict[str, int]:
@@ -236,15 +318,32 @@ def wins(out) -> dict[str, int]:
 def test_double_ball_hand_checked_spins():
     both_17 = wins(DOUBLE.outcome({"numbers": ["17", 17]}))
     assert both_17 == {
-        "straight:17": 2, "split:14-17": 2, "split:16-17": 2, "split:17-18": 2, "split:17-20": 2,
-        "street:16-17-18": 2, "corner:13-14-16-17": 2, "corner:14-15-17-18": 2, "corner:16-17-19-20": 2,
-        "corner:17-18-20-21": 2, "six_line:13-14-15-16-17-18": 2, "six_line:16-17-18-19-20-21": 2,
-        "column:2": 1, "dozen:2": 1, "black": 1, "odd": 1, "low": 1, "any_double": 1, "double:17": 1,
+        "straight:17": 2,
+        "split:14-17": 2,
+        "split:16-17": 2,
+        "split:17-18": 2,
+        "split:17-20": 2,
+        "street:16-17-18": 2,
+        "corner:13-14-16-17": 2,
+        "corner:14-15-17-18": 2,
+        "corner:16-17-19-20": 2,
+        "corner:17-18-20-21": 2,
+        "six_line:13-14-15-16-17-18": 2,
+        "six_line:16-17-18-19-20-21": 2,
+        "column:2": 1,
+        "dozen:2": 1,
+        "black": 1,
+        "odd": 1,
+        "low": 1,
+        "any_double": 1,
+        "double:17": 1,
     }
     seventeen_twenty = wins(DOUBLE.outcome({"numbers": ["20", "17"]}))
     assert seventeen_twenty["straight:17"] == seventeen_twenty["straight:20"] == 1
     assert seventeen_twenty["split:17-20"] == 2 and seventeen_twenty["corner:16-17-19-20"] == 2
-    outside = {b for b in seventeen_twenty if ":" not in b or b.split(":")[0] in ("column", "dozen", "double")}
+    outside = {
+        b for b in seventeen_twenty if ":" not in b or b.split(":")[0] in ("column", "dozen", "double")
+    }
     assert outside == {"column:2", "dozen:2", "black"}  # 17 odd/low, 20 even/high: those lose
     zero = DOUBLE.outcome({"numbers": ["0", "17"]})
     assert {w["type"] for w in zero["winning_bets"]} <= {"straight", "split", "street", "corner", "six_line"}
@@ -265,9 +364,24 @@ def test_double_ball_payouts_are_the_seed_table_with_an_exact_seven_halves():
     assert no_floats(out)
     canonical_json(out)
     counts = Counter(s.type for s in DOUBLE.spots)
-    assert counts == {"straight": 37, "split": 60, "street": 14, "corner": 23, "six_line": 11, "column": 3,
-                      "dozen": 3, "red": 1, "black": 1, "red_black": 1, "even": 1, "odd": 1, "low": 1, "high": 1,
-                      "any_double": 1, "double": 37}
+    assert counts == {
+        "straight": 37,
+        "split": 60,
+        "street": 14,
+        "corner": 23,
+        "six_line": 11,
+        "column": 3,
+        "dozen": 3,
+        "red": 1,
+        "black": 1,
+        "red_black": 1,
+        "even": 1,
+        "odd": 1,
+        "low": 1,
+        "high": 1,
+        "any_double": 1,
+        "double": 37,
+    }
 
 
 def test_double_ball_return_to_player_of_every_spot_over_every_pair_of_pockets():
@@ -277,11 +391,21 @@ def test_double_ball_return_to_player_of_every_spot_over_every_pair_of_pockets()
         for w in DOUBLE.outcome({"numbers": [a, b]})["winning_bets"]:
             returned[w["bet"]] += 1 + w["wins"] * Fraction(w["payout"])
     expected = {  # from the seed's table, by counting pairs: p = covered numbers
-        "straight": Fraction(1331, 1369), "split": Fraction(1328, 1369), "street": Fraction(1323, 1369),
-        "corner": Fraction(1316, 1369), "six_line": Fraction(1296, 1369), "column": Fraction(1296, 1369),
-        "dozen": Fraction(1296, 1369), "red": Fraction(1296, 1369), "black": Fraction(1296, 1369),
-        "even": Fraction(1296, 1369), "odd": Fraction(1296, 1369), "low": Fraction(1296, 1369),
-        "high": Fraction(1296, 1369), "red_black": Fraction(1296, 1369), "any_double": Fraction(36, 37),
+        "straight": Fraction(1331, 1369),
+        "split": Fraction(1328, 1369),
+        "street": Fraction(1323, 1369),
+        "corner": Fraction(1316, 1369),
+        "six_line": Fraction(1296, 1369),
+        "column": Fraction(1296, 1369),
+        "dozen": Fraction(1296, 1369),
+        "red": Fraction(1296, 1369),
+        "black": Fraction(1296, 1369),
+        "even": Fraction(1296, 1369),
+        "odd": Fraction(1296, 1369),
+        "low": Fraction(1296, 1369),
+        "high": Fraction(1296, 1369),
+        "red_black": Fraction(1296, 1369),
+        "any_double": Fraction(36, 37),
         "double": Fraction(1301, 1369),
     }
     for s in DOUBLE.spots:
@@ -291,28 +415,41 @@ def test_double_ball_return_to_player_of_every_spot_over_every_pair_of_pockets()
     assert Fraction(648, 1369) * 3 > Fraction(142, 100)
 
 
-@pytest.mark.parametrize("given, canonical", [
-    ({"numbers": ["17", "5"]}, {"numbers": ["5", "17"], "colors": ["red", "black"], "same_pocket": False}),
-    ({"numbers": [0, 0], "game_counter": 3},
-     {"numbers": ["0", "0"], "colors": ["green", "green"], "same_pocket": True}),
-    ({"numbers": ("36", "1"), "same_pocket": False}, {"numbers": ["1", "36"], "colors": ["red", "red"],
-                                                      "same_pocket": False}),
-])
+@pytest.mark.parametrize(
+    "given, canonical",
+    [
+        (
+            {"numbers": ["17", "5"]},
+            {"numbers": ["5", "17"], "colors": ["red", "black"], "same_pocket": False},
+        ),
+        (
+            {"numbers": [0, 0], "game_counter": 3},
+            {"numbers": ["0", "0"], "colors": ["green", "green"], "same_pocket": True},
+        ),
+        (
+            {"numbers": ("36", "1"), "same_pocket": False},
+            {"numbers": ["1", "36"], "colors": ["red", "red"], "same_pocket": False},
+        ),
+    ],
+)
 def test_double_ball_canonical_result(given, canonical):
     assert DOUBLE.validate_result(given) == canonical
 
 
-@pytest.mark.parametrize("given, message", [
-    ({"number": "17"}, "needs 'numbers'"),
-    ({"numbers": ["17"]}, "exactly two pockets"),
-    ({"numbers": ["1", "2", "3"]}, "exactly two pockets"),
-    ({"numbers": "17,5"}, "exactly two pockets"),
-    ({"numbers": ["17", "00"]}, "not a pocket"),
-    ({"numbers": ["17", "07"]}, "write '7'"),
-    ({"numbers": ["17", "5"], "same_pocket": True}, "same_pocket"),
-    ({"numbers": ["17", "5"], "colors": ["black", "black"]}, "colors"),
-    (["17", "5"], "is a dict"),
-])
+@pytest.mark.parametrize(
+    "given, message",
+    [
+        ({"number": "17"}, "needs 'numbers'"),
+        ({"numbers": ["17"]}, "exactly two pockets"),
+        ({"numbers": ["1", "2", "3"]}, "exactly two pockets"),
+        ({"numbers": "17,5"}, "exactly two pockets"),
+        ({"numbers": ["17", "00"]}, "not a pocket"),
+        ({"numbers": ["17", "07"]}, "write '7'"),
+        ({"numbers": ["17", "5"], "same_pocket": True}, "same_pocket"),
+        ({"numbers": ["17", "5"], "colors": ["black", "black"]}, "colors"),
+        (["17", "5"], "is a dict"),
+    ],
+)
 def test_double_ball_refuses_bad_results(given, message):
     with pytest.raises(ValueError, match=message):
         DOUBLE.validate_result(given)

@@ -1,16 +1,17 @@
 """Fixtures for the shoe tests: an event sink to wait on, a scanner end of a real pty, a thread-leak check."""
+
 from __future__ import annotations
 
 import os
 import queue
 import time
 import tty
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 from devices.events import DeviceEvent
-from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +66,11 @@ class EventLog:
 
     def cards(self, events: list[DeviceEvent] | None = None) -> list[DeviceEvent]:
         """The card events (drawn / unreadable) among ``events`` (default: all seen so far)."""
-        return [e for e in (self.seen if events is None else events) if e.kind in ("card_drawn", "card_unreadable")]
+        return [
+            e
+            for e in (self.seen if events is None else events)
+            if e.kind in ("card_drawn", "card_unreadable")
+        ]
 
 
 @pytest.fixture

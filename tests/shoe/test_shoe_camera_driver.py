@@ -2,6 +2,7 @@
 
 Every fault of the simulator leads to the event that makes the judge hold, never to a wrong card.
 """
+
 from __future__ import annotations
 
 import random
@@ -37,8 +38,9 @@ def stack():
 
 def camera(stack, events, *, seed: int = 11, sim_options=None, **options):
     # 60 frames a second: the simulator renders as fast as one core allows; capture times stay exact
-    sim = ShoeSimulator("camera", seed=seed, deal_interval=0.05, auto_deal=False, view_frames=4, fps=60,
-                        **(sim_options or {}))
+    sim = ShoeSimulator(
+        "camera", seed=seed, deal_interval=0.05, auto_deal=False, view_frames=4, fps=60, **(sim_options or {})
+    )
     stack.append(sim)
     sim.start()
     driver = CameraShoeDriver("table-1/shoe", sim.url, events, **{**FAST, **options})
@@ -76,22 +78,32 @@ def test_cards_and_every_fault_end_to_end(stack, events, decoder):
     # 4 cards, unreadable, double read, pull back, PROMO (extra), card, other shoe (extra), card, cut card
     assert len(truth) == 12 and truth[7].payload == "PROMO-0042" and truth[9].deck == "104730"
     summary = [(e.kind, getattr(e, "card", None)) for e in got]
-    expected = [("card_drawn", c.card) for c in truth[:4]] + [("card_unreadable", None)] + [
-        ("card_drawn", truth[5].card),  # double read: one card
-        ("card_drawn", truth[6].card),  # pulled and pushed back within the window: one card
-        ("card_drawn", None),  # unknown barcode
-        ("card_drawn", truth[8].card),
-        ("card_drawn", "9C"),  # other shoe
-        ("card_drawn", truth[10].card),
-        ("card_drawn", None),  # the cut card
-    ]
+    expected = (
+        [("card_drawn", c.card) for c in truth[:4]]
+        + [("card_unreadable", None)]
+        + [
+            ("card_drawn", truth[5].card),  # double read: one card
+            ("card_drawn", truth[6].card),  # pulled and pushed back within the window: one card
+            ("card_drawn", None),  # unknown barcode
+            ("card_drawn", truth[8].card),
+            ("card_drawn", "9C"),  # other shoe
+            ("card_drawn", truth[10].card),
+            ("card_drawn", None),  # the cut card
+        ]
+    )
     assert summary == expected, "\n".join(
-        [f"{e.kind} {getattr(e, 'card', '')} {getattr(e, 'payload', '')} {getattr(e, 'reason', '')} {e.raw}"
-         for e in got] + [f"truth {[(c.card, c.payload) for c in truth]}", f"{driver.health()['counters']}"])
+        [
+            f"{e.kind} {getattr(e, 'card', '')} {getattr(e, 'payload', '')} {getattr(e, 'reason', '')} {e.raw}"
+            for e in got
+        ]
+        + [f"truth {[(c.card, c.payload) for c in truth]}", f"{driver.health()['counters']}"]
+    )
     drawn = [e for e in got if isinstance(e, CardDrawn)]
     assert [e.payload for e in drawn] == [c.payload for i, c in enumerate(truth) if i != 4]
     assert drawn[6].payload == "PROMO-0042" and drawn[6].deck is None
-    assert drawn[8].deck == "104730" and all(e.deck == "104729" for i, e in enumerate(drawn) if i not in (6, 8, 10))
+    assert drawn[8].deck == "104730" and all(
+        e.deck == "104729" for i, e in enumerate(drawn) if i not in (6, 8, 10)
+    )
     assert drawn[-1].special == "cut_card"
     assert got == sorted(got, key=lambda e: e.at)
     h = driver.health()
@@ -142,8 +154,9 @@ def test_a_silent_source_is_dropped_and_a_card_in_view_is_reported(stack, events
     t = threading.Thread(target=serve, name="test-frozen-camera")
     t.start()
     try:
-        driver = CameraShoeDriver("t/shoe", f"tcp://127.0.0.1:{server.getsockname()[1]}", events,
-                                  frame_timeout=0.4, **FAST)
+        driver = CameraShoeDriver(
+            "t/shoe", f"tcp://127.0.0.1:{server.getsockname()[1]}", events, frame_timeout=0.4, **FAST
+        )
         stack.append(driver)
         driver.start()
         events.wait_kind("device_connected")
@@ -164,7 +177,9 @@ def test_a_folder_of_frames_and_a_video_file(tmp_path, events, stack):
     cards = [shoe.next() for _ in range(2)]
     frames = []
     for c in cards:
-        frames += [renderer.empty_frame(rng) if f is None else f for f in renderer.passage(c, rng, view_frames=4)]
+        frames += [
+            renderer.empty_frame(rng) if f is None else f for f in renderer.passage(c, rng, view_frames=4)
+        ]
         frames += [renderer.empty_frame(rng) for _ in range(3)]
     folder = tmp_path / "frames"
     folder.mkdir()
@@ -198,8 +213,9 @@ def test_options_are_checked_when_the_driver_is_built(events):
         CameraShoeDriver("t", "tcp://127.0.0.1:1", events, fold_windw=1)
     with pytest.raises(ValueError, match="not a frame source"):
         CameraShoeDriver("t", "nowhere", events)
-    d = CameraShoeDriver("t", "tcp://127.0.0.1:1", events, decoder="zxing-cpp", symbology="qr",
-                         find={"min_level": 120})
+    d = CameraShoeDriver(
+        "t", "tcp://127.0.0.1:1", events, decoder="zxing-cpp", symbology="qr", find={"min_level": 120}
+    )
     assert d.decoder_name == "zxing" and d.symbology == "qr" and d.opts.find.min_level == 120
     with pytest.raises(DeviceNotConnected, match="takes no commands"):
         d.send("T")

@@ -1,7 +1,8 @@
 """Pure reading logic: folding repeats, payload -> event, scanner line classification."""
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -10,7 +11,7 @@ from devices.shoe.fold import PayloadReader, RepeatFolder
 from devices.shoe.serial_shoe import classify_line
 from devices.shoe.vendor_table import default_vendor_table
 
-AT = datetime(2026, 1, 1, tzinfo=timezone.utc)
+AT = datetime(2026, 1, 1, tzinfo=UTC)
 T = default_vendor_table()
 AS = T.encode("AS", deck=104729, pack=3)
 KD = T.encode("KD", deck=104729, pack=0)
@@ -58,7 +59,13 @@ def test_many_payloads_do_not_grow_memory_beyond_the_window():
 def test_payload_reader_events():
     r = PayloadReader("t/shoe", T, 1.0)
     e = r.read(AS, now=0.0, at=AT, raw=AS)
-    assert isinstance(e, CardDrawn) and (e.card, e.deck, e.payload, e.special, e.raw) == ("AS", "104729", AS, None, AS)
+    assert isinstance(e, CardDrawn) and (e.card, e.deck, e.payload, e.special, e.raw) == (
+        "AS",
+        "104729",
+        AS,
+        None,
+        AS,
+    )
     assert e.at == AT and e.device_id == "t/shoe"
     assert r.read(AS, now=0.5, at=AT) is None  # folded
     cut = r.read("CUT", now=0.6, at=AT)
@@ -75,16 +82,19 @@ def test_payload_reader_events():
     assert r.counts == {"cards": 2, "specials": 1, "unknown": 2, "bad_check": 1, "folded": 1}
 
 
-@pytest.mark.parametrize("line, expected", [
-    (AS, ("payload", AS)),
-    ("  " + AS + " ", ("payload", AS)),
-    ("NOREAD", ("unreadable", "the scanner reported a no-read ('NOREAD')")),
-    ("noread", ("unreadable", "the scanner reported a no-read ('noread')")),
-    ("ERR", ("unreadable", "the scanner reported a no-read ('ERR')")),
-    ("\x00\x13abc", ("unreadable", "garbled line from the scanner (not printable ASCII)")),
-    ("10472\ufffd3012", ("unreadable", "garbled line from the scanner (not printable ASCII)")),
-    ("PROMO 1", ("payload", "PROMO 1")),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (AS, ("payload", AS)),
+        ("  " + AS + " ", ("payload", AS)),
+        ("NOREAD", ("unreadable", "the scanner reported a no-read ('NOREAD')")),
+        ("noread", ("unreadable", "the scanner reported a no-read ('noread')")),
+        ("ERR", ("unreadable", "the scanner reported a no-read ('ERR')")),
+        ("\x00\x13abc", ("unreadable", "garbled line from the scanner (not printable ASCII)")),
+        ("10472\ufffd3012", ("unreadable", "garbled line from the scanner (not printable ASCII)")),
+        ("PROMO 1", ("payload", "PROMO 1")),
+    ],
+)
 def test_classify_line(line, expected):
     assert classify_line(line) == expected
 

@@ -1,4 +1,5 @@
 """SerialShoeDriver over a real pty (raw mode): torn lines, garbage, repeats, unknown payloads, reconnects."""
+
 from __future__ import annotations
 
 import time
@@ -68,7 +69,7 @@ def test_torn_lines_are_joined_whatever_the_chunking(scanner, events, drivers):
     start(scanner.path, events, drivers)
     data = (payload("QH") + "\r" + payload("3C", pack=1) + "\n" + payload("7D", pack=2) + "\r\n").encode()
     for i in range(0, len(data), 3):  # 3-byte writes, \r and \n split across writes
-        scanner.write(data[i:i + 3])
+        scanner.write(data[i : i + 3])
         time.sleep(0.005)
     assert [events.wait_kind("card_drawn").card for _ in range(3)] == ["QH", "3C", "7D"]
     assert events.cards(events.drain(0.3)) == []  # the split CR LF made no extra line
@@ -88,7 +89,9 @@ def test_garbage_and_no_reads_are_unreadable_never_cards(scanner, events, driver
     scanner.write(b"\xff\xfe\x01\x02garbage\r\n")
     scanner.write(b"NOREAD\r\n")
     scanner.write(b"x" * 300 + b"\r\n")  # over-long: discarded by the framer, and reported
-    scanner.write((payload("AS")[:-1] + str((int(payload("AS")[-1]) + 5) % 10)).encode() + b"\r\n")  # bad check
+    scanner.write(
+        (payload("AS")[:-1] + str((int(payload("AS")[-1]) + 5) % 10)).encode() + b"\r\n"
+    )  # bad check
     scanner.write(payload("JD").encode() + b"\r\n")
     seen = [events.wait_for(lambda e: e.kind in ("card_drawn", "card_unreadable")) for _ in range(5)]
     kinds = [(e.kind, getattr(e, "card", None)) for e in seen]
@@ -122,8 +125,12 @@ def test_unknown_payloads_cut_card_and_other_shoe(scanner, events, drivers):
         scanner.write(p.encode() + b"\n")
     got = [events.wait_kind("card_drawn") for _ in range(5)]
     assert [(e.card, e.deck, e.special) for e in got] == [
-        (None, None, None), (None, "104729", None), (None, None, "cut_card"), ("AS", "222222", None),
-        ("AS", "104729", None)]
+        (None, None, None),
+        (None, "104729", None),
+        (None, None, "cut_card"),
+        ("AS", "222222", None),
+        ("AS", "104729", None),
+    ]
     assert got[0].payload == "PROMO-0042"
 
 
@@ -189,10 +196,15 @@ def test_unplugged_scanner_disconnects_and_a_reconnect_reads_again(scanner, even
 def test_a_custom_vendor_table_file(scanner, events, drivers, tmp_path):
     table = tmp_path / "acme.toml"
     codes = "\n".join(f'"{c}" = "{c}"' for c in T.cards if c != "JK")
-    table.write_text(f'vendor = "acme"\ntemplate = "A{{deck:3}}{{code:2}}"\ncharset = "alnum"\n'
-                     f'[specials]\n"ACUT" = "cut_card"\n[codes]\n{codes}\n')
+    table.write_text(
+        f'vendor = "acme"\ntemplate = "A{{deck:3}}{{code:2}}"\ncharset = "alnum"\n'
+        f'[specials]\n"ACUT" = "cut_card"\n[codes]\n{codes}\n'
+    )
     start(scanner.path, events, drivers, vendor_table=str(table))
     scanner.write(b"A0079S\r\nACUT\r\n1047293012\r\n")
     got = [events.wait_kind("card_drawn") for _ in range(3)]
-    assert [(e.card, e.deck, e.special) for e in got] == [("9S", "007", None), (None, None, "cut_card"),
-                                                          (None, None, None)]
+    assert [(e.card, e.deck, e.special) for e in got] == [
+        ("9S", "007", None),
+        (None, None, "cut_card"),
+        (None, None, None),
+    ]

@@ -1,4 +1,5 @@
 """The shoe simulator: seeded shoes, faults, the frame stream, and dealing for the studio's rounds."""
+
 from __future__ import annotations
 
 import socket
@@ -133,7 +134,15 @@ def test_serial_lines_and_faults_on_the_pty():
             data += os.read(fd, 4096)
         lines = data.split(b"\r\n")
         d = sim.dealt
-        expected = [d[0].payload, d[1].payload, d[2].payload, d[2].payload, "NOREAD", "PROMO-0042", d[5].payload]
+        expected = [
+            d[0].payload,
+            d[1].payload,
+            d[2].payload,
+            d[2].payload,
+            "NOREAD",
+            "PROMO-0042",
+            d[5].payload,
+        ]
         assert [x.decode() for x in lines[:-1]] == expected and lines[-1] == b"\x00junk"
         assert d[2].card == "AS" and d[4].payload == "PROMO-0042"
     finally:

@@ -1,7 +1,8 @@
 """CameraTracker, pure: observations of frames in, card events out."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -11,13 +12,15 @@ from devices.shoe.vision import CardRegion, Observation, Read
 
 T = default_vendor_table()
 AS, KD, QH = (T.encode(c, deck=104729, pack=1) for c in ("AS", "KD", "QH"))
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 WHOLE = CardRegion((640, 360), (480, 340), 0.0, False, 150000)
 EDGE = CardRegion((1200, 360), (480, 340), 0.0, True, 60000)
 
 
 def card(*texts: str, cards: int = 1) -> Observation:
-    return Observation("card", tuple(Read(t, "code128", 100.0 * i) for i, t in enumerate(texts)), (WHOLE,) * cards)
+    return Observation(
+        "card", tuple(Read(t, "code128", 100.0 * i) for i, t in enumerate(texts)), (WHOLE,) * cards
+    )
 
 
 def partial(*texts: str) -> Observation:
@@ -199,7 +202,10 @@ def test_the_cut_card_and_unknown_barcodes_are_facts_not_guesses():
     other = T.encode("AS", deck=123456, pack=0)
     r.feed(*passage(card(other), card(other)))
     assert [(e.card, e.special, e.deck, e.payload) for e in r.events] == [
-        (None, "cut_card", None, "CUT"), (None, None, None, "PROMO-0042"), ("AS", None, "123456", other)]
+        (None, "cut_card", None, "CUT"),
+        (None, None, None, "PROMO-0042"),
+        ("AS", None, "123456", other),
+    ]
 
 
 def test_bad_settings_are_refused():

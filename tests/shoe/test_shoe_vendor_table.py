@@ -1,4 +1,5 @@
 """Vendor tables: the shipped default, lookups both ways, check digits, and the errors a technician sees."""
+
 from __future__ import annotations
 
 import json
@@ -22,7 +23,11 @@ DEFAULT_FILE = Path(__file__).resolve().parents[2] / "devices" / "shoe" / "defau
 
 
 def minimal(**over):
-    data = {"vendor": "t", "template": "{code:2}", "codes": {f"{i + 1:02d}": c for i, c in enumerate(STANDARD_CARDS)}}
+    data = {
+        "vendor": "t",
+        "template": "{code:2}",
+        "codes": {f"{i + 1:02d}": c for i, c in enumerate(STANDARD_CARDS)},
+    }
     data.update(over)
     return data
 
@@ -72,7 +77,7 @@ def test_every_single_digit_error_is_caught_by_the_check_digit():
         for d in "0123456789":
             if d == payload[i]:
                 continue
-            wrong = payload[:i] + d + payload[i + 1:]
+            wrong = payload[:i] + d + payload[i + 1 :]
             assert t.lookup(wrong).status == "bad_check", wrong
 
 
@@ -80,12 +85,12 @@ def test_adjacent_transpositions_are_caught_except_09_90():
     t = default_vendor_table()
     rng = random.Random(4)
     for _ in range(200):
-        payload = t.encode(rng.choice(STANDARD_CARDS), deck=rng.randrange(10 ** 6), pack=rng.randrange(8))
+        payload = t.encode(rng.choice(STANDARD_CARDS), deck=rng.randrange(10**6), pack=rng.randrange(8))
         i = rng.randrange(len(payload) - 1)
         a, b = payload[i], payload[i + 1]
         if a == b or {a, b} == {"0", "9"}:
             continue
-        swapped = payload[:i] + b + a + payload[i + 2:]
+        swapped = payload[:i] + b + a + payload[i + 2 :]
         assert t.lookup(swapped).status == "bad_check", (payload, swapped)
 
 
@@ -108,10 +113,16 @@ def test_a_card_of_another_set_has_another_deck():
 
 
 def test_alphanumeric_scheme_with_literals_deck_id_and_no_check():
-    t = parse_vendor_table({
-        "vendor": "acme", "template": "AC-{deck:4}/{pack:1}-{code:2}", "charset": "alnum", "deck_id": "{deck}.{pack}",
-        "codes": {f"{c}": c for c in STANDARD_CARDS} | {"J1": "JK"}, "specials": {"AC-CUT": "cut_card"},
-    })
+    t = parse_vendor_table(
+        {
+            "vendor": "acme",
+            "template": "AC-{deck:4}/{pack:1}-{code:2}",
+            "charset": "alnum",
+            "deck_id": "{deck}.{pack}",
+            "codes": {f"{c}": c for c in STANDARD_CARDS} | {"J1": "JK"},
+            "specials": {"AC-CUT": "cut_card"},
+        }
+    )
     p = t.encode("9C", deck="X7Q2", pack=2)
     assert p == "AC-X7Q2/2-9C"
     assert t.lookup(p).card == "9C" and t.lookup(p).deck == "X7Q2.2"
@@ -124,24 +135,27 @@ def test_a_table_without_deck_field_reports_no_deck():
     assert t.lookup("01").card == "AS" and t.lookup("01").deck is None
 
 
-@pytest.mark.parametrize("over, message", [
-    ({"template": "{deck:6}{pack:1}"}, "needs a {code:N} field"),
-    ({"template": "{code:2}{colour:1}"}, "{colour} is unknown"),
-    ({"template": "{code:2}{code:2}"}, "appears twice"),
-    ({"template": "{code:2}{check:1}"}, "set check = 'luhn'"),
-    ({"template": "{check:1}{code:2}", "check": "luhn"}, "end with {check:1}"),
-    ({"template": "X{code:2}{check:1}", "check": "luhn"}, "all-digit payload"),
-    ({"template": "{code:2"}, "written {name:width}"),
-    ({"codes": {"01": "AS", "02": "AS"}, "require_full_deck": False}, "AS is given by two codes"),
-    ({"codes": {"01": "1S"}, "require_full_deck": False}, "'1S' is not a card"),
-    ({"codes": {"1": "AS"}, "require_full_deck": False}, "not a 2-character digits code"),
-    ({"codes": {"01": "AS"}}, "51 standard card(s) missing"),
-    ({"specials": {"07": "cut_card"}}, "also fits the template"),
-    ({"specials": {"CUT": "burn_card"}}, "specials.CUT"),
-    ({"deck_id": "{deck}"}, "deck_id"),
-    ({"symbology": "ean13"}, "symbology"),
-    ({"colour": "red"}, "colour"),
-])
+@pytest.mark.parametrize(
+    "over, message",
+    [
+        ({"template": "{deck:6}{pack:1}"}, "needs a {code:N} field"),
+        ({"template": "{code:2}{colour:1}"}, "{colour} is unknown"),
+        ({"template": "{code:2}{code:2}"}, "appears twice"),
+        ({"template": "{code:2}{check:1}"}, "set check = 'luhn'"),
+        ({"template": "{check:1}{code:2}", "check": "luhn"}, "end with {check:1}"),
+        ({"template": "X{code:2}{check:1}", "check": "luhn"}, "all-digit payload"),
+        ({"template": "{code:2"}, "written {name:width}"),
+        ({"codes": {"01": "AS", "02": "AS"}, "require_full_deck": False}, "AS is given by two codes"),
+        ({"codes": {"01": "1S"}, "require_full_deck": False}, "'1S' is not a card"),
+        ({"codes": {"1": "AS"}, "require_full_deck": False}, "not a 2-character digits code"),
+        ({"codes": {"01": "AS"}}, "51 standard card(s) missing"),
+        ({"specials": {"07": "cut_card"}}, "also fits the template"),
+        ({"specials": {"CUT": "burn_card"}}, "specials.CUT"),
+        ({"deck_id": "{deck}"}, "deck_id"),
+        ({"symbology": "ean13"}, "symbology"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
 def test_table_errors_name_the_key_and_the_problem(over, message):
     with pytest.raises(VendorTableError) as exc:
         parse_vendor_table(minimal(**over), "shoe.toml")

@@ -5,10 +5,11 @@ and motion blur and sensor noise (simulators.shoe.Imaging defaults). Each frame 
 real FrameAnalyzer and a CameraTracker with confirm_reads=1 (one frame = one card), so the
 assertion "never a wrong card" covers the frame-level safety rules (check digit, conflicts) too.
 """
+
 from __future__ import annotations
 
 import random
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -20,9 +21,14 @@ from simulators.shoe import CardRenderer, Imaging, Shoe, ShoeCard
 pytestmark = pytest.mark.timeout(60)
 
 T = default_vendor_table()
-AT = datetime(2026, 1, 1, tzinfo=timezone.utc)
-FLOORS = {("code128", "zxing"): 0.97, ("code128", "pyzbar"): 0.93, ("qr", "zxing"): 0.97, ("qr", "pyzbar"): 0.95,
-          ("datamatrix", "zxing"): 0.97}
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+FLOORS = {
+    ("code128", "zxing"): 0.97,
+    ("code128", "pyzbar"): 0.93,
+    ("qr", "zxing"): 0.97,
+    ("qr", "pyzbar"): 0.95,
+    ("datamatrix", "zxing"): 0.97,
+}
 SET_SIZE = {"code128": 120, "qr": 40, "datamatrix": 40}
 
 
@@ -54,7 +60,9 @@ def test_read_rate_and_never_a_wrong_card(symbology, decoder):
         events = tracker.observe(obs, now=0.0, at=AT, index=1) + tracker.flush(now=0.0, at=AT, why="end")
         drawn = [e for e in events if e.kind == "card_drawn"]
         for e in drawn:
-            assert (e.card, e.payload) == (card.card, card.payload), f"frame {i}: WRONG card {e.payload} for {card}"
+            assert (e.card, e.payload) == (card.card, card.payload), (
+                f"frame {i}: WRONG card {e.payload} for {card}"
+            )
         read += bool(drawn)
     rate = read / len(frames)
     print(f"{symbology} {decoder}: {read}/{len(frames)} read")
@@ -92,7 +100,10 @@ def test_straightening_makes_the_long_side_horizontal():
         pose = renderer.random_pose(random.Random(1))
         frame = renderer.frame(renderer.face(card), type(pose)(640, 360, angle, 1.0), random.Random(2))
         (region,) = find_cards(to_gray(frame))
-        assert abs(region.angle + angle) < 2.0 or abs(abs(region.angle + angle) - 180) < 2.0, (angle, region.angle)
+        assert abs(region.angle + angle) < 2.0 or abs(abs(region.angle + angle) - 180) < 2.0, (
+            angle,
+            region.angle,
+        )
         assert 1.3 < region.size[0] / region.size[1] < 1.5
         crop, _ = straighten(to_gray(frame), region)
         assert crop.shape[1] > crop.shape[0]

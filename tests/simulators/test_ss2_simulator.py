@@ -4,6 +4,7 @@ The pure model is checked line by line with a small parser of our own; the threa
 runner over a real pty. A round trip through the real driver runs when the driver
 module is importable.
 """
+
 from __future__ import annotations
 
 import collections
@@ -15,6 +16,7 @@ import select
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -80,7 +82,9 @@ def run_until(model: SS2Model, predicate, limit: int = 5000) -> list[X | str]:
 
 
 def is_state(state: int, **fields):
-    return lambda i: isinstance(i, X) and i.state == state and all(getattr(i, k) == v for k, v in fields.items())
+    return lambda i: (
+        isinstance(i, X) and i.state == state and all(getattr(i, k) == v for k, v in fields.items())
+    )
 
 
 def run_games(model: SS2Model, games: int) -> list[X | str]:
@@ -93,7 +97,9 @@ def run_games(model: SS2Model, games: int) -> list[X | str]:
             out.append(item)
             if isinstance(item, str) and WIN_RE.match(item):
                 seen += 1
-            elif isinstance(item, X) and item.state in (1, 2) and seen == games and _last_state(out[:-1]) == 5:
+            elif (
+                isinstance(item, X) and item.state in (1, 2) and seen == games and _last_state(out[:-1]) == 5
+            ):
                 return out
         assert len(out) < 200 * games + 500, "games do not finish"
 
@@ -181,19 +187,21 @@ def check_game_shape(game: dict[int, list[X]]) -> None:
     old_direction = lines[0].direction
     zero_at = next(i for i, s in enumerate(lines) if s.speed == 0)
     zeros = [s for s in lines if s.speed == 0]
-    launch = lines[zero_at + len(zeros):]
+    launch = lines[zero_at + len(zeros) :]
     braking = lines[:zero_at]
     # optional lines at the old speed, then braking about 25 units a report down to 000
     chain = len(braking) - 1
-    while chain > 0 and braking[chain - 1].speed - braking[chain].speed >= (15 if chain < len(braking) - 1 else 1):
+    while chain > 0 and braking[chain - 1].speed - braking[chain].speed >= (
+        15 if chain < len(braking) - 1 else 1
+    ):
         chain -= 1
     assert 1 <= chain + 1 <= 8  # lines at the old speed (the last one starts the braking)
-    steps = [a.speed - b.speed for a, b in zip(braking[chain:], braking[chain + 1:])]
+    steps = [a.speed - b.speed for a, b in zip(braking[chain:], braking[chain + 1 :])]
     assert 4 <= len(steps) <= 9 and all(0 < d <= 36 for d in steps)
     assert 18 <= sum(steps[:-1]) / len(steps[:-1]) <= 32
     assert braking[-1].speed < 32
     # 3-4 reports of 000 in the old direction, all together
-    assert 3 <= len(zeros) <= 4 and lines[zero_at:zero_at + len(zeros)] == zeros
+    assert 3 <= len(zeros) <= 4 and lines[zero_at : zero_at + len(zeros)] == zeros
     assert all(s.direction == old_direction for s in braking + zeros)
     # exactly two lines in the new direction (mode bit 1), then state 3 at the game speed
     assert len(launch) == 2
@@ -245,7 +253,10 @@ def test_winning_line_sits_before_the_first_state5_line_with_the_same_spin():
         assert before.spin == after.spin
         assert after.number == items[i]  # field 4 already carries it
     # every 4 -> 5 has its winning line in between
-    assert not any(isinstance(a, X) and isinstance(b, X) and (a.state, b.state) == (4, 5) for a, b in zip(items, items[1:]))
+    assert not any(
+        isinstance(a, X) and isinstance(b, X) and (a.state, b.state) == (4, 5)
+        for a, b in zip(items, items[1:])
+    )
 
 
 def test_spin_number_goes_up_only_on_5_to_2():
@@ -303,7 +314,7 @@ def test_p0_during_state2_slows_in_state2_then_state6():
     after = statuses(run(model, 20))
     in2 = [s for s in after if s.state == 2]
     in6 = [s for s in after if s.state == 6]
-    assert after[: len(in2)] == in2 and after[len(in2):] == in6  # 2 ... 2 then 6 ... 6
+    assert after[: len(in2)] == in2 and after[len(in2) :] == in6  # 2 ... 2 then 6 ... 6
     assert 3 <= len(in2) <= 7  # ~2.5 s in the capture
     speeds = [braking_at] + [s.speed for s in in2]
     assert all(0 < a - b <= 35 for a, b in zip(speeds, speeds[1:]))  # still slowing ~25/report
@@ -343,7 +354,14 @@ def test_numbers_are_uniform_over_a_few_thousand_seeded_games():
 
 @pytest.mark.parametrize(
     ("pockets", "label", "wire"),
-    [(37, "0", b" 0"), (37, "6", b" 6"), (37, "27", b"27"), (38, "00", b"00"), (39, "000", b"000"), (40, "0000", b"0000")],
+    [
+        (37, "0", b" 0"),
+        (37, "6", b" 6"),
+        (37, "27", b"27"),
+        (38, "00", b"00"),
+        (39, "000", b"000"),
+        (40, "0000", b"0000"),
+    ],
 )
 def test_forced_numbers_on_every_wheel(pockets, label, wire):
     model = started(seed=14, pockets=pockets)
@@ -467,7 +485,21 @@ def test_garbage_and_unknown_commands_never_crash():
         junk = "".join(rng.choice("*XPRTKuoqFSWMvVAO0123456789 ;.-abcz\t") for _ in range(rng.randint(0, 12)))
         assert isinstance(model.command(junk), list)
         model.tick()
-    for text in ("", "   ", "hello", "*", "*Z", "*P", "*P 2", "*u 2", "*o x", "*q 5", "*I 4", "*C", "\x00\xff"):
+    for text in (
+        "",
+        "   ",
+        "hello",
+        "*",
+        "*Z",
+        "*P",
+        "*P 2",
+        "*u 2",
+        "*o x",
+        "*q 5",
+        "*I 4",
+        "*C",
+        "\x00\xff",
+    ):
         assert model.command(text) == [], text
 
 
@@ -552,7 +584,14 @@ def test_inject_rejects_unknown_faults():
     with pytest.raises(ValueError):
         SS2Model().inject("meteor")
     assert set(FAULTS) == {
-        "launch_retry", "miss_spin", "no_ball", "sensor_fault", "ball_not_in_track", "power_loss", "garbage", "repeat_result",
+        "launch_retry",
+        "miss_spin",
+        "no_ball",
+        "sensor_fault",
+        "ball_not_in_track",
+        "power_loss",
+        "garbage",
+        "repeat_result",
     }
 
 
@@ -623,7 +662,7 @@ def test_no_ball_keeps_flag_1_then_stops_after_75_s():
     flagged = [x for x in s if x.flags == 1]
     assert all(x.state == 4 for x in flagged)
     first = s.index(flagged[0])
-    assert s[first:first + len(flagged)] == flagged  # persists until the wheel is stopped
+    assert s[first : first + len(flagged)] == flagged  # persists until the wheel is stopped
     assert 150 <= len(flagged) <= 150 + 8  # 75 s at 500 ms, then braking (state 4 kept while slowing)
     assert s[first + len(flagged)].state == 6
     assert s[-1].state == 6 and s[-1].speed == 0 and s[-1].flags == 0
@@ -770,7 +809,9 @@ def test_runner_over_a_pty_answers_and_plays():
                 sim.force_next_number(label)
             lines = reader.lines_until(lambda l: l.startswith(b"*X;2;015;"), timeout=8)
             assert [l for l in lines if WIN_RE.match(l.decode("latin-1"))] == [b"27", b" 0", b"13"]
-            assert all(STATUS_RE.match(l.decode()) or WIN_RE.match(l.decode()) for l in lines if l != b"*P OK")
+            assert all(
+                STATUS_RE.match(l.decode()) or WIN_RE.match(l.decode()) for l in lines if l != b"*P OK"
+            )
             port.write(b"*P 0\r")  # a bare \r terminates a command too
             lines = reader.lines_until(lambda l: l.startswith(b"*X;6;"))
             assert b"*P OK" in lines
@@ -872,7 +913,7 @@ def test_round_trip_through_the_driver():
     driver = pytest.importorskip("devices.roulette.cammegh_ss2")
     if not hasattr(driver, "iter_capture_events"):
         pytest.skip("driver has no iter_capture_events yet")
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     model = SS2Model(seed=60, spin=11, last_result="34", echo_commands=True)
     forced = ["27", "16", "6", "3", "10", "0"]  # the capture's results
@@ -890,9 +931,11 @@ def test_round_trip_through_the_driver():
     pieces, i = [], 0
     while i < len(data):
         n = cut.randint(1, 64)
-        pieces.append(data[i:i + n])
+        pieces.append(data[i : i + n])
         i += n
-    events = list(driver.iter_capture_events(pieces, "wheel-1", clock=lambda: datetime(2026, 1, 1, tzinfo=timezone.utc)))
+    events = list(
+        driver.iter_capture_events(pieces, "wheel-1", clock=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+    )
     results = [(e.game_counter, e.number) for e in events if e.kind == "wheel_result"]
     assert results == list(zip(range(11, 17), forced))
     assert not [e for e in events if e.kind in ("device_unknown", "wheel_restart", "wheel_fault")]

@@ -7,7 +7,7 @@ import base64
 import copy
 import hashlib
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -77,9 +77,15 @@ def feed_message(**overrides: Any) -> dict[str, Any]:
     ("value", "expected"),
     [
         ({"b": 1, "a": 2}, b'{"a":2,"b":1}'),
-        ({"a": [3, 1, 2], "B": {"z": None, "y": True, "x": False}}, b'{"B":{"x":false,"y":true,"z":null},"a":[3,1,2]}'),
+        (
+            {"a": [3, 1, 2], "B": {"z": None, "y": True, "x": False}},
+            b'{"B":{"x":false,"y":true,"z":null},"a":[3,1,2]}',
+        ),
         ({"é": "ü€😀", "z": "ascii"}, '{"z":"ascii","é":"ü€😀"}'.encode()),  # code-point order, raw UTF-8
-        ({"s": 'quote " backslash \\ nl \n tab \t ctl \u0001'}, b'{"s":"quote \\" backslash \\\\ nl \\n tab \\t ctl \\u0001"}'),
+        (
+            {"s": 'quote " backslash \\ nl \n tab \t ctl \u0001'},
+            b'{"s":"quote \\" backslash \\\\ nl \\n tab \\t ctl \\u0001"}',
+        ),
         ({"n": [0, -1, 10**18, 1.5, -0.25]}, b'{"n":[0,-1,1000000000000000000,1.5,-0.25]}'),
         ({}, b"{}"),
         ([], b"[]"),
@@ -106,7 +112,7 @@ def test_canonical_json_rejects_nan_and_infinity(bad: float) -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [{1: "int key"}, {"a": {None: 1}}, {"a": {1, 2}}, {"a": datetime.now(timezone.utc)}, {"a": b"bytes"}],
+    [{1: "int key"}, {"a": {None: 1}}, {"a": {1, 2}}, {"a": datetime.now(UTC)}, {"a": b"bytes"}],
     ids=["int-key", "none-key", "set", "datetime", "bytes"],
 )
 def test_canonical_json_rejects_non_json(bad: Any) -> None:
@@ -157,7 +163,12 @@ def test_sign_message_golden_vector() -> None:
     """Pins the exact bytes: a change here breaks every verifier in the field."""
     message = {"seq": 1, "kind": "result", "note": "zéro 😀", "n": [3, 1.5, None, True]}
     signed = sign_message(message, KEY)
-    assert message == {"seq": 1, "kind": "result", "note": "zéro 😀", "n": [3, 1.5, None, True]}  # not mutated
+    assert message == {
+        "seq": 1,
+        "kind": "result",
+        "note": "zéro 😀",
+        "n": [3, 1.5, None, True],
+    }  # not mutated
     body = '{"kind":"result","n":[3,1.5,null,true],"note":"zéro 😀","seq":1}'.encode()
     assert signed["hash"] == hashlib.sha256(body).hexdigest()
     assert signed["hash"] == "30f68ae1f27976a519ee266626c300c3c0662ab5c01f755107853566f7eab5f3"
@@ -219,7 +230,9 @@ def test_any_change_to_any_field_fails_verification(field: str) -> None:
 
 
 def test_one_flipped_byte_anywhere_in_the_text_fails_verification() -> None:
-    signed = sign_message(feed_message(source={"operators": ["Zoë", "Ana"], "approved_by": "Pit Boss 7"}), KEY)
+    signed = sign_message(
+        feed_message(source={"operators": ["Zoë", "Ana"], "approved_by": "Pit Boss 7"}), KEY
+    )
     raw = canonical_json(signed)
     parsed = 0
     for index in range(len(raw)):
@@ -295,15 +308,18 @@ def test_verify_rejects_nan_and_non_objects() -> None:
 def test_feed_message_round_trips_the_signed_dict() -> None:
     signed = sign_message(feed_message(), KEY)
     model = FeedMessage.model_validate(signed)
-    assert model.occurred_at == datetime(2026, 11, 29, 12, 0, 0, 123456, tzinfo=timezone.utc)
+    assert model.occurred_at == datetime(2026, 11, 29, 12, 0, 0, 123456, tzinfo=UTC)
     assert model.model_dump(mode="json") == signed  # the model re-serialises exactly what was signed
     assert FeedMessage.model_validate_json(canonical_json(signed)).model_dump(mode="json") == signed
 
 
 def test_format_timestamp() -> None:
     cet = timezone(timedelta(hours=1))
-    assert format_timestamp(datetime(2026, 11, 29, 13, 0, 0, 123456, tzinfo=cet)) == "2026-11-29T12:00:00.123456Z"
-    assert format_timestamp(datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)) == "2026-11-29T12:00:00.000000Z"
+    assert (
+        format_timestamp(datetime(2026, 11, 29, 13, 0, 0, 123456, tzinfo=cet))
+        == "2026-11-29T12:00:00.123456Z"
+    )
+    assert format_timestamp(datetime(2026, 11, 29, 12, 0, tzinfo=UTC)) == "2026-11-29T12:00:00.000000Z"
     with pytest.raises(ValueError):
         format_timestamp(datetime(2026, 11, 29, 12, 0))
 
@@ -339,8 +355,15 @@ def test_feed_message_rejects_invalid_messages(overrides: dict[str, Any]) -> Non
 
 def test_feed_message_accepts_voids_and_corrections() -> None:
     reason = {"code": "misread", "message": "ball jumped out after the read"}
-    correction = sign_message(feed_message(seq=2, version=2, kind="correction", reason=reason, prev_hash="a" * 64), KEY)
-    void = sign_message(feed_message(seq=3, kind="void", result=None, outcome=None, reason=reason, version=3, prev_hash="b" * 64), KEY)
+    correction = sign_message(
+        feed_message(seq=2, version=2, kind="correction", reason=reason, prev_hash="a" * 64), KEY
+    )
+    void = sign_message(
+        feed_message(
+            seq=3, kind="void", result=None, outcome=None, reason=reason, version=3, prev_hash="b" * 64
+        ),
+        KEY,
+    )
     assert FeedMessage.model_validate(correction).reason is not None
     assert FeedMessage.model_validate(void).result is None
 
@@ -374,8 +397,14 @@ def test_feed_message_schema_describes_the_wire_format() -> None:
     schema = json.loads(schema_documents()["feed-message.schema.json"])
     assert schema["additionalProperties"] is False
     assert set(schema["required"]) == set(feed_message()) | {"hash", "signature"}
-    assert schema["properties"]["kind"]["enum"] == ["result", "void", "correction", "commitment", "decision_window",
-                                                  "decision"]
+    assert schema["properties"]["kind"]["enum"] == [
+        "result",
+        "void",
+        "correction",
+        "commitment",
+        "decision_window",
+        "decision",
+    ]
     assert schema["properties"]["occurred_at"]["format"] == "date-time"
 
 

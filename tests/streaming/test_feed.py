@@ -15,7 +15,7 @@ import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -81,7 +81,7 @@ class GappyStore(InMemoryStore):
 
 
 def message_dict(seq: int, prev_hash: str, *, pad: int = 0) -> dict[str, Any]:
-    occurred = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc) + timedelta(seconds=seq, microseconds=123456)
+    occurred = datetime(2026, 11, 29, 12, 0, tzinfo=UTC) + timedelta(seconds=seq, microseconds=123456)
     number = (seq * 7) % 37
     result: dict[str, Any] = {"number": number}
     if pad:  # incompressible (the feed negotiates permessage-deflate)
@@ -306,7 +306,9 @@ async def collect(ws: ClientConnection, until_seq: int, timeout: float = 20) -> 
     return got
 
 
-async def refusal(server: FeedServer, query: str = "", headers: dict[str, str] | None = None) -> InvalidStatus:
+async def refusal(
+    server: FeedServer, query: str = "", headers: dict[str, str] | None = None
+) -> InvalidStatus:
     with pytest.raises(InvalidStatus) as info:
         async with ws_connect(server.url + query, additional_headers=headers or {}, open_timeout=5):
             pass
@@ -375,7 +377,9 @@ def test_feed_router_rejects_a_bad_public_key() -> None:
     ],
     ids=["missing", "wrong", "empty", "no-scheme", "basic", "prefix-of-token"],
 )
-def test_missing_or_wrong_token_is_refused_without_data(auth_server: FeedServer, headers: dict[str, str]) -> None:
+def test_missing_or_wrong_token_is_refused_without_data(
+    auth_server: FeedServer, headers: dict[str, str]
+) -> None:
     server = auth_server
 
     async def main() -> None:
@@ -397,7 +401,9 @@ def test_bearer_scheme_is_case_insensitive(feed_server: Callable[..., FeedServer
     server.commit_and_publish(chain(1)[0])
 
     async def main() -> None:
-        async with open_feed(server, "?after=0", additional_headers={"Authorization": f"bearer {TOKEN}"}) as ws:
+        async with open_feed(
+            server, "?after=0", additional_headers={"Authorization": f"bearer {TOKEN}"}
+        ) as ws:
             assert_exact(await collect(ws, 1), 1, 1, chain(1))
 
     asyncio.run(main())
@@ -537,7 +543,9 @@ def test_ring_overflow_and_unpublished_backlog_are_served_from_the_store(
     asyncio.run(main())
 
 
-def test_slow_consumer_falls_behind_then_catches_up_from_the_store(feed_server: Callable[..., FeedServer]) -> None:
+def test_slow_consumer_falls_behind_then_catches_up_from_the_store(
+    feed_server: Callable[..., FeedServer],
+) -> None:
     total = 800
     texts = chain(total, pad=4000)
     ring_size = 100
@@ -576,9 +584,10 @@ def test_stalled_consumer_does_not_slow_publish_and_is_dropped(
     async def main() -> None:
         sock = small_rcvbuf_socket(server.port)
         stalled_peer = "127.0.0.1:%d" % sock.getsockname()[1]
-        async with open_feed(server, "?after=0", sock=sock, max_queue=1) as stalled, open_feed(
-            server, "?after=0"
-        ) as healthy:
+        async with (
+            open_feed(server, "?after=0", sock=sock, max_queue=1) as stalled,
+            open_feed(server, "?after=0") as healthy,
+        ):
             await wait_until(lambda: len(server.consumers()) == 2)
             healthy_task = asyncio.create_task(collect(healthy, total))
             durations: list[float] = []
@@ -623,7 +632,10 @@ def test_consumers_are_visible_and_cleaned_up_on_disconnect(feed_server: Callabl
             await collect(b, 10)
             infos = server.consumers()
             assert len(infos) == 2
-            assert [(i.after, i.cursor, i.lag, i.catching_up) for i in infos] == [(0, 10, 0, False), (4, 10, 0, False)]
+            assert [(i.after, i.cursor, i.lag, i.catching_up) for i in infos] == [
+                (0, 10, 0, False),
+                (4, 10, 0, False),
+            ]
             assert infos[0].sent == 10 and infos[1].sent == 6
             assert infos[0].peer.startswith("127.0.0.1:")
             # An abrupt disconnect (no closing handshake) is cleaned up too.

@@ -1,4 +1,5 @@
 """Computer-drawn values: committed on the feed before betting closes, revealed with the result, checked by verify."""
+
 import asyncio
 import json
 import random
@@ -74,7 +75,9 @@ def test_commit_before_close_reveal_with_result(tmp_path):
     assert [m["kind"] for m in msgs] == ["commitment", "result"]
     commit, result = msgs
     reveal = result["reveal"]
-    assert commitment_hash(result["round_id"], reveal["extras"], reveal["nonce"]) == commit["commitment"]["hash"]
+    assert (
+        commitment_hash(result["round_id"], reveal["extras"], reveal["nonce"]) == commit["commitment"]["hash"]
+    )
     assert result["outcome"]["payout"] == reveal["extras"]["multiplier"]
     # the judge got the extras only once betting had closed
     assert [s.signal for s in table.judge.seen][:2] == ["round_opened", "betting_closed"]
@@ -92,7 +95,9 @@ def test_a_voided_round_still_reveals_its_draw(tmp_path):
     journal = Journal(tmp_path, load_or_create_key(tmp_path))
     table = Table("coin-1", LightningCoin(), journal, betting_seconds=0)
     table.open_round_by("dealer-ann")
-    table.void_by("dealer_void", "Camera lost", by="dealer-ann")  # before betting closed: no supervisor needed
+    table.void_by(
+        "dealer_void", "Camera lost", by="dealer-ann"
+    )  # before betting closed: no supervisor needed
     msgs = feed(journal)
     assert [m["kind"] for m in msgs] == ["commitment", "void"]
     assert msgs[1]["reveal"] is not None and msgs[1]["source"] == {"type": "manual", "people": ["dealer-ann"]}
@@ -117,7 +122,9 @@ def test_four_eyes_and_pacing_are_enforced(tmp_path):
         table.manual_result_by({"side": "tails"}, by="dealer-ann", approved_by=None, reason="camera")
     with pytest.raises(ValueError):
         table.manual_result_by({"side": "edge"}, by="dealer-ann", approved_by="sup-bob", reason="camera")
-    r = table.manual_result_by({"side": "tails"}, by="dealer-ann", approved_by="sup-bob", reason="camera failed")
+    r = table.manual_result_by(
+        {"side": "tails"}, by="dealer-ann", approved_by="sup-bob", reason="camera failed"
+    )
     assert r.state.value == "certified"
     msg = feed(journal)[-1]
     assert msg["source"]["type"] == "manual" and msg["source"]["people"] == ["dealer-ann", "sup-bob"]
@@ -134,6 +141,7 @@ def test_verify_rejects_bad_commitments():
     assert _check_commitment(commit, 5, c := {}, {}) is None and _check_commitment(result, 9, c, {}) is None
     assert "after betting closed" in _check_commitment(commit, 5, {}, {rid: 4})
     assert "does not match" in _check_commitment(
-        {**result, "reveal": {"extras": {"multiplier": 50}, "nonce": nonce}}, 9, {rid: (good, 5)}, {})
+        {**result, "reveal": {"extras": {"multiplier": 50}, "nonce": nonce}}, 9, {rid: (good, 5)}, {}
+    )
     assert "never committed" in _check_commitment(result, 9, {}, {})
     assert "does not reveal" in _check_commitment({**result, "reveal": None}, 9, {rid: (good, 5)}, {})

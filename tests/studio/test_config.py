@@ -1,4 +1,5 @@
 """A wrong configuration file is refused at start with the file, the key and what is wrong."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -52,21 +53,36 @@ def test_good_file_loads(tmp_path):
     assert not cfg.tables[0].device.is_simulator
 
 
-@pytest.mark.parametrize("change, key, words", [
-    (('game = "european_roulette"\n[tables.device]\nkind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"',
-      'game = "blackjack_99"\n[tables.device]\nkind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"'),
-     "tables[0].game", "unknown game 'blackjack_99'"),
-    (('kind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"', 'kind = "wheel-9000"\nurl = "/dev/ttyUSB0"'),
-     "tables[0].device.kind", "unknown device kind"),
-    (('port = 8123', 'port = 99999'), "server.port", "less than or equal"),
-    (('port = 8123', 'port = "eighty"'), "server.port", "integer"),
-    (('token = "0123456789abcdef0123"', 'token = "short"'), "consumers[0].token", "at least 16"),
-    (('id = "roulette-2"', 'id = "roulette-1"'), "(top level)", "duplicate table id: roulette-1"),
-    (('id = "roulette-2"', 'id = "Roulette Two"'), "tables[1].id", "a table id"),
-    (('speed = 20', 'speed = 0'), "tables[1].device.simulator.speed", "greater than 0"),
-    (('serial_number = "SS2-1"', 'serial_numbr = "SS2-1"'), "tables[0].device.serial_numbr", "Extra inputs"),
-    (('url = "/dev/ttyUSB0"', 'url = ""'), "tables[0].device.url", "at least 1"),
-])
+@pytest.mark.parametrize(
+    "change, key, words",
+    [
+        (
+            (
+                'game = "european_roulette"\n[tables.device]\nkind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"',
+                'game = "blackjack_99"\n[tables.device]\nkind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"',
+            ),
+            "tables[0].game",
+            "unknown game 'blackjack_99'",
+        ),
+        (
+            ('kind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"', 'kind = "wheel-9000"\nurl = "/dev/ttyUSB0"'),
+            "tables[0].device.kind",
+            "unknown device kind",
+        ),
+        (("port = 8123", "port = 99999"), "server.port", "less than or equal"),
+        (("port = 8123", 'port = "eighty"'), "server.port", "integer"),
+        (('token = "0123456789abcdef0123"', 'token = "short"'), "consumers[0].token", "at least 16"),
+        (('id = "roulette-2"', 'id = "roulette-1"'), "(top level)", "duplicate table id: roulette-1"),
+        (('id = "roulette-2"', 'id = "Roulette Two"'), "tables[1].id", "a table id"),
+        (("speed = 20", "speed = 0"), "tables[1].device.simulator.speed", "greater than 0"),
+        (
+            ('serial_number = "SS2-1"', 'serial_numbr = "SS2-1"'),
+            "tables[0].device.serial_numbr",
+            "Extra inputs",
+        ),
+        (('url = "/dev/ttyUSB0"', 'url = ""'), "tables[0].device.url", "at least 1"),
+    ],
+)
 def test_wrong_file_names_file_key_and_problem(tmp_path, change, key, words):
     old, new = change
     assert old in GOOD
@@ -89,23 +105,35 @@ def test_not_toml_and_missing_file(tmp_path):
 
 
 def test_cli_refuses_a_wrong_file_before_starting(tmp_path):
-    path = write(tmp_path, GOOD.replace('port = 8123', 'port = -1'))
+    path = write(tmp_path, GOOD.replace("port = 8123", "port = -1"))
     for args in (["run", "--config", str(path)], ["check-config", str(path)]):
-        r = subprocess.run([sys.executable, "-m", "studio.cli", *args], capture_output=True, text=True, timeout=60)
+        r = subprocess.run(
+            [sys.executable, "-m", "studio.cli", *args], capture_output=True, text=True, timeout=60
+        )
         assert r.returncode == 2
         assert "server.port" in r.stderr and str(path) in r.stderr
-    ok = subprocess.run([sys.executable, "-m", "studio.cli", "check-config", str(write(tmp_path, GOOD))],
-                        capture_output=True, text=True, timeout=60)
+    ok = subprocess.run(
+        [sys.executable, "-m", "studio.cli", "check-config", str(write(tmp_path, GOOD))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert ok.returncode == 0 and "2 tables" in ok.stdout
 
 
 def test_game_options_build_a_table_specific_game_or_are_refused(tmp_path):
-    from studio.config import build_game, parse_config
     from recognition.games import GAMES
+    from studio.config import build_game, parse_config
 
-    table = {"id": "m1", "game": "mega_ball", "game_options": {"mega_rule": "multiply"},
-             "devices": [{"kind": "modbus-ball-machine", "role": "machine", "url": "simulator"},
-                         {"kind": "serial-ball-reader", "role": "reader", "url": "simulator"}]}
+    table = {
+        "id": "m1",
+        "game": "mega_ball",
+        "game_options": {"mega_rule": "multiply"},
+        "devices": [
+            {"kind": "modbus-ball-machine", "role": "machine", "url": "simulator"},
+            {"kind": "serial-ball-reader", "role": "reader", "url": "simulator"},
+        ],
+    }
     cfg = parse_config({"tables": [table]})
     game = build_game("mega_ball", cfg.tables[0].game_options)
     assert game is not GAMES["mega_ball"] and type(game) is type(GAMES["mega_ball"])
@@ -117,7 +145,7 @@ def test_game_options_build_a_table_specific_game_or_are_refused(tmp_path):
 
 
 def test_wrong_game_settings_are_refused_at_load(tmp_path):
-    text = GOOD + '\n[tables.settings]\nbogus_setting = 3\n'
+    text = GOOD + "\n[tables.settings]\nbogus_setting = 3\n"
     with pytest.raises(ConfigError, match="tables\\[1\\].*settings for european_roulette"):
         load_config(write(tmp_path, text))
 
@@ -126,8 +154,14 @@ def test_simulated_wheels_get_their_time_scale_and_real_wheels_do_not():
     from studio.config import TableConfig
 
     def table(url: str, speed: float, settings: dict | None = None) -> TableConfig:
-        return TableConfig.model_validate({"id": "t1", "game": "european_roulette", "settings": settings or {},
-                                           "device": {"kind": "cammegh-ss2", "url": url, "simulator": {"speed": speed}}})
+        return TableConfig.model_validate(
+            {
+                "id": "t1",
+                "game": "european_roulette",
+                "settings": settings or {},
+                "device": {"kind": "cammegh-ss2", "url": url, "simulator": {"speed": speed}},
+            }
+        )
 
     assert table("simulator", 20).settings["wheel_time_scale"] == 20
     assert table("simulator", 2.5).settings["wheel_time_scale"] == 2.5
@@ -142,8 +176,9 @@ def test_monopoly_bonus_dice_from_a_camera_need_a_dice_camera_at_the_table():
     camera = {"kind": "dice-camera", "role": "dice", "url": "simulator"}
 
     def table(settings: dict, devices: list[dict]) -> TableConfig:
-        return TableConfig.model_validate({"id": "m1", "game": "monopoly_live", "settings": settings,
-                                           "devices": devices})
+        return TableConfig.model_validate(
+            {"id": "m1", "game": "monopoly_live", "settings": settings, "devices": devices}
+        )
 
     assert table({"bonus_dice": "camera"}, [encoder, camera]).settings["bonus_dice"] == "camera"
     assert table({}, [encoder])  # the secure generator's dice need no camera

@@ -1,5 +1,6 @@
 """Refused consumer tokens on the studio's API (studio/consumer_guard.py), over real HTTP and a real WebSocket:
 journaled without the token, slowed down per address, and never in the way of a valid token."""
+
 from __future__ import annotations
 
 import asyncio
@@ -35,8 +36,15 @@ class FakeClock:
 
 @pytest.fixture()
 def served(tmp_path: Path):
-    studio = Studio(parse_config({"studio": {"data_dir": str(tmp_path / "data")},
-                                  "consumers": [{"name": "backend", "token": TOKEN}], "tables": []}))
+    studio = Studio(
+        parse_config(
+            {
+                "studio": {"data_dir": str(tmp_path / "data")},
+                "consumers": [{"name": "backend", "token": TOKEN}],
+                "tables": [],
+            }
+        )
+    )
     clock = FakeClock()
     throttle = Throttle(free_ip_attempts=3, base_delay=2.0, max_delay=60.0, clock=clock)
     app = create_app(studio, consumer_throttle=throttle)
@@ -61,7 +69,9 @@ def refusals(studio: Studio) -> list[dict[str, Any]]:
     studio.journal.flush()
     db = sqlite3.connect(f"file:{studio.journal.path}?mode=ro", uri=True)
     try:
-        rows = db.execute("SELECT body FROM records WHERE kind = 'consumer_auth_refused' ORDER BY seq").fetchall()
+        rows = db.execute(
+            "SELECT body FROM records WHERE kind = 'consumer_auth_refused' ORDER BY seq"
+        ).fetchall()
     finally:
         db.close()
     return [json.loads(b) for (b,) in rows]
@@ -70,14 +80,16 @@ def refusals(studio: Studio) -> list[dict[str, Any]]:
 def feed_refused(host: str, token: str) -> bool:
     async def run() -> bool:
         try:
-            async with websockets.connect(f"ws://{host}/v1/feed?after=0",
-                                          additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+            async with websockets.connect(
+                f"ws://{host}/v1/feed?after=0", additional_headers={"Authorization": f"Bearer {token}"}
+            ) as ws:
                 await asyncio.wait_for(ws.recv(), 0.5)
         except websockets.InvalidStatus as exc:
             return exc.response.status_code == 403
         except TimeoutError:
             return False  # accepted: the feed is open (and empty)
         return False
+
     return asyncio.run(run())
 
 
@@ -97,8 +109,10 @@ def test_refused_tokens_are_journaled_and_slowed_down_but_a_valid_token_always_p
     assert feed_refused(host, WRONG)
     found = refusals(studio)
     assert [(r["reason"], r["path"], r["address"]) for r in found] == [
-        ("missing_token", "/v1/tables", "127.0.0.1"), ("wrong_token", "/v1/tables", "127.0.0.1"),
-        ("wrong_token", "/v1/feed", "127.0.0.1")]
+        ("missing_token", "/v1/tables", "127.0.0.1"),
+        ("wrong_token", "/v1/tables", "127.0.0.1"),
+        ("wrong_token", "/v1/feed", "127.0.0.1"),
+    ]
     # the fourth failure is answered as usual, and from then on the address waits (2 s, then 4 s, ...)
     assert http.post("/v1/tables/x/decisions", headers=wrong, json={}).status_code == 401
     for _ in range(3):

@@ -1,4 +1,5 @@
 """The journal: durable, hash-chained, signed; any changed byte is caught by verify."""
+
 import json
 import os
 import sqlite3
@@ -14,12 +15,20 @@ from studio.keys import KEY_FILE, KeyError_, load_or_create_key, load_public_key
 
 
 def feed_message(n: int, kind: str = "result") -> dict:
-    return {"kind": kind, "table_id": "t1", "game": "european_roulette", "round_id": f"r{n}",
-            "round_number": n, "version": 1, "result": {"number": str(n % 37)} if kind != "void" else None,
-            "outcome": {"winning_bets": []} if kind != "void" else None,
-            "reason": {"code": "miss_spin", "message": "ball"} if kind == "void" else None,
-            "source": {"type": "device", "device_id": "w1", "serial_number": "S1"},
-            "commitment": None, "reveal": None}
+    return {
+        "kind": kind,
+        "table_id": "t1",
+        "game": "european_roulette",
+        "round_id": f"r{n}",
+        "round_number": n,
+        "version": 1,
+        "result": {"number": str(n % 37)} if kind != "void" else None,
+        "outcome": {"winning_bets": []} if kind != "void" else None,
+        "reason": {"code": "miss_spin", "message": "ball"} if kind == "void" else None,
+        "source": {"type": "device", "device_id": "w1", "serial_number": "S1"},
+        "commitment": None,
+        "reveal": None,
+    }
 
 
 @pytest.fixture(params=["process", "thread"])
@@ -166,17 +175,26 @@ def test_verify_command_exit_codes(tmp_path):
     j = Journal(tmp_path, load_or_create_key(tmp_path))
     fill(j, 2)
     j.close()
-    ok = subprocess.run([sys.executable, "-m", "studio.cli", "verify", "--data", str(tmp_path)],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "studio.cli", "verify", "--data", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0, ok.stderr
     assert "journal ok" in ok.stdout
     tamper(tmp_path / JOURNAL_FILE, 4, "body", 3)
-    bad = subprocess.run([sys.executable, "-m", "studio.cli", "verify", "--data", str(tmp_path)],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "studio.cli", "verify", "--data", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 1
     assert "record 4" in bad.stderr
-    missing = subprocess.run([sys.executable, "-m", "studio.cli", "verify", "--data", str(tmp_path / "nope")],
-                             capture_output=True, text=True)
+    missing = subprocess.run(
+        [sys.executable, "-m", "studio.cli", "verify", "--data", str(tmp_path / "nope")],
+        capture_output=True,
+        text=True,
+    )
     assert missing.returncode == 1
 
 

@@ -1,6 +1,7 @@
 """The journal's writer in a process of its own (the default): same journal as the thread writer, and it
 neither loses nor outlives the studio: Ctrl-C does not stop it, a dead writer stops the journal loudly, a
 killed studio leaves no writer behind and an intact journal."""
+
 from __future__ import annotations
 
 import os
@@ -21,24 +22,45 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def feed_message(n: int) -> dict:
-    return {"kind": "result", "table_id": "t1", "game": "european_roulette", "round_id": f"r{n}",
-            "round_number": n, "version": 1, "result": {"number": str(n % 37)}, "outcome": {"winning_bets": []},
-            "reason": None, "source": {"type": "device", "device_id": "w1", "serial_number": "S1"},
-            "commitment": None, "reveal": None}
+    return {
+        "kind": "result",
+        "table_id": "t1",
+        "game": "european_roulette",
+        "round_id": f"r{n}",
+        "round_number": n,
+        "version": 1,
+        "result": {"number": str(n % 37)},
+        "outcome": {"winning_bets": []},
+        "reason": None,
+        "source": {"type": "device", "device_id": "w1", "serial_number": "S1"},
+        "commitment": None,
+        "reveal": None,
+    }
 
 
 def write_some(j: Journal, n: int) -> None:
     for i in range(1, n + 1):
-        j.append("device_event", {"kind": "wheel_status", "i": i, "text": "é ü 中"}, table_id="t1", round_id=f"r{i}")
+        j.append(
+            "device_event",
+            {"kind": "wheel_status", "i": i, "text": "é ü 中"},
+            table_id="t1",
+            round_id=f"r{i}",
+        )
         projection = {"round_id": f"r{i}", "table_id": "t1", "round_number": i, "state": "certified"}
-        j.append("round_state", dict(projection, transition="certify"), table_id="t1", round_id=f"r{i}",
-                 round_projection=projection)
+        j.append(
+            "round_state",
+            dict(projection, transition="certify"),
+            table_id="t1",
+            round_id=f"r{i}",
+            round_projection=projection,
+        )
         j.append_feed(feed_message(i))
     j.flush()
 
 
 def records(path: Path) -> list[tuple]:
     import sqlite3
+
     db = sqlite3.connect(path / "journal.sqlite3")
     try:
         return list(db.execute("SELECT seq, kind, table_id, round_id, feed_seq FROM records ORDER BY seq"))
@@ -152,8 +174,11 @@ STUDIO_SCRIPT = textwrap.dedent("""
 
 
 def test_a_killed_studio_leaves_no_writer_behind_and_an_intact_journal(tmp_path: Path) -> None:
-    proc = subprocess.Popen([sys.executable, "-c", STUDIO_SCRIPT.format(root=str(ROOT), data=str(tmp_path))],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", STUDIO_SCRIPT.format(root=str(ROOT), data=str(tmp_path))],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         pid = int(proc.stdout.readline())
         durable = 0
@@ -184,8 +209,12 @@ def test_a_killed_studio_leaves_no_writer_behind_and_an_intact_journal(tmp_path:
 def test_the_writer_is_a_setting(tmp_path: Path) -> None:
     base = {"studio": {"data_dir": str(tmp_path)}, "consumers": [], "tables": []}
     assert parse_config(base, "t").studio.journal_writer == "process"
-    assert parse_config({**base, "studio": {"data_dir": str(tmp_path), "journal_writer": "thread"}},
-                        "t").studio.journal_writer == "thread"
+    assert (
+        parse_config(
+            {**base, "studio": {"data_dir": str(tmp_path), "journal_writer": "thread"}}, "t"
+        ).studio.journal_writer
+        == "thread"
+    )
     with pytest.raises(ConfigError, match="journal_writer"):
         parse_config({**base, "studio": {"data_dir": str(tmp_path), "journal_writer": "fork"}}, "t")
     with pytest.raises(ValueError, match="writer"):

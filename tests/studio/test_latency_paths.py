@@ -5,6 +5,7 @@
   caller that blocks on the loop's own thread does not deadlock;
 * one shared thread reads every pty-backed serial driver, and is gone once the last one stops.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -17,19 +18,24 @@ import sqlite3
 import threading
 import time
 import tty
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent, DeviceUnknownMessage
 from devices.serial_line import SerialLineDriver
 from streaming.canonical import (
-    _check_json_value, canonical_json, sign_message, sign_message_text, verify_message,
+    _check_json_value,
+    canonical_json,
+    sign_message,
+    sign_message_text,
+    verify_message,
 )
 from studio.journal import Journal, check_feed_message, rfc3339, utcnow, verify_journal
-from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)
@@ -44,26 +50,42 @@ def no_thread_left() -> Iterator[None]:
 def reference_canonical_json(obj: Any) -> bytes:
     """The implementation before the fast path: walk every value, then dump."""
     _check_json_value(obj, "")
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode(
+        "utf-8"
+    )
 
 
 ROULETTE_LIKE = {
-    "kind": "result", "table_id": "roulette-1", "game": "european_roulette", "round_id": "r-1", "round_number": 7,
-    "version": 1, "result": {"number": "17"},
-    "outcome": {"number": "17", "colour": "black", "bets": [{"bet": f"split-{i}", "wins": i % 2 == 0, "pays": 17}
-                                                            for i in range(40)]},
-    "reason": None, "source": {"device_id": "roulette-1/cammegh-ss2", "game_counter": 12},
-    "commitment": None, "reveal": None, "occurred_at": "2026-11-29T12:00:00.000000Z",
+    "kind": "result",
+    "table_id": "roulette-1",
+    "game": "european_roulette",
+    "round_id": "r-1",
+    "round_number": 7,
+    "version": 1,
+    "result": {"number": "17"},
+    "outcome": {
+        "number": "17",
+        "colour": "black",
+        "bets": [{"bet": f"split-{i}", "wins": i % 2 == 0, "pays": 17} for i in range(40)],
+    },
+    "reason": None,
+    "source": {"device_id": "roulette-1/cammegh-ss2", "game_counter": 12},
+    "commitment": None,
+    "reveal": None,
+    "occurred_at": "2026-11-29T12:00:00.000000Z",
 }
 
 SAME_BYTES = [
     ROULETTE_LIKE,
-    {"b": 1, "a": [1, 2.5, -0.0, 1e16, None, True, False], "c": {"z": "zéro 😀", "y": "\u2028\x00\"\\"}},
+    {"b": 1, "a": [1, 2.5, -0.0, 1e16, None, True, False], "c": {"z": "zéro 😀", "y": '\u2028\x00"\\'}},
     {"tuple": (1, (2, 3)), "nested": [(), {}, [[]]]},  # tuples are written as lists
     {"big": 2**70, "neg": -(2**63)},
     [1, "two", {"three": 3}],
-    "text", 5, None, True, 1.5,
+    "text",
+    5,
+    None,
+    True,
+    1.5,
 ]
 
 
@@ -72,19 +94,24 @@ def test_canonical_json_gives_the_bytes_of_the_value_walk(value: Any) -> None:
     assert canonical_json(value) == reference_canonical_json(value)
 
 
-@pytest.mark.parametrize("bad, exc, where", [
-    ({1: "int key at the top of a flat object"}, TypeError, "$"),
-    ({"a": [{"b": {1: "int key"}}]}, TypeError, ".a[0].b"),
-    ({"a": {None: 1}}, TypeError, ".a"),
-    ({"a": {True: 1}}, TypeError, ".a"),
-    ({"a": {1.5: 1}}, TypeError, ".a"),
-    ({"deep": [[{"x": {2: 3, 4: 5}}]]}, TypeError, ".deep[0][0].x"),
-    ({"a": [1, math.nan]}, ValueError, ".a[1]"),
-    ({"a": {"b": -math.inf}}, ValueError, ".a.b"),
-    ({"a": {1, 2}}, TypeError, ".a"),
-    ({"a": b"bytes"}, TypeError, ".a"),
-])
-def test_canonical_json_refuses_what_the_walk_refuses_and_names_the_place(bad: Any, exc: type, where: str) -> None:
+@pytest.mark.parametrize(
+    "bad, exc, where",
+    [
+        ({1: "int key at the top of a flat object"}, TypeError, "$"),
+        ({"a": [{"b": {1: "int key"}}]}, TypeError, ".a[0].b"),
+        ({"a": {None: 1}}, TypeError, ".a"),
+        ({"a": {True: 1}}, TypeError, ".a"),
+        ({"a": {1.5: 1}}, TypeError, ".a"),
+        ({"deep": [[{"x": {2: 3, 4: 5}}]]}, TypeError, ".deep[0][0].x"),
+        ({"a": [1, math.nan]}, ValueError, ".a[1]"),
+        ({"a": {"b": -math.inf}}, ValueError, ".a.b"),
+        ({"a": {1, 2}}, TypeError, ".a"),
+        ({"a": b"bytes"}, TypeError, ".a"),
+    ],
+)
+def test_canonical_json_refuses_what_the_walk_refuses_and_names_the_place(
+    bad: Any, exc: type, where: str
+) -> None:
     with pytest.raises(exc, match=re.escape(f"at {where} ")):
         canonical_json(bad)
     with pytest.raises(exc):
@@ -128,9 +155,11 @@ def test_one_loop_callback_is_one_commit_and_the_result_comes_last(journal: tupl
 
     async def callback() -> list[Any]:
         # what Table.device_event does for a winning number: the event, two round steps, the result
-        futures = [j.append("device_event", {"n": 1}, table_id="t"),
-                   j.append("round_state", {"state": "result_pending"}, table_id="t", round_id="r-1"),
-                   j.append("round_state", {"state": "certified"}, table_id="t", round_id="r-1")]
+        futures = [
+            j.append("device_event", {"n": 1}, table_id="t"),
+            j.append("round_state", {"state": "result_pending"}, table_id="t", round_id="r-1"),
+            j.append("round_state", {"state": "certified"}, table_id="t", round_id="r-1"),
+        ]
         message = feed_message(1)
         check_feed_message(message)
         futures.append(j.append_feed(message, checked=True))
@@ -140,12 +169,15 @@ def test_one_loop_callback_is_one_commit_and_the_result_comes_last(journal: tupl
     assert [c.kind for c in committed] == ["device_event", "round_state", "round_state", "result"]
     assert [c.seq for c in committed] == [2, 3, 4, 5]  # record 1 names the key
     j.flush()  # on_commit runs after the futures resolve
-    assert [[c.kind for c in b] for b in batches] == [["device_event", "round_state", "round_state", "result"]]
+    assert [[c.kind for c in b] for b in batches] == [
+        ["device_event", "round_state", "round_state", "result"]
+    ]
     assert verify_journal(j.path.parent).ok
 
 
 def test_a_result_goes_to_the_writer_at_once_and_what_follows_it_in_a_later_batch(
-        journal: tuple[Journal, list]) -> None:
+    journal: tuple[Journal, list],
+) -> None:
     j, batches = journal
 
     async def callback() -> bool:
@@ -197,7 +229,9 @@ def test_records_from_another_thread_stay_after_what_the_loop_appended(journal: 
     asyncio.run(main())
     j.flush()
     with sqlite3.connect(j.path) as db:
-        bodies = [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = 'note' ORDER BY seq")]
+        bodies = [
+            json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = 'note' ORDER BY seq")
+        ]
     assert bodies == [{"who": "loop"}, {"who": "thread"}]
 
 
@@ -206,9 +240,19 @@ def test_a_large_batch_is_stored_in_order_and_verifies(journal: tuple[Journal, l
 
     async def burst() -> None:
         for i in range(1200):  # more than one multi-row INSERT
-            j.append("round_state", {"i": i}, table_id="t", round_id=f"r-{i % 7}",
-                     round_projection={"round_id": f"r-{i % 7}", "table_id": "t", "round_number": i % 7,
-                                       "state": "betting_open", "i": i})
+            j.append(
+                "round_state",
+                {"i": i},
+                table_id="t",
+                round_id=f"r-{i % 7}",
+                round_projection={
+                    "round_id": f"r-{i % 7}",
+                    "table_id": "t",
+                    "round_number": i % 7,
+                    "state": "betting_open",
+                    "i": i,
+                },
+            )
         j.append_feed(feed_message(1))
 
     asyncio.run(burst())
@@ -217,11 +261,14 @@ def test_a_large_batch_is_stored_in_order_and_verifies(journal: tuple[Journal, l
     report = verify_journal(j.path.parent)
     assert report.ok and report.records == 1202 and report.feed_messages == 1
     # the rounds projection keeps the last state appended for each round
-    assert [j.get_round(f"r-{k}")["i"] for k in range(7)] == [max(i for i in range(1200) if i % 7 == k)
-                                                              for k in range(7)]
+    assert [j.get_round(f"r-{k}")["i"] for k in range(7)] == [
+        max(i for i in range(1200) if i % 7 == k) for k in range(7)
+    ]
 
 
-def test_append_feed_still_refuses_an_invalid_message_unless_told_it_was_checked(journal: tuple[Journal, list]) -> None:
+def test_append_feed_still_refuses_an_invalid_message_unless_told_it_was_checked(
+    journal: tuple[Journal, list],
+) -> None:
     j, _ = journal
     with pytest.raises(ValueError, match="floating-point"):
         j.append_feed(dict(feed_message(1), result={"number": 1.5}))
@@ -231,8 +278,10 @@ def test_append_feed_still_refuses_an_invalid_message_unless_told_it_was_checked
 def full_feed_check(message: dict[str, Any]) -> None:
     """check_feed_message before its fast path: the schema (with its Python portability walk), then canonical JSON."""
     from pydantic import ValidationError
+
     from streaming.messages import FeedMessage
     from studio.journal import _PLACEHOLDERS
+
     probe = {"occurred_at": rfc3339(utcnow()), **message, **_PLACEHOLDERS}
     try:
         FeedMessage.model_validate(probe)
@@ -243,18 +292,50 @@ def full_feed_check(message: dict[str, Any]) -> None:
 
 REVEAL = {"extras": {"side": 3}, "nonce": "ab" * 16}
 FEED_CASES = [
-    {}, {"result": {"number": 1.5}}, {"outcome": {"bets": [{"pays": 2**53}]}},
+    {},
+    {"result": {"number": 1.5}},
+    {"outcome": {"bets": [{"pays": 2**53}]}},
     {"outcome": {"bets": [{"pays": 2**53 - 1}]}},
-    {"outcome": {"bets": [-(2**53)]}}, {"source": {"ms": 1e16}}, {"source": {"text": "1.5e16 and 12345678901234567"}},
-    {"outcome": {"nan": float("nan")}}, {"outcome": {1: "int key"}}, {"outcome": {"deep": {2: "int key"}}},
-    {"outcome": {"t": (1, 2.0)}}, {"outcome": {"odd": object()}}, {"version": 1.0}, {"version": 1.5},
-    {"reveal": REVEAL}, {"reveal": dict(REVEAL, extras={"side": 0.5})}, {"reveal": dict(REVEAL, extras={"big": 2**60})},
-    {"outcome": {"flag": True, "none": None, "neg": -7, "s": "\\\"0.5\\"}}, {"result": None},
+    {"outcome": {"bets": [-(2**53)]}},
+    {"source": {"ms": 1e16}},
+    {"source": {"text": "1.5e16 and 12345678901234567"}},
+    {"outcome": {"nan": float("nan")}},
+    {"outcome": {1: "int key"}},
+    {"outcome": {"deep": {2: "int key"}}},
+    {"outcome": {"t": (1, 2.0)}},
+    {"outcome": {"odd": object()}},
+    {"version": 1.0},
+    {"version": 1.5},
+    {"reveal": REVEAL},
+    {"reveal": dict(REVEAL, extras={"side": 0.5})},
+    {"reveal": dict(REVEAL, extras={"big": 2**60})},
+    {"outcome": {"flag": True, "none": None, "neg": -7, "s": '\\"0.5\\'}},
+    {"result": None},
     {"kind": "void", "reason": {"code": "x", "message": "y"}, "result": None, "outcome": None},
-    {"kind": "decision_window", "result": None, "outcome": None, "window": "w", "seat": "1", "hand": 1,
-     "allowed": ["hit"], "default": "hit", "detail": {"total": 1.5}, "deadline": "2026-11-29T12:00:00.000000Z"},
-    {"kind": "decision_window", "result": None, "outcome": None, "window": "w", "seat": "1", "hand": 1,
-     "allowed": ["hit"], "default": "hit", "detail": {"total": 15}, "deadline": "2026-11-29T12:00:00.000000Z"},
+    {
+        "kind": "decision_window",
+        "result": None,
+        "outcome": None,
+        "window": "w",
+        "seat": "1",
+        "hand": 1,
+        "allowed": ["hit"],
+        "default": "hit",
+        "detail": {"total": 1.5},
+        "deadline": "2026-11-29T12:00:00.000000Z",
+    },
+    {
+        "kind": "decision_window",
+        "result": None,
+        "outcome": None,
+        "window": "w",
+        "seat": "1",
+        "hand": 1,
+        "allowed": ["hit"],
+        "default": "hit",
+        "detail": {"total": 15},
+        "deadline": "2026-11-29T12:00:00.000000Z",
+    },
 ]
 
 
@@ -274,7 +355,7 @@ def test_check_feed_message_accepts_and_refuses_what_the_full_check_does(change:
 def test_check_feed_message_takes_its_fast_path_for_a_plain_result(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast path skips the schema's Python walk of the free-form values; the placeholders for what the writer
     fills in (hash, prev_hash) once held 64 zeros, a "long number" that sent every message down the slow path."""
-    import streaming.messages as messages
+    from streaming import messages
 
     walked: list[str] = []
     walk = messages._check_portable
@@ -285,43 +366,65 @@ def test_check_feed_message_takes_its_fast_path_for_a_plain_result(monkeypatch: 
 
     monkeypatch.setattr(messages, "_check_portable", counting)
     check_feed_message(dict(ROULETTE_LIKE))
-    assert walked and all("." not in p and "[" not in p for p in walked), walked  # top-level (emptied) values only
+    assert walked and all("." not in p and "[" not in p for p in walked), (
+        walked
+    )  # top-level (emptied) values only
     walked.clear()
     with pytest.raises(ValueError, match="floating-point"):
         check_feed_message(dict(ROULETTE_LIKE, outcome={"bets": [{"pays": 1.5}]}))
     assert any(p.startswith("outcome.") for p in walked)  # a refusal is the full check's, with its words
 
 
-def test_round_state_and_its_projection_share_one_text_and_read_back_without_the_step_keys(tmp_path: Path) -> None:
+def test_round_state_and_its_projection_share_one_text_and_read_back_without_the_step_keys(
+    tmp_path: Path,
+) -> None:
     from studio.config import build_game
     from studio.rounds import Round
     from studio.table import Table
+
     j = Journal(tmp_path, Ed25519PrivateKey.generate())
     try:
         table = Table("roulette-1", build_game("european_roulette", {}), j)
-        r = Round(round_id="r-1", table_id="roulette-1", game="european_roulette", round_number=1, opened_at=utcnow())
+        r = Round(
+            round_id="r-1",
+            table_id="roulette-1",
+            game="european_roulette",
+            round_number=1,
+            opened_at=utcnow(),
+        )
         table.round = r
         table._step(r.close_betting(), "close_betting", by="dealer")
         table._step(table.round.start_play(), "start_play")
-        table._take_result({"number": 17}, {"type": "device", "device_id": "roulette-1/ss2", "game_counter": 4})
+        table._take_result(
+            {"number": 17}, {"type": "device", "device_id": "roulette-1/ss2", "game_counter": 4}
+        )
         j.flush()
         assert table.round.state.value == "certified"
         assert j.get_round("r-1") == j.last_round("roulette-1") == table.round.projection()
         assert Round.model_validate(j.get_round("r-1")) == table.round
         steps = [rec["data"] for rec in j.round_records("r-1") if rec["kind"] == "round_state"]
         assert [(d["transition"], d.get("by"), d["state"]) for d in steps] == [
-            ("close_betting", "dealer", "betting_closed"), ("start_play", None, "in_play"),
-            ("result_pending", None, "result_pending"), ("certify", None, "certified")]
+            ("close_betting", "dealer", "betting_closed"),
+            ("start_play", None, "in_play"),
+            ("result_pending", None, "result_pending"),
+            ("certify", None, "certified"),
+        ]
         assert {k: v for k, v in steps[-1].items() if k != "transition"} == table.round.projection()
         db = sqlite3.connect(tmp_path / "journal.sqlite3")
         try:
             (stored,) = db.execute("SELECT body FROM rounds WHERE round_id = 'r-1'").fetchone()
-            (last,) = db.execute("SELECT body FROM records WHERE kind = 'round_state' ORDER BY seq DESC").fetchone()
+            (last,) = db.execute(
+                "SELECT body FROM records WHERE kind = 'round_state' ORDER BY seq DESC"
+            ).fetchone()
         finally:
             db.close()
         assert stored == last  # one serialisation for both
         # a projection given as its own value is stored as itself
-        j.append("round_state", {"transition": "x"}, round_projection=dict(table.round.projection(), round_id="r-2"))
+        j.append(
+            "round_state",
+            {"transition": "x"},
+            round_projection=dict(table.round.projection(), round_id="r-2"),
+        )
         j.flush()
         assert j.get_round("r-2") == dict(table.round.projection(), round_id="r-2")
     finally:
@@ -407,8 +510,15 @@ def test_shared_reader_reconnects_times_out_partial_lines_and_can_be_stopped_fro
             stop_now.set()
             box[0].stop()  # on the shared reader thread: must not wait for itself
 
-    driver = LineDriver("d", pty.path, on_event, partial_line_timeout=0.2, silence_timeout=0.5,
-                        reconnect_min=0.05, reconnect_max=0.2)
+    driver = LineDriver(
+        "d",
+        pty.path,
+        on_event,
+        partial_line_timeout=0.2,
+        silence_timeout=0.5,
+        reconnect_min=0.05,
+        reconnect_max=0.2,
+    )
     box.append(driver)
     try:
         driver.start()
@@ -453,8 +563,15 @@ def test_ports_read_on_the_loop_reconnect_time_out_partial_lines_and_stop_from_t
                 if predicate(event):
                     return event
 
-        driver = LineDriver("d", pty.path, on_event, partial_line_timeout=0.2, silence_timeout=0.5,
-                            reconnect_min=0.05, reconnect_max=0.2)
+        driver = LineDriver(
+            "d",
+            pty.path,
+            on_event,
+            partial_line_timeout=0.2,
+            silence_timeout=0.5,
+            reconnect_min=0.05,
+            reconnect_max=0.2,
+        )
         box.append(driver)
         driver.read_on_loop(loop)
         driver.start()
@@ -497,7 +614,7 @@ def test_ports_read_on_the_loop_reconnect_time_out_partial_lines_and_stop_from_t
 
 def test_a_port_read_on_the_loop_reports_its_vanished_device_and_stops_cleanly() -> None:
     pty = Pty()
-    got: "queue.Queue[DeviceEvent]" = queue.Queue()
+    got: queue.Queue[DeviceEvent] = queue.Queue()
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -507,7 +624,9 @@ def test_a_port_read_on_the_loop_reports_its_vanished_device_and_stops_cleanly()
         try:
             await asyncio.to_thread(wait_for, got, lambda e: isinstance(e, DeviceConnected))
             os.write(pty.master, b"one\r\n")
-            assert (await asyncio.to_thread(wait_for, got, lambda e: isinstance(e, DeviceUnknownMessage))).raw == "one"
+            assert (
+                await asyncio.to_thread(wait_for, got, lambda e: isinstance(e, DeviceUnknownMessage))
+            ).raw == "one"
             os.close(pty.master)  # the pty goes away: EIO on the slave, then it cannot be opened
             pty.master = -1
             lost = await asyncio.to_thread(wait_for, got, lambda e: isinstance(e, DeviceDisconnected))

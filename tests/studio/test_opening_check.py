@@ -1,4 +1,5 @@
 """A ball-draw table opens no round before its ball-set check passes; the check is journaled."""
+
 import json
 import sqlite3
 
@@ -14,8 +15,10 @@ from studio.table import DeviceSlot, Table
 
 def make_table(tmp_path, **kw) -> tuple[Table, Journal]:
     journal = Journal(tmp_path, load_or_create_key(tmp_path))
-    slots = [DeviceSlot("l6/machine", "modbus-ball-machine", "machine", "PLC-1"),
-             DeviceSlot("l6/reader", "serial-ball-reader", "reader", "RFID-1")]
+    slots = [
+        DeviceSlot("l6/machine", "modbus-ball-machine", "machine", "PLC-1"),
+        DeviceSlot("l6/reader", "serial-ball-reader", "reader", "RFID-1"),
+    ]
     return Table("l6", GAMES["lucky_6_48"], journal, devices=slots, betting_seconds=0, **kw), journal
 
 

@@ -1,4 +1,5 @@
 """`studio replay` runs a raw capture through the real driver and rules."""
+
 import json
 import subprocess
 import sys
@@ -8,8 +9,12 @@ CAPTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "cammegh
 
 
 def replay(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "studio.cli", "replay", "--device", "cammegh-ss2", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "studio.cli", "replay", "--device", "cammegh-ss2", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_real_capture_gives_every_completed_game_once():
@@ -35,15 +40,26 @@ def test_garbage_and_torn_capture_still_replays(tmp_path):
     run = replay(path)
     assert run.returncode == 0, run.stderr
     lines = [json.loads(line) for line in run.stdout.splitlines()]
-    assert [line["number"] for line in lines if line.get("kind") == "result"] == ["27", "16", "6", "3", "10", "0"]
+    assert [line["number"] for line in lines if line.get("kind") == "result"] == [
+        "27",
+        "16",
+        "6",
+        "3",
+        "10",
+        "0",
+    ]
     assert sum(1 for line in lines if line.get("kind") == "device_unknown") >= 2
 
 
 def test_missing_file_and_unknown_device_are_clear_errors(tmp_path):
     run = replay(tmp_path / "nope.log")
     assert run.returncode == 2 and "nope.log" in run.stderr
-    run = subprocess.run([sys.executable, "-m", "studio.cli", "replay", "--device", "teapot", str(CAPTURE)],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "studio.cli", "replay", "--device", "teapot", str(CAPTURE)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2 and "teapot" in run.stderr
 
 
@@ -51,11 +67,21 @@ def test_studio_recognize_dice_prints_one_line_per_image():
     golden = Path(__file__).resolve().parents[1] / "dice_vision" / "golden"
     images = sorted(str(p) for p in golden.glob("*-clean.jpg"))[:2]
     assert images
-    run = subprocess.run([sys.executable, "-m", "studio.cli", "recognize", "dice", *images, "--count", "2"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "studio.cli", "recognize", "dice", *images, "--count", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     lines = [json.loads(line) for line in run.stdout.splitlines()]
     assert [line["file"] for line in lines] == images
-    assert all(line["status"] in ("ok", "uncertain") and all(1 <= f <= 6 for f in line["faces"]) for line in lines)
-    bad = subprocess.run([sys.executable, "-m", "studio.cli", "recognize", "teapot", "x.jpg"],
-                         capture_output=True, text=True, timeout=60)
+    assert all(
+        line["status"] in ("ok", "uncertain") and all(1 <= f <= 6 for f in line["faces"]) for line in lines
+    )
+    bad = subprocess.run(
+        [sys.executable, "-m", "studio.cli", "recognize", "teapot", "x.jpg"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and "teapot" in bad.stderr

@@ -1,11 +1,12 @@
 """The round lifecycle: every state against every action."""
-from datetime import datetime, timezone
+
+from datetime import UTC, datetime
 
 import pytest
 
 from studio.rounds import IllegalTransition, Round, RoundError, RoundState
 
-AT = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 RESULT, OUTCOME, SOURCE = {"number": "17"}, {"winning_bets": []}, {"type": "device"}
 
 

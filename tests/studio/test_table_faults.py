@@ -2,12 +2,14 @@
 
 Each fault must hold or void the round as the SS2 spec says and never certify; the table keeps running.
 """
+
 from __future__ import annotations
 
 import asyncio
 import json
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from studio.config import parse_config
 from studio.journal import verify_journal
@@ -16,16 +18,29 @@ from studio.service import Studio
 TOKEN = "table-fault-test-token-01"
 
 
-def make_studio(tmp_path, *, speed: float = 60, seed: int = 11, settings: dict | None = None,
-                options: dict | None = None) -> Studio:
-    cfg = parse_config({
-        "studio": {"data_dir": str(tmp_path / "data")},
-        "consumers": [{"name": "t", "token": TOKEN}],
-        "tables": [{"id": "t1", "game": "european_roulette", "settings": settings or {},
-                    "device": {"kind": "cammegh-ss2", "url": "simulator", "serial_number": "SIM-1",
-                               "options": {"keep_powered": True, **(options or {})},
-                               "simulator": {"speed": speed, "seed": seed}}}],
-    })
+def make_studio(
+    tmp_path, *, speed: float = 60, seed: int = 11, settings: dict | None = None, options: dict | None = None
+) -> Studio:
+    cfg = parse_config(
+        {
+            "studio": {"data_dir": str(tmp_path / "data")},
+            "consumers": [{"name": "t", "token": TOKEN}],
+            "tables": [
+                {
+                    "id": "t1",
+                    "game": "european_roulette",
+                    "settings": settings or {},
+                    "device": {
+                        "kind": "cammegh-ss2",
+                        "url": "simulator",
+                        "serial_number": "SIM-1",
+                        "options": {"keep_powered": True, **(options or {})},
+                        "simulator": {"speed": speed, "seed": seed},
+                    },
+                }
+            ],
+        }
+    )
     return Studio(cfg)
 
 
@@ -35,9 +50,13 @@ def feed(studio: Studio) -> list[dict]:
 
 def records(studio: Studio, kind: str) -> list[dict]:
     import sqlite3
+
     db = sqlite3.connect(studio.journal.path)
     try:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))]
+        return [
+            json.loads(b)
+            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
+        ]
     finally:
         db.close()
 
@@ -74,8 +93,13 @@ def results(studio: Studio) -> list[dict]:
 
 def voids(studio: Studio, code: str | None = None) -> list[dict]:
     """Voids, leaving out the one the shutdown at the end of each scenario gives the round still open."""
-    return [m for m in feed(studio) if m["kind"] == "void" and m["reason"]["code"] != "studio_stopped"
-            and (code is None or m["reason"]["code"] == code)]
+    return [
+        m
+        for m in feed(studio)
+        if m["kind"] == "void"
+        and m["reason"]["code"] != "studio_stopped"
+        and (code is None or m["reason"]["code"] == code)
+    ]
 
 
 def test_shutdown_voids_the_open_round(tmp_path):
@@ -140,13 +164,18 @@ def test_power_down_mid_game_voids_pauses_and_recovers(tmp_path):
         paused_round = table.round.round_id
         sim.restore_power()
         await until(lambda: table.paused_reason is None, what="the table running again")
-        await until(lambda: any(m["round_id"] != paused_round for m in results(studio)), what="a result after power returns")
+        await until(
+            lambda: any(m["round_id"] != paused_round for m in results(studio)),
+            what="a result after power returns",
+        )
 
     studio = run(tmp_path, scenario, options={"silence_timeout": 0.5})
     v = voids(studio)[0]
     assert v["reason"]["code"] in ("device_lost", "wheel_powered_down")
     states = [s["state"] for s in records(studio, "table_status")]
-    assert states[:2] == ["paused", "running"], states  # lost, then back (a last 'paused' comes from the shutdown)
+    assert states[:2] == ["paused", "running"], (
+        states
+    )  # lost, then back (a last 'paused' comes from the shutdown)
     # the wheel came back at counter 1 and the new games were certified
     assert results(studio)[-1]["source"]["game_counter"] >= 1
 
@@ -195,11 +224,14 @@ def test_correction_is_a_new_signed_version(tmp_path):
         first = results(studio)[0]
         wrong = "1" if first["result"]["number"] != "1" else "2"
         import pytest
+
         with pytest.raises(ValueError, match="four eyes"):
             table.correct(first["round_id"], {"number": wrong}, approved_by=["ann"], reason="x")
         with pytest.raises(ValueError):
             table.correct(first["round_id"], {"number": "37"}, approved_by=["ann", "bob"], reason="x")
-        table.correct(first["round_id"], {"number": wrong}, approved_by=["ann", "bob"], reason="camera review")
+        table.correct(
+            first["round_id"], {"number": wrong}, approved_by=["ann", "bob"], reason="camera review"
+        )
         await until(lambda: [m for m in feed(studio) if m["kind"] == "correction"], what="the correction")
 
     studio = run(tmp_path, scenario)
@@ -219,7 +251,9 @@ def test_a_dead_journal_writer_holds_every_table_and_says_why(tmp_path) -> None:
     seen: list[dict] = []
 
     async def scenario(studio: Studio, sim, table) -> None:
-        table.listeners.append(lambda what, data: seen.append({"what": what, **data}) if what == "status" else None)
+        table.listeners.append(
+            lambda what, data: seen.append({"what": what, **data}) if what == "status" else None
+        )
         await until(lambda: results(studio), what="a first certified result")
         os.kill(studio.journal._sink.pid, signal.SIGKILL)  # the OOM killer, say
         await until(lambda: table.paused_reason and "journal stopped" in table.paused_reason, what="the hold")
@@ -228,6 +262,7 @@ def test_a_dead_journal_writer_holds_every_table_and_says_why(tmp_path) -> None:
         certified = len(results(studio))
         await asyncio.sleep(60 / 60 * 2)  # two more spins' worth at 60x: the wheel keeps talking
         assert len(results(studio)) == certified  # nothing judged, nothing certified without a journal
+
     studio = make_studio(tmp_path)
 
     async def main() -> None:

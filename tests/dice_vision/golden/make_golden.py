@@ -29,6 +29,7 @@ bar of its upper face over a square around each pip, so a corner of the face was
 its pip grid measured against that outline at 63 %) and ``three-lit-side.png`` (Sic Bo, seed 41, frame 679: a
 3 whose upper face is lengthened by its lit side face, no more than the perspective shows).
 """
+
 from __future__ import annotations
 
 import json
@@ -39,9 +40,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-import cv2  # noqa: E402
+import cv2
 
-from simulators.dice import TrayGeometry, calibration_document, render_still  # noqa: E402
+from simulators.dice import TrayGeometry, calibration_document, render_still
 
 #: name -> (dice colours, faults, seed, touching)
 CASES = {
@@ -62,11 +63,15 @@ def main() -> None:
     g = TrayGeometry.for_frame(960, 540)
     labels = {}
     for name, (colours, faults, seed, touching) in CASES.items():
-        img, truth = render_still(random.Random(seed), colours=colours, faults=faults, geometry=g, touching=touching)
+        img, truth = render_still(
+            random.Random(seed), colours=colours, faults=faults, geometry=g, touching=touching
+        )
         cv2.imwrite(str(HERE / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 82])
         labels[f"{name}.jpg"] = truth.as_json()
     (HERE / "labels.json").write_text(json.dumps(labels, indent=1) + "\n")
-    (HERE / "calibration.json").write_text(json.dumps(calibration_document(g, camera="golden"), indent=1) + "\n")
+    (HERE / "calibration.json").write_text(
+        json.dumps(calibration_document(g, camera="golden"), indent=1) + "\n"
+    )
 
 
 #: name -> (dice colours, fault, seed of the frame's generator, frame index[, the dice to keep]) as
@@ -102,8 +107,14 @@ def regression() -> None:
     out = {}
     for name, (colours, fault, seed, index, *rest) in REGRESSION.items():
         rng = random.Random(seed * 1_000_003 + index)  # as bench/dice_vision.py
-        img, truth = render_still(rng, colours=colours, faults=(fault,) if fault else (), geometry=g,
-                                  jpeg_quality=rng.choice((None, 80, 90)), touching=0.35)
+        img, truth = render_still(
+            rng,
+            colours=colours,
+            faults=(fault,) if fault else (),
+            geometry=g,
+            jpeg_quality=rng.choice((None, 80, 90)),
+            touching=0.35,
+        )
         t = truth.as_json()
         keep = rest[0] if rest else tuple(range(len(t["dice"])))
         c = np.array([t["dice"][i]["center"] for i in keep])
@@ -123,7 +134,9 @@ def regression() -> None:
         tray[:, 0] = tray[:, 0].clip(0, x1 - x0)
         tray[:, 1] = tray[:, 1].clip(0, y1 - y0)
         cal["tray"], cal["frame_size"] = tray.round(1).tolist(), [x1 - x0, y1 - y0]
-        t["dice"] = [{**d, "center": [round(d["center"][0] - x0, 1), round(d["center"][1] - y0, 1)]} for d in t["dice"]]
+        t["dice"] = [
+            {**d, "center": [round(d["center"][0] - x0, 1), round(d["center"][1] - y0, 1)]} for d in t["dice"]
+        ]
         t["tray"] = cal["tray"]
         cv2.imwrite(str(HERE / f"{name}.png"), img[y0:y1, x0:x1], [cv2.IMWRITE_PNG_COMPRESSION, 9])
         out[f"{name}.png"] = {"truth": t, "calibration": cal, "source": {"seed": seed, "index": index}}
@@ -131,8 +144,11 @@ def regression() -> None:
             # read in place: the crop padded back to the whole frame (its edges, felt, repeated) with the camera's
             # own calibration, so the perspective the reader allows for (from the middle of the picture) is the
             # frame's, not the crop's
-            out[f"{name}.png"]["frame"] = {"size": [1280, 720], "offset": [x0, y0],
-                                          "calibration": calibration_document(g, camera="regression")}
+            out[f"{name}.png"]["frame"] = {
+                "size": [1280, 720],
+                "offset": [x0, y0],
+                "calibration": calibration_document(g, camera="regression"),
+            }
     (HERE / "regression.json").write_text(json.dumps(out, indent=1) + "\n")
 
 
