@@ -604,6 +604,7 @@ def test_the_recognition_modules_are_pure():
     allowed = {
         "__future__",
         "collections",
+        "collections.abc",
         "dataclasses",
         "datetime",
         "typing",
