@@ -42,9 +42,9 @@ class DeviceUnknownMessage(DeviceEvent):
 
 
 # --- roulette wheels -------------------------------------------------------
-# Vendor-neutral: every wheel driver maps its protocol onto these events (the Cammegh SS2
-# driver in devices/roulette/cammegh_ss2.py; the overhead camera speaks BallLaunched), so the
-# judge and the console know no wire protocol and a second wheel vendor is one driver module.
+# Vendor-neutral: every wheel driver (devices/roulette/) maps its protocol onto these events, and the
+# overhead camera speaks BallLaunched, so the judge and the console know no wire protocol and a second
+# wheel vendor is one driver module.
 
 Direction = Literal["clockwise", "counterclockwise"]
 
