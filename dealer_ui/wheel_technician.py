@@ -99,9 +99,11 @@ _WHEEL_CHANGES = (
     (r"\*R", "Resets the wheel to state 1. A round in play is voided and all bets are returned."),
     (
         r"\*(?:K|u [13])",
-        "The table is NOT in maintenance: a test spin outside maintenance is a real game for the "
-        "studio: the table opens a round and publishes its result to the players. Turn maintenance "
-        "mode on first to test the wheel.",
+        (
+            "The table is NOT in maintenance: a test spin outside maintenance is a real game for the "
+            "studio: the table opens a round and publishes its result to the players. Turn maintenance "
+            "mode on first to test the wheel."
+        ),
     ),
     (r"\*F", "Runs the wheel's self-test (idle wheel only, up to 5 minutes)."),
     (r"\*C", "Calibrates the sensor positions: the wheel must be stopped with the ball fixed in pocket 0."),
@@ -118,8 +120,10 @@ _WHEEL_CHANGES = (
 CAMMEGH_SS2: dict[str, Any] = {
     "page": "wheel",
     "self_test": "*F",
-    "self_test_warning": "The wheel must be stopped (idle) or it answers BUSY. The test can take up to "
-    "5 minutes; its answers appear in the log below.",
+    "self_test_warning": (
+        "The wheel must be stopped (idle) or it answers BUSY. The test can take up to "
+        "5 minutes; its answers appear in the log below."
+    ),
     "commands": _WHEEL_READS + tuple(p for p, _ in _WHEEL_CHANGES),
     "confirm": _WHEEL_CHANGES,
     "page_data": {"settings": list(WHEEL_SETTINGS)},

@@ -8,7 +8,7 @@ journal can keep it and a replay can reproduce it.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -207,7 +207,7 @@ class CardUnreadable(DeviceEvent):
     raw: str = ""
 
 
-WheelEvent = Union[WheelStatus, WheelResult, WheelWarning, WheelReply, WheelRestart]
+WheelEvent = WheelStatus | WheelResult | WheelWarning | WheelReply | WheelRestart
 """What a wheel driver emits besides connects, disconnects and unknown lines."""
 
 WHEEL_EVENTS = (WheelStatus, WheelResult, WheelWarning, WheelReply, WheelRestart)

@@ -73,6 +73,8 @@ __all__ = [
     "iter_capture_events",
     "normalise_number",
     "parse_line",
+    "ss2_command",
+    "warnings_of",
 ]
 
 log = logging.getLogger(__name__)
@@ -176,6 +178,7 @@ COMMANDS: dict[str, str] = {
 
 
 def warnings_of(flags: int) -> tuple[WheelWarningCode, ...]:
+    """The neutral standing warnings of an SS2 flag field, in FLAG_WARNINGS order."""
     return tuple(code for bit, code in FLAG_WARNINGS if flags & bit)
 
 

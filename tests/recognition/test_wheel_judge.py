@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from devices.events import (
+    WHEEL_PHASES,
     DeviceConnected,
     DeviceDisconnected,
     DeviceUnknownMessage,
-    WHEEL_PHASES,
     WheelReply,
     WheelRestart,
     WheelResult,
