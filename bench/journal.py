@@ -72,6 +72,7 @@ def device_events(n: int, body_bytes: int) -> list[tuple[str, dict[str, Any], st
         device = f"roulette-{table}/cammegh-ss2"
         game = i // 50 % 256 + 1
         at = base + timedelta(microseconds=i * 200)
+        ev: WheelResult | WheelStatus
         if i % 9 == 8:
             ev = WheelResult(
                 device_id=device, at=at, game_counter=game, number=str(i % 37), raw=f"{i % 37:>2}"
