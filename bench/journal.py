@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from devices.events import WheelResult, WheelStatus
+from devices.events import WHEEL_PHASES, WheelResult, WheelStatus
 from recognition.games import game_rules
 from streaming.canonical import canonical_json
 from studio.journal import Committed, Journal, rfc3339, verify_journal
@@ -72,6 +72,7 @@ def device_events(n: int, body_bytes: int) -> list[tuple[str, dict[str, Any], st
         device = f"roulette-{table}/cammegh-ss2"
         game = i // 50 % 256 + 1
         at = base + timedelta(microseconds=i * 200)
+        ev: WheelResult | WheelStatus
         if i % 9 == 8:
             ev = WheelResult(
                 device_id=device, at=at, game_counter=game, number=str(i % 37), raw=f"{i % 37:>2}"
@@ -81,10 +82,9 @@ def device_events(n: int, body_bytes: int) -> list[tuple[str, dict[str, Any], st
             ev = WheelStatus(
                 device_id=device,
                 at=at,
-                state=state,
+                phase=WHEEL_PHASES[state - 1],
                 game_counter=game,
                 last_number=str(i % 37),
-                flags=0,
                 speed_rpm=28.5,
                 direction="clockwise",
                 raw=f"*X;{state};{game:03d};{i % 37:>2};0;285;0",

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .wheel_technician import TECHNICIAN_PAGES
+
 Health = dict[str, Any]
 
 
@@ -129,150 +131,51 @@ INCIDENT_CATEGORIES: dict[str, str] = {
 }
 
 
-# --- the roulette wheel (Cammegh SS2) --------------------------------------------------------
+# --- the roulette wheel ---------------------------------------------------------------------
+# Vendor-neutral: the phase, warnings and start mode come from the driver's health() in the neutral words
+# of devices.events (WheelPhase), and the dealer's start and re-spin are the neutral wheel commands that
+# every wheel driver maps onto its protocol. A vendor's own technician commands and settings page are its
+# entry in dealer_ui/wheel_technician.py.
 
-#: SS2 states (protocol §5.1) in a dealer's words
-WHEEL_STATES: dict[int, tuple[str, str]] = {
-    1: ("Wheel starting", "The wheel is getting up to speed."),
-    2: ("Place your bets", "The wheel is launching the ball."),
-    3: ("Ball in the rim", "Last bets: the ball is running."),
-    4: ("No more bets", "The ball is about to drop."),
-    5: ("Winning number", "The ball is in a pocket."),
-    6: ("Wheel stopped", "The wheel is idle (table closed)."),
-    7: ("Ball not in the track", "Put the ball back in the track, then re-spin."),
+#: the neutral wheel commands (devices.events: START_SPIN, RESET), which the studio passes to the driver
+START_SPIN, RESET = "start_spin", "reset"
+
+#: wheel phases in a dealer's words
+WHEEL_STATES: dict[str, tuple[str, str]] = {
+    "starting": ("Wheel starting", "The wheel is getting up to speed."),
+    "spin_started": ("Place your bets", "The wheel is launching the ball."),
+    "ball_in_rim": ("Ball in the rim", "Last bets: the ball is running."),
+    "no_more_bets": ("No more bets", "The ball is about to drop."),
+    "winning_number": ("Winning number", "The ball is in a pocket."),
+    "closed": ("Wheel stopped", "The wheel is idle (table closed)."),
+    "ball_out_of_track": ("Ball not in the track", "Put the ball back in the track, then re-spin."),
 }
 
-#: the SS2 `*T` settings (protocol §4.3): letter, name, values, unit and range as the guide gives them
-WHEEL_SETTINGS: tuple[dict[str, Any], ...] = (
-    {"letter": "d", "name": "Stopping distance before firing", "values": 1, "default": "15", "unit": ""},
-    {
-        "letter": "c",
-        "name": "Firing position of pocket 0",
-        "values": 1,
-        "default": "",
-        "unit": "20000 takes the wheel's current position",
-    },
-    {"letter": "p", "name": "Ball jet to rim jet delay", "values": 1, "default": "50", "unit": "ms"},
-    {"letter": "q", "name": "Rim jet to wheel start delay", "values": 1, "default": "800", "unit": "ms"},
-    {
-        "letter": "k",
-        "name": "Ball time in the rim",
-        "values": 1,
-        "default": "1900",
-        "unit": "1/2048 s per revolution",
-    },
-    {
-        "letter": "i",
-        "name": "Broken-off sensor time (state 4)",
-        "values": 1,
-        "default": "10",
-        "unit": "0.5 s steps",
-    },
-    {
-        "letter": "j",
-        "name": "Sensor positions and order",
-        "values": 4,
-        "default": "",
-        "unit": "needs save to flash and a mains off/on",
-    },
-    {"letter": "r", "name": "Rim jet duration min max", "values": 2, "default": "28000 32000", "unit": ""},
-    {"letter": "s", "name": "Wheel speed min max", "values": 2, "default": "14.0 17.5", "unit": "rpm"},
-    {
-        "letter": "t",
-        "name": "Deceleration distance to firing",
-        "values": 1,
-        "default": "4000",
-        "unit": "9999 = one revolution",
-    },
-    {
-        "letter": "n",
-        "name": "No-more-bets threshold",
-        "values": 1,
-        "default": "2920",
-        "unit": "1/2048 s per ball revolution; lower = earlier",
-    },
-    {"letter": "m", "name": "Speed change after no more bets", "values": 1, "default": "1.5", "unit": "rpm"},
-    {"letter": "h", "name": "Games per hour (maximum)", "values": 1, "default": "60", "unit": "games"},
-    {"letter": "z", "name": "Pockets on the wheel", "values": 1, "default": "38", "unit": "37, 38, 39 or 40"},
-    {
-        "letter": "g",
-        "name": "Additional game modes",
-        "values": 1,
-        "default": "0",
-        "unit": "sum of 8 (stop after misfire), 16 (direction), 32 (state 7)",
-    },
-)
 
-_WHEEL_READS = (
-    r"\*X",
-    r"\*S",
-    r"\*V",
-    r"\*v",
-    r"\*A",
-    r"\*O",
-    r"\*o",
-    r"\*w",
-    r"\*W",
-    r"\*M",
-    r"\*s t",
-    r"\*y",
-    r"\*T [A-Z]",
-)
-_WHEEL_CHANGES = (
-    (
-        r"\*T [a-eg-z](?: [0-9]{1,5}(?:\.[0-9])?){1,4}",
-        "Changes a wheel setting. It is lost at power-off unless saved to flash.",
-    ),
-    (r"\*T f", "Saves all wheel settings to the wheel's flash memory."),
-    (r"\*o [0-9]{1,5}", "Changes the wheel's operating mode (kept in non-volatile memory)."),
-    (r"\*P 0", "Stops the wheel. A round in play is voided and all bets are returned."),
-    (r"\*P 1", "Starts the wheel turning."),
-    (r"\*R", "Resets the wheel to state 1. A round in play is voided and all bets are returned."),
-    (
-        r"\*(?:K|u [13])",
-        "The table is NOT in maintenance: a test spin outside maintenance is a real game for the "
-        "studio: the table opens a round and publishes its result to the players. Turn maintenance "
-        "mode on first to test the wheel.",
-    ),
-    (r"\*F", "Runs the wheel's self-test (idle wheel only, up to 5 minutes)."),
-    (r"\*C", "Calibrates the sensor positions: the wheel must be stopped with the ball fixed in pocket 0."),
-    (r"\*I [04]", "Turns the sensor debug output on (4) or off (0)."),
-    (
-        r"\*q [01]",
-        "Turns the wheel's status output off (0) or on (1). With it off the studio cannot follow games.",
-    ),
-    (r"\*s e", "Erases the wheel's winning-number log."),
-)
-
-
-def _wheel_health_state(health: Health) -> int | None:
+def _wheel_health_phase(health: Health) -> str | None:
     device = health.get("device") or {}
-    state = device.get("state")
-    return state if isinstance(state, int) else None
-
-
-MODE_MANUAL_START = 2  # SS2 operating-mode bit (protocol §4.2)
+    phase = device.get("phase")
+    return phase if isinstance(phase, str) else None
 
 
 def _wheel_waits_for_start(health: Health) -> bool:
-    """Connected, in state 1 or 5, and not known to be in arcade mode (the mode is known once read: `*o`)."""
-    if not health.get("connected") or _wheel_health_state(health) not in (1, 5):
+    """Connected, waiting (starting or showing the number), and not known to start its games by itself."""
+    if not health.get("connected") or _wheel_health_phase(health) not in ("starting", "winning_number"):
         return False
-    mode = (health.get("device") or {}).get("mode")
-    return not isinstance(mode, int) or bool(mode & MODE_MANUAL_START)
+    return (health.get("device") or {}).get("manual_start") is not False
 
 
 def _wheel_phase(health: Health) -> dict[str, Any] | None:
-    state = _wheel_health_state(health)
-    if state is None or not health.get("connected", False):
+    phase = _wheel_health_phase(health)
+    if phase is None or not health.get("connected", False):
         return None
-    title, text = WHEEL_STATES.get(state, (f"Wheel state {state}", ""))
+    title, text = WHEEL_STATES.get(phase, (f"Wheel: {phase}", ""))
     device = health.get("device") or {}
     return {
-        "state": state,
+        "state": phase,
         "title": title,
         "text": text,
-        "flags": device.get("flag_names") or [],
+        "flags": device.get("warnings") or [],
         "speed_rpm": device.get("speed_rpm"),
         "direction": device.get("direction"),
         "game_counter": device.get("game_counter"),
@@ -282,36 +185,30 @@ def _wheel_phase(health: Health) -> dict[str, Any] | None:
 WHEEL = Family(
     id="wheel",
     name="Roulette wheel",
-    kinds=("cammegh-ss2",),
-    kind_hints=("roulette", "ss2"),
-    page="wheel",
-    self_test="*F",
-    self_test_warning="The wheel must be stopped (idle, state 6) or it answers BUSY. The test can take up to "
-    "5 minutes; its answers appear in the log below.",
-    commands=_WHEEL_READS + tuple(p for p, _ in _WHEEL_CHANGES),
-    confirm=_WHEEL_CHANGES,
+    kinds=tuple(TECHNICIAN_PAGES),
+    kind_hints=("roulette",),
     void_reasons={
         "ball_left_wheel": "The ball left the wheel. The round is void and all bets are returned.",
         "miss_spin_seen": "Miss-spin seen at the table. The round is void and all bets are returned.",
     },
-    # a wheel in manual-start mode waits in state 1 or 5 for a start command; in arcade mode it answers *K CAM
+    # a wheel in manual-start mode waits for a start command; one that starts its games itself refuses it
     start=DeviceAction(
         "start_game",
         "Start spin",
-        "*K",
+        START_SPIN,
         when=lambda h: _wheel_waits_for_start(h),
-        explain="The wheel starts a game when it is waiting (state 1 or 5) in manual-start mode.",
+        explain="The wheel starts a game when it is waiting (starting, or showing the number) in manual-start mode.",
     ),
     retry=DeviceAction(
         "retry",
         "Re-spin",
-        "*R",
-        when=lambda h: bool(h.get("connected")) and _wheel_health_state(h) == 7,
-        explain="Re-spin once the ball is back in the track (the wheel reports state 7).",
+        RESET,
+        when=lambda h: bool(h.get("connected")) and _wheel_health_phase(h) == "ball_out_of_track",
+        explain="Re-spin once the ball is back in the track (the wheel reports the ball out of the track).",
     ),
-    page_data={"settings": list(WHEEL_SETTINGS), "states": {str(k): v[0] for k, v in WHEEL_STATES.items()}},
+    page_data={"states": {k: v[0] for k, v in WHEEL_STATES.items()}},
     phase=_wheel_phase,
-    test_commands=(r"\*(?:K|u [13])",),
+    per_kind=TECHNICIAN_PAGES,
 )
 
 # --- families being built now: EXTENSION POINTS ----------------------------------------------

@@ -44,16 +44,24 @@ def summarize_event(data: dict[str, Any]) -> str:
     """One line a person can read for a device event (the log and the live strip)."""
     kind = data.get("kind", "?")
     if kind == "wheel_status":
-        flags = f", flags {data['flags']}" if data.get("flags") else ""
+        # the neutral phase and warnings; a journal written before them has the wheel's state and flags
+        warnings = data.get("warnings") or data.get("flags")
+        warned = (
+            f", warnings {', '.join(warnings) if isinstance(warnings, list) else warnings}"
+            if warnings
+            else ""
+        )
         return (
-            f"state {data.get('state')}, game {data.get('game_counter')}, "
-            f"{data.get('speed_rpm')} rpm {data.get('direction')}{flags}"
+            f"{data.get('phase') or 'state ' + str(data.get('state'))}, game {data.get('game_counter')}, "
+            f"{data.get('speed_rpm')} rpm {data.get('direction')}{warned}"
         )
     if kind == "wheel_result":
         return f"number {data.get('number')} (game {data.get('game_counter')})"
-    if kind == "wheel_fault":
+    if kind in ("wheel_warning", "wheel_fault"):  # wheel_fault: a journal written before the neutral events
         test = "self-test: " if data.get("self_test") else ""
-        return f"{test}fault {data.get('code')}: {data.get('description')}"
+        code = data.get("code")
+        vendor = f" ({data['vendor_code']})" if data.get("vendor_code") else ""
+        return f"{test}{'fault ' if isinstance(code, int) else ''}{code}{vendor}: {data.get('description')}"
     if kind == "wheel_reply":
         return f"reply {data.get('raw')}"
     if kind == "card_drawn":

@@ -24,6 +24,9 @@ class DeviceNotConnected(RuntimeError):
 class Driver(ABC):
     #: the name used in configuration files, e.g. "cammegh-ss2"
     kind: str = ""
+    #: what the device is, whatever its vendor, e.g. "roulette-wheel" (every driver of it emits the same
+    #: neutral events): a game that lists the family in its device_kinds takes every driver of it
+    family: str = ""
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, **options: Any) -> None:
         self.device_id = device_id

@@ -4,12 +4,11 @@ Drivers know their wire protocol and nothing about games: an event says what the
 device reported, with the time we received it and the raw text, so that the
 journal can keep it and a replay can reproduce it.
 """
-# Engineers working in parallel: read docs/engineering.md first (file ownership, no git commands, test rules).
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,30 +42,79 @@ class DeviceUnknownMessage(DeviceEvent):
 
 
 # --- roulette wheels -------------------------------------------------------
+# Vendor-neutral: every wheel driver (devices/roulette/) maps its protocol onto these events, and the
+# overhead camera speaks BallLaunched, so the judge and the console know no wire protocol and a second
+# wheel vendor is one driver module.
 
 Direction = Literal["clockwise", "counterclockwise"]
 
+WheelPhase = Literal[
+    "starting",  # the wheel is getting up to speed; no game
+    "spin_started",  # a game is open: bets are taken while the wheel launches the ball
+    "ball_in_rim",  # the ball runs in the rim (last bets)
+    "no_more_bets",  # the ball is about to drop: betting is over
+    "winning_number",  # the ball lies in a pocket; the wheel shows the number
+    "closed",  # the wheel is stopped (table closed, or stopped by itself)
+    "ball_out_of_track",  # the ball is not in the ball track: it must be put back before a re-spin
+]
+"""Where a wheel is in its cycle. A game goes spin_started -> ball_in_rim -> no_more_bets ->
+winning_number; back to spin_started with the same game number from ball_in_rim, while betting
+is open, is the wheel relaunching the ball."""
+
+WHEEL_PHASES: tuple[WheelPhase, ...] = (
+    "starting",
+    "spin_started",
+    "ball_in_rim",
+    "no_more_bets",
+    "winning_number",
+    "closed",
+    "ball_out_of_track",
+)
+
+WheelWarningCode = Literal[
+    # standing warnings, reported with the phase (WheelStatus.warnings)
+    "no_ball",  # the wheel does not see the ball
+    "ball_with_rotor",  # the ball turns the same way as the rotor: a miss-spin
+    "component_fault",  # a sensor, the motor or the encoder is faulty
+    "launch_retry",  # a ball launch failed; the wheel is launching again
+    # one-off reports (WheelWarning): unsolicited faults and self-test answers
+    "ok",  # a self-test found nothing wrong
+    "hardware_fault",
+    "no_ball_position",  # the wheel cannot tell where the ball is
+    "wrong_ball_direction",
+    "motor_fault",
+    "encoder_fault",  # the encoder failed, or the wheel is not calibrated
+    "cannot_spin_clockwise",
+    "cannot_spin_counterclockwise",
+    "sensor_stuck_on",
+    "sensor_blind",
+    "self_test_timeout",
+    "unknown_fault",  # a code the driver's table does not know (the vendor code says which)
+]
+
 
 class WheelStatus(DeviceEvent):
-    """A change in the wheel's reported state, game counter, warning flags or direction.
+    """A change in the wheel's phase, game number, standing warnings or direction.
 
-    Emitted on change only: the wheel repeats its status every 500 ms.
-    `flags` is the SS2 warning bit field (1 no ball, 2 ball same direction as
-    rotor, 4 sensor/motor fault, 8 failed launch).
+    Emitted on change only (a wheel may repeat its status twice a second). `game_counter` is the
+    wheel's own game number (it counts 1..256 and wraps: 256 is followed by 1 or 0). `warnings` are
+    the standing warnings in a fixed order (`no_ball`, `ball_with_rotor`, `component_fault`,
+    `launch_retry`); `last_number` the number the wheel shows, None when none. `raw` is the line
+    received, for the journal.
     """
 
     kind: Literal["wheel_status"] = "wheel_status"
-    state: int
+    phase: WheelPhase
     game_counter: int
-    last_number: str | None
-    flags: int
-    speed_rpm: float
-    direction: Direction
-    raw: str
+    last_number: str | None = None
+    warnings: tuple[WheelWarningCode, ...] = ()
+    speed_rpm: float | None = None
+    direction: Direction | None = None
+    raw: str = ""
 
 
 class WheelResult(DeviceEvent):
-    """The wheel reported a winning pocket, once per game counter.
+    """The wheel reported a winning pocket, once per game number.
 
     `number` is the pocket label as printed on the layout: "0".."36", "00",
     "000", "0000" ("0" and "00" are different pockets).
@@ -75,35 +123,60 @@ class WheelResult(DeviceEvent):
     kind: Literal["wheel_result"] = "wheel_result"
     game_counter: int
     number: str
-    raw: str
+    raw: str = ""
 
 
-class WheelFault(DeviceEvent):
-    """An `*F <code>` report: unsolicited during play, or a self-test answer."""
+class WheelWarning(DeviceEvent):
+    """A fault the wheel reported once (not a standing warning): unsolicited, or a self-test answer.
 
-    kind: Literal["wheel_fault"] = "wheel_fault"
-    code: int
-    description: str
+    `code` is neutral (`ok` is a self-test that found nothing); `vendor_code` the wheel's own code
+    and `description` its meaning, for the technician.
+    """
+
+    kind: Literal["wheel_warning"] = "wheel_warning"
+    code: WheelWarningCode
+    vendor_code: str = ""
+    description: str = ""
     self_test: bool = False
-    raw: str
+    raw: str = ""
 
 
 class WheelReply(DeviceEvent):
-    """A reply to a command (`*P OK`, `*T OK`, `*S 1.20`, `*W BUSY`, ...)."""
+    """A reply to a command (the wheel's own words: `command` and `text` as the driver splits them)."""
 
     kind: Literal["wheel_reply"] = "wheel_reply"
     command: str
     text: str
-    raw: str
+    raw: str = ""
 
 
 class WheelRestart(DeviceEvent):
-    """The game counter dropped without a new game starting: the controller restarted."""
+    """The game number dropped without a new game starting: the wheel's controller restarted."""
 
     kind: Literal["wheel_restart"] = "wheel_restart"
     previous_counter: int
     game_counter: int
-    raw: str
+    raw: str = ""
+
+
+class BallLaunched(DeviceEvent):
+    """A ball was launched into the ball track (`balls`: how many were seen in the track)."""
+
+    kind: Literal["ball_launched"] = "ball_launched"
+    balls: int = Field(1, ge=0)
+    raw: str = ""
+
+
+#: the commands a roulette judge or the console sends to a wheel (`SendCommand.command`, a dealer's
+#: action); every wheel driver's `send` maps them onto its protocol and passes its own commands through.
+#: "start_spin" may name a direction ("start_spin clockwise"); "set_mode <n>" sets the wheel's
+#: operating mode (a number the vendor defines).
+START_SPIN = "start_spin"
+ACKNOWLEDGE_VOID = "acknowledge_void"  # acknowledge a void game (the wheel may wait for it after a miss-spin)
+SELF_TEST = "self_test"  # answered by WheelWarning(self_test=True) events
+RESET = "reset"  # back to the start of a game (a re-spin once the ball is back in the track)
+SET_MODE = "set_mode"
+START_SPIN_COMMANDS = (START_SPIN, f"{START_SPIN} clockwise", f"{START_SPIN} counterclockwise")
 
 
 # --- card shoes --------------------------------------------------------------
@@ -134,7 +207,10 @@ class CardUnreadable(DeviceEvent):
     raw: str = ""
 
 
-WheelEvent = Union[WheelStatus, WheelResult, WheelFault, WheelReply, WheelRestart]
+WheelEvent = WheelStatus | WheelResult | WheelWarning | WheelReply | WheelRestart
+"""What a wheel driver emits besides connects, disconnects and unknown lines."""
+
+WHEEL_EVENTS = (WheelStatus, WheelResult, WheelWarning, WheelReply, WheelRestart)
 
 AnyDeviceEvent = Annotated[
     DeviceConnected
@@ -142,9 +218,10 @@ AnyDeviceEvent = Annotated[
     | DeviceUnknownMessage
     | WheelStatus
     | WheelResult
-    | WheelFault
+    | WheelWarning
     | WheelReply
     | WheelRestart
+    | BallLaunched
     | CardDrawn
     | CardUnreadable,
     Field(discriminator="kind"),

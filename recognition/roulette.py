@@ -12,10 +12,12 @@ Everything a variant changes is data:
   even-money stakes on a zero (seed L187), written as the exact fraction
   ``"1/2"`` (feed messages carry no floats).
 
-The judge: an SS2 wheel alone is judged by :class:`SS2SpinJudge`; a table that
-also has an overhead camera, checks the ball's revolutions or starts the wheel's
-games itself (auto-roulette) gets :class:`recognition.roulette_variants.table_judge.RouletteTableJudge`,
-which wraps the SS2 judge (docs/roulette.md). Lightning and Double Ball Roulette
+The judge reads only the vendor-neutral wheel events of :mod:`devices.events`, so any
+wheel driver plays these games: a wheel alone is judged by
+:class:`recognition.wheel_judge.WheelJudge`; a table that also has an overhead camera,
+checks the ball's revolutions or starts the wheel's games itself (auto-roulette) gets
+:class:`recognition.roulette_variants.table_judge.RouletteTableJudge`, which wraps the
+wheel judge (docs/roulette.md). Lightning and Double Ball Roulette
 are in :mod:`recognition.roulette_variants`.
 
 Numbers 1-36 sit on the same 12 x 3 grid in every variant (row r holds
@@ -43,7 +45,7 @@ from typing import Any, ClassVar
 
 from recognition.game import BaseGame, Judge
 from recognition.roulette_variants.table_judge import TABLE_SETTINGS, RouletteTableJudge
-from recognition.ss2_judge import SS2SpinJudge
+from recognition.wheel_judge import WheelJudge
 
 GREEN, RED, BLACK = "green", "red", "black"
 
@@ -311,9 +313,10 @@ class RouletteRules(BaseGame):
     """
 
     game_id: str = ""
-    #: the wheel (its own number, state and timings) and, optionally, an overhead camera
-    #: (devices/overhead_camera) that cross-checks the number and counts the ball's revolutions
-    device_kinds: tuple[str, ...] = ("cammegh-ss2", "roulette-camera")
+    #: any roulette wheel (a driver of the "roulette-wheel" family: its own number, phases and timings)
+    #: and, optionally, an overhead camera (devices/overhead_camera) that cross-checks the number and
+    #: counts the ball's revolutions
+    device_kinds: tuple[str, ...] = ("roulette-wheel", "roulette-camera")
     wheel: Wheel = EUROPEAN
     #: on a zero, half of every even-money stake is returned (seed L187)
     la_partage: bool = False
@@ -340,21 +343,21 @@ class RouletteRules(BaseGame):
         raise ValueError(f"{spot_id!r} is not a bet spot of {self.game_id}")
 
     def new_judge(self, **settings: Any) -> Judge:
-        """A spin judge for an SS2 wheel; it refuses numbers this wheel does not have.
+        """A spin judge for the wheel; it refuses numbers this wheel does not have.
 
-        Without table settings beyond the SS2 judge's own, that is :class:`SS2SpinJudge`
+        Without table settings beyond the wheel judge's own, that is :class:`WheelJudge`
         itself. A camera (``camera = true``), a minimum of ball revolutions
         (``min_ball_revolutions``), ``auto_start`` or a second ball make it a
-        :class:`RouletteTableJudge` around the SS2 judge (settings: docs/roulette.md).
+        :class:`RouletteTableJudge` around the wheel judge (settings: docs/roulette.md).
         A misspelt setting is a TypeError, never ignored.
         """
         settings = {k: v for k, v in settings.items() if k not in self.draw_settings}
         settings.setdefault("pockets", self.wheel.pockets)
         table = {k: settings.pop(k) for k in list(settings) if k in TABLE_SETTINGS}
         if self.balls == 1 and not table and not self.uses_table_judge:
-            return SS2SpinJudge(**settings)
+            return WheelJudge(**settings)
         return RouletteTableJudge(
-            balls=self.balls, pockets=self.wheel.pockets, ss2_settings=settings, **table
+            balls=self.balls, pockets=self.wheel.pockets, wheel_settings=settings, **table
         )
 
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:

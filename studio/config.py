@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from devices.registry import all_drivers
+from devices.registry import all_drivers, driver_class
 from recognition.games import GAMES
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -164,7 +164,7 @@ class TableConfig(_Strict):
             raise ValueError(f"settings for {self.game}: {exc}") from None
         kinds = GAMES[self.game].device_kinds
         for d in devices:
-            if d.kind not in kinds:
+            if d.kind not in kinds and driver_class(d.kind).family not in kinds:
                 raise ValueError(
                     f"game {self.game} cannot be played with a {d.kind} device (it takes {', '.join(kinds)})"
                 )

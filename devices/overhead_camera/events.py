@@ -5,9 +5,10 @@ calibration, like a money wheel's tag table) but no game: how many balls a game
 throws, whether a spin went round often enough and whether the camera agrees with
 the wheel's own number is decided in ``recognition/roulette_variants``.
 
-* :class:`BallSpin` ``started``: a ball entered the ball track (launched); ``ended``: no
-  ball is left in the track (every ball dropped towards the pockets), with the whole
-  revolutions each tracked ball made around the track.
+* :class:`devices.events.BallLaunched` (vendor-neutral, as a wheel reports it): a ball
+  entered the ball track.
+* :class:`BallSpin`: no ball is left in the track (every ball dropped towards the pockets),
+  with the whole revolutions each tracked ball made around the track.
 * :class:`BallsAtRest`: the balls lie still in pockets; one pocket label per ball (two
   balls in one pocket give the label twice). Emitted once per settled reading, again
   only when the reading changes.
@@ -26,7 +27,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field
 
-from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, DeviceUnknownMessage
+from ..events import BallLaunched, DeviceConnected, DeviceDisconnected, DeviceEvent, DeviceUnknownMessage
 
 __all__ = [
     "CAMERA_EVENT_KINDS",
@@ -39,9 +40,9 @@ __all__ = [
 
 
 class BallSpin(DeviceEvent):
-    """A ball entered the track (``started``) or the track emptied (``ended``).
+    """The track emptied after a spin (the spin's start is a :class:`devices.events.BallLaunched`).
 
-    ``revolutions``: for ``ended``, the whole turns each tracked ball made around the track
+    ``revolutions``: the whole turns each tracked ball made around the track
     (relative to the stator, where the track is), in the order the balls entered it.
     ``complete``: the camera followed every ball from its entry into the track to its exit
     without a gap (no dropped frames, no ball lost or confused with another); when False
@@ -50,7 +51,7 @@ class BallSpin(DeviceEvent):
     """
 
     kind: Literal["roulette_ball_spin"] = "roulette_ball_spin"
-    phase: Literal["started", "ended"]
+    phase: Literal["ended"] = "ended"  # kept so that the journal's records of a spin keep their shape
     balls: int = Field(ge=0)
     revolutions: list[int] = Field(default_factory=list)
     complete: bool = True
@@ -82,12 +83,20 @@ class CameraUnreadable(DeviceEvent):
     detail: str = ""
 
 
-CameraEvent = Union[BallSpin, BallsAtRest, CameraUnreadable]
+CameraEvent = Union[BallLaunched, BallSpin, BallsAtRest, CameraUnreadable]
 
 #: everything the camera driver emits, for parsing journaled events back
 AnyRouletteCameraEvent = Annotated[
-    BallSpin | BallsAtRest | CameraUnreadable | DeviceConnected | DeviceDisconnected | DeviceUnknownMessage,
+    BallLaunched
+    | BallSpin
+    | BallsAtRest
+    | CameraUnreadable
+    | DeviceConnected
+    | DeviceDisconnected
+    | DeviceUnknownMessage,
     Field(discriminator="kind"),
 ]
 
-CAMERA_EVENT_KINDS = frozenset({"roulette_ball_spin", "roulette_balls_at_rest", "roulette_camera_unreadable"})
+CAMERA_EVENT_KINDS = frozenset(
+    {"ball_launched", "roulette_ball_spin", "roulette_balls_at_rest", "roulette_camera_unreadable"}
+)

@@ -4,11 +4,12 @@
 with the frame's time (seconds, any monotonic clock: the sender's capture time, or a
 recording's frame position) and the wall-clock time to stamp events with. No I/O.
 
-* **Spin.** The first frame with a ball in the track starts a spin (``BallSpin started``).
+* **Spin.** The first frame with a ball in the track starts a spin: the vendor-neutral
+  :class:`devices.events.BallLaunched`, as a wheel driver reports a launch.
   Each ball in the track is followed from frame to frame: its angle is unwrapped using
   its predicted step (angle + speed x time), so a ball may move up to ~170 degrees between
   two frames; its travel against the stator, in whole turns, is its revolution count.
-  When the track has been empty for ``end_s`` the spin ends (``BallSpin ended``). The
+  When the track has been empty for ``end_s`` the spin ends (``BallSpin``). The
   count is marked incomplete when a frame came more than ``max_gap_s`` after the previous
   one, a ball jumped further than its prediction allows, a ball turned back, or the
   tracks could not be told apart; a judge then ignores it.
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..events import DeviceEvent
+from ..events import BallLaunched, DeviceEvent
 from .events import BallsAtRest, BallSpin, CameraUnreadable
 from .finder import Reading
 
@@ -146,9 +147,7 @@ class BallTracker:
             spin.frames = 1
             self._emitted = None  # the next reading at rest is new, even in the same pocket
             self._candidate = None
-            out.append(
-                BallSpin(device_id=self.device_id, at=at, phase="started", balls=len(in_track), frames=1)
-            )
+            out.append(BallLaunched(device_id=self.device_id, at=at, balls=len(in_track)))
             return
         spin.frames += 1
         if reading.rotor_deg is not None:

@@ -7,13 +7,15 @@ Layers, each usable on its own:
   (:class:`Status`, :class:`WinningNumber`, :class:`Fault`, :class:`Bonus`,
   :class:`Calibration`, :class:`SensorReport`, :class:`Reply`, :class:`Echo`,
   :class:`Unknown`). Pure.
-* :class:`SS2Tracker` - messages -> :mod:`devices.events` events (status on change,
-  one result per game, faults, replies, restarts). Pure: no I/O, no clock; the
-  caller passes the receive time.
+* :class:`SS2Tracker` - messages -> the vendor-neutral wheel events of :mod:`devices.events`
+  (status on change, one result per game, warnings, replies, restarts), through the tables
+  :data:`PHASES` (states), :data:`FLAG_WARNINGS` (warning flags) and :data:`FAULT_WARNINGS`
+  (``*F`` codes). Pure: no I/O, no clock; the caller passes the receive time.
 * :func:`iter_capture_events` - framer + parser + tracker over raw bytes, no port
   (``studio replay``, tests).
 * :class:`CammeghSS2Driver` - the serial driver (9600 8N1) on top of
-  :class:`devices.serial_line.SerialLineDriver`.
+  :class:`devices.serial_line.SerialLineDriver`; it maps the neutral wheel commands
+  (:data:`devices.events.START_SPIN`, ...) onto SS2 commands (:data:`COMMANDS`).
 """
 
 from __future__ import annotations
@@ -29,21 +31,32 @@ from enum import IntFlag
 from typing import Any, Union
 
 from ..events import (
+    ACKNOWLEDGE_VOID,
+    RESET,
+    SELF_TEST,
+    SET_MODE,
+    START_SPIN,
     DeviceEvent,
     DeviceUnknownMessage,
     Direction,
-    WheelFault,
+    WheelPhase,
     WheelReply,
     WheelRestart,
     WheelResult,
     WheelStatus,
+    WheelWarning,
+    WheelWarningCode,
     utcnow,
 )
 from ..framing import DEFAULT_MAX_LINE, LineFramer
 from ..serial_line import SerialLineDriver
 
 __all__ = [
+    "COMMANDS",
     "FAULT_CODES",
+    "FAULT_WARNINGS",
+    "FLAG_WARNINGS",
+    "PHASES",
     "Bonus",
     "Calibration",
     "CammeghSS2Driver",
@@ -60,6 +73,8 @@ __all__ = [
     "iter_capture_events",
     "normalise_number",
     "parse_line",
+    "ss2_command",
+    "warnings_of",
 ]
 
 log = logging.getLogger(__name__)
@@ -105,6 +120,82 @@ FAULT_CODES: dict[int, str] = {
 
 def describe_fault(code: int) -> str:
     return FAULT_CODES.get(code, f"undefined fault code {code}")
+
+
+# -- the SS2 onto the vendor-neutral wheel events ------------------------------------------
+
+#: SS2 state (§5.1) -> neutral phase
+PHASES: dict[int, WheelPhase] = {
+    1: "starting",
+    2: "spin_started",
+    3: "ball_in_rim",
+    4: "no_more_bets",
+    5: "winning_number",
+    6: "closed",
+    7: "ball_out_of_track",
+}
+
+#: SS2 warning flag (§6) -> neutral standing warning, in the order WheelStatus.warnings lists them
+FLAG_WARNINGS: tuple[tuple[Flags, WheelWarningCode], ...] = (
+    (Flags.NO_BALL, "no_ball"),
+    (Flags.BALL_SAME_DIRECTION, "ball_with_rotor"),
+    (Flags.COMPONENT_FAULT, "component_fault"),
+    (Flags.LAUNCH_RETRY, "launch_retry"),
+)
+
+#: SS2 ``*F`` code (§3.4) -> neutral warning code; a code not listed is "unknown_fault"
+FAULT_WARNINGS: dict[int, WheelWarningCode] = {
+    0: "ok",
+    1: "hardware_fault",
+    2: "no_ball",
+    3: "no_ball_position",
+    4: "wrong_ball_direction",
+    5: "motor_fault",
+    6: "encoder_fault",
+    7: "cannot_spin_clockwise",
+    8: "cannot_spin_counterclockwise",
+    11: "sensor_stuck_on",
+    12: "sensor_stuck_on",
+    13: "sensor_stuck_on",
+    21: "sensor_blind",
+    22: "sensor_blind",
+    23: "sensor_blind",
+    100: "self_test_timeout",
+}
+
+#: operating-mode bit (§4.2): the wheel waits for a start command (``*K``, ``*u``) before each game
+MODE_MANUAL_START = 2
+
+#: neutral wheel command -> SS2 command (§4); "set_mode <n>" is ``*o <n>``
+COMMANDS: dict[str, str] = {
+    SELF_TEST: "*F",
+    START_SPIN: "*K",
+    f"{START_SPIN} clockwise": "*u 1",
+    f"{START_SPIN} counterclockwise": "*u 3",
+    ACKNOWLEDGE_VOID: "*R",
+    RESET: "*R",
+}
+
+
+def warnings_of(flags: int) -> tuple[WheelWarningCode, ...]:
+    """The neutral standing warnings of an SS2 flag field, in FLAG_WARNINGS order."""
+    return tuple(code for bit, code in FLAG_WARNINGS if flags & bit)
+
+
+def ss2_command(command: str) -> str:
+    """The SS2 command for a neutral wheel command; an SS2 command (``*...``) passes unchanged.
+
+    Raises ValueError for anything else, so a neutral command the driver does not know never
+    reaches the wheel as text it would misread.
+    """
+    if command.startswith("*"):
+        return command
+    if command in COMMANDS:
+        return COMMANDS[command]
+    name, _, mode = command.partition(" ")
+    if name == SET_MODE and mode.isascii() and mode.isdigit() and 0 <= int(mode) <= 65535:
+        return f"*o {int(mode)}"
+    raise ValueError(f"the SS2 driver knows no command {command!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,10 +624,10 @@ class SS2Tracker:
                 WheelStatus(
                     device_id=self.device_id,
                     at=at,
-                    state=s.state,
+                    phase=PHASES[s.state],
                     game_counter=s.game_counter,
                     last_number=s.number,
-                    flags=int(s.flags),
+                    warnings=warnings_of(s.flags),
                     speed_rpm=s.speed_rpm,
                     direction=s.direction,
                     raw=s.raw,
@@ -595,10 +686,11 @@ class SS2Tracker:
         else:
             log.warning("%s: fault %d (%s)", self.device_id, f.code, f.description)
         return [
-            WheelFault(
+            WheelWarning(
                 device_id=self.device_id,
                 at=at,
-                code=f.code,
+                code=FAULT_WARNINGS.get(f.code, "unknown_fault"),
+                vendor_code=str(f.code),
                 description=f.description,
                 self_test=self_test,
                 raw=f.raw,
@@ -638,6 +730,11 @@ class SS2Tracker:
     def snapshot(self) -> dict[str, Any]:
         s = self._status
         return {
+            # neutral, for the console's wheel family (docs/console.md)
+            "phase": PHASES[s.state] if s else None,
+            "warnings": list(warnings_of(s.flags)) if s else [],
+            "manual_start": None if self.mode is None else bool(self.mode & MODE_MANUAL_START),
+            # the SS2's own, for the technician's wheel page
             "state": s.state if s else None,
             "game_counter": self._counter,
             "last_number": s.number if s else None,
@@ -688,6 +785,7 @@ class CammeghSS2Driver(SerialLineDriver):
     """Cammegh SS2 wheel controller on serial port 1 (9600 8N1, no flow control)."""
 
     kind = "cammegh-ss2"
+    family = "roulette-wheel"
     baudrate = 9600
     #: minimum spacing of ``*X`` polls (§3.1, §9.24)
     poll_interval = 0.1
@@ -736,7 +834,11 @@ class CammeghSS2Driver(SerialLineDriver):
 
     # -- commands ----------------------------------------------------------------
     def send(self, command: str) -> None:
-        """Send any command; ``*X`` is spaced >= 100 ms and ``*F`` marks a self-test."""
+        """Send a neutral wheel command (:data:`COMMANDS`) or any SS2 command.
+
+        ``*X`` is spaced >= 100 ms and ``*F`` marks a self-test.
+        """
+        command = ss2_command(command)
         if command == "*X":
             with self._poll_lock:
                 if self._last_poll is not None:

@@ -2,7 +2,7 @@
 
 Seed 000 L117-177 (digest seed-A §1.3): "the rules of Roulette apply, with one exception:
 in the draw, two balls are used at the same time ... Balls can stop at one, as well as at
-different numbers." The wheel's SS2 reports one ball, so the result comes from the
+different numbers." The wheel reports one ball, so the result comes from the
 overhead camera, cross-checked with the wheel (recognition/roulette_variants/table_judge.py).
 
 * **Result:** ``{"numbers": ["5", "17"]}``: both pockets, in layout order (0, 1..36; ball

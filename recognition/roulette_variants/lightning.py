@@ -92,7 +92,7 @@ def _weights(value: Any, what: str, allowed: range) -> dict[int, int]:
 
 
 class LightningRoulette(RouletteRules):
-    """Lightning Roulette (seed 000 L113-115, seed 004 L805-894) on a European SS2 wheel."""
+    """Lightning Roulette (seed 000 L113-115, seed 004 L805-894) on a European wheel."""
 
     game_id = "lightning_roulette"
     wheel = EUROPEAN

@@ -7,14 +7,15 @@ Two independent estimates:
 * **The camera** follows the ball from the frame it enters the track to the frame it
   leaves it and counts whole turns against the stator (:class:`devices.overhead_camera.events.BallSpin`).
   That is a direct observation, used whenever the camera followed the whole spin.
-* **The wheel's timings.** An SS2 declares "ball in rim" (state 3) after it has seen the
-  ball go round once, and "no more bets" (state 4) when the ball's revolution time has
-  grown to the ``*T n`` threshold (n / 2048 s; 2920 by default, 1.43 s; spec §5.1, §7.3).
-  While in state 3 each revolution is therefore shorter than the threshold, so the ball
-  made at least ``1 + t3 / (n / 2048)`` revolutions by the time state 4 began, where t3 is
-  how long state 3 lasted. What it does after "no more bets" (up to ~3.5 more turns, spec
-  §5.1) is not counted: the estimate is a lower bound, so it can void a good spin that was
-  very short but never pass a short one. The capture's games (state 3 of 7-8 s) give 5.9-6.6.
+* **The wheel's timings.** An automated wheel reports ``ball_in_rim`` after it has seen the
+  ball go round once, and ``no_more_bets`` when the ball's revolution time has grown to its
+  no-more-bets threshold (n / 2048 s; 2920 by default, 1.43 s; docs/roulette.md).
+  While in ``ball_in_rim`` each revolution is therefore shorter than the threshold, so the
+  ball made at least ``1 + t3 / (n / 2048)`` revolutions by the time ``no_more_bets`` began,
+  where t3 is how long ``ball_in_rim`` lasted. What it does after "no more bets" (up to ~3.5
+  more turns) is not counted: the estimate is a lower bound, so it can void a good spin that
+  was very short but never pass a short one. The real capture's games (7-8 s in the rim)
+  give 5.9-6.6.
 
 Times come from the events (``at``), never from a clock. ``time_scale`` says how many real
 seconds one second of event time is: 1 for a real wheel; a simulator run at ``speed`` N
@@ -26,7 +27,7 @@ from __future__ import annotations
 from datetime import timedelta
 from fractions import Fraction
 
-#: the SS2's default no-more-bets threshold (*T n), in 1/2048 s per ball revolution
+#: the wheel's default no-more-bets threshold, in 1/2048 s per ball revolution
 DEFAULT_NMB_THRESHOLD = 2920
 #: the common regulatory minimum of ball revolutions for a valid spin
 DEFAULT_MIN_REVOLUTIONS = 4
@@ -53,12 +54,12 @@ def seconds(d: timedelta) -> Fraction:
 def revolutions_from_wheel(
     state3: timedelta, *, nmb_threshold: int = DEFAULT_NMB_THRESHOLD, time_scale: Fraction = Fraction(1)
 ) -> Fraction:
-    """The least number of revolutions a ball made whose SS2 stayed ``state3`` in "ball in rim".
+    """The least number of revolutions a ball made whose wheel stayed ``state3`` in ``ball_in_rim``.
 
     ``1 + t3 / (nmb_threshold / 2048)``, with t3 in real seconds (event time x ``time_scale``).
     """
     if nmb_threshold <= 0:
-        raise ValueError("the *T n threshold is a positive number of 1/2048 s")
+        raise ValueError("the no-more-bets threshold is a positive number of 1/2048 s")
     t3 = max(seconds(state3), Fraction(0)) * time_scale
     return 1 + t3 * 2048 / nmb_threshold
 

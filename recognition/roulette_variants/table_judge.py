@@ -1,7 +1,7 @@
-"""The judge of a roulette table whose SS2 wheel is not alone. Pure.
+"""The judge of a roulette table whose wheel is not alone. Pure.
 
-It wraps :class:`recognition.ss2_judge.SS2SpinJudge` (which keeps every rule about the
-wheel's states, flags and counters) and adds, per table settings (docs/roulette.md):
+It wraps :class:`recognition.wheel_judge.WheelJudge` (which keeps every rule about the
+wheel's phases, warnings and game numbers) and adds, per table settings (docs/roulette.md):
 
 * **An overhead camera** (``camera = true``; always for two balls). The wheel's number is
   certified only when the camera, having seen the ball launched in this game, reads the
@@ -12,18 +12,20 @@ wheel's states, flags and counters) and adds, per table settings (docs/roulette.
   ball must go round the track at least that many times, as the camera counted it when it
   followed the whole spin, else as the wheel's state timings bound it
   (:mod:`.spin_validity`). A short spin is void; the wheel's next game is the re-spin.
-* **Auto-start** (``auto_start = true``, for a wheel in manual-start mode, operating-mode
-  bit 2): the judge starts each game (``start_command``: ``*u 1``, ``*u 3`` or ``*K``) when
-  the wheel waits in state 5 (or 1 after power-on) and the previous game is certified or
+* **Auto-start** (``auto_start = true``, for a wheel in manual-start mode): the judge starts
+  each game (``start_command``: ``start_spin``, ``start_spin clockwise`` or ``start_spin
+  counterclockwise``, which the wheel's driver maps onto its protocol) when the wheel waits in
+  ``winning_number`` (or ``starting`` after power-on) and the previous game is certified or
   void; a held game is started only once the dealer has settled it. ``wheel_mode`` is sent
-  as ``*o <mode>`` whenever the wheel's link comes up. On a table with a camera the commands
-  name the wheel's role (``SendCommand.device_role``), since the decision that frees the
-  wheel may follow a camera event or the dealer's action.
+  as ``set_mode <mode>`` whenever the wheel's link comes up. On a table with a camera the
+  commands name the wheel's role (``SendCommand.device_role``), since the decision that frees
+  the wheel may follow a camera event or the dealer's action.
 
 Which device an event comes from: wheel events (``WheelStatus`` ...) and camera events
-(``BallSpin`` ...) say it by their type; a connect or disconnect says it by its device id,
-``<table>/<role>`` (roles ``wheel_role`` and ``camera_role``, "wheel" and "camera"), or
-else by the id the typed events showed. Without a camera every other device is the wheel.
+(``BallLaunched``, ``BallSpin`` ...) say it by their type; a connect or disconnect says it by
+its device id, ``<table>/<role>`` (roles ``wheel_role`` and ``camera_role``, "wheel" and
+"camera"), or else by the id the typed events showed. Without a camera every other device is
+the wheel.
 
 No clock is read: every time comes from ``event.at``.
 """
@@ -36,13 +38,13 @@ from datetime import datetime
 from typing import Any
 
 from devices.events import (
+    SET_MODE,
+    START_SPIN_COMMANDS,
+    WHEEL_EVENTS,
+    BallLaunched,
     DeviceConnected,
     DeviceDisconnected,
     DeviceEvent,
-    WheelFault,
-    WheelReply,
-    WheelRestart,
-    WheelResult,
     WheelStatus,
 )
 from devices.overhead_camera.events import BallsAtRest, BallSpin, CameraUnreadable
@@ -57,7 +59,7 @@ from recognition.game import (
     SendCommand,
     Void,
 )
-from recognition.ss2_judge import SS2SpinJudge
+from recognition.wheel_judge import WheelJudge
 
 from .spin_validity import (
     DEFAULT_MIN_REVOLUTIONS,
@@ -69,7 +71,7 @@ from .spin_validity import (
 
 __all__ = ["HOLD_REASONS", "START_COMMANDS", "TABLE_SETTINGS", "VOID_REASONS", "RouletteTableJudge"]
 
-#: table settings this judge takes (the rest go to the SS2 judge)
+#: table settings this judge takes (the rest go to the wheel judge)
 TABLE_SETTINGS = frozenset(
     {
         "camera",
@@ -85,12 +87,10 @@ TABLE_SETTINGS = frozenset(
     }
 )
 
-#: the SS2 commands that start a game in manual-start mode (spec §4.1)
-START_COMMANDS = ("*u 1", "*u 3", "*K")
-MANUAL_START_BIT = 2
+#: the neutral commands that start a game on a wheel in manual-start mode
+START_COMMANDS = START_SPIN_COMMANDS
 
-_WHEEL_EVENTS = (WheelStatus, WheelResult, WheelFault, WheelReply, WheelRestart)
-_CAMERA_EVENTS = (BallSpin, BallsAtRest, CameraUnreadable)
+_CAMERA_EVENTS = (BallLaunched, BallSpin, BallsAtRest, CameraUnreadable)
 
 VOID_REASONS: dict[str, str] = {
     "too_few_revolutions": "The ball did not go round the wheel often enough for a valid spin. The game is void, "
@@ -120,12 +120,12 @@ NOTE_REASONS: dict[str, str] = {
 
 @dataclass
 class _Game:
-    """One wheel game as this judge follows it (opened by the SS2 judge's OpenRound)."""
+    """One wheel game as this judge follows it (opened by the wheel judge's OpenRound)."""
 
     counter: int
     state3_at: datetime | None = None
     state4_at: datetime | None = None
-    result: ResultReady | None = None  # the SS2 judge's certified number, awaiting our checks
+    result: ResultReady | None = None  # the wheel judge's certified number, awaiting our checks
     spin_seen: bool = False  # the camera saw a ball launched in this game
     spins: int = 0  # how many times (a ball lost from sight in the track and found again starts another)
     spin_ended: bool = False
@@ -148,14 +148,14 @@ class RouletteTableJudge:
         *,
         pockets: Iterable[str],
         balls: int = 1,
-        ss2_settings: dict[str, Any] | None = None,
+        wheel_settings: dict[str, Any] | None = None,
         camera: bool | None = None,
         min_ball_revolutions: int = DEFAULT_MIN_REVOLUTIONS,
         nmb_threshold: int = DEFAULT_NMB_THRESHOLD,
         wheel_time_scale: float | str = 1,
         revolution_source: str = "auto",
         auto_start: bool = False,
-        start_command: str = "*u 1",
+        start_command: str = "start_spin clockwise",
         wheel_mode: int | None = None,
         wheel_role: str = "wheel",
         camera_role: str = "camera",
@@ -163,15 +163,15 @@ class RouletteTableJudge:
         """
         pockets: the wheel's pocket labels (a camera reading outside them is held).
         balls: balls per spin (2: Double Ball Roulette, which needs the camera).
-        ss2_settings: the SS2 judge's own settings (no_ball_tolerance_s, ...).
+        wheel_settings: the wheel judge's own settings (no_ball_tolerance_s, ...).
         camera: the table has an overhead camera that must confirm every result (default: for two balls).
         min_ball_revolutions: the least whole revolutions in the track for a valid spin (0: no check).
-        nmb_threshold: the wheel's *T n setting (1/2048 s per ball revolution at no-more-bets).
+        nmb_threshold: the wheel's no-more-bets threshold (1/2048 s per ball revolution at no more bets).
         wheel_time_scale: real seconds per second of event time (a simulator at speed N: N).
         revolution_source: "auto" (the camera when it followed the whole spin, else the wheel's
             timings), "camera" or "wheel".
         auto_start: start each game (manual-start wheels); start_command: the command that does.
-        wheel_mode: the operating mode sent as "*o <mode>" when the wheel's link comes up.
+        wheel_mode: the operating mode sent as "set_mode <mode>" when the wheel's link comes up.
         wheel_role, camera_role: the devices' roles in the table's configuration.
         """
         self.pockets = tuple(pockets)
@@ -197,7 +197,9 @@ class RouletteTableJudge:
             or not isinstance(nmb_threshold, int)
             or not 1 <= nmb_threshold <= 65535
         ):
-            raise ValueError(f"nmb_threshold is the wheel's *T n value (1-65535), not {nmb_threshold!r}")
+            raise ValueError(
+                f"nmb_threshold is the wheel's no-more-bets threshold (1-65535), not {nmb_threshold!r}"
+            )
         self.nmb_threshold = nmb_threshold
         self.time_scale = exact(wheel_time_scale, "wheel_time_scale")
         if revolution_source not in ("auto", "camera", "wheel"):
@@ -213,31 +215,23 @@ class RouletteTableJudge:
                 f"start_command must be one of {', '.join(START_COMMANDS)}, not {start_command!r}"
             )
         self.start_command = start_command
-        if wheel_mode is not None:
-            if (
-                isinstance(wheel_mode, bool)
-                or not isinstance(wheel_mode, int)
-                or not 0 <= wheel_mode <= 65535
-            ):
-                raise ValueError(f"wheel_mode is an SS2 operating mode 0-65535, not {wheel_mode!r}")
-            if auto_start and not wheel_mode & MANUAL_START_BIT:
-                raise ValueError(
-                    f"auto_start needs a manual-start wheel: wheel_mode {wheel_mode} lacks bit 2 "
-                    f"(e.g. {wheel_mode | MANUAL_START_BIT})"
-                )
+        if wheel_mode is not None and (
+            isinstance(wheel_mode, bool) or not isinstance(wheel_mode, int) or not 0 <= wheel_mode <= 65535
+        ):
+            raise ValueError(f"wheel_mode is the wheel's operating mode 0-65535, not {wheel_mode!r}")
         self.wheel_mode = wheel_mode
         for name, role in (("wheel_role", wheel_role), ("camera_role", camera_role)):
             if not isinstance(role, str) or not role:
                 raise ValueError(f"{name} is a device role such as 'wheel', not {role!r}")
         self.wheel_role, self.camera_role = wheel_role, camera_role
-        settings = dict(ss2_settings or {})
+        settings = dict(wheel_settings or {})
         settings.setdefault("pockets", self.pockets)
-        self.ss2 = SS2SpinJudge(**settings)
+        self.wheel = WheelJudge(**settings)
         self._game: _Game | None = None
         self._wheel_ids: set[str] = set()
         self._camera_ids: set[str] = set()
         self._wheel_status: WheelStatus | None = None
-        self._start_sent: tuple[int, int] | None = None
+        self._start_sent: tuple[int, str] | None = None
         self._camera_lost = False
         self._notes_given: set[str] = set()
 
@@ -246,13 +240,15 @@ class RouletteTableJudge:
     def feed(self, event: DeviceEvent | RoundSignal) -> list[Decision]:
         out: list[Decision] = []
         if isinstance(event, RoundSignal):
-            self._relay(self.ss2.feed(event), out)  # the SS2 judge's tolerances run on every time it is given
+            self._relay(
+                self.wheel.feed(event), out
+            )  # the wheel judge's tolerances run on every time it is given
             self._on_signal(event, out)
             return out
         role = self._role(event)
         if role == "camera":
             if not isinstance(event, (DeviceConnected, DeviceDisconnected)):
-                self._relay(self.ss2.feed(event), out)  # a clock tick for the SS2 judge's tolerances
+                self._relay(self.wheel.feed(event), out)  # a clock tick for the wheel judge's tolerances
             if self.camera:
                 self._on_camera(event, out)
             elif isinstance(event, _CAMERA_EVENTS):
@@ -261,17 +257,17 @@ class RouletteTableJudge:
         if isinstance(event, DeviceConnected):
             self._wheel_status = None
             self._start_sent = None
-        self._relay(self.ss2.feed(event), out, wheel_event=event)
+        self._relay(self.wheel.feed(event), out, wheel_event=event)
         if isinstance(event, WheelStatus):
             self._wheel_status = event
             self._track_states(event)
             self._maybe_start(out)
         elif isinstance(event, DeviceConnected) and self.wheel_mode is not None:
-            out.append(self._command(f"*o {self.wheel_mode}"))
+            out.append(self._command(f"{SET_MODE} {self.wheel_mode}"))
         return out
 
     def _role(self, event: DeviceEvent) -> str:
-        if isinstance(event, _WHEEL_EVENTS):
+        if isinstance(event, WHEEL_EVENTS):
             self._wheel_ids.add(event.device_id)
             return "wheel"
         if isinstance(event, _CAMERA_EVENTS):
@@ -286,7 +282,7 @@ class RouletteTableJudge:
             return "camera"
         return "wheel"
 
-    # -- the SS2 judge's decisions -----------------------------------------------------------
+    # -- the wheel judge's decisions ---------------------------------------------------------
 
     def _relay(
         self, decisions: list[Decision], out: list[Decision], wheel_event: DeviceEvent | None = None
@@ -296,7 +292,7 @@ class RouletteTableJudge:
                 self._close_unfinished(out)
                 self._game = _Game(counter=int(d.device_game or 0))
                 self._start_sent = None
-                if isinstance(wheel_event, WheelStatus) and wheel_event.state == 3:
+                if isinstance(wheel_event, WheelStatus) and wheel_event.phase == "ball_in_rim":
                     self._game.state3_at = wheel_event.at
                 out.append(d)
             elif isinstance(d, ResultReady):
@@ -335,11 +331,11 @@ class RouletteTableJudge:
         g = self._game
         if g is None or g.done is not None or s.game_counter != g.counter:
             return
-        if s.state == 2:  # the wheel relaunched the ball: its time in the rim starts again
+        if s.phase == "spin_started":  # the wheel relaunched the ball: its time in the rim starts again
             g.state3_at = g.state4_at = None
-        elif s.state == 3 and g.state3_at is None:
+        elif s.phase == "ball_in_rim" and g.state3_at is None:
             g.state3_at = s.at
-        elif s.state == 4 and g.state4_at is None:
+        elif s.phase == "no_more_bets" and g.state4_at is None:
             g.state4_at = s.at
 
     # -- the camera ----------------------------------------------------------------------------
@@ -358,10 +354,10 @@ class RouletteTableJudge:
             if self._camera_lost:
                 self._camera_lost = False
                 out.append(Release(code="camera_lost"))
-        elif isinstance(event, BallSpin):
+        elif isinstance(event, (BallLaunched, BallSpin)):
             if open_game is None:
                 return
-            if event.phase == "started":
+            if isinstance(event, BallLaunched):
                 open_game.spins += 1
                 open_game.spin_seen, open_game.spin_ended = True, False
                 open_game.revolutions, open_game.spin_complete = None, False
@@ -424,9 +420,9 @@ class RouletteTableJudge:
             counted = self._revolutions(g)
             if counted is None:
                 return  # the camera's count is still to come
-            revolutions, source = counted
+            revolutions, counted_by = counted
             if revolutions < 0:
-                self._hold(g, "revolutions_unknown", source, out)
+                self._hold(g, "revolutions_unknown", counted_by, out)
                 return
             if revolutions < self.min_revolutions:
                 g.done = "voided"
@@ -436,7 +432,7 @@ class RouletteTableJudge:
                         message=_say(
                             VOID_REASONS,
                             "too_few_revolutions",
-                            f"game {g.counter}: {revolutions} revolutions by the {source}, at least "
+                            f"game {g.counter}: {revolutions} revolutions by the {counted_by}, at least "
                             f"{self.min_revolutions} needed; the wheel said {number}",
                         ),
                     )
@@ -546,19 +542,19 @@ class RouletteTableJudge:
     def _maybe_start(self, out: list[Decision]) -> None:
         """Auto-start: send the start command once the wheel waits and the last game is settled."""
         s = self._wheel_status
-        if not self.auto_start or s is None or s.state not in (1, 5) or s.flags:
+        if not self.auto_start or s is None or s.phase not in ("starting", "winning_number") or s.warnings:
             return
-        if self._start_sent == (s.game_counter, s.state):
+        if self._start_sent == (s.game_counter, s.phase):
             return
         g = self._game
         if (
-            s.state == 5
+            s.phase == "winning_number"
             and g is not None
             and g.counter == s.game_counter
             and g.done not in ("certified", "voided")
         ):
             return  # still deciding, or held for the dealer
-        self._start_sent = (s.game_counter, s.state)
+        self._start_sent = (s.game_counter, s.phase)
         out.append(self._command(self.start_command))
 
     def _command(self, command: str) -> SendCommand:

@@ -100,7 +100,7 @@ def test_dealer_runs_a_roulette_round_to_a_certified_result(env, context):
     start = [
         x for x in env.records("operator_action") if x["action"] == "device_command" and x["by"] == "dana"
     ]
-    assert start and start[-1]["command"] == "*K"
+    assert start and start[-1]["command"] == "start_spin"  # the neutral command; the driver sends *K
     assert page.errors == []
 
 
@@ -137,7 +137,7 @@ def test_supervisor_approves_a_manual_result_on_the_dealers_screen(env, context)
     wait_wheel_waiting(env, "r3")
     page.locator("#action-start_game").click()
     expect(page.locator("#phase")).to_have_attribute("data-state", "in_play")
-    expect(page.locator("#wheel-live")).to_contain_text("NO_BALL")
+    expect(page.locator("#wheel-live")).to_contain_text("no_ball")  # the neutral warning
     page.locator("#action-manual_result").click()
     dialog = page.locator("dialog[open]")
     dialog.locator("#pocket-23").click()

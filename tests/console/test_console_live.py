@@ -82,13 +82,10 @@ def test_repeating_device_states_are_logged_but_not_flooded_to_screens():
             table.device_event(
                 WheelStatus(
                     device_id="t1/wheel",
-                    state=2,
+                    phase="spin_started",
                     game_counter=counter,
-                    last_number=None,
-                    flags=0,
                     speed_rpm=15.0,
                     direction="clockwise",
-                    raw="*X",
                 )
             )
         table.device_event(CardDrawn(device_id="t1/shoe", card="AS", payload="P1"))

@@ -11,7 +11,7 @@ from dealer_ui.families import CARDS, GENERIC, WHEEL, family_for_kind, result_fo
 from dealer_ui.live import summarize_event
 from dealer_ui.views import choices, notice
 from recognition.games import game_rules
-from recognition.ss2_judge import HOLD_REASONS, VOID_REASONS
+from recognition.wheel_judge import HOLD_REASONS, VOID_REASONS
 
 DEALER = User("dana", "dealer")
 SUPERVISOR = User("sam", "supervisor")
@@ -51,10 +51,16 @@ def snap(
     }
 
 
-def wheel(state: int | None, connected: bool = True, mode: int | None = None) -> list[dict]:
-    return [
-        {"role": "wheel", "family": "wheel", "connected": connected, "device": {"state": state, "mode": mode}}
-    ]
+PHASES = (None, "starting", "spin_started", "ball_in_rim", "no_more_bets", "winning_number", "closed")
+
+
+def wheel(state: int | str | None, connected: bool = True, manual_start: bool | None = None) -> list[dict]:
+    """A wheel's health; `state` 1-6 is shorthand for the phases in the order of devices.events.WHEEL_PHASES."""
+    phase = PHASES[state] if isinstance(state, int) and state < len(PHASES) else state
+    if state == 7:
+        phase = "ball_out_of_track"
+    device = {"phase": phase, "manual_start": manual_start}
+    return [{"role": "wheel", "family": "wheel", "connected": connected, "device": device}]
 
 
 def ids(out: list[dict]) -> dict[str, dict]:
@@ -93,9 +99,11 @@ def test_between_rounds_the_wheel_offers_a_start_or_a_respin_only_when_it_can():
     assert "start_game" not in spinning and "retry" not in spinning
     assert ids(choices(table(), DEALER, done, wheel(7), []))["retry"]["label"] == "Re-spin"
     assert "start_game" not in ids(choices(table(), DEALER, done, wheel(5, connected=False), []))
-    assert "start_game" in ids(choices(table(), DEALER, done, wheel(5, mode=1159), []))  # manual start
+    assert "start_game" in ids(
+        choices(table(), DEALER, done, wheel(5, manual_start=True), [])
+    )  # manual start
     assert "start_game" not in ids(
-        choices(table(), DEALER, done, wheel(5, mode=1157), [])
+        choices(table(), DEALER, done, wheel(5, manual_start=False), [])
     )  # arcade: it spins alone
     paused = snap("voided", paused="t1/wheel: disconnected")
     assert "start_game" not in ids(choices(table(), DEALER, paused, wheel(5), []))
@@ -195,7 +203,8 @@ def test_device_kinds_find_their_family(kind, family):
 
 
 def test_a_guessed_family_never_sends_anything_to_the_device():
-    assert family_for_kind("cammegh-ss2") is WHEEL and family_for_kind("serial-shoe") is CARDS
+    ss2 = family_for_kind("cammegh-ss2")  # the neutral wheel family with the SS2's technician page
+    assert ss2.id == "wheel" and ss2.start == WHEEL.start and family_for_kind("serial-shoe") is CARDS
     guessed = family_for_kind("acme-roulette-x")  # not the SS2: it may read the same bytes differently
     assert guessed.id == "wheel" and guessed.commands == () and guessed.self_test is None
     assert guessed.start is None and guessed.retry is None and guessed.page == "generic"
@@ -205,12 +214,13 @@ def test_a_guessed_family_never_sends_anything_to_the_device():
 
 
 def test_the_wheel_family_allows_known_commands_and_warns_before_changes():
-    assert WHEEL.allows("*T N") and WHEEL.allows("*T n 2500") and WHEEL.allows("*T s 14.0 17.5")
-    assert WHEEL.allows("*F") and WHEEL.allows("*S") and WHEEL.allows("*u 3")
+    SS2 = family_for_kind("cammegh-ss2")
+    assert SS2.allows("*T N") and SS2.allows("*T n 2500") and SS2.allows("*T s 14.0 17.5")
+    assert SS2.allows("*F") and SS2.allows("*S") and SS2.allows("*u 3")
     for bad in ("*T N 5", "*X;1;001", "rm -rf /", "*T n 2500\r\n*P 0", "*T f 1", "*P 2", ""):
-        assert not WHEEL.allows(bad), bad
-    assert WHEEL.warning("*T S") is None and WHEEL.warning("*S") is None
-    assert "voided" in WHEEL.warning("*P 0") and "real game" in WHEEL.warning("*K")
+        assert not SS2.allows(bad), bad
+    assert SS2.warning("*T S") is None and SS2.warning("*S") is None
+    assert "voided" in SS2.warning("*P 0") and "real game" in SS2.warning("*K")
     assert GENERIC.allows("*T N") is False
 
 
@@ -260,6 +270,17 @@ def test_device_events_in_a_line():
     assert (
         summarize_event({"kind": "wheel_fault", "code": 21, "description": "sensor 1", "self_test": True})
         == "self-test: fault 21: sensor 1"
+    )  # a journal written before the neutral events
+    warning = {
+        "kind": "wheel_warning",
+        "code": "sensor_blind",
+        "vendor_code": "21",
+        "description": "sensor 1",
+    }
+    assert summarize_event({**warning, "self_test": True}) == "self-test: sensor_blind (21): sensor 1"
+    status = {"kind": "wheel_status", "phase": "ball_in_rim", "game_counter": 4, "speed_rpm": 15.0}
+    assert summarize_event({**status, "direction": "clockwise", "warnings": ["no_ball"]}) == (
+        "ball_in_rim, game 4, 15.0 rpm clockwise, warnings no_ball"
     )
     assert summarize_event({"kind": "dice_read", "device_id": "x", "dice": [1, 2, 3]}) == "dice [1, 2, 3]"
 

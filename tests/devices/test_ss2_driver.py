@@ -16,15 +16,28 @@ from devices.events import (
     DeviceConnected,
     DeviceDisconnected,
     DeviceUnknownMessage,
-    WheelFault,
     WheelReply,
     WheelResult,
     WheelStatus,
+    WheelWarning,
 )
 from devices.registry import driver_class
-from devices.roulette.cammegh_ss2 import CammeghSS2Driver
+from devices.roulette.cammegh_ss2 import FLAG_WARNINGS, PHASES, CammeghSS2Driver
 
 pytestmark = pytest.mark.timeout(20)
+
+STATE = {phase: n for n, phase in PHASES.items()}
+
+
+def state(e) -> int:
+    """The SS2 state a neutral status was mapped from."""
+    return STATE[e.phase]
+
+
+def flags(e) -> int:
+    """The SS2 warning flags a neutral status was mapped from."""
+    return sum(int(bit) for bit, code in FLAG_WARNINGS if code in e.warnings)
+
 
 FAST = dict(reconnect_min=0.02, reconnect_max=0.2)
 
@@ -70,9 +83,9 @@ def test_events_flow_from_a_pty(make_wheel, events, drivers, capture_bytes):
         wheel.write(first_game[i : i + 37])
     result = events.wait_kind("wheel_result")
     assert (result.game_counter, result.number, result.raw) == (11, "27", "27")
-    status = events.wait_kind("wheel_status", state=5)
+    status = events.wait_kind("wheel_status", phase="winning_number")
     assert status.game_counter == 11 and status.last_number == "27"
-    seen = [(e.kind, getattr(e, "state", None)) for e in events.seen]
+    seen = [(e.kind, state(e) if isinstance(e, WheelStatus) else None) for e in events.seen]
     assert seen[:3] == [("device_connected", None), ("wheel_reply", None), ("wheel_reply", None)]
     assert [s for k, s in seen if k == "wheel_status"] == [1, 2, 2, 3, 4, 5]
     assert all(e.at.tzinfo is not None for e in events.seen)
@@ -147,8 +160,8 @@ def test_self_test_answers_are_marked(make_wheel, events, drivers):
     assert wheel.read_exactly(4) == b"*F\r\n"
     assert d.health()["device"]["self_test_pending"] is True
     wheel.write(b"*F 21\r\n*F 22\r\n*X;6;017; 0;0;000;0\r\n*F 4\r\n")
-    faults = [events.wait_kind("wheel_fault") for _ in range(3)]
-    assert [(f.code, f.self_test) for f in faults] == [(21, True), (22, True), (4, False)]
+    faults = [events.wait_kind("wheel_warning") for _ in range(3)]
+    assert [(int(f.vendor_code), f.self_test) for f in faults] == [(21, True), (22, True), (4, False)]
 
 
 def test_send_when_down_raises(events, tmp_path):
@@ -182,7 +195,7 @@ def test_garbage_over_a_pty_is_counted_and_valid_lines_still_arrive(make_wheel, 
     wheel.write(b"\r\n\xff\xfeno\r\n*X;4;01")  # non-ASCII line, then a half status line
     wheel.write(b"\r\n*X;4;011;34;0;136;1\r\n")
     status = events.wait_kind("wheel_status")
-    assert (status.state, status.game_counter) == (4, 11)
+    assert (state(status), status.game_counter) == (4, 11)
     unknown = [e for e in events.seen if isinstance(e, DeviceUnknownMessage)]
     assert "\ufffd\ufffdno" in [e.raw for e in unknown]
     assert "*X;4;01" in [e.raw for e in unknown]
@@ -271,7 +284,7 @@ def test_unplug_and_replug_through_a_symlink(make_wheel, events, drivers, tmp_pa
     events.wait_kind("device_connected", timeout=3)
     second.write(b"*X;4;011;34;0;140;1\r\n27\r\n*X;5;011;27;0;136;1\r\n")
     again = events.wait_kind("wheel_status")  # re-emitted after the reconnect
-    assert (again.state, again.game_counter) == (4, 11)
+    assert (state(again), again.game_counter) == (4, 11)
     assert events.wait_kind("wheel_result").number == "27"
     d.power(True)
     assert second.read_exactly(6) == b"*P 1\r\n"
@@ -316,7 +329,7 @@ def test_socket_url_against_a_local_tcp_server(events, drivers, capture_bytes):
         with conn:
             events.wait_kind("device_connected")
             conn.sendall(capture_bytes)
-            assert events.wait_kind("wheel_status", state=6).game_counter == 17
+            assert events.wait_kind("wheel_status", phase="closed").game_counter == 17
             assert [e.number for e in events.seen if isinstance(e, WheelResult)] == [
                 "27",
                 "16",
@@ -420,7 +433,7 @@ def test_context_manager_starts_and_stops(make_wheel, events):
     with CammeghSS2Driver("wheel-1", wheel.path, events, **FAST) as d:
         events.wait_kind("device_connected")
         wheel.write(b"*F 4\r\n")
-        assert isinstance(events.wait_kind("wheel_fault"), WheelFault)
+        assert isinstance(events.wait_kind("wheel_warning"), WheelWarning)
     assert driver_threads(d) == [] and not d.connected
 
 
@@ -465,12 +478,12 @@ def test_a_silent_wheel_is_reported_lost_and_found_again(tmp_path):
 
         next_of(DeviceConnected)
         _os.write(master, b"*X;2;011;27;0;150;0\r\n")
-        assert next_of(WheelStatus).state == 2
+        assert state(next_of(WheelStatus)) == 2
         lost = next_of(DeviceDisconnected)  # nothing more is written: silence
         assert "no data" in lost.reason and driver.health()["silent"]
         _os.write(master, b"*X;6;001;  ;0;000;0\r\n")
         assert next_of(DeviceConnected).port == driver.url
-        assert next_of(WheelStatus).state == 6
+        assert state(next_of(WheelStatus)) == 6
         assert not driver.health()["silent"] and driver.health()["counters"]["silences"] == 1
     finally:
         driver.stop()

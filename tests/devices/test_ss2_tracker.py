@@ -9,15 +9,27 @@ import pytest
 
 from devices.events import (
     DeviceUnknownMessage,
-    WheelFault,
     WheelReply,
     WheelRestart,
     WheelResult,
     WheelStatus,
+    WheelWarning,
 )
-from devices.roulette.cammegh_ss2 import SS2Tracker, iter_capture_events, parse_line
+from devices.roulette.cammegh_ss2 import FLAG_WARNINGS, PHASES, SS2Tracker, iter_capture_events, parse_line
 
 T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+STATE = {phase: n for n, phase in PHASES.items()}
+
+
+def state(e) -> int:
+    """The SS2 state a neutral status was mapped from."""
+    return STATE[e.phase]
+
+
+def flags(e) -> int:
+    """The SS2 warning flags a neutral status was mapped from."""
+    return sum(int(bit) for bit, code in FLAG_WARNINGS if code in e.warnings)
 
 
 class Feeder:
@@ -76,7 +88,7 @@ def test_capture_results_once_each(capture_events):
 
 def test_capture_status_changes_match_the_spec_table(capture_events):
     # §8.1: per game 2 (old direction), 2 (new direction), 3, 4, 5; state 1 first; 6 at the end
-    statuses = [(e.state, e.game_counter, e.direction) for e in of(capture_events, WheelStatus)]
+    statuses = [(state(e), e.game_counter, e.direction) for e in of(capture_events, WheelStatus)]
     expected = [(1, 11, "clockwise"), (2, 11, "clockwise")]
     direction = "counterclockwise"
     for counter in range(11, 17):
@@ -95,9 +107,9 @@ def test_capture_power_events_state_6_and_no_warnings(capture_events):
     assert replies == [("P", "1", "*P 1"), ("P", "OK", "*P OK"), ("P", "0", "*P 0"), ("P", "OK", "*P OK")]
     assert capture_events[0].raw == "*P 1" and capture_events[1].raw == "*P OK"
     last = of(capture_events, WheelStatus)[-1]
-    assert (last.state, last.game_counter, last.last_number, last.speed_rpm) == (6, 17, "0", 0.4)
-    assert not of(capture_events, (WheelFault, WheelRestart, DeviceUnknownMessage))
-    assert all(e.flags == 0 for e in of(capture_events, WheelStatus))
+    assert (state(last), last.game_counter, last.last_number, last.speed_rpm) == (6, 17, "0", 0.4)
+    assert not of(capture_events, (WheelWarning, WheelRestart, DeviceUnknownMessage))
+    assert all(flags(e) == 0 for e in of(capture_events, WheelStatus))
     assert all(e.device_id == "wheel-1" and e.at == T0 for e in capture_events)
 
 
@@ -111,7 +123,10 @@ def test_result_comes_before_the_state5_status_when_the_line_leads(capture_event
     i = next(i for i, e in enumerate(capture_events) if isinstance(e, WheelResult))
     nxt = capture_events[i + 1]
     assert (
-        isinstance(nxt, WheelStatus) and nxt.state == 5 and nxt.game_counter == 11 and nxt.last_number == "27"
+        isinstance(nxt, WheelStatus)
+        and state(nxt) == 5
+        and nxt.game_counter == 11
+        and nxt.last_number == "27"
     )
 
 
@@ -121,22 +136,22 @@ def test_result_comes_before_the_state5_status_when_the_line_leads(capture_event
 def test_repeated_status_lines_give_one_event(feed):
     events = feed(*["*X;4;011;34;0;136;1"] * 9)
     assert len(events) == 1 and isinstance(events[0], WheelStatus)
-    assert (events[0].state, events[0].game_counter, events[0].speed_rpm) == (4, 11, 13.6)
+    assert (state(events[0]), events[0].game_counter, events[0].speed_rpm) == (4, 11, 13.6)
 
 
 def test_speed_alone_is_not_a_change_but_state_flags_direction_counter_are(feed):
     assert len(feed("*X;3;011;34;0;150;1")) == 1
     assert feed("*X;3;011;34;0;151;1", "*X;3;011;34;0;149;1") == []
-    assert [e.flags for e in feed("*X;3;011;34;2;149;1")] == [2]
+    assert [flags(e) for e in feed("*X;3;011;34;2;149;1")] == [2]
     assert [e.direction for e in feed("*X;3;011;34;2;149;0")] == ["clockwise"]
-    assert [e.state for e in feed("*X;4;011;34;2;149;0")] == [4]
+    assert [state(e) for e in feed("*X;4;011;34;2;149;0")] == [4]
     assert [e.game_counter for e in feed("*X;4;012;34;2;149;0")] == [12]
 
 
 def test_flags_are_reported_as_an_int_bit_field(feed):
     (status,) = feed("*X;3;011;27;A;150;1")
-    assert status.flags == 10
-    assert status.flags & 8 and status.flags & 2 and not status.flags & 1
+    assert flags(status) == 10
+    assert flags(status) & 8 and flags(status) & 2 and not flags(status) & 1
 
 
 # -- results ------------------------------------------------------------------------------
@@ -227,7 +242,7 @@ def test_reconnect_in_state5_does_not_repeat_the_result_but_repeats_the_status(f
     feed.tracker.link_reset()
     events = feed("*X;5;011;27;0;150;0")
     assert results(events) == []
-    assert [(e.state, e.game_counter) for e in of(events, WheelStatus)] == [(5, 11)]
+    assert [(state(e), e.game_counter) for e in of(events, WheelStatus)] == [(5, 11)]
 
 
 def test_connecting_during_state5_reports_that_game(feed):
@@ -271,14 +286,14 @@ def test_restart_is_also_detected_after_a_reconnect(feed):
 
 def test_unsolicited_fault_is_not_a_self_test(feed):
     (fault,) = feed("*F 21")
-    assert isinstance(fault, WheelFault)
-    assert (fault.code, fault.self_test, fault.raw) == (21, False, "*F 21")
+    assert isinstance(fault, WheelWarning)
+    assert (int(fault.vendor_code), fault.self_test, fault.raw) == (21, False, "*F 21")
     assert "sensor 1" in fault.description
 
 
 def test_f0_is_always_a_self_test_answer(feed):
     (fault,) = feed("*F 0")
-    assert (fault.code, fault.self_test) == (0, True)
+    assert (int(fault.vendor_code), fault.self_test) == (0, True)
 
 
 def test_self_test_answers_are_marked_until_the_burst_ends(feed):
@@ -286,10 +301,10 @@ def test_self_test_answers_are_marked_until_the_burst_ends(feed):
     assert feed.tracker.self_test_pending
     feed("*X;6;017; 0;0;000;0", "*X;6;017; 0;0;000;0")  # status while the test runs
     answers = feed("*F 11", "*F 22")
-    assert [(e.code, e.self_test) for e in answers] == [(11, True), (22, True)]
+    assert [(int(e.vendor_code), e.self_test) for e in answers] == [(11, True), (22, True)]
     feed("*X;6;017; 0;0;000;0")  # the burst is over
     assert not feed.tracker.self_test_pending
-    assert [(e.code, e.self_test) for e in feed("*F 4")] == [(4, False)]
+    assert [(int(e.vendor_code), e.self_test) for e in feed("*F 4")] == [(4, False)]
 
 
 def test_self_test_f0_ends_the_test(feed):
@@ -355,7 +370,7 @@ def test_bonus_calibration_and_sensor_lines_are_replies(feed):
 def test_unknown_lines_become_unknown_events_and_parsing_carries_on(feed):
     events = feed("garbage", "*X;4;01", "\ufffd*P OK", "*X;4;011;34;0;136;1")
     assert [e.raw for e in of(events, DeviceUnknownMessage)] == ["garbage", "*X;4;01", "\ufffd*P OK"]
-    assert [e.state for e in of(events, WheelStatus)] == [4]
+    assert [state(e) for e in of(events, WheelStatus)] == [4]
     assert feed.tracker.stats["unknown"] == 3
 
 

@@ -23,7 +23,7 @@ from recognition.roulette import (
     EuropeanRoulette,
     LaPartageRoulette,
 )
-from recognition.ss2_judge import SS2SpinJudge
+from recognition.wheel_judge import WheelJudge
 
 RULES = EuropeanRoulette()
 
@@ -348,13 +348,13 @@ def test_wheel_order(wheel):
 def test_game_contract():
     assert RULES.game_id == "european_roulette"
     assert RULES.device_kinds == (
-        "cammegh-ss2",
+        "roulette-wheel",
         "roulette-camera",
-    )  # the wheel, and optionally its overhead camera
-    judge = RULES.new_judge().ss2  # the table judge (revolution check) wraps the SS2 judge
-    assert isinstance(judge, SS2SpinJudge)
+    )  # any wheel driver, and optionally an overhead camera
+    judge = RULES.new_judge().wheel  # the table judge (revolution check) wraps the wheel judge
+    assert isinstance(judge, WheelJudge)
     assert judge.pockets == frozenset(EUROPEAN.pockets)
-    tuned = RULES.new_judge(no_ball_tolerance_s=7, launch_tolerance_s=2.5).ss2
+    tuned = RULES.new_judge(no_ball_tolerance_s=7, launch_tolerance_s=2.5).wheel
     assert tuned.no_ball_tolerance.total_seconds() == 7
     assert tuned.launch_tolerance.total_seconds() == 2.5
     with pytest.raises(TypeError):
@@ -378,7 +378,7 @@ def test_recognition_modules_are_pure():
         "devices.overhead_camera.events",
         "recognition",
         "recognition.game",
-        "recognition.ss2_judge",
+        "recognition.wheel_judge",
         "recognition.roulette",
         "recognition.roulette_variants.table_judge",
         "spin_validity",
@@ -387,7 +387,7 @@ def test_recognition_modules_are_pure():
     root = Path(__file__).resolve().parents[2] / "recognition"
     for name in (
         "roulette.py",
-        "ss2_judge.py",
+        "wheel_judge.py",
         "roulette_variants/__init__.py",
         "roulette_variants/table_judge.py",
         "roulette_variants/spin_validity.py",
@@ -469,7 +469,7 @@ def test_american_layout():
     for s in rules.spots:
         expected = Fraction(35, 38) if s.type == "five_bet" else Fraction(36, 38)
         assert Fraction(s.payout + 1) * len(s.numbers) / 38 == expected, s
-    assert rules.new_judge().ss2.pockets == frozenset(AMERICAN.pockets)
+    assert rules.new_judge().wheel.pockets == frozenset(AMERICAN.pockets)
 
 
 def test_la_partage_returns_half_of_even_money_on_zero():

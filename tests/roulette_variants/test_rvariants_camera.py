@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from devices.events import BallLaunched
 from devices.overhead_camera.calibrate import draw_calibration, suggest_calibration
 from devices.overhead_camera.calibrate import main as calibrate_main
 from devices.overhead_camera.calibration import (
@@ -280,7 +281,9 @@ def play(
 def summary(events) -> list[tuple]:
     out = []
     for e in events:
-        if isinstance(e, BallSpin):
+        if isinstance(e, BallLaunched):
+            out.append(("started", [], True))
+        elif isinstance(e, BallSpin):
             out.append((e.phase, e.revolutions, e.complete))
         elif isinstance(e, BallsAtRest):
             out.append(("rest", e.pockets))

@@ -7,7 +7,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from devices.events import DeviceConnected, DeviceDisconnected, WheelResult, WheelStatus
+from devices.events import (
+    WHEEL_PHASES,
+    BallLaunched,
+    DeviceConnected,
+    DeviceDisconnected,
+    WheelResult,
+    WheelStatus,
+)
 from devices.overhead_camera.events import BallsAtRest, BallSpin, CameraUnreadable
 from recognition.game import Hold, Note, ResultReady, RoundSignal, SendCommand, Void
 from recognition.games import GAMES
@@ -19,11 +26,13 @@ from recognition.roulette_variants.table_judge import (
     VOID_REASONS,
     RouletteTableJudge,
 )
-from recognition.ss2_judge import HOLD_REASONS as _SS2_HOLDS
-from recognition.ss2_judge import NOTE_REASONS as _SS2_NOTES
-from recognition.ss2_judge import VOID_REASONS as _SS2_VOIDS
+from recognition.wheel_judge import HOLD_REASONS as _WHEEL_HOLDS
+from recognition.wheel_judge import NOTE_REASONS as _WHEEL_NOTES
+from recognition.wheel_judge import VOID_REASONS as _WHEEL_VOIDS
 
 WHEEL, CAMERA = "t1/wheel", "t1/camera"
+#: st()'s shorthand: a phase is its place 1-7 in WHEEL_PHASES, standing warnings a sum of these bits
+WARNINGS = ((1, "no_ball"), (2, "ball_with_rotor"), (4, "component_fault"), (8, "launch_retry"))
 T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=UTC)
 
 
@@ -35,13 +44,13 @@ def st(state: int, counter: int, t: float, flags: int = 0) -> WheelStatus:
     return WheelStatus(
         device_id=WHEEL,
         at=at(t),
-        state=state,
+        phase=WHEEL_PHASES[state - 1],
         game_counter=counter,
         last_number=None,
-        flags=flags,
+        warnings=tuple(code for bit, code in WARNINGS if flags & bit),
         speed_rpm=15.0,
         direction="clockwise",
-        raw=f"*X;{state};{counter:03d};  ;{flags:X};150;0",
+        raw=f"status {state} {counter} {flags}",
     )
 
 
@@ -49,15 +58,14 @@ def res(counter: int, number: str, t: float) -> WheelResult:
     return WheelResult(device_id=WHEEL, at=at(t), game_counter=counter, number=number, raw=number)
 
 
-def started(t: float, balls: int = 1) -> BallSpin:
-    return BallSpin(device_id=CAMERA, at=at(t), phase="started", balls=balls, frames=1)
+def started(t: float, balls: int = 1) -> BallLaunched:
+    return BallLaunched(device_id=CAMERA, at=at(t), balls=balls)
 
 
 def ended(t: float, revolutions: list[int], complete: bool = True) -> BallSpin:
     return BallSpin(
         device_id=CAMERA,
         at=at(t),
-        phase="ended",
         balls=len(revolutions),
         revolutions=revolutions,
         complete=complete,
@@ -110,9 +118,9 @@ def run(judge, events) -> list:
     for e in events:
         for d in judge.feed(e):
             reasons = {
-                Void: {**VOID_REASONS, **_SS2_VOIDS},
-                Hold: {**HOLD_REASONS, **_SS2_HOLDS},
-                Note: {**NOTE_REASONS, **_SS2_NOTES},
+                Void: {**VOID_REASONS, **_WHEEL_VOIDS},
+                Hold: {**HOLD_REASONS, **_WHEEL_HOLDS},
+                Note: {**NOTE_REASONS, **_WHEEL_NOTES},
             }.get(type(d))
             if reasons is not None:
                 assert d.code in reasons, d
@@ -151,7 +159,6 @@ def test_the_camera_agrees_and_the_number_is_certified(camera_first):
     assert ready.source == {
         "device_id": WHEEL,
         "game_counter": 1,
-        "kind": "cammegh-ss2",
         "camera_device_id": CAMERA,
         "camera_pockets": ["17"],
         "ball_revolutions": 6,
@@ -252,7 +259,7 @@ def test_a_round_the_dealer_voided_is_not_certified_by_the_wheel_playing_on():
     assert not results(out) and not [d for d in out if isinstance(d, Hold)]
 
 
-def test_the_bare_ss2_judge_ignores_another_devices_link():
+def test_the_bare_wheel_judge_ignores_another_devices_link():
     """A camera configured on a table whose game does not use it must not void the wheel's game."""
     judge = EuropeanRoulette().new_judge()
     out = run(
@@ -295,7 +302,7 @@ def test_the_wheels_own_voids_pass_through_and_acknowledge():
     judge = camera_judge()
     out = run(judge, [st(2, 1, 0), st(3, 1, 4), started(3.9), st(3, 1, 6, flags=2)])
     assert kinds(out) == ["open_round", "void:miss_spin", "send_command"]
-    assert out[-1].command == "*R"
+    assert out[-1].command == "acknowledge_void"
     # the camera's reading of the voided game changes nothing
     assert run(judge, [ended(8, [1]), rest(9, "17")]) == []
 
@@ -304,7 +311,7 @@ def test_the_wheels_own_voids_pass_through_and_acknowledge():
 
 
 def test_the_wheels_timing_bound_is_the_spec_arithmetic():
-    # state 3 lasts t3; each revolution in it is shorter than *T n / 2048 s (1.43 s by default)
+    # state 3 lasts t3; each revolution in it is shorter than the no-more-bets threshold n / 2048 s (1.43 s by default)
     assert revolutions_from_wheel(timedelta(seconds=0)) == 1
     assert whole(revolutions_from_wheel(timedelta(seconds=7.5))) == 6  # the capture's games: 14-16 reports
     assert whole(revolutions_from_wheel(timedelta(seconds=4.27))) == 3
@@ -442,12 +449,15 @@ def test_double_ball_without_a_camera_is_refused():
 def test_auto_start_sets_the_mode_at_connect_and_starts_each_settled_game():
     judge = EuropeanRoulette().new_judge(auto_start=True, wheel_mode=135)
     out = run(judge, [DeviceConnected(device_id=WHEEL, at=at(0), port="/dev/pts/9"), st(1, 1, 0.5)])
-    assert [d.command for d in out if isinstance(d, SendCommand)] == ["*o 135", "*u 1"]  # power-on: start
+    assert [d.command for d in out if isinstance(d, SendCommand)] == [
+        "set_mode 135",
+        "start_spin clockwise",
+    ]  # power-on: start
     assert all(d.device_role is None for d in out)  # a wheel alone: the table's only device
     out = run(judge, [st(1, 1, 1)] + game(1, "17", 2))
     sends = [d.command for d in out if isinstance(d, SendCommand)]
     assert (
-        sends == ["*u 1"] and kinds(out)[-1] == "send_command"
+        sends == ["start_spin clockwise"] and kinds(out)[-1] == "send_command"
     )  # once, after the certified game, in state 5
     assert kinds(out)[-2] == "result_ready"
     # a repeated status of the same waiting state sends nothing more
@@ -461,18 +471,18 @@ def test_auto_start_waits_for_the_dealer_on_a_held_game():
     assert not [d for d in out if isinstance(d, SendCommand)]
     # the dealer voids it: the wheel (named by its role, beside the camera) starts the next game
     out = run(judge, [RoundSignal(signal="round_ended", round_number=1, at=at(60), final_state="voided")])
-    assert out == [SendCommand(command="*u 1", device_role="wheel")]
+    assert out == [SendCommand(command="start_spin clockwise", device_role="wheel")]
 
 
 def test_auto_start_after_the_dealer_settles_a_wheel_only_table():
-    judge = EuropeanRoulette().new_judge(auto_start=True, start_command="*K")
+    judge = EuropeanRoulette().new_judge(auto_start=True, start_command="start_spin")
     out = run(
         judge, [st(2, 1, 0), st(3, 1, 4), st(4, 1, 12), res(1, "00", 30), st(5, 1, 30.2)]
     )  # not a pocket
     assert kinds(out)[-1] == "hold:unverified_result"
     assert not [d for d in out if isinstance(d, SendCommand)]
     out = run(judge, [RoundSignal(signal="round_ended", round_number=1, at=at(60), final_state="voided")])
-    assert [d.command for d in out if isinstance(d, SendCommand)] == ["*K"]
+    assert [d.command for d in out if isinstance(d, SendCommand)] == ["start_spin"]
 
 
 def test_auto_start_re_spins_a_short_spin():
@@ -482,25 +492,25 @@ def test_auto_start_re_spins_a_short_spin():
 
 
 def test_auto_start_with_a_camera_names_the_wheel_whoever_decides():
-    judge = camera_judge(auto_start=True, wheel_role="ss2")
+    judge = camera_judge(auto_start=True, wheel_role="roulette")
     out = run(
         judge, game(1, "17", 0, camera=seen(1, 0, "17"))
     )  # the camera read first: the wheel's event decides
     assert kinds(out)[-2:] == ["result_ready", "send_command"]
-    assert out[-1] == SendCommand(command="*u 1", device_role="ss2")
+    assert out[-1] == SendCommand(command="start_spin clockwise", device_role="roulette")
     judge = camera_judge(auto_start=True)
     cam = seen(1, 0, "17")
     cam[-1] = rest(40, "17")  # the camera reads after the wheel waits in state 5: its event decides
     out = run(judge, game(1, "17", 0, camera=cam))
     assert kinds(out)[-2:] == ["result_ready", "send_command"]
-    assert out[-1] == SendCommand(command="*u 1", device_role="wheel")
+    assert out[-1] == SendCommand(command="start_spin clockwise", device_role="wheel")
 
 
 @pytest.mark.parametrize(
     "settings, message",
     [
-        ({"auto_start": True, "wheel_mode": 133}, "lacks bit 2"),
-        ({"start_command": "*u 2"}, "start_command must be one of"),
+        ({"auto_start": True, "wheel_mode": 70000}, "operating mode 0-65535"),
+        ({"start_command": "start_spin sideways"}, "start_command must be one of"),
         ({"min_ball_revolutions": -1}, "min_ball_revolutions"),
         ({"min_ball_revolutions": 4.5}, "min_ball_revolutions"),
         ({"wheel_time_scale": 0}, "wheel_time_scale"),

@@ -47,7 +47,7 @@ def test_every_variant_is_registered_with_its_devices():
         "double_ball_roulette",
     ):
         assert GAMES[game_id].game_id == game_id
-        assert GAMES[game_id].device_kinds == ("cammegh-ss2", "roulette-camera")
+        assert GAMES[game_id].device_kinds == ("roulette-wheel", "roulette-camera")
 
 
 # --- American Roulette (seed 000 L179-183) ----------------------------------------------------------------

@@ -167,7 +167,7 @@ def test_double_ball_with_the_camera_certifies_both_balls_and_holds_a_disagreeme
     # the wheel waited for the dealer (here the studio's stop then voided the held round)
     history = records(studio, "device_command", "round_state")
     until_void = history[: next(i for i, r in enumerate(history) if r.get("transition") == "void")]
-    starts = [c for c in until_void if c.get("command") == "*u 1"]
+    starts = [c for c in until_void if c.get("command") == "start_spin clockwise"]
     assert len(starts) == 3 and {c["device_id"] for c in starts} == {"db/wheel"}
     events = records(studio, "device_event")
     assert any(e["kind"] == "roulette_balls_at_rest" for e in events)
@@ -246,7 +246,7 @@ def test_american_double_zero_and_la_partage_halves_on_a_live_feed(tmp_path):
 
 def test_auto_roulette_starts_its_games_and_re_spins_a_short_spin(tmp_path):
     tables = [
-        # a manual-start wheel the judge runs by itself: the mode at connect, then "*u 1" after every game
+        # a manual-start wheel the judge runs by itself: the mode at connect, then a start after every game
         {
             "id": "auto",
             "game": "la_partage_roulette",
@@ -276,11 +276,11 @@ def test_auto_roulette_starts_its_games_and_re_spins_a_short_spin(tmp_path):
     studio = run(tmp_path, tables, scenario)
     commands = records(studio, "device_command")
     auto = [c["command"] for c in commands if c["device_id"] == "auto/wheel"]
-    assert auto[0] == f"*o {MANUAL_START_MODE}" and auto.count("*u 1") >= 3
+    assert auto[0] == f"set_mode {MANUAL_START_MODE}" and auto.count("start_spin clockwise") >= 3
     assert all(r["source"]["ball_revolutions"] >= 4 for r in of(studio, "auto", "result"))
     voids = of(studio, "short", "void", "too_few_revolutions")
     assert len(voids) >= 3 and not of(studio, "short", "result")
     assert "revolutions by the wheel" in voids[0]["reason"]["message"]
     assert [c["command"] for c in commands if c["device_id"] == "short/wheel"].count(
-        "*u 1"
+        "start_spin clockwise"
     ) >= 3  # the re-spins

@@ -938,7 +938,7 @@ def test_round_trip_through_the_driver():
     )
     results = [(e.game_counter, e.number) for e in events if e.kind == "wheel_result"]
     assert results == list(zip(range(11, 17), forced))
-    assert not [e for e in events if e.kind in ("device_unknown", "wheel_restart", "wheel_fault")]
-    assert not [e for e in events if e.kind == "wheel_status" and e.flags]
-    states = [e.state for e in events if e.kind == "wheel_status"]
-    assert states[0] == 1 and states[-1] == 6
+    assert not [e for e in events if e.kind in ("device_unknown", "wheel_restart", "wheel_warning")]
+    assert not [e for e in events if e.kind == "wheel_status" and e.warnings]
+    phases = [e.phase for e in events if e.kind == "wheel_status"]
+    assert phases[0] == "starting" and phases[-1] == "closed"  # SS2 states 1 and 6

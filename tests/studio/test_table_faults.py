@@ -137,7 +137,9 @@ def test_miss_spin_voids_acknowledges_and_the_respin_certifies(tmp_path):
     studio = run(tmp_path, scenario)
     void = voids(studio, "miss_spin")[0]
     assert void["result"] is None and void["reason"]["message"]
-    assert any(c["command"] == "*R" for c in records(studio, "device_command"))
+    assert any(
+        c["command"] == "acknowledge_void" for c in records(studio, "device_command")
+    )  # *R on the wire
     # the voided round is never certified later
     assert void["round_id"] not in {m["round_id"] for m in results(studio)}
 

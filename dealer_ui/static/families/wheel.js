@@ -38,8 +38,9 @@ export function render(container, ctx) {
       if (m && cells[m[1]]) { current[m[1]] = m[2]; cells[m[1]].textContent = m[2]; }
     }
     if (entry.kind === "maintenance_decision") lastTest.textContent = entry.summary;
-    if (entry.kind === "wheel_fault" && entry.data.self_test) {
-      selfTest.prepend(el("li", {}, `${entry.data.code}: ${entry.data.description}`));
+    if ((entry.kind === "wheel_warning" || entry.kind === "wheel_fault") && entry.data.self_test) {
+      const code = entry.data.vendor_code ? `${entry.data.vendor_code} (${entry.data.code})` : entry.data.code;
+      selfTest.prepend(el("li", {}, `${code}: ${entry.data.description}`));
     }
   }
 

@@ -1,4 +1,10 @@
-"""The SS2 spin judge, fed hand-built event sequences with explicit times."""
+"""The wheel judge, fed hand-built vendor-neutral event sequences with explicit times.
+
+Shorthand: a status's phase is written as its place 1-7 in ``devices.events.WHEEL_PHASES``
+(1 starting, 2 spin_started, 3 ball_in_rim, 4 no_more_bets, 5 winning_number, 6 closed,
+7 ball_out_of_track) and its standing warnings as a sum of bits (1 no_ball, 2 ball_with_rotor,
+4 component_fault, 8 launch_retry).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +14,15 @@ from pathlib import Path
 import pytest
 
 from devices.events import (
+    WHEEL_PHASES,
     DeviceConnected,
     DeviceDisconnected,
     DeviceUnknownMessage,
-    WheelFault,
     WheelReply,
     WheelRestart,
     WheelResult,
     WheelStatus,
+    WheelWarning,
 )
 from recognition.game import (
     CloseBetting,
@@ -29,9 +36,10 @@ from recognition.game import (
     Void,
 )
 from recognition.roulette import EuropeanRoulette
-from recognition.ss2_judge import HOLD_REASONS, NOTE_REASONS, VOID_REASONS, SS2SpinJudge, counter_step
+from recognition.wheel_judge import HOLD_REASONS, NOTE_REASONS, VOID_REASONS, WheelJudge, counter_step
 
-DEV = "table-1/cammegh-ss2"
+DEV = "table-1/wheel"
+WARNINGS = ((1, "no_ball"), (2, "ball_with_rotor"), (4, "component_fault"), (8, "launch_retry"))
 T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=UTC)
 CAPTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "cammegh-ss2-capture.log"
 
@@ -44,13 +52,13 @@ def st(state: int, counter: int, t: float, flags: int = 0) -> WheelStatus:
     return WheelStatus(
         device_id=DEV,
         at=at(t),
-        state=state,
+        phase=WHEEL_PHASES[state - 1],
         game_counter=counter,
         last_number=None,
-        flags=flags,
+        warnings=tuple(code for bit, code in WARNINGS if flags & bit),
         speed_rpm=15.0,
         direction="clockwise",
-        raw=f"*X;{state};{counter:03d};  ;{flags:X};150;0",
+        raw=f"status {state} {counter} {flags}",
     )
 
 
@@ -72,7 +80,7 @@ def game(counter: int, number: str, t: float) -> list:
 def certified(counter: int, number: str) -> ResultReady:
     return ResultReady(
         result={"number": number, "game_counter": counter},
-        source={"device_id": DEV, "game_counter": counter, "kind": "cammegh-ss2"},
+        source={"device_id": DEV, "game_counter": counter},
     )
 
 
@@ -108,8 +116,8 @@ def voids(decisions) -> list[str]:
 
 
 @pytest.fixture
-def judge() -> SS2SpinJudge:
-    return SS2SpinJudge()
+def judge() -> WheelJudge:
+    return WheelJudge()
 
 
 def played(judge, counter=11, number="17", t=0.0) -> None:
@@ -285,7 +293,7 @@ def test_result_before_no_more_bets(judge):
 def test_skipped_ball_in_rim(judge):
     decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(4, 11, 20), res(11, "14", 35)])
     assert kinds(decisions) == ["open_round", "close_betting", "start_play", "hold"]
-    assert "without state 3" in decisions[-1].message
+    assert "without ball_in_rim" in decisions[-1].message
 
 
 def test_back_to_ball_in_rim_after_no_more_bets(judge):
@@ -327,7 +335,7 @@ def test_miss_spin(judge):
     decisions = steps(judge, [st(2, 12, 40), st(3, 12, 48), st(3, 12, 50, flags=2)])
     assert decisions[-1] == [
         Void(code="miss_spin", message=decisions[-1][0].message),
-        SendCommand(command="*R"),
+        SendCommand(command="acknowledge_void"),
     ]
     assert "game 12" in decisions[-1][0].message
     # the rest of the voided game is silent
@@ -395,7 +403,7 @@ def test_no_ball_exactly_at_the_tolerance_is_still_tolerated(judge):
     "late",
     [
         DeviceUnknownMessage(device_id=DEV, at=at(27.5), raw="garbage"),
-        WheelReply(device_id=DEV, at=at(27.5), command="X", text="", raw="*X"),
+        WheelReply(device_id=DEV, at=at(27.5), command="status", text="", raw="status?"),
         st(4, 11, 27.5),  # the flag clears, but it stood 5.5 s
         res(11, "7", 27.5),
     ],
@@ -430,8 +438,8 @@ def test_no_ball_tolerance_is_a_setting():
         st(4, 11, 29),
         res(11, "7", 35),
     ]
-    assert kinds(run(SS2SpinJudge(no_ball_tolerance_s=8), events)) == NORMAL
-    assert voids(run(SS2SpinJudge(), events)) == ["no_ball"]
+    assert kinds(run(WheelJudge(no_ball_tolerance_s=8), events)) == NORMAL
+    assert voids(run(WheelJudge(), events)) == ["no_ball"]
 
 
 def test_launch_retry_while_betting_is_a_note(judge):
@@ -490,8 +498,8 @@ def test_launch_tolerance_is_a_setting():
         st(4, 11, 20),
         res(11, "7", 35),
     ]
-    assert kinds(run(SS2SpinJudge(launch_tolerance_s=5), events)) == NORMAL
-    assert voids(run(SS2SpinJudge(), events)) == ["launch_failed"]
+    assert kinds(run(WheelJudge(launch_tolerance_s=5), events)) == NORMAL
+    assert voids(run(WheelJudge(), events)) == ["launch_failed"]
 
 
 @pytest.mark.parametrize("state", [2, 3, 4])
@@ -506,19 +514,31 @@ def test_fault_flag(judge, state):
 
 
 def test_wheel_fault_during_play(judge):
-    fault = WheelFault(device_id=DEV, at=at(22), code=21, description="Sensor 1 broken Off", raw="*F 21")
+    fault = WheelWarning(
+        device_id=DEV,
+        at=at(22),
+        code="sensor_blind",
+        vendor_code="21",
+        description="Sensor 1 broken Off",
+        raw="F 21",
+    )
     decisions = run(judge, [st(1, 11, 0), st(2, 11, 5), st(3, 11, 10), st(4, 11, 20), fault])
     assert voids(decisions) == ["wheel_fault"]
-    assert "fault 21" in decisions[-1].message
+    assert "sensor_blind (21): Sensor 1 broken Off" in decisions[-1].message
     # only one void per game
     assert run(judge, [st(4, 11, 23, flags=4), fault, st(6, 11, 25), res(11, "7", 35)]) == []
 
 
 def test_wheel_fault_outside_a_game_and_self_test(judge):
-    self_test = WheelFault(
-        device_id=DEV, at=at(1), code=22, description="Sensor 2 broken Off", self_test=True, raw="*F 22"
+    self_test = WheelWarning(
+        device_id=DEV,
+        at=at(1),
+        code="sensor_blind",
+        description="Sensor 2 broken Off",
+        self_test=True,
+        raw="F 22",
     )
-    between = WheelFault(device_id=DEV, at=at(2), code=5, description="Motor", raw="*F 5")
+    between = WheelWarning(device_id=DEV, at=at(2), code="motor_fault", description="Motor", raw="F 5")
     assert run(judge, [st(6, 11, 0), self_test]) == []
     assert kinds(run(judge, [between])) == ["note"]
     # a self-test answer during a game voids nothing either
@@ -539,9 +559,7 @@ def test_game_ends_without_a_number(judge, state, code, during):
 
 def test_controller_restart(judge):
     played(judge, 40, "9")
-    restart = WheelRestart(
-        device_id=DEV, at=at(52), previous_counter=41, game_counter=1, raw="*X;1;001;  ;0;000;0"
-    )
+    restart = WheelRestart(device_id=DEV, at=at(52), previous_counter=41, game_counter=1, raw="status 1 1 0")
     decisions = run(judge, [st(2, 41, 40), st(3, 41, 48), restart, st(1, 1, 52)])
     assert kinds(decisions) == ["open_round", "void"]
     assert voids(decisions) == ["controller_restart"]
@@ -638,7 +656,7 @@ def test_same_events_same_decisions():
         + [st(2, 13, 90), st(3, 13, 98, flags=2)]
         + game(13, "5", 100)
     )
-    a, b = SS2SpinJudge(), SS2SpinJudge()
+    a, b = WheelJudge(), WheelJudge()
     assert run(a, events) == run(b, events)
 
 

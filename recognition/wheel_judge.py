@@ -1,50 +1,53 @@
-"""The spin judge: Cammegh SS2 wheel events in, round decisions out. Pure.
+"""The spin judge: vendor-neutral wheel events in, round decisions out. Pure.
 
-Spec: shared/protocols/cammegh-ss2.md §5 (state machine), §5.4 (exceptions),
-§6 (warning flags), §9 items 12-17 and 27. No clock is read: every time comes
+It reads only :mod:`devices.events` (``WheelStatus`` with its phase and standing warnings,
+``WheelResult``, ``WheelWarning``, ``WheelRestart``): any wheel driver that maps its protocol
+onto them is judged by these rules (docs/roulette.md). No clock is read: every time comes
 from ``event.at``, so a tolerance can only run out when some event arrives.
 
 A spin is certified (:class:`ResultReady`) only when all of these hold:
 
-* the judge saw the game open: it entered state 2 while the judge watched, or
-  its game counter appeared in state 2 or 3 (the first status after a connect
-  counts only in state 2: in state 3 the ball is already running);
-* the game then went through state 3 (ball in rim) and state 4 (no more bets)
-  in that order, with the same game counter, and the number came in state 4 or 5;
-* no warning flag stands when the number comes, and no disqualifying flag was
-  raised during the game (see the rules below);
-* the counter advanced compared with the last certified game: an exact repeat
-  is never certified, nor is a counter less than half the 1-256 cycle behind it
-  (serial-number arithmetic; 256 -> 1 and 256 -> 0 are the next game). After
-  the judge was blind (a disconnect) only the exact repeat is refused, since
-  any number of games may have gone by; a controller restart starts afresh;
+* the judge saw the game open: it entered ``spin_started`` while the judge watched, or its
+  game number appeared in ``spin_started`` or ``ball_in_rim`` (the first status after a
+  connect counts only in ``spin_started``: in ``ball_in_rim`` the ball is already running);
+* the game then went through ``ball_in_rim`` and ``no_more_bets`` in that order, with the
+  same game number, and the number came in ``no_more_bets`` or ``winning_number``;
+* no warning stands when the number comes, and no disqualifying warning was raised during
+  the game (see the rules below);
+* the game number advanced compared with the last certified game: an exact repeat is never
+  certified, nor is a number less than half the 1-256 cycle behind it (serial-number
+  arithmetic; 256 -> 1 and 256 -> 0 are the next game). After the judge was blind (a
+  disconnect) only the exact repeat is refused, since any number of games may have gone by;
+  a controller restart starts afresh;
 * the number is a pocket of the wheel (when the judge is told the pockets).
 
 Rules, by event:
 
-* ``WheelStatus``: a new game -> :class:`OpenRound` (a game still unresolved is
-  first voided ``no_result``); state 4 -> :class:`CloseBetting`, :class:`StartPlay`;
-  state 1, 6 or 7, or a counter change outside states 2/3, during a game -> void
-  (``no_result``, ``wheel_powered_down``, ``ball_not_in_track``, ``controller_restart``).
-  Back to state 2 from state 3 with the same counter while betting is still open
-  is the wheel relaunching the ball: the same game goes on. Flags during a game:
-  4 -> void ``wheel_fault``; 2 in state 3 or 4 -> void ``miss_spin`` and send ``*R``;
-  8 in state 2 -> :class:`Note` ``launch_retry`` (once per appearance); 8 in
-  state 3 for longer than the launch tolerance from the start of state 3 -> void
-  ``launch_failed``; 1 in state 3 or 4 for longer than the no-ball tolerance
-  without a break -> void ``no_ball``.
-* ``WheelResult``: certified as above; a flag standing at the result -> void with
-  that flag's code; anything else uncertain -> :class:`Hold` ``unverified_result``
-  with the reason, released just before the next game opens.
-* ``WheelFault`` (not a self-test answer) during a game -> void ``wheel_fault``.
+* ``WheelStatus``: a new game -> :class:`OpenRound` (a game still unresolved is first voided
+  ``no_result``); ``no_more_bets`` -> :class:`CloseBetting`, :class:`StartPlay`; ``starting``,
+  ``closed`` or ``ball_out_of_track``, or a game-number change outside ``spin_started`` /
+  ``ball_in_rim``, during a game -> void (``no_result``, ``wheel_powered_down``,
+  ``ball_not_in_track``, ``controller_restart``). Back to ``spin_started`` from ``ball_in_rim``
+  with the same game number while betting is still open is the wheel relaunching the ball:
+  the same game goes on. Warnings during a game: ``component_fault`` -> void ``wheel_fault``;
+  ``ball_with_rotor`` in ``ball_in_rim`` or ``no_more_bets`` -> void ``miss_spin`` and send
+  ``acknowledge_void``; ``launch_retry`` in ``spin_started`` -> :class:`Note` ``launch_retry``
+  (once per appearance); ``launch_retry`` in ``ball_in_rim`` for longer than the launch
+  tolerance from the start of ``ball_in_rim`` -> void ``launch_failed``; ``no_ball`` in
+  ``ball_in_rim`` or ``no_more_bets`` for longer than the no-ball tolerance without a break
+  -> void ``no_ball``.
+* ``WheelResult``: certified as above; a warning standing at the result -> void with that
+  warning's code; anything else uncertain -> :class:`Hold` ``unverified_result`` with the
+  reason, released just before the next game opens.
+* ``WheelWarning`` (not a self-test answer, not ``ok``) during a game -> void ``wheel_fault``.
 * ``WheelRestart`` -> void ``controller_restart``.
-* ``DeviceDisconnected`` -> void ``device_lost`` if a game is open, and
-  :class:`Hold` ``device_lost``; ``DeviceConnected`` -> :class:`Release` ``device_lost``.
-  Once the wheel's own events have named its device, a connect or disconnect of another
-  device of the table (an overhead camera) is not the wheel's and changes nothing.
+* ``DeviceDisconnected`` -> void ``device_lost`` if a game is open, and :class:`Hold`
+  ``device_lost``; ``DeviceConnected`` -> :class:`Release` ``device_lost``. Once the wheel's
+  own events have named its device, a connect or disconnect of another device of the table
+  (an overhead camera) is not the wheel's and changes nothing.
 
-A game is voided at most once; after a void, a certification or a hold, the rest
-of that game's events produce nothing until a new game opens.
+A game is voided at most once; after a void, a certification or a hold, the rest of that
+game's events produce nothing until a new game opens.
 """
 
 from __future__ import annotations
@@ -54,13 +57,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from devices.events import (
+    ACKNOWLEDGE_VOID,
     DeviceConnected,
     DeviceDisconnected,
     DeviceEvent,
-    WheelFault,
+    WheelPhase,
     WheelRestart,
     WheelResult,
     WheelStatus,
+    WheelWarning,
+    WheelWarningCode,
 )
 from recognition.game import (
     CloseBetting,
@@ -70,23 +76,18 @@ from recognition.game import (
     OpenRound,
     Release,
     ResultReady,
+    RoundSignal,
     SendCommand,
     StartPlay,
     Void,
 )
 
-DEVICE_KIND = "cammegh-ss2"
-
-# states (protocol §5.1)
-BEFORE_GAME, PLACE_BETS, BALL_IN_RIM, NO_MORE_BETS, WINNING_NUMBER, CLOSE_TABLE, BALL_NOT_IN_TRACK = range(
-    1, 8
-)
-# warning flags (protocol §6)
-FLAG_NO_BALL, FLAG_SAME_DIRECTION, FLAG_FAULT, FLAG_LAUNCH = 1, 2, 4, 8
+#: how far a game has gone: the phases of a game in their order (a game's `stage`)
+STAGES: dict[WheelPhase, int] = {"spin_started": 1, "ball_in_rim": 2, "no_more_bets": 3, "winning_number": 4}
+PLACE_BETS, BALL_IN_RIM, NO_MORE_BETS, WINNING_NUMBER = 1, 2, 3, 4
+_STAGE_NAMES = {v: k for k, v in STAGES.items()}
 
 COUNTER_CYCLE = 256
-#: the command that acknowledges a miss-spin void (protocol §5.4, §9.27)
-ACKNOWLEDGE_VOID = "*R"
 
 #: why a game was voided (all stakes returned), in words for the dealer
 VOID_REASONS: dict[str, str] = {
@@ -118,13 +119,20 @@ NOTE_REASONS: dict[str, str] = {
     "wheel_fault": "The wheel reported a fault between games.",
 }
 
-#: the void code for each warning flag, most serious first
-_FLAG_VOIDS: tuple[tuple[int, str], ...] = (
-    (FLAG_FAULT, "wheel_fault"),
-    (FLAG_SAME_DIRECTION, "miss_spin"),
-    (FLAG_NO_BALL, "no_ball"),
-    (FLAG_LAUNCH, "launch_failed"),
+#: the void code for each standing warning, most serious first
+_WARNING_VOIDS: tuple[tuple[WheelWarningCode, str], ...] = (
+    ("component_fault", "wheel_fault"),
+    ("ball_with_rotor", "miss_spin"),
+    ("no_ball", "no_ball"),
+    ("launch_retry", "launch_failed"),
 )
+
+#: a phase that ends a game in progress, and the void it gets
+_ENDS: dict[WheelPhase, str] = {
+    "starting": "no_result",
+    "closed": "wheel_powered_down",
+    "ball_out_of_track": "ball_not_in_track",
+}
 
 
 def counter_step(previous: int, current: int) -> int:
@@ -137,7 +145,7 @@ def counter_step(previous: int, current: int) -> int:
 @dataclass
 class _Game:
     counter: int
-    phase: int  # the last of states 2..5 reached
+    phase: int  # the last stage reached (STAGES)
     betting_closed: bool = False
     state3_at: datetime | None = None
     no_ball_since: datetime | None = None
@@ -146,8 +154,8 @@ class _Game:
     number: str | None = None  # the certified number
 
 
-class SS2SpinJudge:
-    """Turns one SS2 wheel's events into round decisions (the :class:`recognition.game.Judge` protocol)."""
+class WheelJudge:
+    """Turns one roulette wheel's events into round decisions (the :class:`recognition.game.Judge` protocol)."""
 
     def __init__(
         self,
@@ -158,8 +166,8 @@ class SS2SpinJudge:
         last_certified_counter: int | None = None,
     ) -> None:
         """
-        no_ball_tolerance_s: how long flag 1 (no ball) may stand in state 3/4 (guide: at least 5 s).
-        launch_tolerance_s: how long flag 8 (launch retry) may stand from the start of state 3 (guide: 3 s).
+        no_ball_tolerance_s: how long `no_ball` may stand in ball_in_rim / no_more_bets (at least 5 s).
+        launch_tolerance_s: how long `launch_retry` may stand from the start of ball_in_rim (3 s).
         pockets: the wheel's pocket labels; a number outside them is held, not certified.
         last_certified_counter: the counter of the table's last certified game, when a judge is
             rebuilt; only an exact repeat of it is then refused.
@@ -179,9 +187,10 @@ class SS2SpinJudge:
 
     # -- entry -------------------------------------------------------------------
 
-    def feed(self, event: DeviceEvent) -> list[Decision]:
+    def feed(self, event: DeviceEvent | RoundSignal) -> list[Decision]:
+        """One event -> decisions; a round signal only moves the tolerances' clock on."""
         out: list[Decision] = []
-        if isinstance(event, (WheelStatus, WheelResult, WheelFault, WheelRestart)):
+        if isinstance(event, (WheelStatus, WheelResult, WheelWarning, WheelRestart)):
             self._device_id = event.device_id
         self._check_tolerances(event.at, out)
         if isinstance(event, WheelStatus):
@@ -189,8 +198,8 @@ class SS2SpinJudge:
             self._check_tolerances(event.at, out)
         elif isinstance(event, WheelResult):
             self._on_result(event, out)
-        elif isinstance(event, WheelFault):
-            self._on_fault(event, out)
+        elif isinstance(event, WheelWarning):
+            self._on_warning(event, out)
         elif isinstance(event, WheelRestart):
             self._void_open(
                 "controller_restart", f"counter {event.previous_counter} -> {event.game_counter}", out
@@ -231,27 +240,27 @@ class SS2SpinJudge:
             if self._unverified_hold:
                 self._unverified_hold = False
                 out.append(Release(code="unverified_result"))
-            g = self._game = _Game(counter=s.game_counter, phase=s.state)
-            if s.state == BALL_IN_RIM:
+            g = self._game = _Game(counter=s.game_counter, phase=STAGES[s.phase])
+            if s.phase == "ball_in_rim":
                 g.state3_at = s.at
             out.append(OpenRound(device_game=str(s.game_counter)))
         elif g is None or not self._follow(g, s, out):
             return
-        self._check_flags(g, prev, s, out)
+        self._check_warnings(g, prev, s, out)
 
     def _is_new_game(self, prev: WheelStatus | None, s: WheelStatus, g: _Game | None) -> bool:
-        if s.state not in (PLACE_BETS, BALL_IN_RIM):
+        if s.phase not in ("spin_started", "ball_in_rim"):
             return False
         if prev is None:  # first status on this link: only a game still taking bets
-            return s.state == PLACE_BETS and (self._game is None or self._game.counter != s.game_counter)
+            return s.phase == "spin_started" and (self._game is None or self._game.counter != s.game_counter)
         if s.game_counter != prev.game_counter:
             return True
-        if s.state != PLACE_BETS or prev.state == PLACE_BETS:
+        if s.phase != "spin_started" or prev.phase == "spin_started":
             return False
-        # entering state 2 with the same counter: the wheel relaunching a game whose betting is open
-        # is the same game; anything else (5 -> 2, 1 -> 2, the re-spin after a void) is a new one
+        # entering spin_started with the same game number: the wheel relaunching a game whose betting is
+        # open is the same game; anything else (from winning_number, starting, the re-spin after a void) is new
         relaunch = (
-            prev.state == BALL_IN_RIM
+            prev.phase == "ball_in_rim"
             and g is not None
             and g.counter == s.game_counter
             and not g.betting_closed
@@ -261,72 +270,68 @@ class SS2SpinJudge:
     def _follow(self, g: _Game, s: WheelStatus, out: list[Decision]) -> bool:
         """Move an open game along with a status of the same link; False when the game ended."""
         if s.game_counter != g.counter:
-            self._void(
-                g, "controller_restart", f"counter {g.counter} -> {s.game_counter} in state {s.state}", out
-            )
+            self._void(g, "controller_restart", f"game {g.counter} -> {s.game_counter} in {s.phase}", out)
             return False
-        ends = {
-            BEFORE_GAME: "no_result",
-            CLOSE_TABLE: "wheel_powered_down",
-            BALL_NOT_IN_TRACK: "ball_not_in_track",
-        }
-        if s.state in ends:
-            self._void(g, ends[s.state], f"state {s.state}", out)
+        if s.phase in _ENDS:
+            self._void(g, _ENDS[s.phase], s.phase, out)
             return False
-        if s.state == PLACE_BETS:  # relaunch (see _is_new_game)
+        was = _STAGE_NAMES.get(g.phase, "?")
+        if s.phase == "spin_started":  # relaunch (see _is_new_game)
             g.phase, g.state3_at, g.no_ball_since = PLACE_BETS, None, None
-        elif s.state == BALL_IN_RIM:
+        elif s.phase == "ball_in_rim":
             if g.phase == PLACE_BETS:
                 g.phase, g.state3_at = BALL_IN_RIM, s.at
             elif g.phase > BALL_IN_RIM:
-                g.irregular = g.irregular or f"the wheel went back to state 3 from state {g.phase}"
-        elif s.state == NO_MORE_BETS:
+                g.irregular = g.irregular or f"the wheel went back to ball_in_rim from {was}"
+        elif s.phase == "no_more_bets":
             if g.phase == PLACE_BETS:
-                g.irregular = g.irregular or "the wheel went from state 2 to 4 without state 3 (ball in rim)"
+                g.irregular = (
+                    g.irregular or "the wheel went from spin_started to no_more_bets without ball_in_rim"
+                )
             elif g.phase == WINNING_NUMBER:
-                g.irregular = g.irregular or "the wheel went back to state 4 from state 5"
+                g.irregular = g.irregular or "the wheel went back to no_more_bets from winning_number"
             g.phase = NO_MORE_BETS
             self._close_betting(g, out)
-        elif s.state == WINNING_NUMBER:
+        elif s.phase == "winning_number":
             if g.phase < NO_MORE_BETS:
                 g.irregular = (
-                    g.irregular or f"the wheel went from state {g.phase} to 5 without state 4 (no more bets)"
+                    g.irregular or f"the wheel went from {was} to winning_number without no_more_bets"
                 )
             g.phase = WINNING_NUMBER
             self._close_betting(g, out)
         return True
 
-    def _check_flags(self, g: _Game, prev: WheelStatus | None, s: WheelStatus, out: list[Decision]) -> None:
-        flags = s.flags
-        if flags & FLAG_FAULT:
-            self._void(g, "wheel_fault", f"warning flag 4 in state {s.state}", out)
-        elif flags & FLAG_SAME_DIRECTION and s.state in (BALL_IN_RIM, NO_MORE_BETS):
-            self._void(g, "miss_spin", f"warning flag 2 in state {s.state}", out)
+    def _check_warnings(
+        self, g: _Game, prev: WheelStatus | None, s: WheelStatus, out: list[Decision]
+    ) -> None:
+        warnings, running = s.warnings, s.phase in ("ball_in_rim", "no_more_bets")
+        if "component_fault" in warnings:
+            self._void(g, "wheel_fault", f"warning component_fault in {s.phase}", out)
+        elif "ball_with_rotor" in warnings and running:
+            self._void(g, "miss_spin", f"warning ball_with_rotor in {s.phase}", out)
             out.append(SendCommand(command=ACKNOWLEDGE_VOID))
         else:
-            if flags & FLAG_LAUNCH and s.state == PLACE_BETS:
-                rising = prev is None or prev.state != PLACE_BETS or not prev.flags & FLAG_LAUNCH
+            if "launch_retry" in warnings and s.phase == "spin_started":
+                rising = prev is None or prev.phase != "spin_started" or "launch_retry" not in prev.warnings
                 if rising:
                     message = _say(NOTE_REASONS, "launch_retry", f"game {g.counter}")
                     out.append(Note(code="launch_retry", message=message))
-            if flags & FLAG_NO_BALL and s.state in (BALL_IN_RIM, NO_MORE_BETS):
+            if "no_ball" in warnings and running:
                 g.no_ball_since = g.no_ball_since or s.at
             else:
                 g.no_ball_since = None
 
     def _check_tolerances(self, now: datetime, out: list[Decision]) -> None:
-        """Void a game whose flag 1 or flag 8 has stood longer than allowed by `now`."""
+        """Void a game whose no_ball or launch_retry warning has stood longer than allowed by `now`."""
         g, s = self._open(), self._status
         if g is None or s is None:
             return
-        if s.state == BALL_IN_RIM and s.flags & FLAG_LAUNCH and g.state3_at is not None:
-            if now - g.state3_at > self.launch_tolerance:
-                self._void(
-                    g, "launch_failed", f"warning flag 8 for {_secs(now - g.state3_at)} of state 3", out
-                )
-                return
+        launching = s.phase == "ball_in_rim" and "launch_retry" in s.warnings and g.state3_at is not None
+        if launching and g.state3_at is not None and now - g.state3_at > self.launch_tolerance:
+            self._void(g, "launch_failed", f"launch_retry for {_secs(now - g.state3_at)} of ball_in_rim", out)
+            return
         if g.no_ball_since is not None and now - g.no_ball_since > self.no_ball_tolerance:
-            self._void(g, "no_ball", f"warning flag 1 for {_secs(now - g.no_ball_since)}", out)
+            self._void(g, "no_ball", f"warning no_ball for {_secs(now - g.no_ball_since)}", out)
 
     # -- result ------------------------------------------------------------------
 
@@ -348,10 +353,10 @@ class SS2SpinJudge:
         if g.counter != r.game_counter:
             problem: str | None = f"the game in progress is {g.counter}"
         else:
-            flags = self._status.flags if self._status is not None else 0
-            for bit, code in _FLAG_VOIDS:
-                if flags & bit:
-                    self._void(g, code, f"warning flag {bit} stood when the number {r.number} came", out)
+            standing = self._status.warnings if self._status is not None else ()
+            for warning, code in _WARNING_VOIDS:
+                if warning in standing:
+                    self._void(g, code, f"warning {warning} stood when the number {r.number} came", out)
                     return
             problem = self._problem(g, r)
         if problem:
@@ -364,7 +369,7 @@ class SS2SpinJudge:
         out.append(
             ResultReady(
                 result={"number": r.number, "game_counter": r.game_counter},
-                source={"device_id": r.device_id, "game_counter": r.game_counter, "kind": DEVICE_KIND},
+                source={"device_id": r.device_id, "game_counter": r.game_counter},
             )
         )
 
@@ -373,7 +378,7 @@ class SS2SpinJudge:
         if g.irregular:
             return g.irregular
         if g.phase < NO_MORE_BETS:
-            return f"the number came in state {g.phase}, before the wheel called no more bets"
+            return f"the number came in {_STAGE_NAMES[g.phase]}, before the wheel called no more bets"
         if self.pockets is not None and r.number not in self.pockets:
             return f"{r.number!r} is not a pocket of this wheel"
         last = self._last_certified
@@ -390,10 +395,14 @@ class SS2SpinJudge:
 
     # -- other events --------------------------------------------------------------
 
-    def _on_fault(self, f: WheelFault, out: list[Decision]) -> None:
-        if f.self_test or f.code == 0:
+    def _on_warning(self, f: WheelWarning, out: list[Decision]) -> None:
+        if f.self_test or f.code == "ok":
             return
-        detail = f"fault {f.code}: {f.description}"
+        detail = (
+            f.code
+            + (f" ({f.vendor_code})" if f.vendor_code else "")
+            + (f": {f.description}" if f.description else "")
+        )
         if self._open() is not None:
             self._void_open("wheel_fault", detail, out)
         elif self._game is None or self._game.done != "voided":  # a voided game stays silent
