@@ -91,7 +91,7 @@ def send_command(
             record["maintenance"] = maintenance
         if warning and not confirm:
             raise error(409, warning, needs_confirm=True, warning=warning)
-        if slot.driver is None or not slot.driver.connected:
+        if not technician.connected(slot):
             raise error(409, f"{slot.device_id} is not connected; the command was not sent.")
         table.send_command_by(slot.role, command, user.username)  # refused (ValueError): 409
     console.hub.note_command(slot.device_id, command, user.username)

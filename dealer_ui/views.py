@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from studio import technician
+
 from .auth import User
 from .families import GENERIC, INCIDENT_CATEGORIES, MANUAL_VOID_REASONS, Family, family_for_kind, result_form
 
@@ -49,7 +51,8 @@ def device_views(table: Table, snap: dict[str, Any] | None = None) -> list[dict[
             role=d.get("role") or (slot.role if slot else None),
         )
         view.setdefault("connected", False)
-        view["self_test"] = family.self_test is not None
+        # the button shows what the device's driver declares (the studio sends that command)
+        view["self_test"] = slot is not None and technician.self_test_command(slot) is not None
         phase = family.phase(view)
         if phase:
             view["phase"] = phase

@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "MAX_IMAGE_BYTES",
     "DeviceLog",
+    "connected",
     "decode_image",
     "decode_payload",
     "last_frame",
@@ -59,6 +60,11 @@ def last_frame(slot: DeviceSlot) -> bytes | None:
     if not isinstance(slot.driver, KeepsFrames):
         return None
     return call_hook(slot.driver.last_frame_jpeg)
+
+
+def connected(slot: DeviceSlot) -> bool:
+    """The device is running and its link is up (a command sent now can reach it)."""
+    return slot.driver is not None and slot.driver.connected
 
 
 def self_test_command(slot: DeviceSlot) -> str | None:
