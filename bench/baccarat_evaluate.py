@@ -5,7 +5,7 @@ Generates N rounds (default 1,000,000) dealt from shuffled 8-deck shoes, as JSON
 
 1. ``studio evaluate --game baccarat --in FILE`` as it stands (a child process; its output goes to
    /dev/null; the time includes the interpreter's start-up);
-2. the same command's loop in this process (``studio.cli.evaluate_line`` + ``json.dumps`` per line);
+2. the same command's loop in this process (``app.audit.evaluate_line`` + ``json.dumps`` per line);
 3. the same loop using ``game.evaluate_json(line)`` (the baccarat fast path that writes the output line
    itself, falling back to the general path for anything unusual): what the CLI does once it calls the
    hook (see docs/card-games.md, "studio evaluate");
@@ -103,7 +103,7 @@ def main() -> int:
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         with Timer(children=True) as tm, open(os.devnull, "w") as null:
             proc = subprocess.run(
-                [sys.executable, "-m", "studio.cli", "evaluate", "--game", "baccarat", "--in", str(src)],
+                [sys.executable, "-m", "app.cli", "evaluate", "--game", "baccarat", "--in", str(src)],
                 stdout=null,
                 stderr=subprocess.PIPE,
                 env=env,
@@ -115,7 +115,7 @@ def main() -> int:
         print(f"1. studio evaluate, child process, as is  {rate(args.rounds, tm.wall, tm.cpu)}")
 
         # 2. the CLI's loop in this process
-        from studio.cli import evaluate_line
+        from app.audit import evaluate_line
 
         out = io.StringIO()
         with Timer() as tm:

@@ -7,7 +7,7 @@ Two processes:
 
 * a **studio child** (this file with ``--studio-child``): the real ``Studio`` and ``create_app`` under uvicorn
   with the server settings of ``studio demo``, and N blackjack tables set up exactly as the demo's
-  ``blackjack-1`` (``studio.cli.demo_family_tables``: the ``blackjack`` rules, a simulated serial shoe on a pty
+  ``blackjack-1`` (``app.demo.demo_family_tables``: the ``blackjack`` rules, a simulated serial shoe on a pty
   read by the real ``serial-shoe`` driver, the simulator dealing one card each time the judge's status names
   where the next card goes), with the demo backend off. Only the decision window is longer
   (``--decision-seconds``, 15) so that the benchmark's players never run out of time;
@@ -74,8 +74,8 @@ DEALER, DEALER_PIN = "bench-dealer", "736194"
 
 
 def bench_config(args: argparse.Namespace) -> Any:
-    """`tables` copies of the demo's blackjack table (studio.cli.demo_family_tables), demo backend off."""
-    from studio.cli import demo_family_tables
+    """`tables` copies of the demo's blackjack table (app.demo.demo_family_tables), demo backend off."""
+    from app.demo import demo_family_tables
     from studio.config import parse_config
 
     template = next((t for t in demo_family_tables(args.speed, args.seed) if t["game"] == "blackjack"), None)
@@ -110,7 +110,7 @@ def studio_child(args: argparse.Namespace) -> int:
     _die_with_parent()
     import uvicorn
 
-    from studio.api import create_app
+    from app.api import create_app
     from studio.service import Studio
 
     studio = Studio(bench_config(args))

@@ -7,8 +7,8 @@ winning-number line to a feed consumer holding the signed result, p50 and p99
 Two processes:
 
 * a **studio child** (this file with ``--studio-child``): the real ``Studio`` and
-  ``create_app`` (studio/api.py) under uvicorn, configured exactly like
-  ``studio demo --tables N --speed F`` (``studio.cli.demo_config``): N European roulette
+  ``create_app`` (app/api.py) under uvicorn, configured exactly like
+  ``studio demo --tables N --speed F`` (``app.demo.demo_config``): N European roulette
   tables, each a Cammegh SS2 simulator on a pty read by the real SS2 driver. The only
   addition is a probe wrapped around ``SS2Simulator._flush`` (in this process only, no
   file is changed) that stamps ``time.time_ns()`` just before the ``os.write`` that puts a
@@ -349,8 +349,8 @@ def studio_child(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from studio.api import create_app
-    from studio.cli import demo_config
+    from app.api import create_app
+    from app.demo import demo_config
     from studio.service import Studio
 
     config = demo_config(
@@ -370,7 +370,7 @@ def studio_child(args: argparse.Namespace) -> int:
         config = wheels_from_farm(config, json.loads(Path(args.wheels).read_text()), args.speed)
     studio = Studio(config)
     app = create_app(studio)
-    # the same server settings as `studio demo` (studio/cli.py _serve)
+    # the same server settings as `studio demo` (app/serve.py)
     server = uvicorn.Server(
         uvicorn.Config(
             app,

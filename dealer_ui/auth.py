@@ -361,7 +361,7 @@ class SessionStore:
             if now < s.expires_at(self.idle, self.lifetime):
                 self._sessions[h] = s
         db.execute(
-            "DELETE FROM sessions WHERE token_hash NOT IN (%s)" % ",".join("?" * len(self._sessions)),
+            f"DELETE FROM sessions WHERE token_hash NOT IN ({','.join('?' * len(self._sessions))})",
             list(self._sessions),
         )
 

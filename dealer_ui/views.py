@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from studio import technician
+
 from .auth import User
 from .families import GENERIC, INCIDENT_CATEGORIES, MANUAL_VOID_REASONS, Family, family_for_kind, result_form
 
@@ -49,7 +51,8 @@ def device_views(table: Table, snap: dict[str, Any] | None = None) -> list[dict[
             role=d.get("role") or (slot.role if slot else None),
         )
         view.setdefault("connected", False)
-        view["self_test"] = family.self_test is not None
+        # the button shows what the device's driver declares (the studio sends that command)
+        view["self_test"] = slot is not None and technician.self_test_command(slot) is not None
         phase = family.phase(view)
         if phase:
             view["phase"] = phase
@@ -91,8 +94,10 @@ def notice(snap: dict[str, Any]) -> dict[str, Any]:
         m = snap["maintenance"]
         lines = [
             f"{m.get('reason')} (by {m.get('by')}, since {m.get('since')})",
-            "No round opens and nothing is published until a technician turns maintenance off. "
-            "Device tests are shown here.",
+            (
+                "No round opens and nothing is published until a technician turns maintenance off. "
+                "Device tests are shown here."
+            ),
         ]
         lines += [d["message"] for d in (m.get("decisions") or [])[:3] if d.get("message")]
         return {"level": "maintenance", "title": "Table in maintenance", "lines": lines}
@@ -199,7 +204,7 @@ def choices(
     else:
         if dealer_paced and state == "betting_open":
             out.append(_choice("close_betting", "Close betting"))
-        held_codes = [h["code"] for h in r.get("holds") or []]
+        held_codes = [h["code"] for h in (r or {}).get("holds") or []]
         # a hold the dealer may clear alone: declared by the device family or by the game itself
         releasable = set(getattr(table.game, "dealer_releasable_holds", ()))
         for f in families:
@@ -259,7 +264,8 @@ def judge_view(judge: Any) -> dict[str, Any] | None:
     for w in judge.get("awaiting") or []:
         if not isinstance(w, dict):
             continue
-        allowed = w.get("allowed") if isinstance(w.get("allowed"), list) else []
+        raw_allowed = w.get("allowed")
+        allowed = raw_allowed if isinstance(raw_allowed, list) else []
         awaiting.append(
             {
                 "window": str(w.get("window") or ""),

@@ -41,6 +41,7 @@ from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
+from ..abilities import ReadsBalls
 from ..base import EventSink
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
@@ -98,7 +99,7 @@ class _SourceClosed(Exception):
     pass
 
 
-class CameraBallReaderDriver(ThreadedDriver):
+class CameraBallReaderDriver(ThreadedDriver, ReadsBalls):
     kind = "camera-ball-reader"
 
     def __init__(

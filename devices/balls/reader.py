@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from ..abilities import ReadsBalls
 from ..events import DeviceEvent, DeviceUnknownMessage, utcnow
 from ..serial_line import SerialLineDriver
 from .ballset import BallSet, ball_set_from_option
@@ -110,7 +111,7 @@ def classify_reader_line(
     return "unknown", text
 
 
-class SerialBallReaderDriver(SerialLineDriver):
+class SerialBallReaderDriver(SerialLineDriver, ReadsBalls):
     """The ``serial-ball-reader`` driver: an RFID reader sending one tag per line.
 
     Options: ``ball_set`` ("1-48", a .toml path or an inline table; default 0-99 with tags

@@ -32,6 +32,7 @@ import time
 from datetime import datetime
 from typing import Any
 
+from ..abilities import ReadsWheelPosition
 from ..base import DeviceNotConnected, EventSink
 from ..events import DeviceEvent
 from ..modbus_polling import ModbusPollingDriver, PollError, short_text
@@ -301,7 +302,7 @@ def _raw_text(raw: dict[str, int]) -> str:
     return " ".join(f"{k}={v}" for k, v in raw.items())
 
 
-class EncoderWheelDriver(ModbusPollingDriver):
+class EncoderWheelDriver(ModbusPollingDriver, ReadsWheelPosition):
     """The ``wheel-encoder`` driver. Options (all optional but ``counts_per_turn`` matters):
 
     * ``counts_per_turn``: encoder counts per wheel turn (default 4096);

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from ..abilities import ReadsWheelPointer
 from ..events import DeviceEvent, DeviceUnknownMessage, utcnow
 from ..serial_line import SerialLineDriver
 from .events import PointerRead, PointerUnreadable, WheelAtRest
@@ -135,7 +136,7 @@ class PointerTracker:
         return out
 
 
-class PointerReaderDriver(SerialLineDriver):
+class PointerReaderDriver(SerialLineDriver, ReadsWheelPointer):
     """The ``wheel-pointer`` driver. Options: ``tags`` / ``segments`` / ``tag_format`` (the tag table),
     ``rest_ms`` (a read steady this long means the wheel stopped; 1500: long enough for the last, slowest
     segment of a spin), ``silence_timeout`` (1 s: a reader that stops repeating is reported lost), and the

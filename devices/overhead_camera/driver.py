@@ -30,6 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from ..abilities import KeepsFrames
 from ..base import DeviceNotConnected, EventSink
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
@@ -43,7 +44,7 @@ __all__ = ["DRIVERS", "RouletteCameraDriver"]
 log = logging.getLogger(__name__)
 
 
-class RouletteCameraDriver(ThreadedDriver):
+class RouletteCameraDriver(ThreadedDriver, KeepsFrames):
     kind = "roulette-camera"
 
     def __init__(

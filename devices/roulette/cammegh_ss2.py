@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from enum import IntFlag
 from typing import Any, Union
 
+from ..abilities import SelfTests
 from ..events import (
     ACKNOWLEDGE_VOID,
     RESET,
@@ -781,11 +782,13 @@ def iter_capture_events(
 # ---------------------------------------------------------------------------
 
 
-class CammeghSS2Driver(SerialLineDriver):
+class CammeghSS2Driver(SerialLineDriver, SelfTests):
     """Cammegh SS2 wheel controller on serial port 1 (9600 8N1, no flow control)."""
 
     kind = "cammegh-ss2"
     family = "roulette-wheel"
+    #: the wheel's own self-test (§9.8; it answers BUSY unless the wheel is stopped)
+    self_test_command = "*F"
     baudrate = 9600
     #: minimum spacing of ``*X`` polls (§3.1, §9.24)
     poll_interval = 0.1

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..abilities import DecodesImages
 from ..base import DeviceNotConnected, EventSink
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
@@ -68,7 +69,7 @@ class CameraShoeOptions(BaseModel):
     stop_timeout: float = Field(5.0, gt=0)
 
 
-class CameraShoeDriver(ThreadedDriver):
+class CameraShoeDriver(ThreadedDriver, DecodesImages):
     kind = "camera-shoe"
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, **options: Any) -> None:
@@ -113,21 +114,25 @@ class CameraShoeDriver(ThreadedDriver):
         self._last_payload: str | None = None
 
     # -- the pipeline (built lazily so that importing this module stays light) -----------------
-    def build_pipeline(self) -> None:
-        from .tracking import CameraTracker
+    def _new_analyzer(self) -> Any:
         from .vision import FrameAnalyzer, make_decoder
 
-        if self._analyzer is not None:
-            return
         fallback = self.opts.full_frame_fallback
         if fallback is None:
             fallback = self.decoder_name == "zxing"
-        self._analyzer = FrameAnalyzer(
+        return FrameAnalyzer(
             make_decoder(self.decoder_name, self.symbology),
             card_finding=self.opts.card_finding,
             full_frame_fallback=fallback,
             find_options=self.opts.find.model_dump(),
         )
+
+    def build_pipeline(self) -> None:
+        from .tracking import CameraTracker
+
+        if self._analyzer is not None:
+            return
+        self._analyzer = self._new_analyzer()
         self._tracker = CameraTracker(
             self.device_id,
             self.table,
@@ -180,6 +185,26 @@ class CameraShoeDriver(ThreadedDriver):
             else None,
         }
         return info
+
+    def decode_image(self, data: bytes) -> dict[str, Any]:
+        """Decode an uploaded picture with an analyzer of its own (the live pipeline is not touched)."""
+        import cv2
+        import numpy as np
+
+        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ValueError("The file is not an image OpenCV can read (PNG, JPEG, BMP, TIFF...).")
+        obs = self._new_analyzer().analyze(image)
+        return {
+            "decoder": self.decoder_name,
+            "symbology": self.symbology,
+            "width": int(image.shape[1]),
+            "height": int(image.shape[0]),
+            "view": obs.state,
+            "cards_in_view": len(obs.cards),
+            "read_from": obs.source,
+            "payloads": list(dict.fromkeys(r.text for r in obs.reads)),
+        }
 
     # -- the thread ---------------------------------------------------------------------------
     def process_frame(self, image: Any, *, now: float, index: int, at: Any = None) -> list[DeviceEvent]:

@@ -303,7 +303,7 @@ def random_rounds(n: int, seed: int) -> list[list[str]]:
 
 
 def test_fast_paths_agree_with_the_general_path_and_the_cli():
-    from studio.cli import evaluate_line
+    from app.audit import evaluate_line
 
     rounds = random_rounds(3000, 5)
     for i, cards in enumerate(rounds):

@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from dealer_ui import UserStore, console_router
 from devices.events import CardDrawn
 from recognition.game import BaseGame, ResultReady, RoundSignal
-from studio.api import create_app
+from app.api import create_app
 from studio.config import parse_config
 from studio.service import Studio
 from studio.table import DeviceSlot, Table

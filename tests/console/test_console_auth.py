@@ -183,7 +183,7 @@ def test_cli_user_add_reads_the_pin_from_stdin(tmp_path):
         [
             sys.executable,
             "-m",
-            "studio.cli",
+            "app.cli",
             "user",
             "add",
             "--data",
@@ -204,7 +204,7 @@ def test_cli_user_add_reads_the_pin_from_stdin(tmp_path):
         [
             sys.executable,
             "-m",
-            "studio.cli",
+            "app.cli",
             "user",
             "add",
             "--data",
@@ -224,7 +224,7 @@ def test_cli_user_add_reads_the_pin_from_stdin(tmp_path):
         [
             sys.executable,
             "-m",
-            "studio.cli",
+            "app.cli",
             "user",
             "add",
             "--data",

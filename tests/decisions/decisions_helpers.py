@@ -34,7 +34,7 @@ from recognition.game import (
     RoundSignal,
     Void,
 )
-from studio.api import create_app
+from app.api import create_app
 from studio.config import parse_config
 from studio.service import Studio
 

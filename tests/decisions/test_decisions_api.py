@@ -160,7 +160,7 @@ def test_a_round_played_with_decisions_from_the_api(start):
     run.stop()
     # `studio verify` (the command) accepts the journal with its decision kinds
     out = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "verify", "--data", str(run.studio.data_dir)],
+        [sys.executable, "-m", "app.cli", "verify", "--data", str(run.studio.data_dir)],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -17,7 +17,7 @@ import pytest
 from recognition.dice_games import GAMES, BacBo, Craps, CrapsPointJudge, DiceDuel, LightningDice, SicBo
 from recognition.dice_games._common import as_fraction, payout, read_face, read_faces
 from recognition.game import BaseGame
-from studio.cli import evaluate_line
+from app.audit import evaluate_line
 from studio.journal import check_feed_message
 
 REPO = Path(__file__).resolve().parents[2]
@@ -377,7 +377,7 @@ def test_the_studio_evaluate_command_reads_json_lines_for_a_dice_game():
         ]
     )
     out = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "evaluate", "--game", "craps"],
+        [sys.executable, "-m", "app.cli", "evaluate", "--game", "craps"],
         input=lines,
         capture_output=True,
         text=True,

@@ -12,7 +12,8 @@ from drawgames_helpers import assert_no_floats
 
 from recognition.draw_games import DEVICE_KINDS, GAMES
 from recognition.game import BaseGame
-from studio.cli import evaluate_line, main
+from app.audit import evaluate_line
+from app.cli import main
 
 EXPECTED_IDS = {
     "keno_express",

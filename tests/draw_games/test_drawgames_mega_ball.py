@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from recognition.draw_games import GAMES, MegaBall
-from studio.cli import evaluate_line
+from app.audit import evaluate_line
 
 GAME = GAMES["mega_ball"]
 

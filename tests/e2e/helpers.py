@@ -44,7 +44,7 @@ class DemoProcess:
             [
                 sys.executable,
                 "-m",
-                "studio.cli",
+                "app.cli",
                 "demo",
                 "--port",
                 str(self.port),
@@ -127,7 +127,7 @@ def check_chain(messages: list[dict], public_key, prev_hash: str, first_seq: int
 
 def studio_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "studio.cli", *args],
+        [sys.executable, "-m", "app.cli", *args],
         capture_output=True,
         text=True,
         timeout=120,

@@ -565,7 +565,7 @@ def test_settings_are_checked():
 
 
 def test_studio_evaluate_json_lines(tmp_path, capsys):
-    from studio.cli import main
+    from app.cli import main
 
     lines = [
         {"id": "a", "segment": "5", "multipliers": [2, 7]},

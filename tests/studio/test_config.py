@@ -108,12 +108,12 @@ def test_cli_refuses_a_wrong_file_before_starting(tmp_path):
     path = write(tmp_path, GOOD.replace("port = 8123", "port = -1"))
     for args in (["run", "--config", str(path)], ["check-config", str(path)]):
         r = subprocess.run(
-            [sys.executable, "-m", "studio.cli", *args], capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, timeout=60
         )
         assert r.returncode == 2
         assert "server.port" in r.stderr and str(path) in r.stderr
     ok = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "check-config", str(write(tmp_path, GOOD))],
+        [sys.executable, "-m", "app.cli", "check-config", str(write(tmp_path, GOOD))],
         capture_output=True,
         text=True,
         timeout=60,

@@ -17,7 +17,7 @@ import pytest
 import uvicorn
 import websockets
 
-from studio.api import create_app
+from app.api import create_app
 from studio.config import parse_config
 from studio.service import Studio
 from studio.throttle import Throttle

@@ -176,7 +176,7 @@ def test_verify_command_exit_codes(tmp_path):
     fill(j, 2)
     j.close()
     ok = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "verify", "--data", str(tmp_path)],
+        [sys.executable, "-m", "app.cli", "verify", "--data", str(tmp_path)],
         capture_output=True,
         text=True,
     )
@@ -184,14 +184,14 @@ def test_verify_command_exit_codes(tmp_path):
     assert "journal ok" in ok.stdout
     tamper(tmp_path / JOURNAL_FILE, 4, "body", 3)
     bad = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "verify", "--data", str(tmp_path)],
+        [sys.executable, "-m", "app.cli", "verify", "--data", str(tmp_path)],
         capture_output=True,
         text=True,
     )
     assert bad.returncode == 1
     assert "record 4" in bad.stderr
     missing = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "verify", "--data", str(tmp_path / "nope")],
+        [sys.executable, "-m", "app.cli", "verify", "--data", str(tmp_path / "nope")],
         capture_output=True,
         text=True,
     )

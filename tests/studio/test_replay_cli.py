@@ -10,7 +10,7 @@ CAPTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "cammegh
 
 def replay(path: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "studio.cli", "replay", "--device", "cammegh-ss2", str(path)],
+        [sys.executable, "-m", "app.cli", "replay", "--device", "cammegh-ss2", str(path)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -55,7 +55,7 @@ def test_missing_file_and_unknown_device_are_clear_errors(tmp_path):
     run = replay(tmp_path / "nope.log")
     assert run.returncode == 2 and "nope.log" in run.stderr
     run = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "replay", "--device", "teapot", str(CAPTURE)],
+        [sys.executable, "-m", "app.cli", "replay", "--device", "teapot", str(CAPTURE)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -68,7 +68,7 @@ def test_studio_recognize_dice_prints_one_line_per_image():
     images = sorted(str(p) for p in golden.glob("*-clean.jpg"))[:2]
     assert images
     run = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "recognize", "dice", *images, "--count", "2"],
+        [sys.executable, "-m", "app.cli", "recognize", "dice", *images, "--count", "2"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -79,7 +79,7 @@ def test_studio_recognize_dice_prints_one_line_per_image():
         line["status"] in ("ok", "uncertain") and all(1 <= f <= 6 for f in line["faces"]) for line in lines
     )
     bad = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "recognize", "teapot", "x.jpg"],
+        [sys.executable, "-m", "app.cli", "recognize", "teapot", "x.jpg"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -2,7 +2,7 @@
 //
 // A page is `render(container, ctx) -> {update(device)?, event(logEntry)?}` where ctx is
 // {device, family, log, page, tableId, role, game, send(command), selfTest(), refresh(), act(action, body)}:
-// `page` is the family page's data from the server (dealer_ui/calibration.py; null for pages without),
+// `page` is the family page's data from the server (studio/technician.py; null for pages without),
 // `refresh()` fetches it again and resolves to it, `act` runs a table action (the opening check).
 //
 // Pages: wheel (Cammegh SS2), cards (shoe decoder test), balls (ball-set check and the machine's state),

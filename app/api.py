@@ -1,4 +1,5 @@
-"""The studio's HTTP and WebSocket surface: the results feed, the decisions API and the round queries."""
+"""The studio's HTTP and WebSocket surface: the results feed, the decisions API, the round queries and the
+console."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse
 
+from dealer_ui import console_router
+from dealer_ui.dice import router as dice_router
 from streaming.feed import feed_router
-
-from .consumer_guard import ConsumerGuard
-from .service import Studio
-from .throttle import Throttle
+from studio.consumer_guard import ConsumerGuard
+from studio.decisions_api import decisions_router
+from studio.service import Studio
+from studio.throttle import Throttle
 
 
 def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> FastAPI:
@@ -30,21 +33,15 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
 
     app = FastAPI(title="studio", version="1", lifespan=lifespan)
     app.state.studio = studio
-    app.add_middleware(
-        ConsumerGuard,
-        authorize=studio.authorize,
-        throttle=consumer_throttle,
-        journal=lambda kind, data: studio.journal.append(kind, data),
-    )
+
+    def journal(kind: str, data: dict[str, Any]) -> None:
+        studio.journal.append(kind, data)
+
+    app.add_middleware(ConsumerGuard, authorize=studio.authorize, throttle=consumer_throttle, journal=journal)
     app.include_router(
         feed_router(studio.hub, authorize=studio.authorize, public_key_b64=studio.public_key_b64)
     )
-    from .decisions_api import decisions_router
-
     app.include_router(decisions_router(studio))
-    from dealer_ui import console_router
-    from dealer_ui.dice import router as dice_router
-
     console = console_router(studio)
     app.include_router(console)
     app.include_router(dice_router(studio, console))

@@ -1,0 +1,193 @@
+"""The `studio` command: its parser and the small commands (the demo, serving and the audits have modules of
+their own)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .audit import cmd_evaluate, cmd_replay
+from .demo import cmd_demo
+from .serve import serve
+
+
+def cmd_user_add(args: argparse.Namespace) -> int:
+    """Add a console user; the PIN or password comes from --pin or the first line of standard input."""
+    from dealer_ui.auth import AuthError, UserStore
+
+    secret = args.pin
+    if secret is None:
+        if sys.stdin.isatty():
+            import getpass
+
+            secret = getpass.getpass(f"PIN or password for {args.name}: ")
+        else:
+            secret = sys.stdin.readline().rstrip("\r\n")
+    try:
+        user = UserStore(Path(args.data)).add(args.name.strip().lower(), args.role, secret)
+    except AuthError as exc:
+        print(f"studio user add: {exc}", file=sys.stderr)
+        return 2
+    print(f"user {user.username} added as {user.role}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from studio.config import ConfigError, load_config
+
+    try:
+        config = load_config(Path(args.config))
+    except ConfigError as exc:
+        print(f"studio: configuration refused:\n{exc}", file=sys.stderr)
+        return 2
+    if args.port is not None:
+        config.server.port = args.port
+    return serve(config)
+
+
+def cmd_check_config(args: argparse.Namespace) -> int:
+    from studio.config import ConfigError, load_config
+
+    try:
+        config = load_config(Path(args.config))
+    except ConfigError as exc:
+        print(f"studio: configuration refused:\n{exc}", file=sys.stderr)
+        return 2
+    print(f"{args.config}: ok ({len(config.tables)} tables, {len(config.consumers)} consumers)")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from studio.journal import verify_journal
+
+    report = verify_journal(Path(args.data))
+    if report.ok:
+        print(
+            f"journal ok: {report.records} records, {report.feed_messages} signed feed messages, "
+            "chain and signatures verified"
+        )
+        return 0
+    print(f"journal BAD: {report.error}", file=sys.stderr)
+    return 1
+
+
+def cmd_recognize(args: argparse.Namespace) -> int:
+    if args.family != "dice":
+        print(f"studio recognize: no recognizer for {args.family!r} (known: dice)", file=sys.stderr)
+        return 2
+    from recognition.dice.cli import recognize_main
+
+    return recognize_main(args.rest)
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from streaming.messages import write_schemas
+
+    for path in write_schemas(Path(args.out)) or []:
+        print(path)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="studio", description="Live-dealer casino studio control system")
+    p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("demo", help="run a complete simulated studio (SQLite, no external service)")
+    d.add_argument("--host", default="127.0.0.1")
+    d.add_argument("--port", type=int, default=8700)
+    d.add_argument("--data", default="studio-data", help="data folder (journal, signing key)")
+    d.add_argument(
+        "--consumer-token",
+        help="bearer token for feed consumers (default: generated and kept in the data folder)",
+    )
+    d.add_argument("--tables", type=int, default=2, help="number of simulated roulette tables")
+    d.add_argument(
+        "--no-families",
+        dest="families",
+        action="store_false",
+        help="roulette tables only (by default one table of each other game family is added too)",
+    )
+    d.add_argument(
+        "--speed", type=float, default=1.0, help="simulator clock factor (1.0 = the wheel's real pace)"
+    )
+    d.add_argument("--seed", type=int, help="seed the simulators for a reproducible demo")
+    d.add_argument(
+        "--decisions-token",
+        help="bearer token of the demo's betting backend, which may post player decisions for the "
+        "blackjack table (default: generated and kept in the data folder)",
+    )
+    d.add_argument(
+        "--no-demo-backend",
+        dest="demo_backend",
+        action="store_false",
+        help="do not play the blackjack table's seats and decisions (post them yourself with the "
+        "decisions token: docs/decisions.md)",
+    )
+    d.set_defaults(func=cmd_demo)
+
+    r = sub.add_parser("run", help="run the studio described by a TOML configuration file")
+    r.add_argument("--config", required=True)
+    r.add_argument("--port", type=int)
+    r.set_defaults(func=cmd_run)
+
+    c = sub.add_parser("check-config", help="validate a configuration file and exit")
+    c.add_argument("config")
+    c.set_defaults(func=cmd_check_config)
+
+    v = sub.add_parser("verify", help="check the journal's hash chain and every signature")
+    v.add_argument("--data", required=True)
+    v.set_defaults(func=cmd_verify)
+
+    rp = sub.add_parser("replay", help="run a raw device capture through the driver and the game rules")
+    rp.add_argument("--device", required=True)
+    rp.add_argument("--game")
+    rp.add_argument("file")
+    rp.set_defaults(func=cmd_replay)
+
+    e = sub.add_parser("evaluate", help="re-check recorded rounds: JSON Lines in, one JSON line out per line")
+    e.add_argument("--game", help="the game id (see --list)")
+    e.add_argument("--in", dest="input", help="input file (default: standard input)")
+    e.add_argument("--list", action="store_true", help="print the game ids and exit")
+    e.set_defaults(func=cmd_evaluate)
+
+    u = sub.add_parser("user", help="manage console users (dealers, supervisors, technicians, admins)")
+    usub = u.add_subparsers(dest="user_command", required=True)
+    ua = usub.add_parser("add", help="add a console user (PIN or password from stdin unless --pin is given)")
+    ua.add_argument("--data", required=True, help="the studio's data folder")
+    ua.add_argument("--role", required=True, choices=("dealer", "supervisor", "technician", "admin"))
+    ua.add_argument("--pin", help="the PIN or password (visible in the process list: prefer stdin)")
+    ua.add_argument("name")
+    ua.set_defaults(func=cmd_user_add)
+
+    rc = sub.add_parser(
+        "recognize",
+        help="run a recognizer over images: `studio recognize dice IMAGE... "
+        "[--count N] [--calibration FILE] [--accuracy FOLDER...]`",
+    )
+    rc.add_argument("family", help="dice")
+    rc.add_argument("rest", nargs=argparse.REMAINDER, help="the recognizer's own arguments")
+    rc.set_defaults(func=cmd_recognize)
+
+    s = sub.add_parser("schema", help="write the feed message JSON Schemas")
+    s.add_argument("--out", default="docs/schemas")
+    s.set_defaults(func=cmd_schema)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    # pymodbus logs every failed reconnect with a hex dump; the drivers report the link state themselves
+    logging.getLogger("pymodbus").setLevel(logging.CRITICAL)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
