@@ -424,9 +424,9 @@ class RouletteTableJudge:
             counted = self._revolutions(g)
             if counted is None:
                 return  # the camera's count is still to come
-            revolutions, source = counted
+            revolutions, counted_by = counted
             if revolutions < 0:
-                self._hold(g, "revolutions_unknown", source, out)
+                self._hold(g, "revolutions_unknown", counted_by, out)
                 return
             if revolutions < self.min_revolutions:
                 g.done = "voided"
@@ -436,7 +436,7 @@ class RouletteTableJudge:
                         message=_say(
                             VOID_REASONS,
                             "too_few_revolutions",
-                            f"game {g.counter}: {revolutions} revolutions by the {source}, at least "
+                            f"game {g.counter}: {revolutions} revolutions by the {counted_by}, at least "
                             f"{self.min_revolutions} needed; the wheel said {number}",
                         ),
                     )
