@@ -26,7 +26,7 @@ from devices.roulette.cammegh_ss2 import CammeghSS2Driver
 
 pytestmark = pytest.mark.timeout(20)
 
-FAST = dict(reconnect_min=0.02, reconnect_max=0.2)
+FAST = {"reconnect_min": 0.02, "reconnect_max": 0.2}
 
 
 def start(url, events, **options) -> CammeghSS2Driver:
