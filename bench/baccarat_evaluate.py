@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Self
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -54,7 +55,7 @@ def generate(path: Path, rounds: int, seed: int) -> None:
                 cards.append(shoe.pop())
                 if len(cards) >= 4 and is_complete([VALUE[c] for c in cards]):
                     break
-            f.write('{"id": %d, "cards": ["%s"]}\n' % (i, '", "'.join(cards)))
+            f.write(json.dumps({"id": i, "cards": cards}) + "\n")
 
 
 def rate(n: int, wall: float, cpu: float) -> str:
@@ -74,7 +75,7 @@ class Timer:
             return ru.ru_utime + ru.ru_stime
         return time.process_time()
 
-    def __enter__(self) -> Timer:
+    def __enter__(self) -> Self:
         self.t0, self.c0 = time.perf_counter(), self._cpu()
         return self
 
@@ -108,6 +109,7 @@ def main() -> int:
                 stderr=subprocess.PIPE,
                 env=env,
                 cwd=ROOT,
+                check=False,
             )
         if proc.returncode != 0:
             print("studio evaluate failed:", proc.stderr.decode(errors="replace"), file=sys.stderr)

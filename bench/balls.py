@@ -62,7 +62,7 @@ def pct(values: list[float], p: float) -> float:
     s = sorted(values)
     if not s:
         return float("nan")
-    k = min(len(s) - 1, max(0, int(round(p / 100 * (len(s) - 1)))))
+    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
     return s[k]
 
 
@@ -391,7 +391,7 @@ def _filesystem(path: Path) -> str:
         best = ("?", "")
         with open("/proc/mounts") as f:
             for line in f:
-                dev, mnt, fstype = line.split()[:3]
+                _dev, mnt, fstype = line.split()[:3]
                 if str(path.resolve()).startswith(mnt) and len(mnt) >= len(best[1]):
                     best = (fstype, mnt)
         return best[0]

@@ -98,7 +98,8 @@ def install(path: str | None, profile_path: str | None = None) -> None:
         )
         with lock:
             if not out:
-                out.append(open(path, "a", buffering=1))  # opened in the process that writes
+                # opened in the process that writes, for the rest of its life
+                out.append(open(path, "a", buffering=1))  # noqa: SIM115
             out[0].write(line + "\n")
         return committed
 

@@ -143,7 +143,7 @@ def run_config(tmp: Path, name: str, args: argparse.Namespace, rest_ms: int) -> 
         for (body,) in db.execute("SELECT body FROM records WHERE kind = 'device_event' ORDER BY seq"):
             ev = json.loads(body)
             if ev.get("kind") == "wheel_at_rest" and ev.get("sensor") == sensor:
-                at = datetime.fromisoformat(ev["at"].replace("Z", "+00:00")).timestamp()
+                at = datetime.fromisoformat(ev["at"]).timestamp()
                 rests.setdefault(ev["device_id"].split("/")[0], []).append(at)
     finally:
         db.close()
@@ -189,7 +189,7 @@ def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
     s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,6 +24,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +62,25 @@ def timed(fn, frames, seconds: float) -> list[float]:
             return times
 
 
+def driving(events: list, calibration: dict, decode: Callable | None = None) -> Callable:
+    """fn(item) for timed(): (t, frame) through a RouletteCameraDriver, a new one for each pass (t == 0)."""
+    driver: list = [None]
+
+    def drive(item: tuple) -> None:
+        t, data = item
+        if t == 0.0 or driver[0] is None:
+            driver[0] = RouletteCameraDriver(
+                "bench/camera", "tcp://127.0.0.1:9", events.append, calibration=calibration, settle_s=0.3
+            )
+        events.extend(driver[0].process_frame(data if decode is None else decode(data), t))
+
+    return drive
+
+
+def decode_jpeg(data: np.ndarray) -> np.ndarray:
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
 def report(name: str, times: list[float]) -> float:
     ms = sorted(t * 1000 for t in times)
     fps = len(times) / sum(times)
@@ -79,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fps", type=float, default=30.0, help="the camera's frame rate (rendered frames)")
     args = parser.parse_args(argv)
 
-    cpu = sorted(os.sched_getaffinity(0))[0]
+    cpu = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})
     cv2.setNumThreads(1)
     view = View(width=args.width, height=args.height)
@@ -112,29 +132,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{time.perf_counter() - t0:.1f} s, not timed)"
         )
         finder = BallFinder(calibration_from_options(calibration))
-        worst = min(worst, report("finder", timed(lambda item: finder.read(item[1]), frames, args.seconds)))
+        worst = min(
+            worst, report("finder", timed(lambda item, f=finder: f.read(item[1]), frames, args.seconds))
+        )
 
         events: list = []
-
-        def drive(item, driver_box=[None]):  # noqa: B006 - one driver per pass over the frames
-            t, image = item
-            if t == 0.0 or driver_box[0] is None:
-                driver_box[0] = RouletteCameraDriver(
-                    "bench/camera", "tcp://127.0.0.1:9", events.append, calibration=calibration, settle_s=0.3
-                )
-            events.extend(driver_box[0].process_frame(image, t))
-
-        worst = min(worst, report("driver", timed(drive, frames, args.seconds)))
-
-        def drive_jpeg(item, driver_box=[None]):  # noqa: B006
-            t, data = item
-            if t == 0.0 or driver_box[0] is None:
-                driver_box[0] = RouletteCameraDriver(
-                    "bench/camera", "tcp://127.0.0.1:9", events.append, calibration=calibration, settle_s=0.3
-                )
-            events.extend(driver_box[0].process_frame(cv2.imdecode(data, cv2.IMREAD_COLOR), t))
-
-        report("+jpeg", timed(drive_jpeg, jpegs, args.seconds))
+        worst = min(worst, report("driver", timed(driving(events, calibration), frames, args.seconds)))
+        report("+jpeg", timed(driving(events, calibration, decode_jpeg), jpegs, args.seconds))
         rests = [e.pockets for e in events if isinstance(e, BallsAtRest)]
         spins = [
             (e.revolutions, e.complete) for e in events if isinstance(e, BallSpin) and e.phase == "ended"

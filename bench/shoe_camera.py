@@ -55,7 +55,7 @@ TARGET_MS = 10.0
 
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))] if s else float("nan")
 
 
 def one_core() -> str:

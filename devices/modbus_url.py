@@ -50,9 +50,11 @@ class ModbusUrl:
         from pymodbus.framer import FramerType
 
         if self.transport == "tcp":
+            assert self.host is not None and self.port is not None, "parse_modbus_url sets both"
             return ModbusTcpClient(
                 self.host, port=self.port, timeout=self.timeout, retries=0, reconnect_delay=0, name=name
             )
+        assert self.device is not None, "parse_modbus_url sets it"
         return ModbusSerialClient(
             self.device,
             framer=FramerType.RTU,

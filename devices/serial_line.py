@@ -212,6 +212,7 @@ class SerialLineDriver(ThreadedDriver):
     def _run(self, stop: threading.Event) -> None:
         ever_connected = False
         down_reported = False
+        reason: str | None  # why the port is down; None once stop() was called
         self._backoff = self.reconnect_min
         while not stop.is_set():
             try:
@@ -221,7 +222,7 @@ class SerialLineDriver(ThreadedDriver):
                     timeout=self.read_timeout,
                     write_timeout=self.write_timeout,
                 )
-            except Exception as exc:  # SerialException, OSError, ValueError for a bad URL
+            except Exception as exc:  # noqa: BLE001 - SerialException, OSError, ValueError (bad URL), ...: retry
                 self._count("open_failures")
                 reason = f"cannot open {self.url}: {exc}"
                 self._set_error(reason)
@@ -276,7 +277,7 @@ class SerialLineDriver(ThreadedDriver):
             try:
                 output.close()
             except Exception:  # pragma: no cover
-                pass
+                log.debug("%s: error closing the spy trace", self.thread_name, exc_info=True)
 
     def _read_loop(self, port: serial.SerialBase, stop: threading.Event) -> tuple[str | None, bool]:
         """Read until stop (returns None) or a port error (returns the reason)."""
@@ -292,7 +293,7 @@ class SerialLineDriver(ThreadedDriver):
         while not stop.is_set():
             try:
                 data = port.read(port.in_waiting or 1)
-            except Exception as exc:  # SerialException, OSError (EIO when a pty/USB port vanishes)
+            except Exception as exc:  # noqa: BLE001 - SerialException, OSError (EIO: the port vanished), ...
                 return f"read failed: {exc}", got_data
             now = time.monotonic()
             if not data:

@@ -20,6 +20,9 @@ from .events import DeviceEvent
 class ThreadedDriver(Driver):
     #: how long stop() waits for the thread
     stop_timeout: float = 5.0
+    #: set by a subclass that reconnects (see _sleep_backoff): the next wait and the longest one, in seconds
+    _backoff: float
+    reconnect_max: float
 
     def _init_thread(self, counters: dict[str, Any] | None = None) -> None:
         self._lifecycle = threading.Lock()
@@ -87,7 +90,7 @@ class ThreadedDriver(Driver):
     def _emit(self, event: DeviceEvent) -> None:
         try:
             self.on_event(event)
-        except Exception:
+        except Exception:  # noqa: BLE001 - logged: a consumer's bug must not stop the device's thread
             self._count("callback_errors")
             self._log.exception("%s: on_event failed for %s", self.thread_name, type(event).__name__)
 

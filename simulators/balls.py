@@ -61,7 +61,7 @@ import time
 import tty
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -639,13 +639,13 @@ class BallMachineSimulator(ModbusServerSim):
             want[key] = int(value)
         self._internal = True
         try:
-            for key, value in want.items():
-                if self._pushed.get(key) == value:
+            for target, value in want.items():
+                if self._pushed.get(target) == value:
                     continue
-                table, address = key
+                table, address = target
                 values: list[Any] = [bool(value)] if table in BIT_TABLES else [value & 0xFFFF]
                 await server.context.async_setValues(self.unit, _FC_WRITE[table], address, values)
-                self._pushed[key] = value
+                self._pushed[target] = value
         finally:
             self._internal = False
 
@@ -752,7 +752,7 @@ class BallReaderSimulator:
             except OSError:
                 pass
 
-    def __enter__(self) -> BallReaderSimulator:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -60,7 +60,7 @@ import tty
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 TICK_SECONDS = 0.5
 CRLF = b"\r\n"
@@ -163,6 +163,14 @@ class SS2Model:
     ``spin`` and ``last_result`` set the counter and the last result shown, as in the
     capture (``SS2Model(seed, spin=11, last_result="34")`` then ``*P 1``).
     """
+
+    # the controller's state, (re)set by _reset_controller
+    _spin: int
+    _last: str | None
+    _game_done: bool
+    _queue: collections.deque[_Frame]
+    _hw_faults: tuple[int, ...]
+    _rotor_turns: float
 
     def __init__(
         self,
@@ -527,10 +535,10 @@ class SS2Model:
         self._last = last
         self._game_done = False  # a result was shown for the current spin number
         self._state, self._speed, self._direction, self._flags = 6, 0, 0, 0
-        self._queue: collections.deque[_Frame] = collections.deque()
+        self._queue = collections.deque()
         self._phase = "idle"  # what to plan when the queue runs dry
         self._segment = "idle"  # what the queued frames are
-        self._hw_faults: tuple[int, ...] = ()
+        self._hw_faults = ()
         self._requested_direction: int | None = None
         self._last_release: int | None = None  # tick the wheel last left its games-per-hour wait
         self._target = 0  # this game's rotor speed (rpm x 10)
@@ -915,7 +923,7 @@ class SS2Simulator:
             if callable(cancel):
                 try:
                     cancel()
-                except Exception:
+                except Exception:  # noqa: BLE001, S110 - a port closed under us: stopping goes on anyway
                     pass
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
@@ -934,7 +942,7 @@ class SS2Simulator:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def __enter__(self) -> SS2Simulator:
+    def __enter__(self) -> Self:
         self.start()
         return self
 
@@ -988,22 +996,23 @@ class SS2Simulator:
                 raise
 
     def _wait_and_read(self, timeout: float) -> None:
-        if self._fd is None:
+        fd = self._fd
+        if fd is None:
             self._read_serial(timeout)
             return
         if not self._peer:  # nobody on the slave side: look again every 50 ms at most
             if self._stop.wait(min(timeout, 0.05)):
                 return
-            self._read_fd()
+            self._read_fd(fd)
             return
-        writers = [self._fd] if self._out else []
-        readable, writable, _ = select.select([self._fd], writers, [], min(timeout, 0.05))
+        writers = [fd] if self._out else []
+        readable, _writable, _ = select.select([fd], writers, [], min(timeout, 0.05))
         if readable:
-            self._read_fd()
+            self._read_fd(fd)
 
-    def _read_fd(self) -> None:
+    def _read_fd(self, fd: int) -> None:
         try:
-            data = os.read(self._fd, 4096)
+            data = os.read(fd, 4096)
         except BlockingIOError:
             self._peer = True
             return
@@ -1019,6 +1028,7 @@ class SS2Simulator:
 
     def _read_serial(self, timeout: float) -> None:
         port = self._port
+        assert not isinstance(port, int), "a file descriptor is read by _read_fd"
         waiting = getattr(port, "in_waiting", None)
         if waiting is None:
             data = port.read(4096)  # relies on the object's own read timeout
@@ -1063,12 +1073,13 @@ class SS2Simulator:
     def _flush(self) -> None:
         while self._out:
             try:
-                if self._fd is not None:
-                    written = os.write(self._fd, self._out)
+                port = self._port
+                if isinstance(port, int):  # the file descriptor, self._fd
+                    written = os.write(port, self._out)
                 else:
-                    if getattr(self._port, "out_waiting", 0) > self.max_buffer:
+                    if getattr(port, "out_waiting", 0) > self.max_buffer:
                         return
-                    result = self._port.write(bytes(self._out))
+                    result = port.write(bytes(self._out))
                     written = len(self._out) if result is None else result
             except BlockingIOError:
                 return
@@ -1079,7 +1090,7 @@ class SS2Simulator:
                 self.dropped_bytes += len(self._out)
                 self._out.clear()
                 return
-            except Exception:  # e.g. a serial write timeout: this output is lost
+            except Exception:  # noqa: BLE001 - e.g. a serial write timeout: this output is lost
                 self.dropped_bytes += len(self._out)
                 self._out.clear()
                 return

@@ -112,7 +112,7 @@ class ModbusServerSim:
         if loop is not None and thread is not None and thread.is_alive():
             try:
                 asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=5)
-            except Exception:
+            except Exception:  # noqa: BLE001 - logged; the loop is stopped next regardless
                 self._log.debug("%s: shutdown failed", self.label, exc_info=True)
             loop.call_soon_threadsafe(loop.stop)
             thread.join(timeout=5)
@@ -144,7 +144,7 @@ class ModbusServerSim:
         asyncio.set_event_loop(loop)
         try:
             loop.run_until_complete(self._setup())
-        except BaseException as exc:  # pragma: no cover - port in use, pty trouble
+        except BaseException as exc:  # noqa: BLE001  # pragma: no cover - port in use, pty trouble: open() raises it
             errors.append(exc)
             ready.set()
             return
@@ -157,12 +157,15 @@ class ModbusServerSim:
 
         if self._device is None:
             self._device = self._sim_device()
+        server: ModbusTcpServer | ModbusSerialServer
         if self.transport == "tcp":
             server = ModbusTcpServer(self._device, address=(self.host, self.port))
             await server.serve_forever(background=True)
             if self.port == 0:
-                self.port = server.transport.sockets[0].getsockname()[1]
+                # pymodbus declares its listener a BaseTransport; a TCP one is the asyncio.Server
+                self.port = server.transport.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
         else:
+            assert self.server_path is not None, "open() made the pty first"
             server = ModbusSerialServer(
                 self._device, framer=FramerType.RTU, port=self.server_path, baudrate=self.baud
             )

@@ -61,7 +61,7 @@ import time
 import tty
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from devices.money_wheel.modbus import EncoderRegisterMap, register_map_from_option
 
@@ -840,7 +840,7 @@ class PointerSimulator(_WheelUser):
                 pass
         self._release()
 
-    def __enter__(self) -> PointerSimulator:
+    def __enter__(self) -> Self:
         self.start()
         return self
 

@@ -42,7 +42,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import cv2
 import numpy as np
@@ -265,14 +265,14 @@ class Renderer:
         cx, cy = view.c
         R = view.r
         self._background = self._stator(w, h, cx, cy, R)
-        size = int(math.ceil(2 * NUMBER_RING[1] * R)) + 4
+        size = math.ceil(2 * NUMBER_RING[1] * R) + 4
         self._tex_size = size
         self._rotor = self._rotor_texture(size, R)
         yy, xx = np.mgrid[0:size, 0:size]
         half = (size - 1) / 2
         self._disc = (np.hypot(xx - half, yy - half) <= NUMBER_RING[1] * R).astype(np.uint8)
         # where the rotor's square lands in the frame (clipped)
-        self._ox, self._oy = int(round(cx - half)), int(round(cy - half))
+        self._ox, self._oy = round(cx - half), round(cy - half)
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         d = np.hypot(xx - cx, yy - cy) / max(w, h)
         gain = 1.0 + view.light * (0.35 * (xx / w - 0.5) - 0.25 * (yy / h - 0.5)) - view.light * 0.9 * d**2
@@ -306,12 +306,8 @@ class Renderer:
         paint((rf >= TRACK[1]) & (rf < RIM_OUTER), (30, 55, 95), grain)  # the bowl's wooden rim
         paint((rf >= TRACK[0]) & (rf < TRACK[1]), (70, 110, 150), grain + 25 * (rf - 0.9))  # polished track
         paint((rf >= APRON[0]) & (rf < APRON[0] + 0.1), (40, 70, 105), grain * 0.5)  # the apron
-        cv2.circle(
-            img, (int(round(cx)), int(round(cy))), int(round(TRACK[0] * R)), (25, 45, 70), 2, cv2.LINE_AA
-        )
-        cv2.circle(
-            img, (int(round(cx)), int(round(cy))), int(round(RIM_OUTER * R)), (20, 30, 40), 3, cv2.LINE_AA
-        )
+        cv2.circle(img, (round(cx), round(cy)), round(TRACK[0] * R), (25, 45, 70), 2, cv2.LINE_AA)
+        cv2.circle(img, (round(cx), round(cy)), round(RIM_OUTER * R), (20, 30, 40), 3, cv2.LINE_AA)
         for k in range(8):  # metal deflectors on the apron, not as bright as a ball
             a = math.radians(22.5 + 45 * k)
             rm = (APRON[0] + APRON[1]) / 2 * R
@@ -343,14 +339,14 @@ class Renderer:
         tex[cone] = (
             np.stack([shade * 0.45, shade * 0.75, shade * 1.1], axis=-1)[cone].clip(0, 255).astype(np.uint8)
         )
-        c = (int(round(half)), int(round(half)))
+        c = (round(half), round(half))
         cv2.circle(tex, c, int(0.09 * R), (120, 125, 135), -1, cv2.LINE_AA)
         cv2.circle(tex, c, int(0.04 * R), (150, 155, 165), -1, cv2.LINE_AA)
         for k in range(4):
             a = math.radians(45 + 90 * k)
-            p2 = (int(round(half + 0.3 * R * math.cos(a))), int(round(half + 0.3 * R * math.sin(a))))
-            cv2.line(tex, c, p2, (130, 135, 145), max(2, int(0.018 * R)), cv2.LINE_AA)
-            cv2.circle(tex, p2, max(2, int(0.02 * R)), (150, 155, 160), -1, cv2.LINE_AA)
+            spoke = (round(half + 0.3 * R * math.cos(a)), round(half + 0.3 * R * math.sin(a)))
+            cv2.line(tex, c, spoke, (130, 135, 145), max(2, int(0.018 * R)), cv2.LINE_AA)
+            cv2.circle(tex, spoke, max(2, int(0.02 * R)), (150, 155, 160), -1, cv2.LINE_AA)
         # the pockets: dark wood, silver frets
         rel = (d * ang) % 360.0  # angle in rotor direction
         pockets = (rf >= POCKETS[0]) & (rf < POCKETS[1])
@@ -369,8 +365,8 @@ class Renderer:
             p2 = (half + POCKETS[1] * R * math.cos(a), half + POCKETS[1] * R * math.sin(a))
             cv2.line(
                 tex,
-                (int(round(p1[0] * 16)), int(round(p1[1] * 16))),
-                (int(round(p2[0] * 16)), int(round(p2[1] * 16))),
+                (round(p1[0] * 16), round(p1[1] * 16)),
+                (round(p2[0] * 16), round(p2[1] * 16)),
                 (150, 150, 160),
                 max(2, int(0.006 * R)),
                 cv2.LINE_AA,
@@ -381,8 +377,8 @@ class Renderer:
             p2 = (half + NUMBER_RING[1] * R * math.cos(a), half + NUMBER_RING[1] * R * math.sin(a))
             cv2.line(
                 tex,
-                (int(round(p1[0] * 16)), int(round(p1[1] * 16))),
-                (int(round(p2[0] * 16)), int(round(p2[1] * 16))),
+                (round(p1[0] * 16), round(p1[1] * 16)),
+                (round(p2[0] * 16), round(p2[1] * 16)),
                 (60, 160, 200),
                 1,
                 cv2.LINE_AA,
@@ -392,7 +388,7 @@ class Renderer:
             cv2.circle(
                 tex,
                 c,
-                int(round(rr * R)),
+                round(rr * R),
                 (60, 150, 190) if rr != POCKETS[0] else (120, 125, 130),
                 max(1, int(0.005 * R)),
                 cv2.LINE_AA,
@@ -505,9 +501,7 @@ class Renderer:
 
 def _disc(img: np.ndarray, x: float, y: float, r: float, colour: tuple[int, int, int]) -> None:
     s = 16
-    cv2.circle(
-        img, (int(round(x * s)), int(round(y * s))), int(round(r * s)), colour, -1, cv2.LINE_AA, shift=4
-    )
+    cv2.circle(img, (round(x * s), round(y * s)), round(r * s), colour, -1, cv2.LINE_AA, shift=4)
 
 
 def _ball(img: np.ndarray, x: float, y: float, r: float) -> None:
@@ -819,7 +813,7 @@ class RouletteCameraSimulator:
         except OSError:
             pass
 
-    def __enter__(self) -> RouletteCameraSimulator:
+    def __enter__(self) -> Self:
         self.start()
         return self
 

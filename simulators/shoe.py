@@ -63,7 +63,7 @@ import time
 import tty
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Self
 
 from devices.shoe.frames import pack_frame
 from devices.shoe.vendor_table import VendorTable, vendor_table_from_option
@@ -359,7 +359,7 @@ class CardRenderer:
         cv2.warpAffine(
             f, m, (im.width, im.height), frame, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT
         )
-        sigma, motion = rng.uniform(*im.blur), int(round(rng.uniform(*im.motion)))
+        sigma, motion = rng.uniform(*im.blur), round(rng.uniform(*im.motion))
         if sigma > 0.3 or motion > 1:
             half = 0.5 * pose.scale * math.hypot(fw, fh) + 4 * sigma + motion + 2
             x0, x1 = int(max(0, pose.cx - half)), int(min(im.width, pose.cx + half))
@@ -510,7 +510,8 @@ class ShoeSimulator:
         self.fps = fps
         self.view_frames = view_frames
         if isinstance(imaging, dict):
-            imaging = Imaging(**{k: tuple(v) if isinstance(v, list) else v for k, v in imaging.items()})
+            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in imaging.items()}
+            imaging = Imaging(**fields)
         self.imaging = imaging or Imaging()
         self.encoding = encoding
         #: every card that went by, in order (the cut card and foreign cards included)
@@ -590,7 +591,7 @@ class ShoeSimulator:
                 os.close(self._master)
                 self._master = None
 
-    def __enter__(self) -> ShoeSimulator:
+    def __enter__(self) -> Self:
         self.start()
         return self
 

@@ -87,7 +87,7 @@ class ConsumerGuard:
             self.journal(
                 "consumer_auth_refused", {"address": address, "path": path[:200], "reason": reason, **extra}
             )
-        except Exception as exc:  # a failed journal refuses everything anyway; the refusal still stands
+        except Exception as exc:  # noqa: BLE001 - a failed journal refuses everything anyway
             log.error("could not journal a refused consumer token from %s: %s", address, exc)
 
     def _journal_slowed(self, address: str, path: str, wait: float) -> None:

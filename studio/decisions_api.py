@@ -10,6 +10,7 @@ message); an accepted decision is answered only once its signed "decision" feed 
 from __future__ import annotations
 
 import json
+import logging
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
@@ -17,6 +18,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from .table import DecisionError
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .config import Consumer
@@ -85,8 +88,8 @@ def decisions_router(studio: Studio) -> APIRouter:
                     "status": 404,
                 },
             )
-        except Exception:  # the journal is closed or failed: the answer says so anyway
-            pass
+        except Exception as exc:  # noqa: BLE001 - a failed journal must not change the 404 the client gets
+            log.error("could not journal a decision for the unknown table %r: %s", table_id[:100], exc)
 
     @router.post("/v1/tables/{table_id}/decisions", tags=["decisions"])
     async def post_decision(table_id: str, request: Request) -> JSONResponse:
@@ -134,7 +137,7 @@ def decisions_router(studio: Studio) -> APIRouter:
             )
         except DecisionError as exc:
             return _error(exc.status, exc.code, exc.message)
-        except Exception as exc:  # the journal failed or closed: nothing was taken durably
+        except Exception as exc:  # noqa: BLE001 - the journal failed or closed: nothing was taken durably
             return _error(503, "unavailable", f"the studio could not record the decision: {exc}")
         d = accepted.decision
         return JSONResponse(

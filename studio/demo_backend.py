@@ -229,11 +229,11 @@ class DemoBackend:
 
 def _game_seats(game_id: str) -> tuple[str, ...]:
     """The seats of a game (what the platform's table configuration would list); () for a common hand."""
-    try:
-        from recognition.games import GAMES
+    from recognition.games import GAMES
 
+    try:
         game = GAMES[game_id]
-    except Exception:
+    except KeyError:  # a game the studio does not know: the platform's usual seven seats
         return SEVEN_SEATS
     if getattr(game, "common_hand", False):
         return ()

@@ -38,13 +38,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from pydantic import ValidationError
 
 from streaming.canonical import (
+    InvalidMessage,
     canonical_json,
     commitment_hash,
     public_key_b64,
@@ -171,7 +172,9 @@ class Journal:
         """
         if kind in FEED_KINDS:
             raise ValueError("use append_feed for results, voids and corrections")
-        projection = True if round_projection is not None and round_projection is data else round_projection
+        projection: dict[str, Any] | Literal[True] | None = (
+            True if round_projection is not None and round_projection is data else round_projection
+        )
         return self._enqueue(Record(kind, data, table_id, round_id, at or utcnow(), False, projection))
 
     def append_feed(
@@ -419,7 +422,7 @@ class _ThreadWriter:
             batch, stop = gather(items, self._take_waiting, self._max_batch)
             try:
                 committed = self._writer.write([p.record for p in batch])
-            except BaseException as exc:  # disk full, I/O error: nothing in the batch is durable
+            except BaseException as exc:  # noqa: BLE001 - disk full, I/O error, anything: nothing is durable
                 rest: list[_Pending] = []
                 while True:
                     try:
@@ -534,7 +537,7 @@ class _ProcessWriter:
     def put(self, items: list[_Pending]) -> None:
         try:
             payload = pickle.dumps([p.record for p in items], protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as exc:  # a value that is not data: as the thread writer, the journal stops here
+        except Exception as exc:  # noqa: BLE001 - a value that is not data: the journal stops here
             self._failed(exc, items)
             return
         # _send_lock keeps the pipe in the order of _sent; the send may block (the pipe is full while the writer
@@ -784,9 +787,11 @@ def verify_journal(data_dir: Path, public_key: Ed25519PublicKey | None = None) -
                     return bad(seq, f"feed seq {fseq} where {feed_seq + 1} was expected")
                 if data.get("seq") != fseq or data.get("kind") != kind or data.get("prev_hash") != feed_prev:
                     return bad(seq, "feed message does not match its record or the feed chain")
+                if public_key is None:  # record 1 (journal_opened) gave it, or the caller did
+                    return bad(seq, "a feed message before the journal's signing key")
                 try:
                     verify_message(data, public_key)
-                except Exception as exc:
+                except InvalidMessage as exc:
                     return bad(seq, f"bad signature or message hash: {exc}")
                 problem = _check_commitment(data, seq, commitments, betting_closed)
                 if problem:

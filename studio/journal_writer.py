@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -111,7 +111,7 @@ class Record(NamedTuple):
     feed: bool  # a signed feed message: `seq`, `prev_hash`, `hash` and `signature` are set by the writer
     # the round's new state for the `rounds` projection; True: `data` itself is the projection (a round_state
     # record: its canonical text is stored once for both)
-    projection: dict[str, Any] | bool | None
+    projection: dict[str, Any] | Literal[True] | None
     barrier: bool = False  # writes nothing; its reply says that everything before it is durable
 
 
@@ -121,6 +121,8 @@ class BatchWriter:
         self._db = connect(path)
         self._db.executescript(SCHEMA)
         row = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        self._seq: int
+        self._hash: str
         self._seq, self._hash = (row[0], row[1]) if row else (0, GENESIS_HASH)
         row = self._db.execute(
             "SELECT feed_seq, body FROM records WHERE feed_seq IS NOT NULL ORDER BY feed_seq DESC LIMIT 1"
@@ -179,8 +181,8 @@ class BatchWriter:
                 r = p.data if p.projection is True else p.projection
                 # the round's own record is stored once, as its text; its step keys (studio.journal's
                 # ROUND_STEP_KEYS) are dropped when the projection is read
-                text = body if r is p.data else canonical_json(r).decode()
-                projections.append((r["round_id"], r["table_id"], r["round_number"], r["state"], text))
+                stored = body if r is p.data else canonical_json(r).decode()
+                projections.append((r["round_id"], r["table_id"], r["round_number"], r["state"], stored))
             prev = h
         with self._db:  # one transaction, one fsync
             insert(self._db, "INSERT INTO records", rows)
@@ -218,7 +220,7 @@ def portable(exc: BaseException) -> BaseException:
     try:
         pickle.loads(pickle.dumps(exc))
         return exc
-    except Exception:
+    except Exception:  # noqa: BLE001 - pickling can fail in any way an object's __reduce__ chooses
         return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 
@@ -266,7 +268,7 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         writer = BatchWriter(path, Ed25519PrivateKey.from_private_bytes(key_raw))
-    except BaseException as exc:
+    except BaseException as exc:  # noqa: BLE001 - whatever stops the writer, the studio must hear it
         replies.send(("failed", portable(exc)))
         return
     del key_raw
@@ -283,7 +285,7 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
             batch, end = gather(first, lambda: _take_waiting(requests), max_batch)
             try:
                 committed = writer.write(batch)
-            except BaseException as exc:  # disk full, I/O error: nothing in the batch is durable
+            except BaseException as exc:  # noqa: BLE001 - disk full, I/O error, anything: nothing is durable
                 replies.send(("failed", portable(exc)))
                 return
             replies.send(("ok", committed))
@@ -327,7 +329,7 @@ def fork_server(control: socket.socket) -> None:
                     Connection(fds[1], readable=False),
                     max_batch,
                 )
-            except BaseException:
+            except BaseException:  # noqa: BLE001 - the forked writer must end in os._exit, never return
                 code = 1
                 traceback.print_exc()
             finally:

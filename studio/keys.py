@@ -26,7 +26,7 @@ def load_or_create_key(data_dir: Path) -> Ed25519PrivateKey:
         mode = stat.S_IMODE(path.stat().st_mode)
         if mode & 0o077:
             raise KeyError_(f"{path}: permissions {oct(mode)} let others read the signing key; chmod 600 it")
-        return serialization.load_pem_private_key(path.read_bytes(), password=None)  # type: ignore[return-value]
+        return _read_key(path)
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
@@ -46,5 +46,11 @@ def load_public_key(data_dir: Path) -> Ed25519PublicKey:
     path = Path(data_dir) / KEY_FILE
     if not path.exists():
         raise KeyError_(f"{path}: no signing key in this data folder")
+    return _read_key(path).public_key()
+
+
+def _read_key(path: Path) -> Ed25519PrivateKey:
     key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-    return key.public_key()  # type: ignore[union-attr]
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyError_(f"{path}: a {type(key).__name__}, not an Ed25519 signing key")
+    return key

@@ -10,7 +10,7 @@ the raw data behind it, so the journal can keep it and a replay can reproduce it
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -97,7 +97,7 @@ class BallUnreadable(DeviceEvent):
     raw: str = ""
 
 
-BallEvent = Union[MachineStatus, BallReleased, BallRead, BallUnreadable]
+BallEvent = MachineStatus | BallReleased | BallRead | BallUnreadable
 
 #: everything a ball-machine or ball-reader driver emits, for parsing journaled events back
 AnyBallDeviceEvent = Annotated[

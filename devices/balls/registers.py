@@ -180,17 +180,15 @@ class RegisterMap(_Strict):
         blocks: list[ReadBlock] = []
         for table in ("coil", "discrete_input", "holding_register", "input_register"):
             addresses = sorted(set(by_table.get(table, [])))
-            start = prev = None
-            for a in addresses:
-                if start is None:
-                    start = prev = a
-                elif a - prev > _MERGE_GAP or a - start >= _MAX_SPAN[table]:
+            if not addresses:
+                continue
+            start = prev = addresses[0]
+            for a in addresses[1:]:
+                if a - prev > _MERGE_GAP or a - start >= _MAX_SPAN[table]:
                     blocks.append(ReadBlock(table, start, prev - start + 1))
-                    start = prev = a
-                else:
-                    prev = a
-            if start is not None:
-                blocks.append(ReadBlock(table, start, prev - start + 1))  # type: ignore[operator]
+                    start = a
+                prev = a
+            blocks.append(ReadBlock(table, start, prev - start + 1))
         return tuple(blocks)
 
     def decode(self, values: Mapping[ReadBlock, list[int] | list[bool]]) -> Snapshot:

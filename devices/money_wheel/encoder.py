@@ -210,7 +210,7 @@ class EncoderTracker:
                     device_id=self.device_id,
                     at=at,
                     sensor="encoder",
-                    still_ms=int(round((now - self._still_since) * 1000)),
+                    still_ms=round((now - self._still_since) * 1000),
                     count=self.count,
                     position=position,
                     counts_per_turn=self.cpr,
@@ -289,7 +289,7 @@ class EncoderTracker:
         t0, c0 = self._history[0]
         if now - t0 <= 0:
             return 0
-        return int(round((self.count - c0) / (now - t0)))
+        return round((self.count - c0) / (now - t0))
 
     def _fault(self, code: str, description: str, at: datetime, raw: dict[str, int]) -> EncoderFault:
         self.faults += 1

@@ -17,7 +17,7 @@ segment 0 is are the wheel's calibration, not the driver's business.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -134,9 +134,9 @@ class PointerUnreadable(DeviceEvent):
     raw: str = ""
 
 
-MoneyWheelEvent = Union[
-    EncoderSample, EncoderFault, EncoderZeroMark, WheelAtRest, PointerRead, PointerUnreadable
-]
+MoneyWheelEvent = (
+    EncoderSample | EncoderFault | EncoderZeroMark | WheelAtRest | PointerRead | PointerUnreadable
+)
 
 #: everything a money-wheel driver emits, for parsing journaled events back
 AnyMoneyWheelDeviceEvent = Annotated[

@@ -125,7 +125,7 @@ class PointerTracker:
                     device_id=self.device_id,
                     at=at,
                     sensor="pointer",
-                    still_ms=int(round((now - self._since) * 1000)),
+                    still_ms=round((now - self._since) * 1000),
                     tag=key[0] if key else None,
                     segment_index=self.tags.index(key[0]) if key else None,
                     other_tag=other,

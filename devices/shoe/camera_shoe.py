@@ -218,12 +218,13 @@ class CameraShoeDriver(ThreadedDriver, DecodesImages):
         from .frames import SourceEnded, SourceError, open_source
 
         down_reported = False
+        reason: str | None  # why the source is down; None while it runs
         self._backoff = self.opts.reconnect_min
         while not stop.is_set():
             source = open_source(self.url, fps=self.opts.fps)
             try:
                 source.open()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - whatever stops the source opening, report it and retry
                 self._count("open_failures")
                 reason = f"cannot open {self.url}: {exc}"
                 self._set_error(reason)
@@ -234,7 +235,7 @@ class CameraShoeDriver(ThreadedDriver, DecodesImages):
                 self._sleep_backoff(stop)
                 continue
             self._source = source
-            reason: str | None = None
+            reason = None
             got_frames = False
             last_frame = time.monotonic()
             try:
@@ -248,7 +249,7 @@ class CameraShoeDriver(ThreadedDriver, DecodesImages):
                     except SourceError as exc:
                         reason = str(exc) or type(exc).__name__
                         break
-                    except Exception as exc:  # a decoder of the source failing in a way we did not foresee
+                    except Exception as exc:  # noqa: BLE001 - a decoder of the source failing in a way not foreseen
                         reason = f"source failed: {exc!r}"
                         break
                     mono = time.monotonic()

@@ -163,7 +163,7 @@ class VendorTable(BaseModel):
                 raise ValueError(f"template field {{{n}}} is unknown; fields are {', '.join(_FIELD_NAMES)}")
         dup = {n for n in names if names.count(n) > 1}
         if dup:
-            raise ValueError(f"template field {{{sorted(dup)[0]}}} appears twice")
+            raise ValueError(f"template field {{{min(dup)}}} appears twice")
         if "code" not in names:
             raise ValueError("the template needs a {code:N} field")
         for p in parts:
@@ -173,11 +173,11 @@ class VendorTable(BaseModel):
         if self.check != "none":
             if not parts[-1].name == "check" or parts[-1].width != 1:
                 raise ValueError(f"check = {self.check!r} needs the template to end with {{check:1}}")
-            if self.check == "luhn":
-                if self.charset != "digits" or any(p.literal and not p.literal.isdigit() for p in parts):
-                    raise ValueError(
-                        "check = 'luhn' needs an all-digit payload (charset = 'digits', digit literals)"
-                    )
+            all_digits = self.charset == "digits" and all(not p.literal or p.literal.isdigit() for p in parts)
+            if self.check == "luhn" and not all_digits:
+                raise ValueError(
+                    "check = 'luhn' needs an all-digit payload (charset = 'digits', digit literals)"
+                )
         elif "check" in names:
             raise ValueError("the template has a {check} field: set check = 'luhn'")
 
@@ -246,9 +246,8 @@ class VendorTable(BaseModel):
         if m is None:
             return PayloadInfo("unknown", payload)
         fields = {k: v for k, v in m.groupdict().items() if v is not None}
-        if self.check == "luhn":
-            if luhn_digit(payload[: m.start("check")]) != fields["check"]:
-                return PayloadInfo("bad_check", payload, fields=fields)
+        if self.check == "luhn" and luhn_digit(payload[: m.start("check")]) != fields["check"]:
+            return PayloadInfo("bad_check", payload, fields=fields)
         deck = self._deck_of(fields)
         card = self.codes.get(fields["code"])
         if card is None:

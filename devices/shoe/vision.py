@@ -20,7 +20,7 @@ the payloads read, each with the x of the card it came from (to order two new ca
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -161,7 +161,11 @@ class PyzbarDecoder:
         return out
 
 
-DECODERS = {"zxing": ZxingDecoder, "zxing-cpp": ZxingDecoder, "pyzbar": PyzbarDecoder}
+DECODERS: dict[str, Callable[[str], Decoder]] = {
+    "zxing": ZxingDecoder,
+    "zxing-cpp": ZxingDecoder,
+    "pyzbar": PyzbarDecoder,
+}
 
 
 def make_decoder(name: str, symbology: str) -> Decoder:
@@ -246,7 +250,7 @@ def find_cards(
 def straighten(gray: np.ndarray, region: CardRegion, margin: float = 0.06) -> tuple[np.ndarray, np.ndarray]:
     """The card cut out upright (long side horizontal), and the 2x3 matrix mapping crop -> frame."""
     (cx, cy), (lw, sw) = region.center, region.size
-    cw, ch = int(math.ceil(lw * (1 + margin))), int(math.ceil(sw * (1 + margin)))
+    cw, ch = math.ceil(lw * (1 + margin)), math.ceil(sw * (1 + margin))
     m = cv2.getRotationMatrix2D((cx, cy), region.angle, 1.0)
     m[0, 2] += cw / 2 - cx
     m[1, 2] += ch / 2 - cy

@@ -115,9 +115,9 @@ class BallSetCheck:
         first_read: dict[str, BallRead] = {}
         for r in self.reads:
             first_read.setdefault(r.tag, r)
-        good = [r for r in first_read.values() if r.ball is not None]
-        not_in_game = sorted({r.ball for r in good if r.ball not in self.counts})  # type: ignore[misc]
-        per_label = Counter(r.ball for r in good if r.ball in self.counts)
+        good = [(r, r.ball) for r in first_read.values() if r.ball is not None]  # (read, its label)
+        not_in_game = sorted({ball for _, ball in good if ball not in self.counts})
+        per_label = Counter(ball for _, ball in good if ball in self.counts)
         over = sorted(label for label, n in per_label.items() if n > self.counts[label])
         duplicated += [
             f"label {label} ({per_label[label]} balls, the set has {self.counts[label]})" for label in over
@@ -129,9 +129,9 @@ class BallSetCheck:
             missing_tags = [t for label in missing for t in self.tags.get(label, ()) if t not in seen]
         wrong_color = sorted(
             {
-                f"{r.ball} ({r.color}, the game says {self.colors[r.ball]})"
-                for r in good
-                if r.ball in self.colors and r.color is not None and r.color != self.colors[r.ball]
+                f"{ball} ({r.color}, the game says {self.colors[ball]})"
+                for r, ball in good
+                if ball in self.colors and r.color is not None and r.color != self.colors[ball]
             }
         )
         read = sum(min(n, self.counts[label]) for label, n in per_label.items())

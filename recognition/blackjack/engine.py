@@ -371,12 +371,12 @@ class _Play:
                 opts.append("free_double")
             elif r.double_totals is None or (not soft and total in r.double_totals):
                 opts.extend(r.double_actions)
-        if two and same_value(h.cards[0], h.cards[1]) and len(s.hands) < r.max_hands:
-            if not (h.split_aces and not r.resplit_aces):
-                if r.free_bets and h.cards[0][0] not in TEN_RANKS and not h.from_split:
-                    opts.append("free_split")
-                else:
-                    opts.append("split")
+        can_split = two and same_value(h.cards[0], h.cards[1]) and len(s.hands) < r.max_hands
+        if can_split and not (h.split_aces and not r.resplit_aces):
+            if r.free_bets and h.cards[0][0] not in TEN_RANKS and not h.from_split:
+                opts.append("free_split")
+            else:
+                opts.append("split")
         if r.surrender and two and not h.from_split and len(s.hands) == 1 and h.decisions == 0:
             opts.append("surrender")
         return tuple(opts)
@@ -385,9 +385,7 @@ class _Play:
         total, _ = value(h.cards)
         if h.done or h.surrendered or total >= 21:
             return True
-        if self.r.charlie and len(h.cards) >= self.r.charlie:
-            return True
-        return False
+        return bool(self.r.charlie and len(h.cards) >= self.r.charlie)
 
     def play_hand(self, s: SeatState, h: Hand) -> None:
         r = self.r
@@ -485,7 +483,6 @@ class _Play:
             while len(d.common_cards) < self.r.common_stream_max:
                 n = len(d.common_cards) + 1
                 window = f"common/{n}"
-                total, soft = value(d.common_cards)
                 ask = Ask(
                     window=window,
                     seat="common",

@@ -249,7 +249,9 @@ class BlackjackGame(CardGame):
             "peeked_blackjack": deal.peeked_blackjack,
         }
 
-    def result_from_play(self, cards, decisions, context=None):  # type: ignore[override]
+    def result_from_play(
+        self, cards: Sequence[str], decisions: Sequence[Mapping[str, Any]], context: Any = None
+    ) -> dict[str, Any]:
         rp = self._replay(cards, decisions)
         if not rp.deal.complete or rp.used_cards != len(cards):
             raise ValueError("the deal is not complete")
@@ -267,8 +269,8 @@ class BlackjackGame(CardGame):
             # the first two cards of each seat, from the deal order
             order = [s.seat for s in deal.seats]
             n = len(order)
-            for i, s in enumerate(order):
-                first_two[s] = [cards[i], cards[n + 1 + i]]
+            for i, seat in enumerate(order):
+                first_two[seat] = [cards[i], cards[n + 1 + i]]
             for s in deal.seats:
                 seats.append(
                     {
@@ -336,7 +338,7 @@ class BlackjackGame(CardGame):
 
         if "common" in result:
             # each player's own hands are built from the common cards and their own decisions (docs/blackjack.md)
-            out = {"winning_bets": wins, "pushed_bets": pushes}
+            out: dict[str, Any] = {"winning_bets": wins, "pushed_bets": pushes}
             if dealer["blackjack"]:
                 wins.append({"bet": "insurance", "payout": odds(rules.insurance_pays)})
             for sb in self._side(result["common"]["first_cards"], dealer):
@@ -489,7 +491,7 @@ class BlackjackGame(CardGame):
                     h.cards.append(nxt())
                     if h.split_aces and rules.split_aces_one_card:
                         h.done = True
-                total, soft = value(h.cards)
+                total, _ = value(h.cards)
                 if h.done or total >= 21 or (rules.charlie and len(h.cards) >= rules.charlie):
                     break
                 if not acts:

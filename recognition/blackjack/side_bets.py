@@ -157,7 +157,7 @@ class SideBetRules:
                 )
             for line, odds in table.items():
                 if isinstance(odds, bool) or not isinstance(odds, (int, str)) or isinstance(odds, float):
-                    raise ValueError(f"{bet}.{line}: odds are an int or an 'n/d' string, not {odds!r}")  # noqa: TRY004
+                    raise ValueError(f"{bet}.{line}: odds are an int or an 'n/d' string, not {odds!r}")
 
     def table(self, bet: str) -> Mapping[str, int | str]:
         return self.pay_tables.get(bet, PAY_TABLES[bet])
@@ -262,7 +262,7 @@ def bust_it_hand(dealer_cards: Sequence[str]) -> str | None:
 
 def _cards(values: Any, what: str) -> list[str]:
     if not isinstance(values, (list, tuple)):
-        raise ValueError(f"{what} must be a list of card codes, not {type(values).__name__}")  # noqa: TRY004
+        raise ValueError(f"{what} must be a list of card codes, not {type(values).__name__}")
     out = []
     for i, raw in enumerate(values):
         try:

@@ -333,8 +333,8 @@ class Craps(DiceGame):
         kind, _, arg = spot.id.partition(":")
         number = int(arg) if arg else None
         if spot.id in self.one_roll:
-            pays = self.one_roll[spot.id][1]
-            return (WON, pays[total]) if total in pays else (LOST, None)
+            table = self.one_roll[spot.id][1]  # total -> odds
+            return (WON, table[total]) if total in table else (LOST, None)
         if kind in ("pass_line", "dont_pass"):
             if come_out:
                 if kind == "pass_line":

@@ -63,6 +63,19 @@ NET_ODDS_BY_WAYS: dict[int, Fraction] = {
 Win = Callable[[int, int], bool]
 
 
+def _faces(red: int | None = None, blue: int | None = None) -> Win:
+    """Wins when the red die shows `red` and the blue die `blue` (None: any face)."""
+    return lambda r, b: (red is None or r == red) and (blue is None or b == blue)
+
+
+def _sum_at_most(x: int) -> Win:
+    return lambda r, b: r + b <= x
+
+
+def _sum_above(x: int) -> Win:
+    return lambda r, b: r + b > x
+
+
 def _bets() -> list[tuple[str, str, int, Win]]:
     """(spot id, type, seed item, wins(red, blue)) in the seed's order."""
     bets: list[tuple[str, str, int, Win]] = [
@@ -70,13 +83,9 @@ def _bets() -> list[tuple[str, str, int, Win]]:
         ("draw", "draw", 2, lambda r, b: r == b),
         ("blue_wins", "blue_wins", 3, lambda r, b: b > r),
     ]
-    bets += [(f"red:{n}", "red_number", 4, lambda r, b, n=n: r == n) for n in FACES]
-    bets += [(f"blue:{n}", "blue_number", 5, lambda r, b, n=n: b == n) for n in FACES]
-    bets += [
-        (f"combination:{x}-{y}", "combination", 6, lambda r, b, x=x, y=y: (r, b) == (x, y))
-        for x in FACES
-        for y in FACES
-    ]
+    bets += [(f"red:{n}", "red_number", 4, _faces(red=n)) for n in FACES]
+    bets += [(f"blue:{n}", "blue_number", 5, _faces(blue=n)) for n in FACES]
+    bets += [(f"combination:{x}-{y}", "combination", 6, _faces(x, y)) for x in FACES for y in FACES]
     bets += [
         ("red_odd", "red_odd", 7, lambda r, b: r % 2 == 1),
         ("red_even", "red_even", 8, lambda r, b: r % 2 == 0),
@@ -90,8 +99,8 @@ def _bets() -> list[tuple[str, str, int, Win]]:
         ("blue_over:3.5", "blue_over", 16, lambda r, b: b >= 4),
     ]
     for i, line in enumerate(range(4, 10)):  # x.5 for x = 4..9: items 17/18, 19/20, ..., 27/28
-        bets.append((f"sum_under:{line}.5", "sum_under", 17 + 2 * i, lambda r, b, x=line: r + b <= x))
-        bets.append((f"sum_over:{line}.5", "sum_over", 18 + 2 * i, lambda r, b, x=line: r + b > x))
+        bets.append((f"sum_under:{line}.5", "sum_under", 17 + 2 * i, _sum_at_most(line)))
+        bets.append((f"sum_over:{line}.5", "sum_over", 18 + 2 * i, _sum_above(line)))
     return bets
 
 

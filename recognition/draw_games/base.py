@@ -61,7 +61,12 @@ class Market:
         return not self.pick
 
 
-def fixed(id: str, line: int, test: Callable[[Any], Verdict]) -> Market:
+# A test is test(drawn) for a fixed bet, test(drawn, selection) for a picked one. It is typed `...`: the tests
+# built in loops bind their loop values as defaults (lambda d, t=t: ...), which mypy cannot match against a
+# fixed signature (python/mypy#15459).
+
+
+def fixed(id: str, line: int, test: Callable[..., Verdict]) -> Market:
     return Market(id, line, lambda d, sel: test(d))
 
 
@@ -69,7 +74,7 @@ def picked(
     id: str,
     line: int,
     pick: int | tuple[int, ...],
-    test: Callable[[Any, tuple[str, ...]], Verdict],
+    test: Callable[..., Verdict],
     **kw: Any,
 ) -> Market:
     return Market(id, line, test, pick=(pick,) if isinstance(pick, int) else tuple(pick), **kw)
@@ -125,11 +130,11 @@ class Drawn:
     def __init__(self, game: DrawGame, balls: Sequence[str]) -> None:
         self.balls = tuple(balls)
         self.set = frozenset(self.balls)
-        self.position = {}  # label -> 1-based position of its first appearance
+        self.position: dict[str, int] = {}  # label -> 1-based position of its first appearance
         for i, b in enumerate(self.balls, 1):
             self.position.setdefault(b, i)
         self.colors = tuple(game.colors[b] for b in self.balls) if game.colors else ()
-        self.numbers = tuple(int(b) for b in self.balls) if game.numeric else ()
+        self.numbers: tuple[int, ...] = tuple(int(b) for b in self.balls) if game.numeric else ()
 
     @property
     def first(self) -> int:
@@ -206,6 +211,8 @@ class DrawGame(BaseGame):
     #: balls drawn per round; where the count varies, the most a round can draw (see draw_complete)
     draw_count: int = 0
     colors: dict[str, str] | None = None
+    #: the colours of the set, in the seed's order (games whose bets name colours)
+    color_order: tuple[str, ...] = ()
     #: label -> number of balls of the set that carry it (labels not listed: 1)
     counts: dict[str, int] | None = None
     markets: tuple[Market, ...] = ()
@@ -284,7 +291,7 @@ class DrawGame(BaseGame):
             raise ValueError(
                 f"'balls' must be a list of ball labels in draw order, not {type(balls).__name__}"
             )
-        labels = []
+        labels: list[str] = []
         seen: dict[str, int] = {}
         for i, value in enumerate(balls, 1):
             try:

@@ -410,24 +410,31 @@ class Lucky6Of60(_ColorSums, DrawGame):
         self.markets = tuple(m)
 
     def drawn(self, result: dict[str, Any]) -> Drawn:
-        d = Drawn(self, result["balls"])
-        d.digits = tuple(int(b.split("-")[1]) for b in d.balls)  # type: ignore[attr-defined]
-        d.numbers = d.digits  # sums of "the numbers of the balls" are sums of digits
-        d.zones = {z: f"{d.digits[2 * i]}{d.digits[2 * i + 1]}" for i, z in enumerate(ZONES)}  # type: ignore[attr-defined]
-        d.zone_sums = {z: d.digits[2 * i] + d.digits[2 * i + 1] for i, z in enumerate(ZONES)}  # type: ignore[attr-defined]
-        d.even_digits = sum(1 for x in d.digits if x % 2 == 0)  # type: ignore[attr-defined]
-        return d
+        return _DigitsDrawn(self, result["balls"])
 
     def facts(self, d: Drawn) -> dict[str, Any]:
+        assert isinstance(d, _DigitsDrawn)  # made by drawn()
         return {
             "digits": list(d.digits),
             "zones": dict(d.zones),
-            "zone_sums": dict(d.zone_sums),  # type: ignore[attr-defined]
+            "zone_sums": dict(d.zone_sums),
             "sum": sum(d.numbers),
             "color_sums": {c: d.color_sum(c) for c in self.color_order},
             "even": d.even_digits,
             "odd": 6 - d.even_digits,
-        }  # type: ignore[attr-defined]
+        }
+
+
+class _DigitsDrawn(Drawn):
+    """A Lucky 6 (60 balls) draw: the balls' digits, and the zones they drop into two by two."""
+
+    def __init__(self, game: DrawGame, balls: Sequence[str]) -> None:
+        super().__init__(game, balls)
+        self.digits = tuple(int(b.split("-")[1]) for b in self.balls)
+        self.numbers = self.digits  # sums of "the numbers of the balls" are sums of digits
+        self.zones = {z: f"{self.digits[2 * i]}{self.digits[2 * i + 1]}" for i, z in enumerate(ZONES)}
+        self.zone_sums = {z: self.digits[2 * i] + self.digits[2 * i + 1] for i, z in enumerate(ZONES)}
+        self.even_digits = sum(1 for x in self.digits if x % 2 == 0)
 
 
 # --- Lucky 6 with 48 balls, 35 drawn ---------------------------------------------------------------------

@@ -21,11 +21,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 __all__ = ["CLOCKWISE", "COUNTERCLOCKWISE", "Calibration", "Layout", "Segment", "spread"]
 
-CLOCKWISE, COUNTERCLOCKWISE = "clockwise", "counterclockwise"
+CLOCKWISE: Final = "clockwise"
+COUNTERCLOCKWISE: Final = "counterclockwise"
 Direction = Literal["clockwise", "counterclockwise"]
 
 

@@ -161,7 +161,7 @@ class CrazyTime(MoneyWheelGame):
             if value in (2, 3, 4) and rng.random() < rescue_chance:
                 drop["rescue"] = True
                 drops.append(drop)
-                board = [v if v == DOUBLE or v >= value else value for v in board]
+                board = [v if isinstance(v, str) or v >= value else value for v in board]  # str: DOUBLE
                 continue
             drops.append(drop)
             break

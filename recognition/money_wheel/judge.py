@@ -395,11 +395,11 @@ class MoneyWheelJudge:
             runs = spin.enc_runs.runs()  # type: ignore[union-attr]
         else:
             path = spin.ptr_path
-            if path is None or path.broken:
-                why = path.broken if path is not None else "the pointer reader did not see the spin start"
+            broken = "the pointer reader did not see the spin start" if path is None else path.broken
+            if broken:
                 self._end_spin()
                 return self._hold(
-                    "spin_not_verified", f"The spin cannot be checked: {why}. Spin the wheel again."
+                    "spin_not_verified", f"The spin cannot be checked: {broken}. Spin the wheel again."
                 )
             runs = spin.ptr_runs.runs()  # type: ignore[union-attr]
         check = check_spin(runs, self.settings.rule)
@@ -453,10 +453,11 @@ class MoneyWheelJudge:
             if hold is not None:
                 self._end_spin()
                 return self._hold(*hold)
-            assert ptr is not None
-            p_index = ptr.segment_index  # type: ignore[union-attr]
+            # _pointer_problem has checked that the pointer read a known segment
+            assert isinstance(ptr, (PointerRead, WheelAtRest)) and ptr.segment_index is not None
+            p_index = ptr.segment_index
             source.setdefault("device_id", ptr.device_id)
-            source["pointer_tag"] = ptr.tag  # type: ignore[union-attr]
+            source["pointer_tag"] = ptr.tag
             if index is not None and p_index != index:
                 self._end_spin()
                 return self._hold(
@@ -486,26 +487,34 @@ class MoneyWheelJudge:
         if ptr is None:
             return (
                 "tag_unreadable",
-                "The pointer reader reported nothing for this spin. Check the reader, then spin "
-                "again (or a supervisor enters the result).",
+                (
+                    "The pointer reader reported nothing for this spin. Check the reader, then spin "
+                    "again (or a supervisor enters the result)."
+                ),
             )
         if isinstance(ptr, PointerUnreadable) or (isinstance(ptr, WheelAtRest) and ptr.tag is None):
             return (
                 "tag_unreadable",
-                "The pointer reader cannot read the tag of the segment under the pointer. "
-                "Clean or check the tag, then spin again (or a supervisor enters the result).",
+                (
+                    "The pointer reader cannot read the tag of the segment under the pointer. "
+                    "Clean or check the tag, then spin again (or a supervisor enters the result)."
+                ),
             )
         if ptr.other_tag is not None:
             return (
                 "on_boundary",
-                f"The pointer reader sees two tags ({ptr.tag} and {ptr.other_tag}): the pointer "
-                "is on a segment boundary. Spin the wheel again, or a supervisor enters the result or voids "
-                "the round.",
+                (
+                    f"The pointer reader sees two tags ({ptr.tag} and {ptr.other_tag}): the pointer "
+                    "is on a segment boundary. Spin the wheel again, or a supervisor enters the result or voids "
+                    "the round."
+                ),
             )
         if ptr.segment_index is None or not 0 <= ptr.segment_index < self.layout.size:
             return (
                 "unknown_tag",
-                f"The pointer reader read the tag {ptr.tag!r}, which is not in the wheel's tag "
-                "table. Check the tag, then spin again (or a supervisor enters the result).",
+                (
+                    f"The pointer reader read the tag {ptr.tag!r}, which is not in the wheel's tag "
+                    "table. Check the tag, then spin again (or a supervisor enters the result)."
+                ),
             )
         return None

@@ -44,7 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recognition.game import Decision, Hold, Note, Release, ResultReady, RoundSignal
 
@@ -59,6 +59,9 @@ from .base import (
     read_fraction,
     won,
 )
+
+if TYPE_CHECKING:
+    from devices.camera.events import CameraFrame, CameraStatus
 
 NUMBERS = ("1", "2", "5", "10")
 CHANCE, TWO_ROLLS, FOUR_ROLLS = "chance", "2_rolls", "4_rolls"
@@ -785,7 +788,7 @@ def _camera_frame_type() -> type:
     return CameraFrame
 
 
-def _camera_event_types() -> tuple[type, ...]:
+def _camera_event_types() -> tuple[type[CameraFrame], type[CameraStatus]]:
     from devices.camera.events import CameraFrame, CameraStatus
 
     return (CameraFrame, CameraStatus)

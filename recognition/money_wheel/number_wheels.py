@@ -169,8 +169,21 @@ class _NumberWheel(MoneyWheelGame):
         return {"winning_bets": bets}
 
 
-def _n(pred: Callable[[int], bool]) -> Wins:
-    return lambda n, c: n is not None and pred(n)
+def _n(pred: Callable[[int], bool], color: str | None = None) -> Wins:
+    """A bet on the numbers that pass `pred` (and of `color`, if given): the zeros lose it."""
+    return lambda n, c: n is not None and pred(n) and (color is None or c == color)
+
+
+def _within(lo: int, hi: int) -> Wins:
+    return _n(lambda n: lo <= n <= hi)
+
+
+def _row(r: int) -> Wins:
+    return _n(lambda n: (n - r) % 3 == 0)
+
+
+def _parity(rest: int, color: str | None = None) -> Wins:
+    return _n(lambda n: n % 2 == rest, color)
 
 
 class Wheelbet(_NumberWheel):
@@ -185,24 +198,21 @@ class Wheelbet(_NumberWheel):
         src = "seed 000 L{}".format
         spots: list[tuple[str, str, Wins, str]] = []
         spots += [(f"number:{z}", "number", (lambda n, c: False), src(4349)) for z in self.zeros]
-        spots += [(f"number:{k}", "number", _n(lambda n, k=k: n == k), src(4349)) for k in range(1, 37)]
+        spots += [(f"number:{k}", "number", _within(k, k), src(4349)) for k in range(1, 37)]
         # one of N selected numbers: any N numbers of the 38; the payout counts N of the 36 + 2 zeros like roulette
         spots += [
-            (f"selection:{k}", "selection", (lambda n, c, k=k: True), src(line))
+            (f"selection:{k}", "selection", (lambda n, c: True), src(line))
             for k, line in ((2, 4351), (3, 4353), (4, 4355), (6, 4357), (12, 4359), (18, 4361))
         ]
-        spots += [
-            (f"range:{lo}-{lo + 11}", "range", _n(lambda n, lo=lo: lo <= n <= lo + 11), src(4363))
-            for lo in (1, 13, 25)
-        ]
+        spots += [(f"range:{lo}-{lo + 11}", "range", _within(lo, lo + 11), src(4363)) for lo in (1, 13, 25)]
         for line, cut in ((4365, 18), (4367, 14), (4369, 22), (4371, 9), (4373, 27)):
-            spots.append((f"under:{cut}.5", "under_over", _n(lambda n, cut=cut: n <= cut), src(line)))
-            spots.append((f"over:{cut}.5", "under_over", _n(lambda n, cut=cut: n > cut), src(line)))
+            spots.append((f"under:{cut}.5", "under_over", _within(1, cut), src(line)))
+            spots.append((f"over:{cut}.5", "under_over", _within(cut + 1, 36), src(line)))
         spots += [
             ("color:red", "color", lambda n, c: n is not None and c == RED, src(4375)),
             ("color:black", "color", lambda n, c: n is not None and c == BLACK, src(4375)),
-            ("even", "parity", _n(lambda n: n % 2 == 0), src(4377)),
-            ("odd", "parity", _n(lambda n: n % 2 == 1), src(4377)),
+            ("even", "parity", _parity(0), src(4377)),
+            ("odd", "parity", _parity(1), src(4377)),
         ]
         for line, parity, rest, color in (
             (4379, "even", 0, RED),
@@ -210,15 +220,8 @@ class Wheelbet(_NumberWheel):
             (4383, "even", 0, BLACK),
             (4385, "odd", 1, BLACK),
         ):
-            spots.append(
-                (
-                    f"{parity}:{color}",
-                    "parity_color",
-                    (lambda n, c, rest=rest, color=color: n is not None and n % 2 == rest and c == color),
-                    src(line),
-                )
-            )
-        spots += [(f"row:{r}", "row", _n(lambda n, r=r: (n - r) % 3 == 0), src(4387)) for r in (1, 2, 3)]
+            spots.append((f"{parity}:{color}", "parity_color", _parity(rest, color), src(line)))
+        spots += [(f"row:{r}", "row", _row(r), src(4387)) for r in (1, 2, 3)]
         return spots
 
 
@@ -233,19 +236,16 @@ class SpinAndWin(_NumberWheel):
     def make_spots(self) -> list[tuple[str, str, Wins, str]]:
         src = "seed 000 L{}".format
         spots: list[tuple[str, str, Wins, str]] = [("number:0", "number", lambda n, c: False, src(3973))]
-        spots += [(f"number:{k}", "number", _n(lambda n, k=k: n == k), src(3973)) for k in range(1, 37)]
+        spots += [(f"number:{k}", "number", _within(k, k), src(3973)) for k in range(1, 37)]
         spots += [
             ("color:red", "color", lambda n, c: n is not None and c == RED, src(3975)),
             ("color:black", "color", lambda n, c: n is not None and c == BLACK, src(3975)),
             ("color:green", "color", lambda n, c: n is None, src(3975)),
         ]
+        spots += [(f"range:{lo}-{lo + 11}", "range", _within(lo, lo + 11), src(3977)) for lo in (1, 13, 25)]
         spots += [
-            (f"range:{lo}-{lo + 11}", "range", _n(lambda n, lo=lo: lo <= n <= lo + 11), src(3977))
-            for lo in (1, 13, 25)
-        ]
-        spots += [
-            ("even", "parity", _n(lambda n: n % 2 == 0), src(3979)),
-            ("odd", "parity", _n(lambda n: n % 2 == 1), src(3979)),
+            ("even", "parity", _parity(0), src(3979)),
+            ("odd", "parity", _parity(1), src(3979)),
         ]
         return spots
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Final, Literal
 
 __all__ = ["PointerPath", "Run", "RunTracker", "SpinCheck", "SpinRule", "check_spin", "fmt_turns"]
 
-CW, CCW = "clockwise", "counterclockwise"
+CW: Final = "clockwise"
+CCW: Final = "counterclockwise"
 
 
 @dataclass(frozen=True)

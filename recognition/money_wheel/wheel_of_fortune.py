@@ -40,45 +40,57 @@ def _num(label: str) -> int | None:
     return int(label) if label.isdigit() else None
 
 
-def _spots() -> list[tuple[str, str, Callable[[str, str], bool], int]]:
+#: wins(label, colour) of a bet
+Wins = Callable[[str, str], bool]
+
+
+def _is(segment: str) -> Wins:
+    return lambda label, c: label == segment
+
+
+def _colored(color: str) -> Wins:
+    return lambda label, c: c == color
+
+
+def _on_number(test: Callable[[int], bool], color: str | None = None) -> Wins:
+    """A bet on the numbers whose number passes `test` (and of `color`, if given): the cup loses it."""
+
+    def wins(label: str, c: str) -> bool:
+        n = _num(label)
+        return n is not None and test(n) and (color is None or c == color)
+
+    return wins
+
+
+def _within(lo: int, hi: int) -> Callable[[int], bool]:
+    return lambda n: lo <= n <= hi
+
+
+def _even(n: int) -> bool:
+    return n % 2 == 0
+
+
+def _odd(n: int) -> bool:
+    return n % 2 == 1
+
+
+def _spots() -> list[tuple[str, str, Wins, int]]:
     """(bet id, type, wins(label, colour), seed line)."""
-    spots: list[tuple[str, str, Callable[[str, str], bool], int]] = []
-    spots += [(f"number:{n}", "number", (lambda label, c, n=n: label == n), 2477) for n in NUMBERS]
+    spots: list[tuple[str, str, Wins, int]] = []
+    spots += [(f"number:{n}", "number", _is(n), 2477) for n in NUMBERS]
     for lo, line in ((1, 2479), (7, 2481), (13, 2483)):
-        spots.append(
-            (
-                f"range:{lo}-{lo + 5}",
-                "range",
-                (lambda label, c, lo=lo: (_num(label) or 0) in range(lo, lo + 6)),
-                line,
-            )
-        )
-    spots.append(
-        ("under:9.5", "under_over", lambda label, c: _num(label) is not None and _num(label) < 9.5, 2485)
-    )
-    spots.append(
-        ("over:9.5", "under_over", lambda label, c: _num(label) is not None and _num(label) > 9.5, 2487)
-    )
+        spots.append((f"range:{lo}-{lo + 5}", "range", _on_number(_within(lo, lo + 5)), line))
+    spots.append(("under:9.5", "under_over", _on_number(lambda n: n < 9.5), 2485))
+    spots.append(("over:9.5", "under_over", _on_number(lambda n: n > 9.5), 2487))
     for color, line in ((GREY, 2489), (RED, 2491), (BLACK, 2493)):
-        spots.append((f"color:{color}", "color", (lambda label, c, color=color: c == color), line))
-    spots.append((CUP, "cup", lambda label, c: label == CUP, 2495))
-    spots.append(("even", "parity", lambda label, c: _num(label) is not None and _num(label) % 2 == 0, 2497))
-    spots.append(("odd", "parity", lambda label, c: _num(label) is not None and _num(label) % 2 == 1, 2499))
+        spots.append((f"color:{color}", "color", _colored(color), line))
+    spots.append((CUP, "cup", _is(CUP), 2495))
+    spots.append(("even", "parity", _on_number(_even), 2497))
+    spots.append(("odd", "parity", _on_number(_odd), 2499))
     line = 2501
     for color in (GREY, RED, BLACK):
-        for parity, rest in (("even", 0), ("odd", 1)):
-            spots.append(
-                (
-                    f"{parity}:{color}",
-                    "parity_color",
-                    (
-                        lambda label, c, color=color, rest=rest: (
-                            c == color and _num(label) is not None and _num(label) % 2 == rest
-                        )
-                    ),
-                    line,
-                )
-            )
+        for parity, test in (("even", _even), ("odd", _odd)):
+            spots.append((f"{parity}:{color}", "parity_color", _on_number(test, color), line))
             line += 2
     return spots
 

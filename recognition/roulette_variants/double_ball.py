@@ -32,13 +32,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Union
+from typing import Any
 
 from recognition.roulette import EUROPEAN, BetSpot, RouletteRules, Wheel, bet_spots
 
 __all__ = ["DOUBLE_BALL_PAYOUTS", "GAMES", "DoubleBallRoulette", "DoubleBallSpot", "double_ball_spots"]
 
-Payout = Union[int, str]
+Payout = int | str
 
 #: net odds to 1, per bet type (seed 000 L161-177); "7/2" is the exact 3.5
 DOUBLE_BALL_PAYOUTS: dict[str, Payout] = {

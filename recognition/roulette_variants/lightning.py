@@ -100,7 +100,7 @@ class LightningRoulette(RouletteRules):
     draw_settings = frozenset({"lucky_count_weights", "lucky_payout_weights"})
 
     def __init__(self, *, straight_up_payout: int = 29) -> None:
-        low, high = LUCKY_PAYOUT_RANGE
+        _, high = LUCKY_PAYOUT_RANGE
         if (
             isinstance(straight_up_payout, bool)
             or not isinstance(straight_up_payout, int)

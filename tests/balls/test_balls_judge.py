@@ -93,7 +93,7 @@ class Table:
 
 
 def judge(**kw) -> Table:
-    settings = dict(ball_labels=LABELS, draw_count=3, mix_seconds=2.0)
+    settings = {"ball_labels": LABELS, "draw_count": 3, "mix_seconds": 2.0}
     settings.update(kw)
     return Table(DrawJudge(**settings))
 
@@ -565,7 +565,7 @@ def test_balls_released_while_the_link_was_down_void_the_round():
     t2.judge.requested = 1  # as if a release had been asked for just before the link went
     t2.feed(DeviceConnected(device_id=M, at=at(3), port="x"), status(3.1, blower=True, released=41))
     assert t2.codes(Void) == ["device_lost"]
-    assert "41" in [d for d in t2.decisions if isinstance(d, Void)][0].message
+    assert "41" in next(d for d in t2.decisions if isinstance(d, Void)).message
 
 
 def test_round_ended_by_the_dealer_stops_the_blower_and_resets():

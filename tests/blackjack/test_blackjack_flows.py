@@ -118,7 +118,7 @@ def test_seed_000_surrender_double_and_late_dealer_blackjack():
 def test_seed_000_even_money_insurance_and_blackjack_payouts():
     cards = ["TH", "AS", "AD", "6C", "KS", "5H", "TD"]
     decisions = [d("seat_1", "insurance"), d("seat_3", "even_money"), d("seat_1", "hit")]
-    result, outcome = ev("blackjack", cards, decisions, seats=["seat_1", "seat_3"])
+    _result, outcome = ev("blackjack", cards, decisions, seats=["seat_1", "seat_3"])
     w = wins(outcome)
     assert w["seat_1/insurance"] == 2
     assert w["seat_3/hand_1/main"] == 1
@@ -140,7 +140,7 @@ def test_seed_000_even_money_insurance_and_blackjack_payouts():
 
 def test_split_aces_one_card_each_and_21_after_split_is_not_blackjack():
     cards = ["AH", "7D", "AC", "KS", "9H", "TC"]
-    result, outcome = ev("blackjack", cards, [d("seat_1", "split")], seats=["seat_1"])
+    result, _outcome = ev("blackjack", cards, [d("seat_1", "split")], seats=["seat_1"])
     hands = result["seats"][0]["hands"]
     assert [h["cards"] for h in hands] == [["AH", "KS"], ["AC", "9H"]]
     assert hands[0]["total"] == 21 and not hands[0]["blackjack"] and hands[0]["split_aces"]
@@ -275,7 +275,7 @@ def test_lightning_draw_and_multiplied_wins():
 
 def test_seed_003_insurance_on_a_ten_decks_setting():
     cards = ["TH", "KD", "9C", "AS"]
-    result, outcome = ev(
+    _result, outcome = ev(
         "blackjack_003", cards, [d("seat_1", "insurance"), d("seat_1", "stand")], seats=["seat_1"]
     )
     assert wins(outcome) == {"seat_1/insurance": 2}

@@ -73,9 +73,9 @@ def play(rng, rules, hand, up, can_double, can_split, deal):
         total, soft = value(cards)
         if total >= 21:
             return [(cards, 1, False)]
-        if len(cards) == 2 and can_double:
-            if (not soft and u in HARD_DOUBLE.get(total, ())) or (soft and u in SOFT_DOUBLE.get(total, ())):
-                return [(cards + [deal()], 2, False)]
+        doubles = SOFT_DOUBLE if soft else HARD_DOUBLE
+        if len(cards) == 2 and can_double and u in doubles.get(total, ()):
+            return [(cards + [deal()], 2, False)]
         if soft:
             if total >= 19 or (total == 18 and u <= 8):
                 return [(cards, 1, False)]

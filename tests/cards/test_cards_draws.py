@@ -97,7 +97,7 @@ def test_jokerbet_decks_follow_one_another():
     # a deck change before the deck is finished: the dealer confirms (the card is still taken)
     out = one_round(judge, 56, "KS", "RED-2")
     assert [d.code for d in out if isinstance(d, (Hold, Note))] == ["new_shoe", "deck_changed"]
-    assert "after 1 of the 54 cards" in [d for d in out if isinstance(d, Hold)][0].message
+    assert "after 1 of the 54 cards" in next(d for d in out if isinstance(d, Hold)).message
     # a second copy within one deck is impossible
     out = one_round(judge, 57, "KS", "RED-2")
     assert [d.code for d in out if isinstance(d, Hold)] == ["impossible_card"]

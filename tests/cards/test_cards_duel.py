@@ -115,11 +115,11 @@ def test_rock_paper_scissors_every_pair():
         r = RPS.evaluate({"cards": [silver, gold]})
         assert r["result"] == {"silver_card": silver, "gold_card": gold}
         for zone, dealer in (("silver", silver), ("gold", gold)):
-            for mine in beats:
+            for mine, beaten in beats.items():
                 bet = f"{zone}_{mine.lower()}"
                 if mine == dealer:
                     assert pushes(r["outcome"])[bet] == 1  # L2903: a draw returns the bet
-                elif beats[mine] == dealer:
+                elif beaten == dealer:
                     assert bet in wins(r["outcome"])
                 else:
                     assert bet not in wins(r["outcome"]) and bet not in pushes(r["outcome"])

@@ -75,7 +75,7 @@ def test_a_dealt_round_is_certified_with_its_outcome(journal):
     table = table_for("baccarat", journal)
     deal(table, NATURAL)
     assert table.round.state is RoundState.CERTIFIED
-    result = [m for m in messages(journal) if m["kind"] == "result"][0]
+    result = next(m for m in messages(journal) if m["kind"] == "result")
     expected = GAMES["baccarat"].evaluate({"cards": NATURAL})
     assert result["result"] == expected["result"] and result["outcome"] == expected["outcome"]
     assert result["source"]["cards"] == NATURAL and result["source"]["serial_number"] == "SHOE-7"

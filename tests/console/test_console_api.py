@@ -268,7 +268,7 @@ def test_dealer_paced_round_open_close_cards_certified(env, people):
 def time_of(iso: str) -> float:
     from datetime import datetime
 
-    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+    return datetime.fromisoformat(iso).timestamp()
 
 
 def test_choices_that_the_rules_do_not_allow_now_are_refused(env, people):
@@ -376,7 +376,7 @@ def test_void_after_betting_closed_needs_a_supervisor_signing_in_on_the_same_req
     )
     assert r.status_code == 200, r.text
     assert r.json()["view"]["round"]["state"] == "voided"
-    void = [m for m in env.feed() if m["kind"] == "void" and m["round_id"] == round_id][0]
+    void = next(m for m in env.feed() if m["kind"] == "void" and m["round_id"] == round_id)
     assert void["source"] == {"type": "manual", "people": ["dana", "sam"]}
     assert void["reason"]["code"] == "misdeal" and "two cards came out together" in void["reason"]["message"]
     ops = [
@@ -423,7 +423,7 @@ def test_manual_result_and_correction_carry_both_names(env, people):
     )
     assert r.status_code == 200, r.text
     assert r.json()["view"]["round"]["state"] == "certified"
-    result = [m for m in env.feed() if m["kind"] == "result" and m["round_id"] == round_id][0]
+    result = next(m for m in env.feed() if m["kind"] == "result" and m["round_id"] == round_id)
     assert result["source"]["type"] == "manual" and result["source"]["people"] == ["dana", "sam"]
     assert result["source"]["reason"] == "shoe failed"
     # the correction of that certified result
@@ -437,7 +437,7 @@ def test_manual_result_and_correction_carry_both_names(env, people):
         approval={"username": sam, "secret": sam_pin},
     )
     assert r.status_code == 200, r.text
-    corr = [m for m in env.feed() if m["kind"] == "correction" and m["round_id"] == round_id][0]
+    corr = next(m for m in env.feed() if m["kind"] == "correction" and m["round_id"] == round_id)
     assert corr["version"] == 2 and corr["source"]["people"] == ["dana", "sam"]
     assert corr["reason"]["message"] == "camera review"
     assert view(dana, "cards-1")["recent_rounds"][0]["version"] == 2

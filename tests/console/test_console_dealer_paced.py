@@ -118,7 +118,7 @@ def test_cards_entered_by_hand_on_the_card_pad_with_a_supervisor(env, browser):
         dialog.locator("#dialog-submit").click()
         expect(page.locator("#certified")).to_be_visible()
         round_id = env.table("cards-1").round.round_id
-        result = [m for m in env.feed() if m["kind"] == "result" and m["round_id"] == round_id][0]
+        result = next(m for m in env.feed() if m["kind"] == "result" and m["round_id"] == round_id)
         assert result["result"] == {"player": ["JD", "4D"], "banker": ["3H", "5C"]}
         assert result["source"]["people"] == ["dana", "sam"]
         assert errors == []

@@ -317,12 +317,12 @@ def test_ball_set_page_shows_the_check_and_the_machines_modbus_state(env, people
 
 def test_money_wheel_page_shows_layout_calibration_and_what_a_zero_mark_would_set(env, people):
     tom = people(env.url, "technician")
-    data = env.wait(
-        lambda: (lambda d: d if d["sensors"] and d["sensors"][0].get("connected") else None)(
-            page(tom, "mw-1", "encoder")
-        ),
-        what="the encoder",
-    )
+
+    def connected_encoder() -> dict | None:
+        d = page(tom, "mw-1", "encoder")
+        return d if d["sensors"] and d["sensors"][0].get("connected") else None
+
+    data = env.wait(connected_encoder, what="the encoder")
     game = game_rules("dream_catcher")
     assert data["segments"] == 54 and [s["label"] for s in data["layout"]] == game.default_layout().labels()
     assert data["calibration"]["zero_offset"] == 0 and data["calibration"]["counting"] == "clockwise"

@@ -140,7 +140,7 @@ def test_dice_duel_result_entered_by_hand_with_a_supervisor(env, browser):
         expect(page.locator("#certified")).to_be_visible()
         expect(page.locator("#notice")).to_contain_text("Entered by hand by dana and sam")
         round_id = env.table("dice-1").round.round_id
-        result = [m for m in env.feed() if m["kind"] == "result" and m["round_id"] == round_id][0]
+        result = next(m for m in env.feed() if m["kind"] == "result" and m["round_id"] == round_id)
         assert result["result"] == {"red": 6, "blue": 3}
         assert result["source"]["people"] == ["dana", "sam"]
         assert page.errors == []

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from devices.events import CardDrawn
@@ -384,7 +385,7 @@ class FeedConsumer:
         try:
             for text in self.ws:
                 self.messages.append(json.loads(text))
-        except Exception:
+        except ConnectionClosed:  # the studio stopped: wait_for says what did not come
             pass
 
     def wait_for(
@@ -423,8 +424,8 @@ def hit_stand_game(monkeypatch):
     monkeypatch.setitem(GAMES, GAME_ID, HitStand())
 
 
-@pytest.fixture
-def start(tmp_path):
+@pytest.fixture(name="start")  # named apart so a test's `start` argument shadows no import
+def start_fixture(tmp_path):
     """start(**config) -> a running studio; stopped (and its journal verified) at the end of the test."""
     from studio.journal import verify_journal
 

@@ -20,7 +20,7 @@ from decisions_helpers import (  # noqa: F401 - fixtures
     Running,
     hit_stand_game,
     records,
-    start,
+    start_fixture,
     until,
 )
 

@@ -249,17 +249,25 @@ def base(**kw: Any) -> dict[str, Any]:
     }
 
 
-WINDOW = dict(
-    kind="decision_window",
-    window="3/hand_1/1",
-    seat="3",
-    hand=1,
-    allowed=["hit", "stand"],
-    default="stand",
-    detail={"cards": ["9S"], "total": 9},
-    deadline="2026-11-29T12:00:15.000000Z",
-)
-DECISION = dict(kind="decision", window="3/hand_1/1", seat="3", hand=1, action="hit", cards=[], by="backend")
+WINDOW = {
+    "kind": "decision_window",
+    "window": "3/hand_1/1",
+    "seat": "3",
+    "hand": 1,
+    "allowed": ["hit", "stand"],
+    "default": "stand",
+    "detail": {"cards": ["9S"], "total": 9},
+    "deadline": "2026-11-29T12:00:15.000000Z",
+}
+DECISION = {
+    "kind": "decision",
+    "window": "3/hand_1/1",
+    "seat": "3",
+    "hand": 1,
+    "action": "hit",
+    "cards": [],
+    "by": "backend",
+}
 KEY = load_or_create_key
 
 

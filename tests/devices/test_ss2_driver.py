@@ -39,7 +39,7 @@ def flags(e) -> int:
     return sum(int(bit) for bit, code in FLAG_WARNINGS if code in e.warnings)
 
 
-FAST = dict(reconnect_min=0.02, reconnect_max=0.2)
+FAST = {"reconnect_min": 0.02, "reconnect_max": 0.2}
 
 
 def start(url, events, **options) -> CammeghSS2Driver:

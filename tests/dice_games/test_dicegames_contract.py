@@ -368,13 +368,11 @@ def test_evaluate_line_contract_for_every_game():
 
 
 def test_the_studio_evaluate_command_reads_json_lines_for_a_dice_game():
-    lines = "\n".join(
-        [
-            '{"id": "a", "dice": [1, 1], "point": null}',
-            "not json",
-            '{"id": "b", "dice": [5, 6], "point": 9}',
-            '{"id": "c", "dice": [3, 4], "point": 5}',
-        ]
+    lines = (
+        '{"id": "a", "dice": [1, 1], "point": null}\n'
+        "not json\n"
+        '{"id": "b", "dice": [5, 6], "point": 9}\n'
+        '{"id": "c", "dice": [3, 4], "point": 5}'
     )
     out = subprocess.run(
         [sys.executable, "-m", "app.cli", "evaluate", "--game", "craps"],

@@ -142,7 +142,7 @@ def test_the_layout_has_the_standard_spots():
     ids = [s.id for s in GAME.spots]
     assert len(ids) == 4 + 14 + 6 + 6 + 6 + 1 + 15 == 52
     assert {"small", "big", "odd", "even", "any_triple"} <= set(ids)
-    assert [i for i in ids if i.startswith("combination:")][0] == "combination:1-2"
+    assert next(i for i in ids if i.startswith("combination:")) == "combination:1-2"
 
 
 # --- house edges, exactly, against published figures ------------------------------------------

@@ -704,7 +704,7 @@ def test_a_die_outside_the_tray_is_seen_only_with_a_calibrated_tray() -> None:
     reading = read_dice(img, cal, expected=3)
     assert reading.status == "uncertain"
     assert "outside" in {i.code for i in reading.issues}
-    outside = [d for d in truth.dice if d.fault == "outside"][0]
+    outside = next(d for d in truth.dice if d.fault == "outside")
     flagged = [d for d in reading.dice if d.problem == "outside"]
     assert (
         flagged
@@ -714,7 +714,7 @@ def test_a_die_outside_the_tray_is_seen_only_with_a_calibrated_tray() -> None:
 
 
 def test_a_dark_frame_is_refused_for_its_exposure() -> None:
-    img, truth, g = still_image(("white", "white", "white"), seed=3, hard=False)
+    img, _truth, g = still_image(("white", "white", "white"), seed=3, hard=False)
     dark = (img.astype(np.float32) * 0.08).astype(np.uint8)
     reading = read_dice(dark, load_calibration(calibration_document(g)), expected=3)
     assert reading.status == "uncertain"
@@ -773,7 +773,7 @@ def test_pip_layouts_match_at_any_rotation_and_refuse_broken_ones(face: int) -> 
 def test_a_pip_the_count_missed_is_never_read_as_another_face(face: int) -> None:
     """A 3 or 5 whose middle pip the pip count cannot take (too faint) must not read as a 2 or 4."""
     g = TrayGeometry.for_frame(640, 360)
-    img, truth = render_still(random.Random(face), colours=("white",), geometry=g, hard=False, faces=[face])
+    img, _truth = render_still(random.Random(face), colours=("white",), geometry=g, hard=False, faces=[face])
     cal = load_calibration(calibration_document(g))
     reading = read_dice(img, cal, expected=1)
     assert reading.ok and reading.faces == [face]

@@ -153,7 +153,7 @@ def test_fruitrace_every_arrangement():
     for balls in seen:
         same = [b == p for b, p in zip(balls, panel)]
         n = sum(same)
-        reference["matches_%d" % n if n >= 4 else "seven_only" if n == 1 and same[9] else None] += 1
+        reference[f"matches_{n}" if n >= 4 else "seven_only" if n == 1 and same[9] else None] += 1
     assert len(seen) == 16800
     got = Counter(FRUIT.outcome({"balls": list(b)})["category"] for b in seen)
     assert got == reference

@@ -40,28 +40,29 @@ class DemoProcess:
         self.data = data
         self.token = token
         self.log = data.parent / f"demo-{self.port}.log"
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "app.cli",
-                "demo",
-                "--port",
-                str(self.port),
-                "--data",
-                str(data),
-                "--consumer-token",
-                token,
-                "--tables",
-                str(tables),
-                "--speed",
-                str(speed),
-                "--seed",
-                str(seed),
-            ],
-            stdout=open(self.log, "w"),
-            stderr=subprocess.STDOUT,
-        )
+        with open(self.log, "w") as log:  # the child has its own copy of the descriptor
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "app.cli",
+                    "demo",
+                    "--port",
+                    str(self.port),
+                    "--data",
+                    str(data),
+                    "--consumer-token",
+                    token,
+                    "--tables",
+                    str(tables),
+                    "--speed",
+                    str(speed),
+                    "--seed",
+                    str(seed),
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
 
 import pytest
@@ -248,7 +249,7 @@ def test_pointer_path_end_to_end(events):
         reads = [
             e.segment_index for e in events.seen if e.kind == "wheel_pointer_read" and e.other_tag is None
         ]
-        steps = [min((b - a) % 54, (a - b) % 54) for a, b in zip(reads, reads[1:])]
+        steps = [min((b - a) % 54, (a - b) % 54) for a, b in itertools.pairwise(reads)]
         assert len(reads) > 54 * 3 and max(steps) <= 2  # every segment went by the reader
         # an unreadable tag where it stops
         sim.inject("unreadable")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction as F
 
 import pytest
@@ -130,7 +131,7 @@ def test_layout_and_spread():
     order = spread([("1", 23), ("2", 15), ("5", 7), ("10", 4), ("20", 2), ("40", 1), ("2x", 1), ("7x", 1)])
     assert len(order) == 54 and order.count("1") == 23 and order.count("7x") == 1
     assert all(
-        a != b for a, b in zip(order, order[1:]) if a not in ("1", "2")
+        a != b for a, b in itertools.pairwise(order) if a not in ("1", "2")
     )  # rare labels are not neighbours
     lay = Layout.build(["a", {"label": "b", "color": "red"}], {"a": "grey"})
     assert [(s.label, s.color) for s in lay.segments] == [("a", "grey"), ("b", "red")]

@@ -10,6 +10,7 @@ rows. Nothing below reuses the module's own arithmetic.
 from __future__ import annotations
 
 import ast
+import itertools
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -71,7 +72,7 @@ def reference_spots() -> set[tuple[str, frozenset[str]]]:
                 spots.add((by_size[len(covered)], covered))
     rows = [frozenset(str(n) for n in row) for row in GRID]
     spots |= {("street", row) for row in rows}
-    spots |= {("six_line", a | b) for a, b in zip(rows, rows[1:])}
+    spots |= {("six_line", a | b) for a, b in itertools.pairwise(rows)}
     spots.add(("corner", rows[0] | {"0"}))  # first four
     spots |= {("dozen", frozenset(str(n) for n in range(lo, lo + 12))) for lo in (1, 13, 25)}  # seed L107
     spots |= {("column", frozenset(str(n) for n in col)) for col in COLUMNS}
@@ -339,7 +340,7 @@ def test_wheel_order(wheel):
     else:
         runs = [colours]
     for run in runs:
-        assert all(a != b for a, b in zip(run, run[1:]))
+        assert all(a != b for a, b in itertools.pairwise(run))
 
 
 # --- the game contract ----------------------------------------------------------------------------

@@ -323,7 +323,7 @@ def test_two_balls_counted_and_read_in_two_pockets_and_in_one():
     plan = SpinPlan(pockets=("32", "32"), revolutions=(6.5,), track_s=4.0, drop_s=1.0)
     events = summary(play(plan, view))
     assert events[-1] == ("rest", ["32", "32"])
-    ended = [e for e in events if e[0] == "ended"][0]
+    ended = next(e for e in events if e[0] == "ended")
     # two balls bound for one pocket run together: the camera may see them as one (a count of one ball,
     # which a judge of two balls does not use), or lose them apart; never a count that is wrong
     assert ended[1] in ([6], [6, 6]) or ended[2] is False

@@ -94,7 +94,7 @@ def test_a_spin_over_tcp_is_counted_and_read(camera):
     assert (
         spins[0].revolutions == [3] or not spins[0].complete
     )  # a busy machine may drop frames: never a wrong count
-    rest = [e for e in sink.of(BallsAtRest) if e.pockets == ["17"]][0]
+    rest = next(e for e in sink.of(BallsAtRest) if e.pockets == ["17"])
     assert rest.image is not None and rest.image[:2] == b"\xff\xd8"  # the frame, as JPEG ...
     dumped = rest.model_dump(mode="json")
     assert "image" not in dumped and "image" not in rest.model_dump_json()  # ... never in the journal
@@ -106,7 +106,7 @@ def test_a_spin_over_tcp_is_counted_and_read(camera):
 
 
 def test_two_balls_in_one_pocket_over_tcp(camera):
-    sim, driver, sink = camera(balls=2)
+    sim, _driver, sink = camera(balls=2)
     sim.force_next(["4", "4"])
     sim.spin(delay_s=0.3)
     wait_for(lambda: [e for e in sink.of(BallsAtRest) if e.pockets == ["4", "4"]], what="two balls in 4")

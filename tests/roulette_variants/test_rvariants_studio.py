@@ -195,7 +195,7 @@ def test_lightning_commits_before_betting_closes_and_pays_a_lucky_straight_up(tm
             lucky = table.draw.extras["lucky_numbers"][0]  # the test peeks at the secret to make it come up
             forced.append(lucky)
             ss2.force_next_number(lucky["number"])
-            await until(lambda: len(of(studio, "lr", "result")) > n, what="the result")
+            await until(lambda n=n: len(of(studio, "lr", "result")) > n, what="the result")
 
     studio = run(tmp_path, tables, scenario)
     msgs = feed(studio, "lr")

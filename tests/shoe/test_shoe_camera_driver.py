@@ -24,7 +24,7 @@ from simulators.shoe import CardRenderer, Imaging, Shoe, ShoeSimulator
 pytestmark = pytest.mark.timeout(60)
 
 T = default_vendor_table()
-FAST = dict(reconnect_min=0.02, reconnect_max=0.2)
+FAST = {"reconnect_min": 0.02, "reconnect_max": 0.2}
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from devices.shoe.vendor_table import default_vendor_table
 pytestmark = pytest.mark.timeout(30)
 
 T = default_vendor_table()
-FAST = dict(reconnect_min=0.02, reconnect_max=0.2)
+FAST = {"reconnect_min": 0.02, "reconnect_max": 0.2}
 
 
 def payload(card: str, deck: int = 104729, pack: int = 0) -> str:

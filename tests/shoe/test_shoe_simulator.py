@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import socket
 import threading
 import time
@@ -155,7 +156,7 @@ def test_frame_stream_round_trip_raw_and_png_and_its_errors():
 
     image = (np.arange(48 * 64 * 3, dtype=np.uint32) % 251).astype(np.uint8).reshape(48, 64, 3)
     grey = image[:, :, 0].copy()
-    ok, png = cv2.imencode(".png", image)
+    _ok, png = cv2.imencode(".png", image)
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(1)
@@ -222,7 +223,7 @@ def test_camera_simulator_streams_frames_and_deals_only_while_watched():
             src.close()
         assert all(f is not None and f.image.shape == (720, 1280, 3) for f in frames)
         assert len(sim.dealt) == 1
-        steps = {round((b.t - a.t) * 60, 3) for a, b in zip(frames, frames[1:])}
+        steps = {round((b.t - a.t) * 60, 3) for a, b in itertools.pairwise(frames)}
         assert steps == {1.0}  # capture times 1/60 s apart, whatever the delivery
         assert sim.wait_idle(5)
     finally:

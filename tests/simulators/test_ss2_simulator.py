@@ -255,13 +255,13 @@ def test_winning_line_sits_before_the_first_state5_line_with_the_same_spin():
     # every 4 -> 5 has its winning line in between
     assert not any(
         isinstance(a, X) and isinstance(b, X) and (a.state, b.state) == (4, 5)
-        for a, b in zip(items, items[1:])
+        for a, b in itertools.pairwise(items)
     )
 
 
 def test_spin_number_goes_up_only_on_5_to_2():
     s = statuses(run_games(started(seed=8, spin=11), 12))
-    for a, b in zip(s, s[1:]):
+    for a, b in itertools.pairwise(s):
         if b.spin != a.spin:
             assert (a.state, b.state) == (5, 2) and b.spin == a.spin + 1
         elif (a.state, b.state) == (5, 2):
@@ -278,7 +278,7 @@ def test_spin_number_wraps_256_to_1():
 def test_direction_alternates_every_game_with_mode_bit_1():
     played = games(run_games(started(seed=10), 8))
     dirs = [g[3][0].direction for g in played]
-    assert all(a != b for a, b in zip(dirs, dirs[1:]))
+    assert all(a != b for a, b in itertools.pairwise(dirs))
 
     clockwise = games(run_games(started(seed=10, mode=4 + 128), 4))
     assert {s.direction for g in clockwise for lines in g.values() for s in lines} == {0}
@@ -317,7 +317,7 @@ def test_p0_during_state2_slows_in_state2_then_state6():
     assert after[: len(in2)] == in2 and after[len(in2) :] == in6  # 2 ... 2 then 6 ... 6
     assert 3 <= len(in2) <= 7  # ~2.5 s in the capture
     speeds = [braking_at] + [s.speed for s in in2]
-    assert all(0 < a - b <= 35 for a, b in zip(speeds, speeds[1:]))  # still slowing ~25/report
+    assert all(0 < a - b <= 35 for a, b in itertools.pairwise(speeds))  # still slowing ~25/report
     assert all(s.speed >= 10 for s in in2)
     assert in6[0].speed < 10 and all(s.speed == 0 for s in in6[1:])
     assert len(in6) >= 10  # status keeps flowing in state 6
@@ -549,9 +549,9 @@ def test_mode_16_disables_the_winning_line():
 def test_mode_1024_goes_5_to_1_to_2():
     model = started(seed=25, mode=1 + 4 + 128 + 1024)
     s = statuses(run_games(model, 3))
-    transitions = [(a.state, b.state) for a, b in zip(s, s[1:]) if a.state != b.state]
+    transitions = [(a.state, b.state) for a, b in itertools.pairwise(s) if a.state != b.state]
     assert (5, 1) in transitions and (5, 2) not in transitions
-    for a, b in zip(s, s[1:]):
+    for a, b in itertools.pairwise(s):
         if b.spin != a.spin:
             assert (a.state, b.state) == (5, 1)
     played = games(s)
@@ -571,9 +571,9 @@ def test_games_per_hour_limit_holds_the_cycle():
     model = started(seed=27)
     model.command("*T h 40")  # 90 s = 180 reports per game
     s = statuses(run_games(model, 4))
-    starts = [i for i, (a, b) in enumerate(zip(s, s[1:]), 1) if (a.state, b.state) == (2, 3)]
+    starts = [i for i, (a, b) in enumerate(itertools.pairwise(s), 1) if (a.state, b.state) == (2, 3)]
     assert len(starts) == 4
-    assert all(b - a >= 170 for a, b in zip(starts[1:], starts[2:]))  # 180 between releases, +- state 2
+    assert all(b - a >= 170 for a, b in itertools.pairwise(starts[1:]))  # 180 between releases, +- state 2
     assert max(len(g[5]) for g in games(s)[1:]) > 60  # the wait is in state 5
 
 

@@ -177,7 +177,7 @@ class FeedServer:
         try:
             with asyncio.Runner(loop_factory=self.config.get_loop_factory()) as runner:
                 runner.run(main())
-        except BaseException as exc:  # pragma: no cover - surfaced by stop()
+        except BaseException as exc:  # noqa: BLE001  # pragma: no cover - stop() raises it
             self._error = exc
 
     def start(self) -> FeedServer:
@@ -214,7 +214,7 @@ class FeedServer:
         def run() -> None:
             try:
                 future.set_result(fn(*args))
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - the caller's future.result() raises it
                 future.set_exception(exc)
 
         self.loop.call_soon_threadsafe(run)
@@ -583,7 +583,7 @@ def test_stalled_consumer_does_not_slow_publish_and_is_dropped(
 
     async def main() -> None:
         sock = small_rcvbuf_socket(server.port)
-        stalled_peer = "127.0.0.1:%d" % sock.getsockname()[1]
+        stalled_peer = f"127.0.0.1:{sock.getsockname()[1]}"
         async with (
             open_feed(server, "?after=0", sock=sock, max_queue=1) as stalled,
             open_feed(server, "?after=0") as healthy,

@@ -144,9 +144,10 @@ def test_a_record_that_is_not_data_stops_the_journal_and_fails_its_caller(tmp_pa
     j = Journal(tmp_path, load_or_create_key(tmp_path))
     try:
         write_some(j, 1)
-        future = j.append("device_event", {"handle": open(os.devnull)}, table_id="t1")
-        with pytest.raises(TypeError):
-            future.result(10)
+        with open(os.devnull) as handle:
+            future = j.append("device_event", {"handle": handle}, table_id="t1")
+            with pytest.raises(TypeError):
+                future.result(10)
         with pytest.raises(JournalClosed):
             j.append("device_event", {"i": 1}, table_id="t1")
     finally:

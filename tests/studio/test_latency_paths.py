@@ -188,7 +188,7 @@ def test_a_result_goes_to_the_writer_at_once_and_what_follows_it_in_a_later_batc
         after = j.append("note", {"after": "the result"}, table_id="t")
         deadline = time.monotonic() + 10
         while not result.done() and time.monotonic() < deadline:  # the loop is blocked: no next iteration
-            time.sleep(0.005)
+            time.sleep(0.005)  # noqa: ASYNC251 - blocking the loop is the point
         durable_within_the_callback = result.done()
         await asyncio.wrap_future(after)
         return durable_within_the_callback

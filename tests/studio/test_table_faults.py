@@ -6,6 +6,7 @@ Each fault must hold or void the round as the SS2 spec says and never certify; t
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import time
 from collections.abc import Callable
@@ -215,7 +216,7 @@ def test_same_number_twice_is_two_results_and_launch_retry_is_only_noted(tmp_pat
 
     studio = run(tmp_path, scenario)
     numbers = [m["result"]["number"] for m in results(studio)]
-    assert any(a == b for a, b in zip(numbers, numbers[1:])), numbers
+    assert any(a == b for a, b in itertools.pairwise(numbers)), numbers
     assert any(n["code"] == "launch_retry" for n in records(studio, "note"))
     assert not voids(studio)
 
@@ -237,7 +238,7 @@ def test_correction_is_a_new_signed_version(tmp_path):
         await until(lambda: [m for m in feed(studio) if m["kind"] == "correction"], what="the correction")
 
     studio = run(tmp_path, scenario)
-    corr = [m for m in feed(studio) if m["kind"] == "correction"][0]
+    corr = next(m for m in feed(studio) if m["kind"] == "correction")
     first = results(studio)[0]
     assert corr["round_id"] == first["round_id"] and corr["version"] == 2
     assert corr["source"]["people"] == ["ann", "bob"] and corr["reason"]["message"] == "camera review"
