@@ -219,8 +219,10 @@ _BALL_CONFIRM = (
     (r"stop_blower", "Stops the blower. During a draw the judge stops the draw (machine stopped)."),
     (
         r"release_ball",
-        "Releases one ball. During a round it is an extra ball and the judge stops the draw; use it "
-        "for the ball-set check while the table is closed.",
+        (
+            "Releases one ball. During a round it is an extra ball and the judge stops the draw; use it "
+            "for the ball-set check while the table is closed."
+        ),
     ),
     (r"reset_fault", "Clears the machine's fault. Check the machine first."),
 )
@@ -282,9 +284,11 @@ MONEY_WHEEL = Family(
     confirm=(
         (
             r"mark_zero",
-            "Takes the encoder's position now as the centre of segment 0 (the marked segment must "
-            "be under the pointer, the wheel still). The judge uses it at once; it is lost at a "
-            "restart unless calibration.zero_offset is put in the table's settings.",
+            (
+                "Takes the encoder's position now as the centre of segment 0 (the marked segment must "
+                "be under the pointer, the wheel still). The judge uses it at once; it is lost at a "
+                "restart unless calibration.zero_offset is put in the table's settings."
+            ),
         ),
     ),
     per_kind={"wheel-pointer": {"commands": (), "confirm": ()}},
@@ -429,7 +433,7 @@ def _balls_form(game: Any) -> dict[str, Any] | None:
     for label in labels:
         try:
             counts[label] = int(max_count(label)) if callable(max_count) else 1
-        except Exception:
+        except Exception:  # noqa: BLE001 - a game's own table may fail for a label: show 1, the page stays up
             counts[label] = 1
     unique = list(dict.fromkeys(labels))
     return {

@@ -86,11 +86,11 @@ def draw_calibration(image: np.ndarray, options: dict[str, Any]) -> np.ndarray:
     """The frame with the calibrated circles drawn on it, for the technician to check."""
     calib = calibration_from_options(options)
     out = image.copy()
-    c = (int(round(calib.center[0])), int(round(calib.center[1])))
+    c = (round(calib.center[0]), round(calib.center[1]))
     z = calib.zones
     circles = ((z.track, (255, 255, 0)), (z.number_ring, (0, 255, 255)), (z.pockets, (255, 0, 255)))
     for frac, colour in [(f, colour) for zone, colour in circles for f in zone]:
-        cv2.circle(out, c, int(round(frac * calib.radius)), colour, 1, cv2.LINE_AA)
+        cv2.circle(out, c, round(frac * calib.radius), colour, 1, cv2.LINE_AA)
     reading = BallFinder(calib).read(image)
     if reading.rotor_deg is not None:
         finder = BallFinder(calib)
@@ -100,7 +100,7 @@ def draw_calibration(image: np.ndarray, options: dict[str, Any]) -> np.ndarray:
                 out, label, (int(x) - 6, int(y) + 4), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 255, 0), 1, cv2.LINE_AA
             )
     for b in reading.balls:
-        cv2.circle(out, (int(round(b.x)), int(round(b.y))), 12, (0, 0, 255), 1, cv2.LINE_AA)
+        cv2.circle(out, (round(b.x), round(b.y)), 12, (0, 0, 255), 1, cv2.LINE_AA)
     return out
 
 

@@ -226,12 +226,10 @@ def calibration_from_options(options: Mapping[str, Any]) -> WheelCalibration:
     zone_keys = {"track", "number_ring", "pockets", "ball_diameter"}
     if set(zones_opt) - zone_keys:
         raise ValueError(f"calibration.zones: unknown key(s) {', '.join(sorted(set(zones_opt) - zone_keys))}")
-    zones = Zones(
-        **{
-            k: (tuple(float(x) for x in v) if k != "ball_diameter" else float(v))
-            for k, v in zones_opt.items()
-        }
-    )
+    zone_values: dict[str, Any] = {
+        k: (tuple(float(x) for x in v) if k != "ball_diameter" else float(v)) for k, v in zones_opt.items()
+    }
+    zones = Zones(**zone_values)
     clockwise = options.get("clockwise", True)
     if not isinstance(clockwise, bool):
         raise ValueError("calibration: clockwise is true or false")

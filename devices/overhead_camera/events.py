@@ -23,7 +23,7 @@ from the journal (a journal of camera frames would be gigabytes a day).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -83,7 +83,7 @@ class CameraUnreadable(DeviceEvent):
     detail: str = ""
 
 
-CameraEvent = Union[BallLaunched, BallSpin, BallsAtRest, CameraUnreadable]
+CameraEvent = BallLaunched | BallSpin | BallsAtRest | CameraUnreadable
 
 #: everything the camera driver emits, for parsing journaled events back
 AnyRouletteCameraEvent = Annotated[

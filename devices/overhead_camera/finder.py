@@ -171,18 +171,18 @@ class BallFinder:
             score += np.fft.irfft(np.fft.rfft(obs) * self._template[c], n=m)
         best = int(np.argmax(score))
         top = float(score[best])
-        guard = int(math.ceil(0.6 * m / n))
+        guard = math.ceil(0.6 * m / n)
         idx = (np.arange(m) - best) % m
         others = score[(idx > guard) & (idx < m - guard)]
         second = float(others.max()) if others.size else 0.0
         quality = top / known
         margin = (top - second) / (classes.shape[0] * m / n)
         if quality < self.min_quality or margin < self.min_margin:
-            return None, int(round(100 * quality)), margin
+            return None, round(100 * quality), margin
         left, right = score[(best - 1) % m], score[(best + 1) % m]
         denom = left - 2 * top + right
         shift = 0.5 * (left - right) / denom if denom < 0 else 0.0
-        return float(((best + shift) * 360.0 / m) % 360.0), int(round(100 * quality)), float(margin)
+        return float(((best + shift) * 360.0 / m) % 360.0), round(100 * quality), float(margin)
 
     def _balls(self, image: np.ndarray, rotor: float | None) -> tuple[list[Ball], str | None]:
         roi = image[self._y0 : self._y1, self._x0 : self._x1]
@@ -201,12 +201,12 @@ class BallFinder:
             blob = np.zeros((h, w), np.uint8)
             cv2.drawContours(blob, [contour], -1, 255, -1, offset=(-x, -y))
             cv2.bitwise_and(blob, white[y : y + h, x : x + w], dst=blob)
-            ys, xs = np.nonzero(blob)
-            ratio = xs.size / area1
+            iy, ix = np.nonzero(blob)
+            ratio = ix.size / area1
             if ratio < 0.3:
                 continue  # the sliver of a ball passing behind the mask's edge
-            xs = xs.astype(np.float64) + x
-            ys = ys.astype(np.float64) + y
+            xs = ix.astype(np.float64) + x
+            ys = iy.astype(np.float64) + y
             # one ball (round, or a little drawn out by motion blur) or two touching balls (twice as
             # long as wide): the blob's elongation decides, its area must agree
             elongation = _elongation(xs, ys)

@@ -288,9 +288,9 @@ class BallTracker:
                 device_id=self.device_id,
                 at=at,
                 pockets=list(key),
-                rotor_angle_cdeg=int(round(reading.rotor_deg * 100)) % 36000,
+                rotor_angle_cdeg=round(reading.rotor_deg * 100) % 36000,
                 quality=max(0, min(100, reading.quality)),
-                settled_ms=int(round((t - self._candidate_since) * 1000)),
+                settled_ms=round((t - self._candidate_since) * 1000),
                 frames=self._candidate_frames,
                 image=image,
             )

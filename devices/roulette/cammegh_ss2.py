@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import IntFlag
-from typing import Any, Union
+from typing import Any
 
 from ..abilities import SelfTests
 from ..events import (
@@ -290,7 +290,7 @@ class Unknown:
     reason: str
 
 
-Message = Union[Status, WinningNumber, Fault, Bonus, Calibration, SensorReport, Reply, Echo, Unknown]
+Message = Status | WinningNumber | Fault | Bonus | Calibration | SensorReport | Reply | Echo | Unknown
 
 
 # ---------------------------------------------------------------------------
@@ -822,7 +822,7 @@ class CammeghSS2Driver(SerialLineDriver, SelfTests):
                 log.info("%s: wheel idle after the link came up; powering it on", self.device_id)
                 try:
                     self.send("*P 1")
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001 - a failed power-on is logged; the link stays up
                     log.warning("%s: could not power the wheel on: %s", self.device_id, exc)
         return events
 
