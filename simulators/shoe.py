@@ -8,7 +8,7 @@ Two transports, the wire protocols of the two shoe drivers (devices/shoe/):
   payload's barcode in the vendor table's symbology) into 1280x720 frames with rotation up to
   +-30 degrees, scale, gain, glare, blur and sensor noise, sliding in, held, and sliding out, and
   serves the frames as a *frame stream* on a local TCP port (``tcp://127.0.0.1:PORT``, see
-  devices/shoe/frames.py): raw BGR (or grey) frames behind a 28-byte header with the frame's
+  devices/camera/frames.py): raw BGR (or grey) frames behind a 28-byte header with the frame's
   capture time, at ``fps`` frames a
   second, to one client at a time. Cards are dealt only while a client is watching (a dealer does
   not deal while the table is paused); idle frames show the empty, dark slot.
@@ -65,7 +65,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from devices.shoe.frames import pack_frame
+from devices.camera.frames import pack_frame
 from devices.shoe.vendor_table import VendorTable, vendor_table_from_option
 
 __all__ = [
