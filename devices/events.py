@@ -4,7 +4,6 @@ Drivers know their wire protocol and nothing about games: an event says what the
 device reported, with the time we received it and the raw text, so that the
 journal can keep it and a replay can reproduce it.
 """
-# Engineers working in parallel: read docs/engineering.md first (file ownership, no git commands, test rules).
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ says what is wrong and where.
 
 Payouts are net odds to 1 (the stake comes back on top): an ``int`` when whole,
 otherwise an exact fraction in a string such as ``"7/6"``. Feed messages carry no
-floats (docs/engineering.md), so no payout is ever a float.
+floats (docs/feed.md), so no payout is ever a float.
 """
 
 from __future__ import annotations
