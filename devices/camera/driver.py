@@ -50,6 +50,7 @@ from ..base import DeviceNotConnected, EventSink
 from ..events import DeviceConnected, DeviceDisconnected, utcnow
 from ..threaded import ThreadedDriver
 from .events import CameraFrame, CameraStatus
+from .frames import open_capture
 
 __all__ = ["DRIVERS", "CameraDriver", "motion_fraction", "small_grey"]
 
@@ -170,19 +171,11 @@ class CameraDriver(ThreadedDriver):
         return "file", os.path.expanduser(u)
 
     def _open(self) -> cv2.VideoCapture:
-        params = [
-            cv2.CAP_PROP_OPEN_TIMEOUT_MSEC,
-            int(self.open_timeout_s * 1000),
-            cv2.CAP_PROP_READ_TIMEOUT_MSEC,
-            int(self.read_timeout_s * 1000),
-        ]
-        if self.source_kind == "index":
-            return cv2.VideoCapture(self.source, cv2.CAP_ANY)
-        if self.source_kind == "device":
-            return cv2.VideoCapture(self.source, cv2.CAP_V4L2)
         if self.source_kind == "file" and not os.path.exists(self.source):
             return cv2.VideoCapture()  # not opened: reported and retried like a dead stream
-        return cv2.VideoCapture(self.source, cv2.CAP_FFMPEG, params)
+        return open_capture(
+            self.source, open_timeout_s=self.open_timeout_s, read_timeout_s=self.read_timeout_s
+        )
 
     # -- Driver contract ---------------------------------------------------------------------------
 
@@ -229,11 +222,11 @@ class CameraDriver(ThreadedDriver):
             if not cap.isOpened():
                 cap.release()
                 self._count("open_failures")
-                reason = f"cannot open {self.url}"
-                self._set_error(reason)
+                why = f"cannot open {self.url}"
+                self._set_error(why)
                 if not down_reported:
-                    log.warning("%s: %s", self.thread_name, reason)
-                    self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
+                    log.warning("%s: %s", self.thread_name, why)
+                    self._emit(DeviceDisconnected(device_id=self.device_id, reason=why))
                     down_reported = True
                 self._sleep_backoff(stop)
                 continue

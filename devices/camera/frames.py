@@ -62,6 +62,7 @@ __all__ = [
     "TcpFrameSource",
     "VideoFileSource",
     "as_bgr",
+    "open_capture",
     "open_source",
     "pack_frame",
 ]
@@ -108,6 +109,27 @@ def as_bgr(image: np.ndarray) -> np.ndarray:
     if image.ndim == 2 or image.shape[2] == 1:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+
+
+def open_capture(target: int | str, *, open_timeout_s: float = 5.0, read_timeout_s: float = 2.0) -> Any:
+    """``cv2.VideoCapture`` on a camera index, a V4L2 device path, a network URL or a video file.
+
+    A network stream or a file goes through FFmpeg with open and read timeouts, so that a dead stream
+    fails a read within ``read_timeout_s`` instead of blocking the reader for FFmpeg's default of
+    about 30 s. The capture may not be open: the caller checks ``isOpened()``."""
+    import cv2
+
+    if isinstance(target, int):
+        return cv2.VideoCapture(target, cv2.CAP_ANY)
+    if target.startswith("/dev/video"):
+        return cv2.VideoCapture(target, cv2.CAP_V4L2)
+    params = [
+        cv2.CAP_PROP_OPEN_TIMEOUT_MSEC,
+        int(open_timeout_s * 1000),
+        cv2.CAP_PROP_READ_TIMEOUT_MSEC,
+        int(read_timeout_s * 1000),
+    ]
+    return cv2.VideoCapture(target, cv2.CAP_FFMPEG, params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,9 +264,7 @@ class CaptureSource(_Source):
         self._index = 0
 
     def open(self) -> None:
-        import cv2
-
-        cap = cv2.VideoCapture(self.target)
+        cap = open_capture(self.target)
         if not cap.isOpened():
             cap.release()
             raise SourceError(f"cv2.VideoCapture cannot open {self.target!r}")
@@ -320,7 +340,7 @@ class VideoFileSource(_Source):
 
         if not self.path.is_file():
             raise SourceError(f"{self.path}: no such file")
-        cap = cv2.VideoCapture(str(self.path))
+        cap = open_capture(str(self.path))
         if not cap.isOpened():
             cap.release()
             raise SourceError(f"cv2.VideoCapture cannot open {self.path}")
