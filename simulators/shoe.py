@@ -60,13 +60,14 @@ import select
 import socket
 import threading
 import time
-import tty
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from devices.camera.frames import pack_frame
 from devices.shoe.vendor_table import VendorTable, vendor_table_from_option
+
+from .ptys import open_pty_pair
 
 __all__ = [
     "FAULTS",
@@ -432,20 +433,6 @@ class CardRenderer:
 
 
 # --------------------------------------------------------------------------- the simulator
-
-
-def open_pty_pair() -> tuple[int, str]:
-    """A new raw pty: (master fd for the simulator, slave path for the driver)."""
-    master, slave = os.openpty()
-    try:
-        tty.setraw(slave)
-        path = os.ttyname(slave)
-    except BaseException:
-        os.close(master)
-        raise
-    finally:
-        os.close(slave)
-    return master, path
 
 
 @dataclass
