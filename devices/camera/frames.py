@@ -139,6 +139,8 @@ class Frame:
     t: float
     #: 1 for the first frame the source gave since it was opened
     index: int
+    #: the stream's own position in ms (a video file, a network stream), where it has one
+    stream_ms: float | None = None
 
 
 class FrameSource(Protocol):
@@ -163,8 +165,8 @@ class _Source:
         self.url = url
         self.bgr = bgr
 
-    def _frame(self, image: np.ndarray, t: float, index: int) -> Frame:
-        return Frame(as_bgr(image) if self.bgr else image, t, index)
+    def _frame(self, image: np.ndarray, t: float, index: int, stream_ms: float | None = None) -> Frame:
+        return Frame(as_bgr(image) if self.bgr else image, t, index, stream_ms)
 
 
 class TcpFrameSource(_Source):
@@ -255,16 +257,29 @@ class TcpFrameSource(_Source):
 
 
 class CaptureSource(_Source):
-    """cv2.VideoCapture on a camera index, a V4L2 device path or a network URL (live)."""
+    """cv2.VideoCapture on a camera index, a V4L2 device path or a network URL (live).
 
-    def __init__(self, url: str, target: int | str, *, bgr: bool = False) -> None:
+    A network stream fails a read after ``read_timeout_s`` without a frame (see :func:`open_capture`)."""
+
+    def __init__(
+        self,
+        url: str,
+        target: int | str,
+        *,
+        bgr: bool = False,
+        open_timeout_s: float = 5.0,
+        read_timeout_s: float = 2.0,
+    ) -> None:
         super().__init__(url, bgr=bgr)
         self.target = target
+        self.open_timeout_s, self.read_timeout_s = open_timeout_s, read_timeout_s
         self._cap: Any = None
         self._index = 0
 
     def open(self) -> None:
-        cap = open_capture(self.target)
+        cap = open_capture(
+            self.target, open_timeout_s=self.open_timeout_s, read_timeout_s=self.read_timeout_s
+        )
         if not cap.isOpened():
             cap.release()
             raise SourceError(f"cv2.VideoCapture cannot open {self.target!r}")
@@ -277,7 +292,15 @@ class CaptureSource(_Source):
         if not ok or image is None:
             raise SourceError("the camera returned no frame (unplugged or stream dropped)")
         self._index += 1
-        return self._frame(image, time.monotonic(), self._index)
+        return self._frame(image, time.monotonic(), self._index, self._position_ms())
+
+    def _position_ms(self) -> float | None:
+        if isinstance(self.target, int) or self.target.startswith("/dev/"):
+            return None  # a local camera has no stream clock
+        import cv2
+
+        ms = self._cap.get(cv2.CAP_PROP_POS_MSEC)
+        return float(ms) if ms and ms > 0 else None
 
     def close(self) -> None:
         cap, self._cap = self._cap, None
@@ -352,11 +375,16 @@ class VideoFileSource(_Source):
     def read(self, timeout: float) -> Frame | None:
         if self._cap is None:
             raise SourceError("not open")
+        import cv2
+
         ok, image = self._cap.read()
         if not ok or image is None:
             raise SourceEnded(f"{self.path}: end of video")
         self._index += 1
-        return self._frame(image, self._index / float(self.fps or 30.0), self._index)
+        ms = self._cap.get(cv2.CAP_PROP_POS_MSEC)
+        return self._frame(
+            image, self._index / float(self.fps or 30.0), self._index, float(ms) if ms and ms > 0 else None
+        )
 
     def close(self) -> None:
         cap, self._cap = self._cap, None
