@@ -4,7 +4,6 @@ A driver owns its connection (and its reconnect loop) on its own thread, turns
 bytes into typed events and hands them to `on_event`. It never blocks the
 caller: `start()` returns at once and `stop()` is idempotent.
 """
-# Engineers working in parallel: read docs/engineering.md first (file ownership, no git commands, test rules).
 
 from __future__ import annotations
 

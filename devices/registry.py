@@ -7,9 +7,9 @@ device is one module and touches nothing else.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from functools import cache
+
+from discovery import discover
 
 from .base import Driver
 
@@ -22,16 +22,7 @@ class UnknownDeviceKind(ValueError):
 def all_drivers() -> dict[str, type[Driver]]:
     import devices
 
-    found: dict[str, type[Driver]] = {}
-    for info in pkgutil.walk_packages(devices.__path__, "devices."):
-        if info.name == __name__:
-            continue
-        module = importlib.import_module(info.name)
-        for kind, cls in getattr(module, "DRIVERS", {}).items():
-            if kind in found and found[kind] is not cls:
-                raise RuntimeError(f"device kind {kind!r} is defined twice ({info.name})")
-            found[kind] = cls
-    return dict(sorted(found.items()))
+    return discover(devices, "DRIVERS", what="device kind", skip=(__name__,))
 
 
 def driver_class(kind: str) -> type[Driver]:

@@ -29,7 +29,6 @@ the timers then run on the loop's thread, with no thread hop between the port an
 loop. The driver's thread still opens, reconnects and backs off; the port is taken off
 the loop before it is closed.
 """
-# Engineers working in parallel: read docs/engineering.md first (file ownership, no git commands, test rules).
 
 from __future__ import annotations
 

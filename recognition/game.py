@@ -5,7 +5,6 @@ from the device events it sees, when a round opens, when betting closes, when
 play starts, what the result is (or why it cannot be trusted), and which bet
 spots a result wins. Everything here is pure: no I/O, no clock, no randomness.
 """
-# Engineers working in parallel: read docs/engineering.md first (file ownership, no git commands, test rules).
 
 from __future__ import annotations
 

@@ -7,31 +7,24 @@ new game is one module and touches nothing else.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from functools import cache
+from typing import Any
+
+from discovery import discover
 
 from .game import GameRules
+
+
+def _check(game_id: str, rules: Any, module: str) -> None:
+    if game_id != rules.game_id:
+        raise RuntimeError(f"{module}: GAMES key {game_id!r} differs from its game_id {rules.game_id!r}")
 
 
 @cache
 def all_games() -> dict[str, GameRules]:
     import recognition
 
-    found: dict[str, GameRules] = {}
-    for info in pkgutil.walk_packages(recognition.__path__, "recognition."):
-        if info.name == __name__:
-            continue
-        module = importlib.import_module(info.name)
-        for game_id, rules in getattr(module, "GAMES", {}).items():
-            if game_id in found and found[game_id] is not rules:
-                raise RuntimeError(f"game id {game_id!r} is defined twice ({info.name})")
-            if game_id != rules.game_id:
-                raise RuntimeError(
-                    f"{info.name}: GAMES key {game_id!r} differs from its game_id {rules.game_id!r}"
-                )
-            found[game_id] = rules
-    return dict(sorted(found.items()))
+    return discover(recognition, "GAMES", what="game id", skip=(__name__,), check=_check)
 
 
 GAMES: dict[str, GameRules] = all_games()

@@ -13,7 +13,7 @@ Three simulators, one physical path:
 * :class:`BallReaderSimulator` - an RFID reader on a pty: one line per tag,
   repeated a few times as a real reader does while the ball is in its field.
 * :class:`BallCameraSimulator` - a camera at the chute: frames with the ball's
-  Code128 on a local TCP socket (``frames+tcp://``, see devices/balls/camera_reader.py).
+  Code128 on a local TCP socket (``frames+tcp://``, the frame stream of devices/camera/frames.py).
 
 Cooperation ("the reader reads the ball the machine released"): every simulator
 joins a :class:`BallPath` named by its ``machine_id`` option (default: the seed,
@@ -818,6 +818,7 @@ class BallCameraSimulator:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.frames_sent = 0
+        self._seq = 0
 
     def start(self) -> None:
         if self._thread is None:
@@ -871,10 +872,12 @@ class BallCameraSimulator:
         return img
 
     def present(self, tag: str, mode: str = "ok") -> None:
-        frame = encode_frame(self.frame(tag, smudge=(mode == "misread")))
+        image = self.frame(tag, smudge=(mode == "misread"))
         with self._lock:
             clients = list(self._clients)
         for _ in range(self.frames_per_ball):
+            frame = encode_frame(image, self._seq)
+            self._seq += 1
             for c in clients:
                 try:
                     c.sendall(frame)

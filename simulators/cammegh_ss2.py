@@ -56,11 +56,12 @@ import random
 import select
 import threading
 import time
-import tty
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, Self
+
+from .ptys import open_pty_pair
 
 TICK_SECONDS = 0.5
 CRLF = b"\r\n"
@@ -827,25 +828,6 @@ class SerialLike(Protocol):
     def write(self, data: bytes) -> int | None: ...
 
     def read(self, size: int = 1) -> bytes: ...
-
-
-def open_pty_pair() -> tuple[int, str]:
-    """A new pty in raw mode: (master fd for the simulator, slave path for the driver).
-
-    Raw mode on the slave means no echo and no CR/LF translation, so ``\\r\\n`` reaches
-    the reader unchanged even before the driver configures the port. The slave fd is
-    closed again: the driver opens the path (pyserial flushes stale input on open).
-    """
-    master, slave = os.openpty()
-    try:
-        tty.setraw(slave)
-        path = os.ttyname(slave)
-    except BaseException:
-        os.close(master)
-        raise
-    finally:
-        os.close(slave)
-    return master, path
 
 
 class SS2Simulator:

@@ -10,7 +10,7 @@ Two layers, like the other simulators:
   time. All randomness comes from a seeded ``random.Random`` / ``numpy.random.Generator``.
 * :class:`RouletteCameraSimulator` plays spins in real time (``speed`` compresses the
   choreography) and serves the frames as a *frame stream* on 127.0.0.1 (the format the
-  driver reads, ``devices/overhead_camera/source.py``): ``tcp://127.0.0.1:<port>``. With a
+  driver reads, ``devices/camera/frames.py``): ``tcp://127.0.0.1:<port>``. With a
   table it follows the rounds (``table_event``): each round that opens gets a spin; with a
   wheel simulator linked (:meth:`RouletteCameraSimulator.link_wheel`) the wheel is told
   the first ball's pocket, so wheel and camera agree unless a test says otherwise.
@@ -22,7 +22,8 @@ white balls with a highlight and a shadow, motion blur on a fast ball, uneven li
 gradient and a vignette), sensor noise, a slight lens blur. Geometry as fractions of the
 ball track's outer radius (the defaults of ``devices/overhead_camera/calibration.py``).
 
-This module imports nothing else of ours: it repeats the standard number orders.
+This module imports nothing else of ours but the frame transport (``devices.camera.frames``): it
+repeats the standard number orders.
 
 Quick start::
 
@@ -36,7 +37,6 @@ import argparse
 import math
 import random
 import socket
-import struct
 import threading
 import time
 from collections import deque
@@ -46,6 +46,8 @@ from typing import Any, Self
 
 import cv2
 import numpy as np
+
+from devices.camera.frames import pack_frame
 
 __all__ = [
     "AMERICAN_ORDER",
@@ -57,7 +59,6 @@ __all__ = [
     "Scene",
     "SpinPlan",
     "View",
-    "pack_frame",
     "render",
 ]
 
@@ -152,25 +153,15 @@ RIM_OUTER = 1.12
 BALL_DIAMETER = 0.0525
 TRACK_LANE = 0.905  # where a ball runs in the track
 
-# frame stream (devices/overhead_camera/source.py): 28-byte header then the body
-MAGIC = b"RCF1"
-HEADER = struct.Struct(">4sHHBBHIQI")
-ENC_RAW, ENC_JPEG = 0, 1
 
-
-def pack_frame(image: np.ndarray, seq: int, time_us: int, *, jpeg_quality: int | None = None) -> bytes:
+def _wire_frame(image: np.ndarray, seq: int, time_us: int, jpeg_quality: int | None) -> bytes:
     """One frame of the stream: raw BGR, or JPEG when ``jpeg_quality`` is given."""
-    h, w = image.shape[:2]
     if jpeg_quality is None:
-        body, enc = np.ascontiguousarray(image).tobytes(), ENC_RAW
-    else:
-        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
-        if not ok:
-            raise ValueError("JPEG encoding failed")
-        body, enc = buf.tobytes(), ENC_JPEG
-    return (
-        HEADER.pack(MAGIC, w, h, 3, enc, 0, seq & 0xFFFFFFFF, time_us & 0xFFFFFFFFFFFFFFFF, len(body)) + body
-    )
+        return pack_frame(image, seq, timestamp_us=time_us)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+    if not ok:
+        raise ValueError("JPEG encoding failed")
+    return pack_frame(image, seq, encoded=buf.tobytes(), timestamp_us=time_us)
 
 
 def pocket_color(label: str) -> str:
@@ -875,7 +866,7 @@ class RouletteCameraSimulator:
             frame, truth = self._renderer.render(scene, rng)
             truth["t"] = t
             self.last_truth = truth
-            data = pack_frame(frame, seq, int(exposed * 1e6), jpeg_quality=self.jpeg_quality)
+            data = _wire_frame(frame, seq, int(exposed * 1e6), self.jpeg_quality)
             seq += 1
             for c in clients:
                 try:

@@ -8,7 +8,7 @@ Two transports, the wire protocols of the two shoe drivers (devices/shoe/):
   payload's barcode in the vendor table's symbology) into 1280x720 frames with rotation up to
   +-30 degrees, scale, gain, glare, blur and sensor noise, sliding in, held, and sliding out, and
   serves the frames as a *frame stream* on a local TCP port (``tcp://127.0.0.1:PORT``, see
-  devices/shoe/frames.py): raw BGR (or grey) frames behind a 28-byte header with the frame's
+  devices/camera/frames.py): raw BGR (or grey) frames behind a 28-byte header with the frame's
   capture time, at ``fps`` frames a
   second, to one client at a time. Cards are dealt only while a client is watching (a dealer does
   not deal while the table is paused); idle frames show the empty, dark slot.
@@ -60,13 +60,14 @@ import select
 import socket
 import threading
 import time
-import tty
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
-from devices.shoe.frames import pack_frame
+from devices.camera.frames import pack_frame
 from devices.shoe.vendor_table import VendorTable, vendor_table_from_option
+
+from .ptys import open_pty_pair
 
 __all__ = [
     "FAULTS",
@@ -432,20 +433,6 @@ class CardRenderer:
 
 
 # --------------------------------------------------------------------------- the simulator
-
-
-def open_pty_pair() -> tuple[int, str]:
-    """A new raw pty: (master fd for the simulator, slave path for the driver)."""
-    master, slave = os.openpty()
-    try:
-        tty.setraw(slave)
-        path = os.ttyname(slave)
-    except BaseException:
-        os.close(master)
-        raise
-    finally:
-        os.close(slave)
-    return master, path
 
 
 @dataclass

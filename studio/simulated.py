@@ -16,11 +16,11 @@ block) with every table event ("round" with the round's data and its
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable
 from functools import cache
 from typing import Any
+
+from discovery import discover
 
 from .config import DeviceConfig
 
@@ -29,11 +29,7 @@ from .config import DeviceConfig
 def all_simulators() -> dict[str, Callable[..., tuple[Any, str]]]:
     import simulators
 
-    found: dict[str, Callable[..., tuple[Any, str]]] = {}
-    for info in pkgutil.walk_packages(simulators.__path__, "simulators."):
-        module = importlib.import_module(info.name)
-        found.update(getattr(module, "SIMULATORS", {}))
-    return found
+    return discover(simulators, "SIMULATORS", what="simulator of device kind")
 
 
 def start_simulator(dcfg: DeviceConfig, table: Any = None) -> tuple[Any, str]:

@@ -35,12 +35,13 @@ Crash: 19 balls "green", each with its own tag).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from ..tomlfile import read_toml
 
 __all__ = [
     "DEFAULT_BALL_SET",
@@ -226,16 +227,7 @@ def parse_ball_set(data: Mapping[str, Any], source: str = "<ball set>") -> BallS
 
 
 def load_ball_set(path: str | Path) -> BallSet:
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BallSetError(f"{path}: cannot read the ball-set table: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise BallSetError(f"{path}: not valid TOML: {exc}") from None
-    return parse_ball_set(data, str(path))
+    return parse_ball_set(read_toml(path, "the ball-set table", BallSetError), str(path))
 
 
 def ball_set_from_option(option: Any = None, *, tag_format: str | None = None) -> BallSet:

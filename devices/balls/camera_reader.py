@@ -7,9 +7,9 @@ lookup as the RFID reader (:class:`devices.balls.reader.TagReader`).
 
 Frame sources (the device URL):
 
-* ``frames+tcp://HOST:PORT`` - a stream of raw 8-bit grey frames, each a 12-byte
-  header ``b"BFR1"`` + width + height (big-endian uint32) then width*height bytes.
-  The ball simulator serves this (``simulators/balls.py``); a frame grabber can too.
+* ``frames+tcp://HOST:PORT`` - the cameras' frame stream (:mod:`devices.camera.frames`),
+  grey frames (colour ones are turned grey). The ball simulator serves this
+  (``simulators/balls.py``); a frame grabber can too.
 * ``dir:///path/to/folder`` - image files (png, jpg, bmp, pgm) appearing in a folder,
   each decoded once, in name order (a camera that drops snapshots on an SMB share).
 * ``file:///path/to/video.mp4`` - a recorded video, decoded frame by frame (replays);
@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
-import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -43,19 +41,17 @@ import numpy as np
 
 from ..abilities import ReadsBalls
 from ..base import EventSink
+from ..camera.frames import SourceEnded, TcpFrameSource, VideoFileSource, as_bgr, pack_frame
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
 from .ballset import ball_set_from_option
 from .reader import TagReader
 
-__all__ = ["DRIVERS", "FRAME_MAGIC", "CameraBallReaderDriver", "decode_codes", "encode_frame"]
+__all__ = ["DRIVERS", "CameraBallReaderDriver", "decode_codes", "encode_frame"]
 
 log = logging.getLogger(__name__)
 
-FRAME_MAGIC = b"BFR1"
-_HEADER = struct.Struct(">4sII")
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".tif", ".tiff"}
-_MAX_SIDE = 8192
 
 _SYMBOLOGY_ALIASES = {
     "code128": "Code128",
@@ -68,12 +64,19 @@ _SYMBOLOGY_ALIASES = {
 }
 
 
-def encode_frame(gray: np.ndarray) -> bytes:
-    """One frame in the ``frames+tcp`` wire format (used by the simulator)."""
+def encode_frame(gray: np.ndarray, seq: int = 0) -> bytes:
+    """One grey frame on the ``frames+tcp`` stream (used by the simulator)."""
     if gray.ndim != 2 or gray.dtype != np.uint8:
         raise ValueError("a frame is a 2-D uint8 grey image")
-    h, w = gray.shape
-    return _HEADER.pack(FRAME_MAGIC, w, h) + np.ascontiguousarray(gray).tobytes()
+    return pack_frame(gray, seq)
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return image
+    import cv2
+
+    return cv2.cvtColor(as_bgr(image), cv2.COLOR_BGR2GRAY)
 
 
 def _format(symbology: str) -> Any:
@@ -150,18 +153,8 @@ class CameraBallReaderDriver(ThreadedDriver, ReadsBalls):
         self.stop_timeout = stop_timeout
         self._init_thread({"frames": 0, "codes": 0, "decode_ms_total": 0, "connects": 0, "disconnects": 0})
         self._online = False
-        self._sock: socket.socket | None = None
 
     # -- Driver contract -----------------------------------------------------------
-
-    def _unblock(self) -> None:
-        with self._lifecycle:
-            sock = self._sock
-        if sock is not None:  # a blocking recv on the frame socket would not see the stop event
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     @property
     def connected(self) -> bool:
@@ -215,33 +208,17 @@ class CameraBallReaderDriver(ThreadedDriver, ReadsBalls):
             yield from self._video_frames(stop)
 
     def _tcp_frames(self, stop: threading.Event) -> Iterator[np.ndarray]:
-        sock = socket.create_connection(self.address, timeout=2.0)
-        sock.settimeout(0.2)
-        self._sock = sock
+        host, port = self.address
+        source = TcpFrameSource(self.url, host, port)
+        source.open()
         try:
             self._connected()
-            buf = bytearray()
             while not stop.is_set():
-                try:
-                    chunk = sock.recv(1 << 16)
-                except TimeoutError:
-                    continue
-                if not chunk:
-                    raise _SourceClosed("the frame stream closed")
-                buf += chunk
-                while len(buf) >= _HEADER.size:
-                    magic, w, h = _HEADER.unpack_from(buf)
-                    if magic != FRAME_MAGIC or not (0 < w <= _MAX_SIDE and 0 < h <= _MAX_SIDE):
-                        raise _SourceClosed("bad frame header on the stream")
-                    end = _HEADER.size + w * h
-                    if len(buf) < end:
-                        break
-                    frame = np.frombuffer(bytes(buf[_HEADER.size : end]), dtype=np.uint8).reshape(h, w)
-                    del buf[:end]
-                    yield frame
+                frame = source.read(0.2)
+                if frame is not None:
+                    yield _grey(frame.image)
         finally:
-            self._sock = None
-            sock.close()
+            source.close()
 
     def _dir_frames(self, stop: threading.Event) -> Iterator[np.ndarray]:
         import cv2
@@ -263,20 +240,19 @@ class CameraBallReaderDriver(ThreadedDriver, ReadsBalls):
             stop.wait(self.frame_interval)
 
     def _video_frames(self, stop: threading.Event) -> Iterator[np.ndarray]:
-        import cv2
-
-        cap = cv2.VideoCapture(str(self.address))
+        source = VideoFileSource(self.url, self.address)
+        source.open()
         try:
-            if not cap.isOpened():
-                raise _SourceClosed(f"cannot open the video {self.address}")
             self._connected()
             while not stop.is_set():
-                ok, frame = cap.read()
-                if not ok:
-                    raise _SourceClosed("end of the video")
-                yield cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+                try:
+                    frame = source.read(0.2)
+                except SourceEnded:
+                    raise _SourceClosed("end of the video") from None
+                if frame is not None:
+                    yield _grey(frame.image)
         finally:
-            cap.release()
+            source.close()
 
     def _connected(self) -> None:
         self._online = True

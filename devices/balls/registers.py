@@ -33,6 +33,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ..tomlfile import error_lines, read_toml
+
 __all__ = [
     "COUNTER_MODULUS",
     "DEFAULT_MAP_FILE",
@@ -242,24 +244,11 @@ def parse_register_map(data: Mapping[str, Any], source: str = "<register map>") 
     try:
         return RegisterMap.model_validate(dict(data))
     except ValidationError as exc:
-        lines = []
-        for e in exc.errors():
-            loc = ".".join(str(p) for p in e["loc"])
-            lines.append(f"{source}: {loc}: {e['msg']}" if loc else f"{source}: {e['msg']}")
-        raise RegisterMapError("\n".join(lines)) from None
+        raise RegisterMapError(error_lines(exc, source)) from None
 
 
 def load_register_map(path: str | Path) -> RegisterMap:
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RegisterMapError(f"{path}: cannot read the register map: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise RegisterMapError(f"{path}: not valid TOML: {exc}") from None
-    return parse_register_map(data, str(path))
+    return parse_register_map(read_toml(path, "the register map", RegisterMapError), str(path))
 
 
 @cache

@@ -1,4 +1,8 @@
-"""The dice camera driver: OpenCV VideoCapture on a thread, sampled frames out as events.
+"""The dice camera driver: frames from a camera on a thread, sampled frames out as events.
+
+Frames come through the capture and video-file sources of :mod:`devices.camera.frames`; this
+driver adds its own URL grammar (every network URL, ``tcp://`` included, is an FFmpeg stream
+here), replays that loop and keep a recording's pace, and the sampling below.
 
 Configuration (``[tables.devices] kind = "dice-camera"``), the URL says what to open:
 
@@ -41,6 +45,7 @@ import re
 import threading
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -50,6 +55,7 @@ from ..base import DeviceNotConnected, EventSink
 from ..events import DeviceConnected, DeviceDisconnected, utcnow
 from ..threaded import ThreadedDriver
 from .events import CameraFrame, CameraStatus
+from .frames import CaptureSource, FrameSource, SourceEnded, SourceError, VideoFileSource
 
 __all__ = ["DRIVERS", "CameraDriver", "motion_fraction", "small_grey"]
 
@@ -169,20 +175,17 @@ class CameraDriver(ThreadedDriver):
             )
         return "file", os.path.expanduser(u)
 
-    def _open(self) -> cv2.VideoCapture:
-        params = [
-            cv2.CAP_PROP_OPEN_TIMEOUT_MSEC,
-            int(self.open_timeout_s * 1000),
-            cv2.CAP_PROP_READ_TIMEOUT_MSEC,
-            int(self.read_timeout_s * 1000),
-        ]
-        if self.source_kind == "index":
-            return cv2.VideoCapture(self.source, cv2.CAP_ANY)
-        if self.source_kind == "device":
-            return cv2.VideoCapture(self.source, cv2.CAP_V4L2)
-        if self.source_kind == "file" and not os.path.exists(self.source):
-            return cv2.VideoCapture()  # not opened: reported and retried like a dead stream
-        return cv2.VideoCapture(self.source, cv2.CAP_FFMPEG, params)
+    def _frame_source(self) -> FrameSource:
+        """The frame source of devices.camera.frames for this URL (a recording: finite, looped by _run)."""
+        if self.source_kind == "file":
+            return VideoFileSource(self.url, Path(self.source), self.fps, bgr=True)
+        return CaptureSource(
+            self.url,
+            self.source,
+            bgr=True,
+            open_timeout_s=self.open_timeout_s,
+            read_timeout_s=self.read_timeout_s,
+        )
 
     # -- Driver contract ---------------------------------------------------------------------------
 
@@ -225,22 +228,23 @@ class CameraDriver(ThreadedDriver):
         down_reported = False
         self._backoff = self.reconnect_min
         while not stop.is_set():
-            cap = self._open()
-            if not cap.isOpened():
-                cap.release()
+            source = self._frame_source()
+            try:
+                source.open()
+            except SourceError:
                 self._count("open_failures")
-                reason = f"cannot open {self.url}"
-                self._set_error(reason)
+                why = f"cannot open {self.url}"
+                self._set_error(why)
                 if not down_reported:
-                    log.warning("%s: %s", self.thread_name, reason)
-                    self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
+                    log.warning("%s: %s", self.thread_name, why)
+                    self._emit(DeviceDisconnected(device_id=self.device_id, reason=why))
                     down_reported = True
                 self._sleep_backoff(stop)
                 continue
             try:
-                reason, got_frames = self._read_loop(cap, stop, resume=self._connected)
+                reason, got_frames = self._read_loop(source, stop, resume=self._connected)
             finally:
-                cap.release()
+                source.close()
             if reason == "end of file" and self.loop and got_frames and not stop.is_set():
                 self._count("loops")
                 continue  # a replay goes on from the start, still connected
@@ -261,15 +265,14 @@ class CameraDriver(ThreadedDriver):
             self._sleep_backoff(stop)
 
     def _read_loop(
-        self, cap: cv2.VideoCapture, stop: threading.Event, resume: bool = False
+        self, source: FrameSource, stop: threading.Event, resume: bool = False
     ) -> tuple[str | None, bool]:
         """Read until stop (None) or the source fails (the reason); also whether any frame came.
         `resume`: a looping file starting over (no new DeviceConnected)."""
-        is_file = self.source_kind == "file"
+        is_file = source.finite
         pace = 0.0
-        if is_file:
-            fps = self.fps or cap.get(cv2.CAP_PROP_FPS) or 25.0
-            pace = 1.0 / (fps * self.speed)
+        if isinstance(source, VideoFileSource):
+            pace = 1.0 / (float(source.fps or 25.0) * self.speed)
         previous: np.ndarray | None = None
         got = False
         first_pending = True
@@ -282,20 +285,25 @@ class CameraDriver(ThreadedDriver):
         next_due = time.monotonic()
         t_prev: float | None = None
         while not stop.is_set():
-            ok, frame = cap.read()
+            ended = False
+            try:
+                read = source.read(self.read_timeout_s)
+            except SourceEnded:
+                read, ended = None, True
+            except SourceError:
+                read = None
             if stop.is_set():
                 return None, got
-            if not ok or frame is None:
+            if read is None:
                 return (
                     "end of file"
-                    if is_file
+                    if is_file and ended
                     else "the stream stopped (no frame within "
                     f"{self.read_timeout_s:g} s, or the connection closed)"
                 ), got
             now = time.monotonic()
             at = utcnow()
-            if frame.ndim == 2:
-                frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+            frame = read.image
             h, w = frame.shape[:2]
             if not got:
                 got = True
@@ -359,7 +367,6 @@ class CameraDriver(ThreadedDriver):
             if reason is not None:
                 first_pending = False
                 self._request.clear()
-                stream_ms = cap.get(cv2.CAP_PROP_POS_MSEC) if is_file or self.source_kind == "stream" else 0.0
                 self._count("events")
                 self._emit(
                     CameraFrame(
@@ -367,7 +374,7 @@ class CameraDriver(ThreadedDriver):
                         at=at,
                         frame_number=number,
                         captured_at=at,
-                        stream_ms=float(stream_ms) if stream_ms and stream_ms > 0 else None,
+                        stream_ms=read.stream_ms,
                         width=w,
                         height=h,
                         motion=min(1.0, round(pending_motion, 5)),

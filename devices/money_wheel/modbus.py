@@ -31,13 +31,14 @@ addresses ("40001" in a manual is holding register 0). Types: ``uint16``, ``int1
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..tomlfile import error_lines, read_toml
 
 __all__ = [
     "DEFAULT_REGISTER_MAP",
@@ -174,16 +175,10 @@ def register_map_from_option(option: Any) -> EncoderRegisterMap:
     source = "register_map"
     if isinstance(option, (str, Path)):
         source = str(option)
-        try:
-            option = tomllib.loads(Path(option).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ValueError(f"{source}: cannot read the register map: {exc.strerror}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"{source}: not valid TOML: {exc}") from None
+        option = read_toml(option, "the register map")
     if not isinstance(option, Mapping):
         raise ValueError(f"register_map must be 'generic', a table or a .toml path, not {option!r}")
     try:
         return EncoderRegisterMap.model_validate(dict(option))
     except ValidationError as exc:
-        lines = [f"{source}: {'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors()]
-        raise ValueError("\n".join(lines)) from None
+        raise ValueError(error_lines(exc, source)) from None

@@ -1,6 +1,6 @@
 """The overhead roulette camera driver (kind ``roulette-camera``).
 
-Frames (:mod:`.source`) -> :class:`.finder.BallFinder` (rotor angle, balls, pockets) ->
+Frames (:mod:`devices.camera.frames`) -> :class:`.finder.BallFinder` (rotor angle, balls, pockets) ->
 :class:`.tracker.BallTracker` (revolutions, balls at rest, problems) -> events
 (:mod:`.events`), on a thread of its own. A live source that fails, or gives no frame for
 ``frame_timeout`` seconds (a frozen stream), is reported lost (``DeviceDisconnected``) and
@@ -14,8 +14,8 @@ Options (``[tables.devices.options]``, docs/roulette.md):
   tracker's times; ``white_threshold`` (185), ``fret_margin`` (0.12), ``min_quality``
   (0.75): the finder's;
 * ``attach_image`` (true): put the frame (JPEG) on each ``BallsAtRest`` (never journaled);
-* ``frame_timeout`` (2.0), ``reconnect_min`` (0.1), ``reconnect_max`` (5.0), ``fps`` (30, for
-  recordings).
+* ``frame_timeout`` (2.0), ``reconnect_min`` (0.1), ``reconnect_max`` (5.0), ``fps`` (for
+  recordings: a folder's 30, a video's its own).
 
 The camera takes no commands: :meth:`send` refuses every one.
 """
@@ -32,11 +32,11 @@ import numpy as np
 
 from ..abilities import KeepsFrames
 from ..base import DeviceNotConnected, EventSink
+from ..camera.frames import FrameSource, SourceEnded, SourceError, open_source
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
 from .calibration import calibration_from_options
 from .finder import BallFinder, Reading
-from .source import FrameSource, SourceEnded, SourceError, open_source
 from .tracker import BallTracker
 
 __all__ = ["DRIVERS", "RouletteCameraDriver"]
@@ -65,7 +65,7 @@ class RouletteCameraDriver(ThreadedDriver, KeepsFrames):
         frame_timeout: float = 2.0,
         reconnect_min: float = 0.1,
         reconnect_max: float = 5.0,
-        fps: float = 30.0,
+        fps: float | None = None,
         stop_timeout: float = 5.0,
         **options: Any,
     ) -> None:
@@ -90,7 +90,7 @@ class RouletteCameraDriver(ThreadedDriver, KeepsFrames):
             unreadable_s=unreadable_s,
             max_gap_s=max_gap_s,
         )
-        self.source: FrameSource = open_source(url, fps=fps)
+        self.source: FrameSource = open_source(url, fps=fps, bgr=True)
         self.attach_image = bool(attach_image)
         if not 0 < reconnect_min <= reconnect_max:
             raise ValueError("need 0 < reconnect_min <= reconnect_max")
@@ -197,7 +197,7 @@ class RouletteCameraDriver(ThreadedDriver, KeepsFrames):
                 while not stop.is_set():
                     frame = source.read(0.2)
                     if frame is None:
-                        if source.live and time.monotonic() - last_frame > self.frame_timeout:
+                        if not source.finite and time.monotonic() - last_frame > self.frame_timeout:
                             raise SourceError(f"no frame for {self.frame_timeout:g} s")
                         continue
                     last_frame = time.monotonic()

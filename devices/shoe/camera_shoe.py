@@ -2,7 +2,7 @@
 
 Kind ``camera-shoe``. Layers (each usable on its own):
 
-frame source (:mod:`devices.shoe.frames`: frame stream over TCP, cv2.VideoCapture, a folder, a video
+frame source (:mod:`devices.camera.frames`: frame stream over TCP, cv2.VideoCapture, a folder, a video
 file) -> :class:`devices.shoe.vision.FrameAnalyzer` (card finding, straightening, zxing-cpp or pyzbar
 restricted to one symbology) -> :class:`devices.shoe.tracking.CameraTracker` (confirmation, folding,
 unreadable cards; pure) -> ``on_event``.
@@ -89,7 +89,7 @@ class CameraShoeDriver(ThreadedDriver, DecodesImages):
         self.decoder_name = "zxing" if opts.decoder == "zxing-cpp" else opts.decoder
         if self.decoder_name == "pyzbar" and self.symbology == "datamatrix":
             raise ValueError("decoder 'pyzbar' cannot read DataMatrix; use decoder = 'zxing'")
-        from .frames import open_source
+        from ..camera.frames import open_source
 
         open_source(url, fps=opts.fps)  # refuse a URL that names no source now, not on the thread
         self._analyzer: Any = None  # built on the thread: imports OpenCV and the decoder
@@ -215,7 +215,7 @@ class CameraShoeDriver(ThreadedDriver, DecodesImages):
         return self._tracker.observe(obs, now=now, at=at or utcnow(), index=index)
 
     def _run(self, stop: threading.Event) -> None:
-        from .frames import SourceEnded, SourceError, open_source
+        from ..camera.frames import SourceEnded, SourceError, open_source
 
         down_reported = False
         reason: str | None  # why the source is down; None while it runs

@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import sys
+
+from discovery import discover
 
 from .base import CardGame
 from .judge import CardJudge
@@ -20,10 +21,4 @@ __all__ = ["CardGame", "CardJudge", "all_card_games"]
 
 def all_card_games() -> dict[str, CardGame]:
     """The card games of this package, found the way recognition.games finds them (module-level GAMES)."""
-    found: dict[str, CardGame] = {}
-    for info in pkgutil.iter_modules(__path__, __name__ + "."):
-        for game_id, rules in getattr(importlib.import_module(info.name), "GAMES", {}).items():
-            if game_id in found:
-                raise RuntimeError(f"card game id {game_id!r} is defined twice ({info.name})")
-            found[game_id] = rules
-    return dict(sorted(found.items()))
+    return discover(sys.modules[__name__], "GAMES", what="card game id", recursive=False)

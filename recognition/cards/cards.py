@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from recognition.payouts import exact_text
+
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 RED_SUITS = frozenset("HD")
@@ -185,12 +187,8 @@ def check_copies(cards: Iterable[str], shoe: ShoeSpec) -> None:
 # --- exact payouts ----------------------------------------------------------------
 
 
-def odds(value: Fraction | int) -> int | str:
-    """Net odds as the feed writes them: an int when whole, else "n/d" (no floats on the feed)."""
-    f = Fraction(value)
-    if f.denominator == 1:
-        return int(f)
-    return f"{f.numerator}/{f.denominator}"
+#: net odds as the feed writes them: an int when whole, else "n/d" (no floats on the feed)
+odds = exact_text
 
 
 def parse_odds(value: Any) -> Fraction:

@@ -7,7 +7,7 @@ says what is wrong and where.
 
 Payouts are net odds to 1 (the stake comes back on top): an ``int`` when whole,
 otherwise an exact fraction in a string such as ``"7/6"``. Feed messages carry no
-floats (docs/engineering.md), so no payout is ever a float.
+floats (docs/feed.md), so no payout is ever a float.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from fractions import Fraction
 from typing import Any
 
 from recognition.game import BaseGame
+from recognition.payouts import Payout, payout
+from recognition.payouts import as_fraction as as_fraction  # re-exported: the settlement tests use it
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 _FACE_STRINGS = {str(f): f for f in FACES}
-
-Payout = int | str
 
 
 def read_face(value: Any, where: str) -> int:
@@ -70,21 +70,6 @@ def check_derived(result: Mapping[str, Any], key: str, value: Any) -> None:
     """A derived value (a total, ...) that a result carries must agree with the dice."""
     if key in result and result[key] != value:
         raise ValueError(f"the result says {key} = {result[key]!r}, but the dice give {value!r}")
-
-
-def payout(value: int | Fraction) -> Payout:
-    """Net odds to 1 as an int when whole, else the exact fraction as "a/b"."""
-    value = Fraction(value)
-    if value < 0:
-        raise ValueError(f"a payout is never negative: {value}")
-    return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-
-
-def as_fraction(value: Payout) -> Fraction:
-    """The inverse of :func:`payout`: 6 -> 6, "7/6" -> 7/6 (for settlement code and tests)."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError(f"a payout is an int or an 'a/b' string, not {value!r}")
-    return Fraction(value)
 
 
 @dataclass(frozen=True)

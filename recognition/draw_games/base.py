@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from recognition.game import BaseGame, Judge
+from recognition.payouts import exact_text
 
 #: the device kinds whose events the shared DrawJudge understands
 DEVICE_KINDS: tuple[str, ...] = ("modbus-ball-machine", "serial-ball-reader", "camera-ball-reader")
@@ -101,9 +102,8 @@ def exact(value: Any, what: str) -> Fraction:
     return Fraction(text)
 
 
-def as_exact(value: Fraction) -> int | str:
-    """An int when whole, else the reduced ratio as a string ("39/8"): JSON without floats."""
-    return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+#: an int when whole, else the reduced ratio as a string ("39/8"): JSON without floats
+as_exact = exact_text
 
 
 def odds_value(value: Any, what: str = "odds") -> Fraction:

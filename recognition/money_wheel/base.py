@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from recognition.game import BaseGame
+from recognition.payouts import as_fraction, payout
 
 from .calibration import Calibration, Layout, spread
 from .spin import SpinRule
@@ -40,7 +41,6 @@ __all__ = [
     "won",
 ]
 
-Payout = int | str
 
 #: settings every money-wheel table takes (the [tables] settings of the studio configuration)
 COMMON_SETTINGS = (
@@ -58,21 +58,6 @@ COMMON_SETTINGS = (
     "carry_after_void",
     "multipliers",
 )
-
-
-def payout(value: int | Fraction) -> Payout:
-    """Net odds to 1 as an int when whole, else the exact fraction as "a/b"."""
-    value = Fraction(value)
-    if value < 0:
-        raise ValueError(f"a payout is never negative: {value}")
-    return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-
-
-def as_fraction(value: Payout) -> Fraction:
-    """The inverse of :func:`payout` (for settlement code and tests)."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError(f"a payout is an int or an 'a/b' string, not {value!r}")
-    return Fraction(value)
 
 
 def won(bet: str, type_: str, pays: int | Fraction, **more: Any) -> dict[str, Any]:

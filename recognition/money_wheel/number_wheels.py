@@ -28,88 +28,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from ..roulette import AMERICAN, EUROPEAN
 from .base import MoneyWheelGame, payout, won
 
-RED_NUMBERS = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
-AMERICAN_ORDER = (
-    "0",
-    "28",
-    "9",
-    "26",
-    "30",
-    "11",
-    "7",
-    "20",
-    "32",
-    "17",
-    "5",
-    "22",
-    "34",
-    "15",
-    "3",
-    "24",
-    "36",
-    "13",
-    "1",
-    "00",
-    "27",
-    "10",
-    "25",
-    "29",
-    "12",
-    "8",
-    "19",
-    "31",
-    "18",
-    "6",
-    "21",
-    "33",
-    "16",
-    "4",
-    "23",
-    "35",
-    "14",
-    "2",
-)
-EUROPEAN_ORDER = (
-    "0",
-    "32",
-    "15",
-    "19",
-    "4",
-    "21",
-    "2",
-    "25",
-    "17",
-    "34",
-    "6",
-    "27",
-    "13",
-    "36",
-    "11",
-    "30",
-    "8",
-    "23",
-    "10",
-    "5",
-    "24",
-    "16",
-    "33",
-    "1",
-    "20",
-    "14",
-    "31",
-    "9",
-    "22",
-    "18",
-    "29",
-    "7",
-    "28",
-    "12",
-    "35",
-    "3",
-    "26",
-)
+# the roulette wheels' colours and orders are the defaults (see above): one copy, recognition.roulette's
+RED_NUMBERS = frozenset(int(n) for n in EUROPEAN.red)
+AMERICAN_ORDER = AMERICAN.order
+EUROPEAN_ORDER = EUROPEAN.order
 RED, BLACK, GREEN = "red", "black", "green"
 
 Wins = Callable[[int | None, str], bool]

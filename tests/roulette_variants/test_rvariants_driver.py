@@ -12,10 +12,10 @@ from typing import Any
 import cv2
 import pytest
 
+from devices.camera.frames import HEADER, open_source
 from devices.events import BallLaunched, DeviceConnected, DeviceDisconnected
 from devices.overhead_camera.driver import RouletteCameraDriver
 from devices.overhead_camera.events import BallsAtRest, BallSpin
-from devices.overhead_camera.source import HEADER, open_source
 from devices.registry import all_drivers
 from simulators.roulette_camera import (
     BallPose,

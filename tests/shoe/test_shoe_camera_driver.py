@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from devices.base import DeviceNotConnected
+from devices.camera.frames import pack_frame
 from devices.events import CardDrawn
 from devices.registry import driver_class
 from devices.shoe.camera_shoe import CameraShoeDriver
-from devices.shoe.frames import pack_frame
 from devices.shoe.vendor_table import default_vendor_table
 from simulators.shoe import CardRenderer, Imaging, Shoe, ShoeSimulator
 
