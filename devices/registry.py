@@ -27,7 +27,8 @@ def all_drivers() -> dict[str, type[Driver]]:
         if info.name == __name__:
             continue
         module = importlib.import_module(info.name)
-        for kind, cls in getattr(module, "DRIVERS", {}).items():
+        registered: dict[str, type[Driver]] = getattr(module, "DRIVERS", {})  # discovery, not an ability
+        for kind, cls in registered.items():
             if kind in found and found[kind] is not cls:
                 raise RuntimeError(f"device kind {kind!r} is defined twice ({info.name})")
             found[kind] = cls

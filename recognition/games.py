@@ -23,7 +23,8 @@ def all_games() -> dict[str, GameRules]:
         if info.name == __name__:
             continue
         module = importlib.import_module(info.name)
-        for game_id, rules in getattr(module, "GAMES", {}).items():
+        registered: dict[str, GameRules] = getattr(module, "GAMES", {})  # discovery, not an ability
+        for game_id, rules in registered.items():
             if game_id in found and found[game_id] is not rules:
                 raise RuntimeError(f"game id {game_id!r} is defined twice ({info.name})")
             if game_id != rules.game_id:

@@ -63,6 +63,7 @@ from devices.events import (
     WheelStatus,
 )
 from recognition.game import (
+    BaseJudge,
     CloseBetting,
     Decision,
     Hold,
@@ -146,7 +147,7 @@ class _Game:
     number: str | None = None  # the certified number
 
 
-class SS2SpinJudge:
+class SS2SpinJudge(BaseJudge):
     """Turns one SS2 wheel's events into round decisions (the :class:`recognition.game.Judge` protocol)."""
 
     def __init__(

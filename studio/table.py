@@ -41,6 +41,7 @@ from recognition.game import (
     GameRules,
     Hold,
     Note,
+    OpeningCheck,
     OpenRound,
     PlayerDecision,
     Release,
@@ -140,6 +141,11 @@ def _result_words(result: Any) -> str:
     return str(result)
 
 
+def _device_of(cause: object) -> str | None:
+    """The device whose event caused a decision (None: a round signal, a player decision, a person)."""
+    return cause.device_id if isinstance(cause, DeviceEvent) else None
+
+
 @dataclass
 class DeviceSlot:
     device_id: str
@@ -181,7 +187,7 @@ class Table:
         self.devices: dict[str, DeviceSlot] = {d.device_id: d for d in devices or []}
         self.settings = dict(judge_settings or {})
         self.judge = game.new_judge(**self.settings)
-        self.pacing = getattr(game, "pacing", "device")
+        self.pacing = game.pacing
         self.betting_seconds = betting_seconds
         self.auto_round_seconds = auto_round_seconds
         self.clock = clock
@@ -201,12 +207,12 @@ class Table:
         self.closing = False
         self._rng = secrets.SystemRandom()
         # a game that defines an opening check (a ball draw's ball-set check) opens no round until one passes
-        self.needs_opening_check = require_opening_check and callable(getattr(game, "opening_check", None))
+        self.needs_opening_check = require_opening_check and game.opening_check is not None
         self.opening_check_passed = not self.needs_opening_check
-        self.opening_check: Any = None
+        self.opening_check: OpeningCheck | None = None
         self.last_opening_report: dict[str, Any] | None = None
         # player decisions (blackjack, draw poker): the open windows of the open round, each with its timer
-        self.has_decisions = bool(getattr(game, "has_decisions", False))
+        self.has_decisions = game.has_decisions
         self.decision_seconds = decision_seconds
         self.windows: dict[str, DecisionWindow] = {}
         self._answering: tuple[str, dict[str, Any] | str | None] | None = (
@@ -214,14 +220,12 @@ class Table:
         )
         self._answer: tuple[DecisionTaken, Future] | DecisionRefused | None = None
         # a judge with `prepare` gets its device events prepared on a worker thread, fed in order on the loop
-        prepare = getattr(self.judge, "prepare", None)
-        self._prepare: Callable[[Any], Any] | None = prepare if callable(prepare) else None
+        self._prepare = self.judge.prepare
         self._preparer: ThreadPoolExecutor | None = None
         self._pipeline: deque[tuple[Future | None, Callable[[Future | None], None]]] = deque()
         self._feeding = 0
         self._draining = False
-        status = getattr(self.judge, "status", None)
-        self._status: Callable[[], Any] | None = status if callable(status) else None
+        self._status = self.judge.status
         self.judge_status: dict[str, Any] | None = None
         # maintenance mode: device tests (a test spin, a test deal) never become published rounds
         self.maintenance: dict[str, Any] | None = None
@@ -260,7 +264,7 @@ class Table:
 
     def start(self) -> None:
         """Called once the loop runs: a dealer-paced table with auto rounds opens its first round."""
-        if self.needs_opening_check is False and callable(getattr(self.game, "opening_check", None)):
+        if self.needs_opening_check is False and self.game.opening_check is not None:
             self.journal.append(
                 "note",
                 {
@@ -490,7 +494,7 @@ class Table:
             if self.round is None or self.round.is_final:
                 self._note("void_without_round", f"{d.code}: {d.message} (no open round)")
                 return
-            self._void(d.code, d.message, self._source({"device_id": getattr(cause, "device_id", None)}))
+            self._void(d.code, d.message, self._source({"device_id": _device_of(cause)}))
         elif isinstance(d, SendCommand):
             if d.device_role is not None:
                 slot = next((s for s in self.devices.values() if s.role == d.device_role), None)
@@ -501,7 +505,7 @@ class Table:
                     return
                 self._send(d.command, slot.device_id)
             else:
-                self._send(d.command, getattr(cause, "device_id", None))
+                self._send(d.command, _device_of(cause))
         elif isinstance(d, Note):
             self._note(d.code, d.message)
         elif isinstance(d, AskDecision):
@@ -654,13 +658,12 @@ class Table:
         r = self.round
         assert r is not None
         r = r.void(code, message)
-        terms = getattr(self.game, "void_terms", None)
         feed = self._message(
             "void",
             r,
             reason={"code": code, "message": message},
             source=source,
-            outcome=terms(code) if callable(terms) else None,
+            outcome=self.game.void_terms(code),
         )
         if feed is None:
             return
@@ -1024,11 +1027,12 @@ class Table:
 
     def start_opening_check_by(self, by: str) -> None:
         """Start the check (e.g. every ball read once); the table's device events feed it until it is finished."""
-        if not callable(getattr(self.game, "opening_check", None)):
+        make_check = self.game.opening_check
+        if make_check is None:
             raise RoundError(f"{self.game.game_id} has no opening check")
         if self.round is not None and not self.round.is_final:
             raise RoundError(f"round {self.round.round_number} of table {self.table_id} is still open")
-        self.opening_check = self.game.opening_check({s.role: s.driver for s in self.devices.values()})
+        self.opening_check = make_check({s.role: s.driver for s in self.devices.values()})
         self.opening_check_passed = False
         self._operator("start_opening_check", by)
 
@@ -1222,10 +1226,8 @@ class Table:
         """A new judge, as at start-up: no state of a test game carries into the real rounds."""
         self._pipeline.clear()  # events prepared for the old judge were journaled and belong to the tests
         self.judge = self.game.new_judge(**self.settings)
-        prepare = getattr(self.judge, "prepare", None)
-        self._prepare = prepare if callable(prepare) else None
-        status = getattr(self.judge, "status", None)
-        self._status = status if callable(status) else None
+        self._prepare = self.judge.prepare
+        self._status = self.judge.status
         self.judge_status = None
         if self._status is not None:
             self._update_status()
@@ -1268,7 +1270,8 @@ class Table:
     def _maintenance_decision(self, d: Decision, cause: Any) -> None:
         """Journal and show what the judge would have done; do none of it."""
         data: dict[str, Any] = {"decision": d.kind, **d.model_dump(mode="json", exclude={"kind"})}
-        data["device_id"] = getattr(cause, "device_id", None)
+        data["device_id"] = _device_of(cause)
+        # every event's discriminator (the DeviceEvent base class does not declare it)
         data["cause"] = getattr(cause, "kind", None)
         summary = self._maintenance_summary(d, data)
         data["summary"] = summary

@@ -26,6 +26,7 @@ from devices.events import CardDrawn
 from recognition.game import (
     AskDecision,
     BaseGame,
+    BaseJudge,
     DecisionRefused,
     DecisionTaken,
     Hold,
@@ -56,7 +57,7 @@ def total(cards: list[str]) -> int:
     return t
 
 
-class HitStandJudge:
+class HitStandJudge(BaseJudge):
     def __init__(self) -> None:
         self.round_number = 0
         self.phase = "idle"  # idle, betting, dealing, deciding, done
