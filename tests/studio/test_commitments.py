@@ -112,7 +112,7 @@ def test_four_eyes_and_pacing_are_enforced(tmp_path):
     with pytest.raises(RoundError, match="still open"):
         table.open_round_by("dealer-ann")
     # a judge that never certifies, so the round stays in play after betting closes
-    table.judge = type("Silent", (), {"feed": lambda self, e: []})()
+    table.judge = type("Silent", (BaseJudge,), {"feed": lambda self, e: []})()
     table.close_betting_by("dealer-ann")
     with pytest.raises(RoundError, match="supervisor"):
         table.void_by("dealer_void", "Dice off the table", by="dealer-ann")
