@@ -233,7 +233,7 @@ def _game_seats(game_id: str) -> tuple[str, ...]:
         from recognition.games import GAMES
 
         game = GAMES[game_id]
-    except Exception:
+    except KeyError:  # not a registered game: the platform's usual seven seats
         return SEVEN_SEATS
     return () if game.common_hand else tuple(game.seats)
 
