@@ -40,8 +40,8 @@ class Holds:
             t.lifecycle.step(r.hold(code, message), "hold")
         else:
             self.table_holds[code] = message
-            t._note("table_hold", f"{code}: {message}")
-        t._emit("hold", {"code": code, "message": message})
+            t.note("table_hold", f"{code}: {message}")
+        t.emit("hold", {"code": code, "message": message})
 
     def release(self, code: str, by: str | None = None) -> None:
         t = self.t
@@ -83,7 +83,7 @@ class OpeningGate:
             return
         try:
             if self.check.feed(event):
-                self.t._emit("opening_check", self.check.report().as_dict())
+                self.t.emit("opening_check", self.check.report().as_dict())
         except Exception:
             log.exception("table %s: opening check failed on %s", self.t.table_id, event)
 
@@ -97,7 +97,7 @@ class OpeningGate:
             raise RoundError(f"round {r.round_number} of table {t.table_id} is still open")
         self.check = make_check(t.slots.drivers_by_role())
         self.passed = False
-        t._operator("start_opening_check", by)
+        t.operator("start_opening_check", by)
 
     def finish_by(self, by: str) -> dict[str, Any]:
         t = self.t
@@ -112,7 +112,7 @@ class OpeningGate:
             {"by": by, "report": report, "devices": t.slots.serials_by_role()},
             table_id=t.table_id,
         )
-        t._emit("opening_check", report)
+        t.emit("opening_check", report)
         if self.passed:
             t.lifecycle.schedule_auto_open()
         return report

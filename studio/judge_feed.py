@@ -108,7 +108,7 @@ class JudgeFeed:
                 decisions = self.judge.feed(fed)
             except Exception as exc:  # a judge bug must not take the table down
                 log.exception("table %s: judge failed on %s", self.t.table_id, item)
-                self.t._refused("judge_error", f"the game rules failed on {item.kind}: {exc}")
+                self.t.refused("judge_error", f"the game rules failed on {item.kind}: {exc}")
                 return
             for decision in decisions:
                 self.apply(decision, item)
@@ -131,7 +131,7 @@ class JudgeFeed:
         try:
             self._apply(d, cause)
         except RoundError as exc:
-            self.t._refused(d.kind, str(exc))
+            self.t.refused(d.kind, str(exc))
 
     def _apply(self, d: Decision, cause: object) -> None:
         t = self.t
@@ -152,13 +152,13 @@ class JudgeFeed:
             t.holds.release(d.code)
         elif isinstance(d, Void):
             if t.round is None or t.round.is_final:
-                t._note("void_without_round", f"{d.code}: {d.message} (no open round)")
+                t.note("void_without_round", f"{d.code}: {d.message} (no open round)")
                 return
             life.void(d.code, d.message, t.slots.source({"device_id": device_of(cause)}))
         elif isinstance(d, SendCommand):
             self._send_command(d, cause)
         elif isinstance(d, Note):
-            t._note(d.code, d.message)
+            t.note(d.code, d.message)
         elif isinstance(d, AskDecision):
             t.decisions.open_window(d)
         elif isinstance(d, DecisionTaken):
@@ -173,7 +173,7 @@ class JudgeFeed:
             return
         slot = t.slots.by_role(d.device_role)
         if slot is None:
-            t._refused("send_command", f"no device with the role {d.device_role!r} for {d.command!r}")
+            t.refused("send_command", f"no device with the role {d.device_role!r} for {d.command!r}")
             return
         t.slots.send(d.command, slot.device_id)
 
@@ -215,7 +215,7 @@ class JudgeFeed:
                 fed = self.judge.prepare(event)
         except Exception as exc:  # journaled like a judge error; the judge gets the raw event
             log.exception("table %s: prepare failed on %s", self.t.table_id, event)
-            self.t._refused("judge_error", f"the game rules failed preparing {kind_of(event)}: {exc}")
+            self.t.refused("judge_error", f"the game rules failed preparing {kind_of(event)}: {exc}")
             fed = event
         self.feed_now(fed, event)
 
@@ -251,7 +251,7 @@ class JudgeFeed:
         status = self._with_deadlines(raw) if isinstance(raw, dict) else None
         if status != self.judge_status:
             self.judge_status = status
-            self.t._emit("judge", {"judge": status})
+            self.t.emit("judge", {"judge": status})
 
     def _with_deadlines(self, raw: dict[str, Any]) -> dict[str, Any]:
         status = dict(raw)

@@ -119,7 +119,7 @@ class Maintenance:
             self._begin_test_round()
         else:
             t.fresh_judge()
-        t._emit("maintenance", {**state, "decisions": list(self.decisions) if on else []})
+        t.emit("maintenance", {**state, "decisions": list(self.decisions) if on else []})
         if not on:
             t.lifecycle.schedule_auto_open()
         return {**state, "decisions": list(self.decisions) if on else []}
@@ -195,7 +195,7 @@ class Maintenance:
         data["message"] = f"Maintenance: {summary} - not published"
         t.journal.append("maintenance_decision", data, table_id=t.table_id)
         self.decisions.appendleft({"at": rfc3339(t.clock()), **data})
-        t._emit("maintenance_decision", data)
+        t.emit("maintenance_decision", data)
         if isinstance(d, (ResultReady, Void)):
             self._end_test_round(
                 "voided"

@@ -136,7 +136,7 @@ class RoundLifecycle:
         self._commit_extras(r)
         if t.pacing == "dealer" and t.betting_seconds > 0:
             self.betting_closes_at = t.clock() + timedelta(seconds=t.betting_seconds)
-            t._schedule(t.betting_seconds, partial(self._betting_timer, r.round_id))
+            t.schedule(t.betting_seconds, partial(self._betting_timer, r.round_id))
         self.signal("round_opened")
         return r
 
@@ -183,7 +183,7 @@ class RoundLifecycle:
         """A dealer-paced table with auto rounds opens its next round after `auto_round_seconds`."""
         t = self.t
         if t.pacing == "dealer" and t.auto_round_seconds is not None:
-            t._schedule(t.auto_round_seconds, self._auto_open)
+            t.schedule(t.auto_round_seconds, self._auto_open)
 
     def _auto_open(self) -> None:
         t = self.t
@@ -191,7 +191,7 @@ class RoundLifecycle:
             return  # paused: turning maintenance off starts the timer again
         if self.round is None or self.round.is_final:
             if t.slots.lost or not t.opening.passed:
-                t._schedule(1.0, self._auto_open)  # wait for the devices to come back
+                t.schedule(1.0, self._auto_open)  # wait for the devices to come back
                 return
             t.apply_action(lambda: self.open_round(None, by="timer"))
 
@@ -204,7 +204,7 @@ class RoundLifecycle:
             data["by"] = by
         # the record is the round's projection plus the step keys: the journal stores its text once for both
         t.journal.append("round_state", data, table_id=t.table_id, round_id=r.round_id, round_projection=data)
-        t._emit("round", data)
+        t.emit("round", data)
         if r.is_final:
             t.decisions.close_windows()
             self.signal("round_ended")
@@ -294,7 +294,7 @@ class RoundLifecycle:
             if self.round is not None and not self.round.is_final:
                 t.holds.hold("invalid_message", f"The {kind} could not be published: {exc}")
             else:
-                t._refused(kind, str(exc))
+                t.refused(kind, str(exc))
             return None
         return message
 
@@ -311,14 +311,14 @@ class RoundLifecycle:
         )
         if refusal is not None:
             raise RoundError(refusal)
-        t._operator("open_round", by)
+        t.operator("open_round", by)
         return self.open_round(None, by=by)
 
     def void_by(self, code: str, message: str, by: str, approved_by: str | None = None) -> Round:
         r = self.current("void")
         if r.state is not RoundState.BETTING_OPEN:
             four_eyes(by, approved_by, "a void after betting closed")
-        self.t._operator("void", by, approved_by, code=code, message=message)
+        self.t.operator("void", by, approved_by, code=code, message=message)
         people = [p for p in (by, approved_by) if p]
         self.void(code, message, {"type": "manual", "people": people}, by=by)
         return self.current_or_last()
@@ -329,7 +329,7 @@ class RoundLifecycle:
         r = self.current("enter a result")
         result = t.game.validate_result(result)
         outcome = t.game.outcome(result, self.draw.extras if self.draw else None)
-        t._operator("manual_result", by, approved_by, result=result, reason=reason)
+        t.operator("manual_result", by, approved_by, result=result, reason=reason)
         if r.state is RoundState.BETTING_OPEN:
             r = r.close_betting()
             self.step(r, "close_betting", by=by)
@@ -371,9 +371,7 @@ class RoundLifecycle:
         )
         if message is None:
             raise RoundError("the correction could not be published")
-        t._operator(
-            "correct", approved_by[0], approved_by[1], round_id=round_id, result=result, reason=reason
-        )
+        t.operator("correct", approved_by[0], approved_by[1], round_id=round_id, result=result, reason=reason)
         if current:
             self.round = r
         data = r.projection()
@@ -382,7 +380,7 @@ class RoundLifecycle:
             "round_state", data, table_id=t.table_id, round_id=r.round_id, round_projection=r.projection()
         )
         t.journal.append_feed(message, checked=True)
-        t._emit("round", data)
+        t.emit("round", data)
         return r
 
     def current_or_last(self) -> Round:

@@ -89,7 +89,7 @@ class Table:
         self.closing = False
         self.lifecycle = RoundLifecycle(self)
         self.slots = DeviceSlots(
-            table_id, journal, devices or [], emit=self._emit, open_round_id=self.lifecycle.open_round_id
+            table_id, journal, devices or [], emit=self.emit, open_round_id=self.lifecycle.open_round_id
         )
         self.holds = Holds(self)
         self.opening = OpeningGate(self, required=require_opening_check)
@@ -123,7 +123,7 @@ class Table:
     def journal_failed(self) -> None:
         """The journal stopped (Studio calls this on the loop): the table holds and says why. Nothing more can be
         journaled, so nothing more is judged either."""
-        self._emit("status", {"state": "paused", "reason": self.paused_reason})
+        self.emit("status", {"state": "paused", "reason": self.paused_reason})
 
     def fresh_judge(self) -> None:
         """A new judge, as at start-up: no state of a test game carries into the real rounds."""
@@ -136,15 +136,14 @@ class Table:
 
     def device_event(self, event: DeviceEvent) -> None:
         data = event.model_dump(mode="json")
-        if (
-            self.journal.failure is not None
-        ):  # what cannot be journaled is not judged (paused_reason says why)
-            self._emit("device", data)
+        # what cannot be journaled is not judged (paused_reason says why)
+        if self.journal.failure is not None:
+            self.emit("device", data)
             return
         self.journal.append(
             "device_event", data, table_id=self.table_id, round_id=self.lifecycle.open_round_id(), at=event.at
         )
-        self._emit("device", data)
+        self.emit("device", data)
         self.opening.feed(event)
         if isinstance(event, DeviceDisconnected):
             self.slots.device_state(event.device_id, f"disconnected: {event.reason}; reconnecting")
@@ -165,10 +164,10 @@ class Table:
         try:
             return action()
         except RoundError as exc:
-            self._refused("action", str(exc))
+            self.refused("action", str(exc))
             raise
 
-    def _operator(self, action: str, by: str, approved_by: str | None = None, **details: Any) -> None:
+    def operator(self, action: str, by: str, approved_by: str | None = None, **details: Any) -> None:
         data = {"action": action, "by": by, **details}
         if approved_by:
             data["approved_by"] = approved_by
@@ -190,7 +189,7 @@ class Table:
     def close_betting_by(self, by: str) -> Round:
         if self.pacing != "dealer":
             raise RoundError(f"table {self.table_id} plays {self.game.game_id}: its device closes betting")
-        self._operator("close_betting", by)
+        self.operator("close_betting", by)
         self.lifecycle.close_betting(by=by)
         return self.lifecycle.current_or_last()
 
@@ -205,7 +204,7 @@ class Table:
 
     def release_by(self, code: str, by: str) -> Round | None:
         """The dealer confirms a held condition is resolved (e.g. a re-read card)."""
-        self._operator("release", by, code=code)
+        self.operator("release", by, code=code)
         self.holds.release(code, by=by)
         return self.round
 
@@ -217,7 +216,7 @@ class Table:
         slot = self.slots.by_role(role)
         if slot is None:
             raise RoundError(f"table {self.table_id} has no device with the role {role!r}")
-        self._operator("device_command", by, role=role, command=command)
+        self.operator("device_command", by, role=role, command=command)
         self.slots.send(command, slot.device_id, by=by)
 
     def set_maintenance_by(self, by: str, on: bool, reason: str) -> dict[str, Any]:
@@ -331,9 +330,9 @@ class Table:
     def in_maintenance(self) -> bool:
         return self.maintenance.on
 
-    # --- bookkeeping -----------------------------------------------------------------------
+    # --- what the parts share: timers, notes, refusals and the listeners -------------------
 
-    def _schedule(self, delay: float, fn: Callable[[], None]) -> asyncio.TimerHandle | None:
+    def schedule(self, delay: float, fn: Callable[[], None]) -> asyncio.TimerHandle | None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -352,16 +351,16 @@ class Table:
         except Exception:
             log.exception("table %s: timer failed", self.table_id)
 
-    def _note(self, code: str, message: str) -> None:
+    def note(self, code: str, message: str) -> None:
         self.journal.append(
             "note",
             {"code": code, "message": message},
             table_id=self.table_id,
             round_id=self.lifecycle.open_round_id(),
         )
-        self._emit("note", {"code": code, "message": message})
+        self.emit("note", {"code": code, "message": message})
 
-    def _refused(self, action: str, message: str) -> None:
+    def refused(self, action: str, message: str) -> None:
         log.warning("table %s: refused %s: %s", self.table_id, action, message)
         self.last_error = message
         self.journal.append(
@@ -370,9 +369,9 @@ class Table:
             table_id=self.table_id,
             round_id=self.lifecycle.open_round_id(),
         )
-        self._emit("refused", {"action": action, "message": message})
+        self.emit("refused", {"action": action, "message": message})
 
-    def _emit(self, what: str, data: dict[str, Any]) -> None:
+    def emit(self, what: str, data: dict[str, Any]) -> None:
         for listener in list(self.listeners):
             try:
                 listener(what, data)

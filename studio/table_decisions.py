@@ -81,7 +81,7 @@ class Decisions:
         t = self.t
         r = t.lifecycle.current("open a decision window")
         if d.window in self.windows:
-            t._note("window_reopened", f"the rules asked again for the open window {d.window}; ignored")
+            t.note("window_reopened", f"the rules asked again for the open window {d.window}; ignored")
             return
         deadline = t.clock() + timedelta(seconds=self.decision_seconds)
         message = t.lifecycle.message(
@@ -105,8 +105,8 @@ class Decisions:
         )
         self.windows[d.window] = w
         t.journal.append_feed(message, checked=True)
-        w.timer = t._schedule(self.decision_seconds, partial(self._window_timeout, r.round_id, d.window))
-        t._emit("decision_window", w.as_dict())
+        w.timer = t.schedule(self.decision_seconds, partial(self._window_timeout, r.round_id, d.window))
+        t.emit("decision_window", w.as_dict())
 
     def taken(self, d: DecisionTaken) -> None:
         t = self.t
@@ -142,7 +142,7 @@ class Decisions:
         committed = t.journal.append_feed(message, checked=True)
         if self._answering is not None and self._answer is None:
             self._answer = (d, committed)
-        t._emit("decision", {k: message[k] for k in ("window", "seat", "hand", "action", "cards", "by")})
+        t.emit("decision", {k: message[k] for k in ("window", "seat", "hand", "action", "cards", "by")})
 
     def judge_refused(self, d: DecisionRefused) -> None:
         if self._answering is not None and self._answer is None:
@@ -164,7 +164,7 @@ class Decisions:
         t = self.t
         data = {"client": client, "body": body, "code": code, "message": message, "status": status}
         t.journal.append("decision_refused", data, table_id=t.table_id, round_id=t.lifecycle.open_round_id())
-        t._emit("decision_refused", data)
+        t.emit("decision_refused", data)
 
     def close_windows(self) -> None:
         for w in self.windows.values():
@@ -180,7 +180,7 @@ class Decisions:
             return
         early = (w.deadline - t.clock()).total_seconds()
         if early > 0:  # the loop's timer may fire a little early: never apply a default before its deadline
-            w.timer = t._schedule(early + 0.001, lambda: self._window_timeout(round_id, window))
+            w.timer = t.schedule(early + 0.001, lambda: self._window_timeout(round_id, window))
             return
         pd = PlayerDecision(
             round_number=r.round_number,
