@@ -9,8 +9,10 @@ spots a result wins. Everything here is pure: no I/O, no clock, no randomness.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, Literal, Protocol, Union
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -152,20 +154,20 @@ class DecisionRefused(_Decision):
     message: str
 
 
-Decision = Union[
-    OpenRound,
-    CloseBetting,
-    StartPlay,
-    ResultReady,
-    Hold,
-    Release,
-    Void,
-    SendCommand,
-    Note,
-    AskDecision,
-    DecisionTaken,
-    DecisionRefused,
-]
+Decision = (
+    OpenRound
+    | CloseBetting
+    | StartPlay
+    | ResultReady
+    | Hold
+    | Release
+    | Void
+    | SendCommand
+    | Note
+    | AskDecision
+    | DecisionTaken
+    | DecisionRefused
+)
 
 
 class PlayerDecision(BaseModel):
@@ -193,30 +195,101 @@ class PlayerDecision(BaseModel):
 class Judge(Protocol):
     """Turns one table's device events (and the table's round signals), in order, into decisions.
 
-    Optional extras a judge may have (the table uses them when present):
-
-    * `prepare(event) -> Any`: heavy, pure, thread-safe work on a device event (a camera frame's vision),
-      run by the table on a worker thread, in order; the table then calls `feed` with what it returned.
-      `feed` must still accept the raw event.
-    * `status() -> dict | None`: what the dealer must know now, shown on the console, e.g.
-      {"next": {"position": ..., "label": ...} | None, "awaiting": [{"window", "seat", "hand", "allowed", "default"}]}.
-    * feeding a `PlayerDecision` (games with player decisions): answers with DecisionTaken or
-      DecisionRefused first, then any other decisions.
+    `feed` takes a device event, a `RoundSignal`, what `prepare` made of a device event, or (games with
+    player decisions) a `PlayerDecision`, which it answers with DecisionTaken or DecisionRefused first, then
+    any other decisions. The optional abilities are declared, defaulted members (`BaseJudge` has the defaults):
+    None means the judge has not got that ability.
     """
 
-    def feed(self, event: DeviceEvent | RoundSignal) -> list[Decision]: ...
+    def feed(self, event: Any) -> list[Decision]: ...
+
+    @property
+    def prepare(self) -> Callable[[DeviceEvent], Any] | None:
+        """Heavy, pure, thread-safe work on a device event (a camera frame's vision), run by the table on a
+        worker thread, in order; the table then feeds what it returned. `feed` must still accept the raw event.
+        None: the table feeds device events as they come, on the loop."""
+        ...
+
+    @property
+    def status(self) -> Callable[[], dict[str, Any] | None] | None:
+        """What the dealer must know now, shown on the console, e.g. {"next": {"position", "label"} | None,
+        "awaiting": [{"window", "seat", "hand", "allowed", "default"}]}. None: the judge has nothing to show."""
+        ...
+
+
+class BaseJudge:
+    """Defaults of a judge's optional abilities: no preparation off the loop, no status for the dealer.
+
+    A judge defines `def prepare(self, event)` or `def status(self)` to have the ability."""
+
+    prepare: Callable[[DeviceEvent], Any] | None = None
+    status: Callable[[], dict[str, Any] | None] | None = None
+
+    def feed(self, event: Any) -> list[Decision]:
+        raise NotImplementedError
 
 
 Pacing = Literal["device", "dealer"]
 
 
+class OpeningCheck(Protocol):
+    """A check the table must pass before it opens (a ball draw's ball-set check): fed every device event
+    while it runs (True: its report changed); its report has `ok`, `message` and `as_dict()` (journaled)."""
+
+    def feed(self, event: Any) -> bool: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+    def report(self) -> Any: ...
+
+
+#: a game's opening check, made from the table's drivers by role (None for a device not started)
+OpeningCheckFactory = Callable[[Mapping[str, Any]], OpeningCheck]
+
+
 class GameRules(Protocol):
+    """What the studio needs of a game. Every member is declared here; the optional abilities have defaults
+    (`BaseGame`), so the studio calls them rather than asking whether a game has them."""
+
     game_id: str
     #: device kinds whose events the judge understands
     device_kinds: tuple[str, ...]
     #: "device": the device opens rounds and closes betting (an SS2 wheel in arcade mode);
     #: "dealer": the table opens rounds and closes betting (dealer button or betting timer)
     pacing: Pacing
+
+    @property
+    def has_decisions(self) -> bool:
+        """Players decide during the round (blackjack, draw poker): the judge asks with `AskDecision`."""
+        ...
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The seats of a decision game with seats, in deal order; () for none."""
+        ...
+
+    @property
+    def common_hand(self) -> bool:
+        """A decision game with one common player hand (no seats to sit at)."""
+        ...
+
+    @property
+    def opening_check(self) -> OpeningCheckFactory | None:
+        """The check a table of this game must pass before it opens (a ball draw: every ball read once);
+        None: the table opens at once."""
+        ...
+
+    @property
+    def time_scale_setting(self) -> str | None:
+        """The judge setting that says how much faster than real time the device's events come (a simulator
+        at speed N), so timing checks scale back; None: the judge checks no timings."""
+        ...
+
+    @property
+    def untimed_settings(self) -> Mapping[str, Any]:
+        """Judge settings for events without real timings (a capture replayed from a file)."""
+        ...
 
     def new_judge(self, **settings: Any) -> Judge: ...
 
@@ -233,35 +306,41 @@ class GameRules(Protocol):
         generator when the round opens and committed on the feed before betting closes; None if none."""
         ...
 
+    def void_terms(self, code: str) -> dict[str, Any] | None:
+        """What a round void for reason `code` settles beyond every bet returned; None: the bets returned."""
+        ...
+
+    def check_devices(self, settings: Mapping[str, Any], kinds: Mapping[str, str]) -> None:
+        """Check a table's settings against its devices (role -> kind); raise ValueError saying what is wrong."""
+        ...
+
     def evaluate(self, item: dict[str, Any]) -> dict[str, Any]:
         """Re-check a recorded round for auditors (`studio evaluate`): the item without its "id"
         (e.g. {"cards": [...]}, {"dice": [...]}, {"number": "17"}, optionally "extras") ->
         {"result": ..., "outcome": ...}; raise ValueError saying what is wrong."""
         ...
 
-
-class OpeningCheck(Protocol):
-    """A check the table must pass before it opens (a ball draw's ball-set check): fed every device event
-    while it runs; its report has `ok`, `message` and `as_dict()` (journaled)."""
-
-    def feed(self, event: Any) -> bool: ...
-
-    @property
-    def complete(self) -> bool: ...
-
-    def report(self) -> Any: ...
+    def evaluate_json(self, line: str) -> str | None:
+        """A fast path of `studio evaluate`: the exact output line for an input line, or None (not handled:
+        the CLI goes through `evaluate`)."""
+        ...
 
 
 class BaseGame:
-    """Defaults for a game module: device pacing, no computer draws, evaluate = validate + outcome.
-
-    A game whose table must pass a check before it opens also defines
-    `opening_check(devices: dict[role, driver or None]) -> OpeningCheck`.
-    """
+    """Defaults for a game module: device pacing, no computer draws, evaluate = validate + outcome, and none
+    of the optional abilities (no player decisions, no opening check, no timing checks)."""
 
     game_id: str = ""
     device_kinds: tuple[str, ...] = ()
     pacing: Pacing = "device"
+    has_decisions: bool = False
+    seats: tuple[str, ...] = ()
+    common_hand: bool = False
+    #: a game whose table must pass a check before it opens defines
+    #: `def opening_check(self, devices: Mapping[role, driver or None]) -> OpeningCheck`
+    opening_check: OpeningCheckFactory | None = None
+    time_scale_setting: str | None = None
+    untimed_settings: ClassVar[Mapping[str, Any]] = MappingProxyType({})
 
     def new_judge(self, **settings: Any) -> Judge:
         raise NotImplementedError
@@ -281,7 +360,13 @@ class BaseGame:
         the bets returned, nothing more (the feed's void outcome is then null)."""
         return None
 
+    def check_devices(self, settings: Mapping[str, Any], kinds: Mapping[str, str]) -> None:
+        return None
+
     def evaluate(self, item: dict[str, Any]) -> dict[str, Any]:
         extras = item.get("extras")
         result = self.validate_result({k: v for k, v in item.items() if k != "extras"})
         return {"result": result, "outcome": self.outcome(result, extras)}
+
+    def evaluate_json(self, line: str) -> str | None:
+        return None

@@ -31,5 +31,5 @@ def as_fraction(value: Payout) -> Fraction:
     """The inverse of :func:`payout`: 6 -> 6, "7/6" -> 7/6 (for settlement code and tests)."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         # ValueError, not TypeError: a bad result from outside is refused like any other bad value
-        raise ValueError(f"a payout is an int or an 'a/b' string, not {value!r}")  # noqa: TRY004
+        raise ValueError(f"a payout is an int or an 'a/b' string, not {value!r}")
     return Fraction(value)

@@ -69,6 +69,7 @@ from devices.events import (
     WheelWarningCode,
 )
 from recognition.game import (
+    BaseJudge,
     CloseBetting,
     Decision,
     Hold,
@@ -154,7 +155,7 @@ class _Game:
     number: str | None = None  # the certified number
 
 
-class WheelJudge:
+class WheelJudge(BaseJudge):
     """Turns one roulette wheel's events into round decisions (the :class:`recognition.game.Judge` protocol)."""
 
     def __init__(

@@ -715,6 +715,9 @@ class BallReaderSimulator:
     while the ball is in its field; the driver folds the repeats).
     """
 
+    #: plays no dealer's part (studio.simulated.Simulator)
+    table_event: Callable[[str, dict[str, Any]], None] | None = None
+
     def __init__(
         self,
         *,
@@ -794,6 +797,9 @@ class BallCameraSimulator:
     For each ball it sends ``frames_per_ball`` frames with the code (a real camera sees the
     ball in several frames), a misread sends frames whose code is smudged (undecodable).
     """
+
+    #: plays no dealer's part (studio.simulated.Simulator)
+    table_event: Callable[[str, dict[str, Any]], None] | None = None
 
     def __init__(
         self,

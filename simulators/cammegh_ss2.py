@@ -56,7 +56,7 @@ import random
 import select
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, Self
@@ -843,6 +843,9 @@ class SS2Simulator:
     UART would), and when the reader falls behind at most ``max_buffer`` bytes are kept
     (oldest whole lines dropped first; ``dropped_bytes`` counts them).
     """
+
+    #: plays no dealer's part (studio.simulated.Simulator)
+    table_event: Callable[[str, dict[str, Any]], None] | None = None
 
     def __init__(
         self,

@@ -151,7 +151,7 @@ class TableConfig(_Strict):
                 build_game(self.game, self.game_options)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"game_options for {self.game}: {exc}") from None
-        key = getattr(GAMES[self.game], "time_scale_setting", None)
+        key = GAMES[self.game].time_scale_setting
         speeds = {d.simulator.speed for d in devices if d.is_simulator}
         if key and key not in self.settings and len(speeds) == 1 and all(d.is_simulator for d in devices):
             # A simulator at speed N compresses the device's timings N-fold; a judge that checks timings (the ball's
@@ -169,12 +169,12 @@ class TableConfig(_Strict):
                     f"game {self.game} cannot be played with a {d.kind} device (it takes {', '.join(kinds)})"
                 )
         # a game whose settings must fit its devices (Monopoly Live's bonus dice from a dice camera)
-        check = getattr(build_game(self.game, self.game_options), "check_devices", None)
-        if callable(check):
-            try:
-                check(self.settings, {d.role: d.kind for d in devices})
-            except ValueError as exc:
-                raise ValueError(f"devices for {self.game}: {exc}") from None
+        try:
+            build_game(self.game, self.game_options).check_devices(
+                self.settings, {d.role: d.kind for d in devices}
+            )
+        except ValueError as exc:
+            raise ValueError(f"devices for {self.game}: {exc}") from None
         return self
 
 

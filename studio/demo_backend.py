@@ -235,9 +235,7 @@ def _game_seats(game_id: str) -> tuple[str, ...]:
         game = GAMES[game_id]
     except KeyError:  # a game the studio does not know: the platform's usual seven seats
         return SEVEN_SEATS
-    if getattr(game, "common_hand", False):
-        return ()
-    return tuple(getattr(game, "seats", SEVEN_SEATS) or ())
+    return () if game.common_hand else tuple(game.seats)
 
 
 __all__ = ["DemoBackend", "card_value", "choose"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import gc
 import hmac
 import logging
@@ -114,9 +115,10 @@ class Studio:
 
         driver = driver_class(dcfg.kind)(slot.device_id, url, on_event, **dcfg.options)
         slot.driver = driver
-        read_on_loop = getattr(driver, "read_on_loop", None)
-        if READ_SERIAL_ON_LOOP and callable(read_on_loop):
-            read_on_loop(loop)  # serial tty/pty ports are read on the event loop: no thread hop to the table
+        if READ_SERIAL_ON_LOOP:
+            driver.read_on_loop(
+                loop
+            )  # serial tty/pty ports are read on the event loop: no thread hop to the table
         driver.start()
 
     def simulator(self, table_id: str, role: str | None = None) -> Any:
@@ -193,7 +195,7 @@ class Studio:
             pass
         try:
             asyncio.run_coroutine_threadsafe(asyncio.sleep(0), loop).result(timeout=5)
-        except Exception:
+        except (TimeoutError, RuntimeError, concurrent.futures.CancelledError):  # slow, closing or cancelled
             log.warning("studio: the event loop did not drain before the journal closed")
 
     # --- feed -----------------------------------------------------------------------

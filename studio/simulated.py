@@ -5,34 +5,59 @@ port, ...) like a real device, so the studio runs exactly the code it runs
 against real hardware.
 
 Every module of the `simulators` package that defines a module-level
-`SIMULATORS` dict of device kind -> factory is registered. A factory is called
-as `factory(speed=..., seed=..., **options)` and returns `(simulator, url)`;
-the simulator has `start()` and `stop()`. A simulator of a dealer-paced game (a
-shoe, a dice shaker, a ball machine) may also act as the dealer would: if it has
-a `table_event(what, data)` method, it is called (on the event loop: it must not
-block) with every table event ("round" with the round's data and its
-"transition", "hold", "status", "note", "refused").
+`SIMULATORS` dict of device kind -> `SimulatorFactory` is registered. A factory
+is called as `factory(speed=..., seed=..., **options)` and returns
+`(simulator, url)`; the simulator is a `Simulator`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from discovery import discover
 
 from .config import DeviceConfig
 
+if TYPE_CHECKING:
+    from .table import Table
+
+#: what a table tells its listeners: ("round", the round's data with its "transition"), ("hold", ...), ...
+TableListener = Callable[[str, dict[str, Any]], None]
+
+
+class Simulator(Protocol):
+    """A device's software twin, serving the port its factory returned the URL of."""
+
+    def start(self) -> object:
+        """Start serving (on threads of its own); returns at once."""
+        ...
+
+    def stop(self) -> None:
+        """Stop serving and join its threads; safe to call twice."""
+        ...
+
+    @property
+    def table_event(self) -> TableListener | None:
+        """A simulator of a dealer-paced game (a shoe, a dice shaker, a ball machine) may act as the dealer
+        would: this is called (on the event loop: it must not block) with every table event ("round" with the
+        round's data and its "transition", "hold", "status", "note", "refused"). None: it plays no dealer."""
+        ...
+
+
+class SimulatorFactory(Protocol):
+    def __call__(self, *, speed: float, seed: int | None, **options: Any) -> tuple[Simulator, str]: ...
+
 
 @cache
-def all_simulators() -> dict[str, Callable[..., tuple[Any, str]]]:
+def all_simulators() -> dict[str, SimulatorFactory]:
     import simulators
 
     return discover(simulators, "SIMULATORS", what="simulator of device kind")
 
 
-def start_simulator(dcfg: DeviceConfig, table: Any = None) -> tuple[Any, str]:
+def start_simulator(dcfg: DeviceConfig, table: Table | None = None) -> tuple[Simulator, str]:
     factories = all_simulators()
     try:
         factory = factories[dcfg.kind]
@@ -42,7 +67,6 @@ def start_simulator(dcfg: DeviceConfig, table: Any = None) -> tuple[Any, str]:
         ) from None
     sim, url = factory(speed=dcfg.simulator.speed, seed=dcfg.simulator.seed, **dcfg.simulator.options)
     sim.start()
-    follow = getattr(sim, "table_event", None)
-    if table is not None and callable(follow):
-        table.listeners.append(follow)
+    if table is not None and sim.table_event is not None:
+        table.listeners.append(sim.table_event)
     return sim, url

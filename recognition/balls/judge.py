@@ -61,7 +61,17 @@ from typing import Any, Literal
 
 from devices.balls.events import BallRead, BallReleased, BallUnreadable, MachineStatus
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
-from recognition.game import Decision, Hold, Note, Release, ResultReady, RoundSignal, SendCommand, Void
+from recognition.game import (
+    BaseJudge,
+    Decision,
+    Hold,
+    Note,
+    Release,
+    ResultReady,
+    RoundSignal,
+    SendCommand,
+    Void,
+)
 
 __all__ = ["HOLD_TEXT", "RECOVERABLE_HOLDS", "STOPPING_HOLDS", "DrawJudge"]
 
@@ -169,7 +179,7 @@ class _Game:
         return None
 
 
-class DrawJudge:
+class DrawJudge(BaseJudge):
     """The :class:`recognition.game.Judge` of ball draws. Construct as ``DrawJudge(game=self, **settings)``.
 
     Settings (all optional; times in seconds, measured by event times):
@@ -247,7 +257,7 @@ class DrawJudge:
         self.machine_id: str | None = None
         self.reader_id: str | None = None
         self.lost: dict[str, str] = {}
-        self.status: MachineStatus | None = None  # the machine's last status on the current link
+        self.machine_status: MachineStatus | None = None  # the machine's last status on the current link
         self._last_read: BallRead | None = None  # the last ball accepted, across rounds (lingering re-reads)
         #: we sent stop_blower and have not seen the blower off since: a status still showing it on may be
         #: older than the command, and the next "off" is ours, not a machine failure
@@ -328,7 +338,7 @@ class DrawJudge:
     # -- machine -----------------------------------------------------------------------
 
     def _on_status(self, st: MachineStatus, out: list[Decision]) -> None:
-        prev, self.status = self.status, st
+        prev, self.machine_status = self.machine_status, st
         awaiting_off = self._awaiting_off
         if not st.blower:
             self._awaiting_off = False
@@ -514,9 +524,9 @@ class DrawJudge:
         first = ev.device_id not in self.lost
         self.lost[ev.device_id] = ev.reason
         if self._is_machine(ev.device_id):
-            if self.status is not None and first:
-                self._counter_at_loss = self.status.balls_released
-            self.status = None
+            if self.machine_status is not None and first:
+                self._counter_at_loss = self.machine_status.balls_released
+            self.machine_status = None
         if not first or self.phase not in _ACTIVE:
             return
         if self.requested == 0 and not self.balls:
@@ -529,7 +539,7 @@ class DrawJudge:
         self.lost.pop(ev.device_id, None)
         machine = self._is_machine(ev.device_id)
         if machine:
-            self.status = None
+            self.machine_status = None
             self._check_counter = True
         if self.phase == "waiting" and not self.lost:
             self._release("device_lost", out)
@@ -549,7 +559,7 @@ class DrawJudge:
     # -- time --------------------------------------------------------------------------
 
     def _tick(self, now: datetime, out: list[Decision]) -> None:
-        if self.phase == "waiting" and not self.lost and self.status is not None:
+        if self.phase == "waiting" and not self.lost and self.machine_status is not None:
             self._begin(now, out)  # the machine is back and has reported its state
         if self.phase not in ("starting", "mixing", "drawing"):
             return
@@ -611,7 +621,7 @@ class DrawJudge:
 
     def _next_ball(self, now: datetime, out: list[Decision]) -> None:
         """Ask for the next ball when the chute is clear and the interval has passed."""
-        if self.status is not None and self.status.ball_in_chute:
+        if self.machine_status is not None and self.machine_status.ball_in_chute:
             self.chute_wait_since = self.chute_wait_since or now
             if _secs(now - self.chute_wait_since) > self.chute_timeout_s:
                 self._stop(
@@ -629,7 +639,7 @@ class DrawJudge:
     # -- steps -------------------------------------------------------------------------
 
     def _begin(self, now: datetime, out: list[Decision]) -> None:
-        running = self.status is not None and self.status.blower and not self._awaiting_off
+        running = self.machine_status is not None and self.machine_status.blower and not self._awaiting_off
         if self.blower and not running:
             self.phase = "starting"
             self.start_sent_at = now
@@ -694,7 +704,7 @@ class DrawJudge:
         return None
 
     def _has_chute_sensor(self) -> bool:
-        return self.status is None or self.status.ball_in_chute is not None
+        return self.machine_status is None or self.machine_status.ball_in_chute is not None
 
     def _is_machine(self, device_id: str) -> bool:
         return device_id == self.machine_id or device_id.rsplit("/", 1)[-1] == self.machine_role

@@ -56,6 +56,7 @@ from typing import Any
 from devices.events import CardDrawn, CardUnreadable, DeviceConnected, DeviceDisconnected, DeviceEvent
 from recognition.game import (
     AskDecision,
+    BaseJudge,
     Decision,
     DecisionRefused,
     DecisionTaken,
@@ -158,7 +159,7 @@ class _Round:
     device_id: str = ""  # the shoe of the last card placed
 
 
-class CardJudge:
+class CardJudge(BaseJudge):
     """Turns one shoe's events and the table's round signals into decisions (:class:`recognition.game.Judge`)."""
 
     def __init__(

@@ -41,7 +41,7 @@ import numpy as np
 
 from devices.camera.events import CameraFrame
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
-from recognition.game import Decision, Hold, Note, Release, ResultReady, RoundSignal
+from recognition.game import BaseJudge, Decision, Hold, Note, Release, ResultReady, RoundSignal
 
 from .annotate import annotate, encode_jpeg, encode_png
 from .calibration import Calibration, load_calibration
@@ -196,7 +196,7 @@ def _hold_code(reading: Reading) -> str:
     return "dice_unreadable"
 
 
-class DiceJudge:
+class DiceJudge(BaseJudge):
     """Turns dice camera frames (and the table's round signals) into round decisions; see the module text."""
 
     def __init__(

@@ -159,6 +159,15 @@ class CrapsPointJudge:
         return getattr(self.inner, name)
 
     @property
+    def prepare(self) -> Any:
+        """The dice judge's (recognition.game.Judge): the frames' vision is the same with a point."""
+        return self.inner.prepare
+
+    @property
+    def status(self) -> Any:
+        return self.inner.status
+
+    @property
     def point(self) -> int | None:
         return self.state.point
 

@@ -196,7 +196,7 @@ class DrawGame(BaseGame):
         from recognition.balls.ballset_check import BallSetCheck
 
         ball_set = next(
-            (d.ball_set for d in devices.values() if getattr(d, "ball_set", None) is not None),
+            (d.ball_set for d in devices.values() if d is not None and d.ball_set is not None),
             None,
         )
         return BallSetCheck.for_game(self, ball_set)

@@ -46,7 +46,7 @@ from devices.money_wheel.events import (
     PointerUnreadable,
     WheelAtRest,
 )
-from recognition.game import Decision, Hold, Note, Release, ResultReady, RoundSignal, Void
+from recognition.game import BaseJudge, Decision, Hold, Note, Release, ResultReady, RoundSignal, Void
 
 from .base import MoneyWheelGame, WheelSettings
 from .spin import PointerPath, RunTracker, check_spin, fmt_turns
@@ -69,7 +69,7 @@ class _Spin:
     ptr_rest: WheelAtRest | None = None
 
 
-class MoneyWheelJudge:
+class MoneyWheelJudge(BaseJudge):
     def __init__(self, game: MoneyWheelGame, settings: WheelSettings) -> None:
         self.game = game
         self.settings = settings

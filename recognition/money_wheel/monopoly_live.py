@@ -46,7 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from recognition.game import Decision, Hold, Note, Release, ResultReady, RoundSignal
+from recognition.game import BaseJudge, Decision, Hold, Note, Release, ResultReady, RoundSignal
 
 from .base import (
     MoneyWheelGame,
@@ -575,7 +575,7 @@ class MonopolyLive(MoneyWheelGame):
         return {"type": card["type"], "value": value}
 
 
-class MonopolyCameraJudge:
+class MonopolyCameraJudge(BaseJudge):
     """The money-wheel judge of a Monopoly Live table whose bonus dice are read by a dice camera.
 
     Pure, like both judges it combines: the wheel's :class:`MoneyWheelJudge` reads the spin; when the spin

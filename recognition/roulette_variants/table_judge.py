@@ -49,6 +49,7 @@ from devices.events import (
 )
 from devices.overhead_camera.events import BallsAtRest, BallSpin, CameraUnreadable
 from recognition.game import (
+    BaseJudge,
     Decision,
     Hold,
     Note,
@@ -140,7 +141,7 @@ class _Game:
     notes: set[str] = field(default_factory=set)
 
 
-class RouletteTableJudge:
+class RouletteTableJudge(BaseJudge):
     """Turns one roulette table's wheel and camera events into round decisions."""
 
     def __init__(

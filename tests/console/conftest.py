@@ -18,10 +18,10 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
+from app.api import create_app
 from dealer_ui import UserStore, console_router
 from devices.events import CardDrawn
-from recognition.game import BaseGame, ResultReady, RoundSignal
-from app.api import create_app
+from recognition.game import BaseGame, BaseJudge, ResultReady, RoundSignal
 from studio.config import parse_config
 from studio.service import Studio
 from studio.table import DeviceSlot, Table
@@ -55,7 +55,7 @@ MANUAL_START_MODE = 1 + 2 + 4 + 128
 # --- a dealer-paced test game (cards), so the generic dealer-paced flow is exercised today ----------------
 
 
-class _CardJudge:
+class _CardJudge(BaseJudge):
     """Four cards after betting closed make a result: player gets cards 1 and 3, banker 2 and 4."""
 
     def __init__(self) -> None:

@@ -23,10 +23,12 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
+from app.api import create_app
 from devices.events import CardDrawn
 from recognition.game import (
     AskDecision,
     BaseGame,
+    BaseJudge,
     DecisionRefused,
     DecisionTaken,
     Hold,
@@ -35,7 +37,6 @@ from recognition.game import (
     RoundSignal,
     Void,
 )
-from app.api import create_app
 from studio.config import parse_config
 from studio.service import Studio
 
@@ -57,7 +58,7 @@ def total(cards: list[str]) -> int:
     return t
 
 
-class HitStandJudge:
+class HitStandJudge(BaseJudge):
     def __init__(self) -> None:
         self.round_number = 0
         self.phase = "idle"  # idle, betting, dealing, deciding, done

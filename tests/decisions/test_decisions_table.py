@@ -14,7 +14,7 @@ from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge, hit_stand
 from pydantic import ValidationError
 
 from devices.events import CardDrawn
-from recognition.game import BaseGame, RoundSignal
+from recognition.game import BaseGame, BaseJudge, RoundSignal
 from streaming.canonical import sign_message
 from streaming.messages import FeedMessage
 from studio.config import ConfigError, parse_config
@@ -60,7 +60,7 @@ async def until(cond, timeout: float = 10.0) -> None:
 # --- prepare -------------------------------------------------------------------------------------------------
 
 
-class SlowPrepareJudge:
+class SlowPrepareJudge(BaseJudge):
     """Records what it is fed; its prepare takes a while (a camera frame's vision) and fails on card 'BAD'."""
 
     def __init__(self) -> None:

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from app.audit import evaluate_line
 from recognition.dice_games import GAMES, BacBo, Craps, CrapsPointJudge, DiceDuel, LightningDice, SicBo
 from recognition.dice_games._common import as_fraction, payout, read_face, read_faces
-from recognition.game import BaseGame
-from app.audit import evaluate_line
+from recognition.game import BaseGame, BaseJudge
 from studio.journal import check_feed_message
 
 REPO = Path(__file__).resolve().parents[2]
@@ -291,7 +291,7 @@ def fake_dice_judge(monkeypatch):
     """A stand-in for recognition.dice.judge that records how it was built."""
     built: list[dict] = []
 
-    class DiceJudge:
+    class DiceJudge(BaseJudge):
         def __init__(self, **kwargs):
             built.append(kwargs)
             self.kwargs = kwargs

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from recognition.dice_games import GAMES
 from recognition.dice_games._common import as_fraction
-from recognition.game import ResultReady, RoundSignal
+from recognition.game import BaseJudge, ResultReady, RoundSignal
 from studio.journal import Journal, verify_journal
 from studio.table import Table
 
@@ -26,7 +26,7 @@ def throws(monkeypatch):
     """The dice the stand-in judge will hand over, one per round, when betting closes."""
     queue: list[dict] = []
 
-    class DiceJudge:
+    class DiceJudge(BaseJudge):
         def __init__(self, game, dice, colors, **settings):
             self.game = game
 

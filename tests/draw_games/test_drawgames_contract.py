@@ -10,10 +10,10 @@ import types
 import pytest
 from drawgames_helpers import assert_no_floats
 
-from recognition.draw_games import DEVICE_KINDS, GAMES
-from recognition.game import BaseGame
 from app.audit import evaluate_line
 from app.cli import main
+from recognition.draw_games import DEVICE_KINDS, GAMES
+from recognition.game import BaseGame
 
 EXPECTED_IDS = {
     "keno_express",

@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from recognition.draw_games import GAMES, MegaBall
 from app.audit import evaluate_line
+from recognition.draw_games import GAMES, MegaBall
 
 GAME = GAMES["mega_ball"]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from recognition.game import BaseGame, ResultReady, RoundSignal
+from recognition.game import BaseGame, BaseJudge, ResultReady, RoundSignal
 from streaming.canonical import commitment_hash
 from studio.journal import Journal, _check_commitment, verify_journal
 from studio.keys import load_or_create_key
@@ -15,7 +15,7 @@ from studio.rounds import RoundError
 from studio.table import Table
 
 
-class CoinJudge:
+class CoinJudge(BaseJudge):
     """Certifies 'heads' as soon as betting closes (a stand-in for a device), remembering the extras it saw."""
 
     def __init__(self) -> None:
@@ -112,7 +112,7 @@ def test_four_eyes_and_pacing_are_enforced(tmp_path):
     with pytest.raises(RoundError, match="still open"):
         table.open_round_by("dealer-ann")
     # a judge that never certifies, so the round stays in play after betting closes
-    table.judge = type("Silent", (), {"feed": lambda self, e: []})()
+    table.judge = type("Silent", (BaseJudge,), {"feed": lambda self, e: []})()
     table.close_betting_by("dealer-ann")
     with pytest.raises(RoundError, match="supervisor"):
         table.void_by("dealer_void", "Dice off the table", by="dealer-ann")

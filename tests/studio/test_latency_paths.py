@@ -393,9 +393,9 @@ def test_round_state_and_its_projection_share_one_text_and_read_back_without_the
             opened_at=utcnow(),
         )
         table.round = r
-        table._step(r.close_betting(), "close_betting", by="dealer")
-        table._step(table.round.start_play(), "start_play")
-        table._take_result(
+        table.lifecycle.step(r.close_betting(), "close_betting", by="dealer")
+        table.lifecycle.step(table.round.start_play(), "start_play")
+        table.lifecycle.take_result(
             {"number": 17}, {"type": "device", "device_id": "roulette-1/ss2", "game_counter": 4}
         )
         j.flush()

@@ -1,0 +1,158 @@
+"""A table's devices: who they are (a result's source names the device), their commands and which are lost.
+
+Commands go out on one worker per device, made on first use, so a serial write never runs on the event loop
+and a device gets its commands in the order they were given. A lost device pauses the table (no round opens)
+until it is back; the table's status says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from devices.base import Driver
+from devices.events import DeviceEvent
+
+from .journal import Journal
+
+log = logging.getLogger(__name__)
+
+
+def device_of(cause: object) -> str | None:
+    """The device whose event caused a decision (None: a round signal, a player decision, a person)."""
+    return cause.device_id if isinstance(cause, DeviceEvent) else None
+
+
+def kind_of(cause: object) -> str | None:
+    """What caused a decision, by its discriminator (every concrete event and signal has one, though the
+    DeviceEvent base class does not declare it); None for a person's action."""
+    kind = getattr(cause, "kind", None)
+    return kind if isinstance(kind, str) else None
+
+
+@dataclass
+class DeviceSlot:
+    device_id: str
+    kind: str
+    role: str
+    serial_number: str
+    driver: Driver | None = None
+    #: one worker per device, made on first use, so its commands reach it in the order they were given
+    sender: ThreadPoolExecutor | None = None
+
+
+class DeviceSlots:
+    def __init__(
+        self,
+        table_id: str,
+        journal: Journal,
+        slots: list[DeviceSlot],
+        *,
+        emit: Callable[[str, dict[str, Any]], None],
+        open_round_id: Callable[[], str | None],
+    ) -> None:
+        self.table_id = table_id
+        self.journal = journal
+        self.devices: dict[str, DeviceSlot] = {d.device_id: d for d in slots}
+        #: device id -> why it is lost ("disconnected: ...; reconnecting")
+        self.lost: dict[str, str] = {}
+        self._emit = emit
+        self._open_round_id = open_round_id
+
+    def slot(self, device_id: str | None) -> DeviceSlot | None:
+        """The device with this id; a table's only device when the id is unknown (a judge naming none)."""
+        slot = self.devices.get(device_id or "")
+        if slot is None and len(self.devices) == 1:
+            slot = next(iter(self.devices.values()))
+        return slot
+
+    def by_role(self, role: str) -> DeviceSlot | None:
+        return next((s for s in self.devices.values() if s.role == role), None)
+
+    def source(self, source: dict[str, Any]) -> dict[str, Any]:
+        """A result's source: the judge's, with the device's kind and serial number."""
+        out = {"type": "device", **source}
+        slot = self.slot(source.get("device_id"))
+        if slot is not None:
+            out.setdefault("device_id", slot.device_id)
+            out["kind"] = slot.kind
+            out["serial_number"] = slot.serial_number
+        return out
+
+    def drivers_by_role(self) -> dict[str, Driver | None]:
+        return {s.role: s.driver for s in self.devices.values()}
+
+    def serials_by_role(self) -> dict[str, str]:
+        return {s.role: s.serial_number for s in self.devices.values()}
+
+    def health(self) -> list[dict[str, Any]]:
+        return [
+            dict(role=s.role, **(s.driver.health() if s.driver else {"device_id": s.device_id}))
+            for s in self.devices.values()
+        ]
+
+    # --- commands --------------------------------------------------------------------------
+
+    def send(self, command: str, device_id: str | None, by: str = "system") -> None:
+        slot = self.slot(device_id)
+        self.journal.append(
+            "device_command",
+            {"command": command, "by": by, "device_id": slot.device_id if slot else None},
+            table_id=self.table_id,
+            round_id=self._open_round_id(),
+        )
+        driver = slot.driver if slot else None
+        if slot is None or driver is None:
+            return
+
+        def send() -> None:
+            try:
+                driver.send(command)
+            except Exception as exc:  # noqa: BLE001 - logged; the device's next commands still go out
+                log.warning("table %s: could not send %r: %s", self.table_id, command, exc)
+
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop (replay, tests): send inline
+            send()
+            return
+        if slot.sender is None:
+            slot.sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"send-{slot.device_id}")
+        slot.sender.submit(send)
+
+    def stop(self) -> None:
+        """Let every device's queued commands go out, then end its worker."""
+        for slot in self.devices.values():
+            if slot.sender is not None:
+                slot.sender.shutdown(wait=True, cancel_futures=False)
+                slot.sender = None
+
+    # --- lost devices pause the table ------------------------------------------------------------
+
+    @property
+    def paused_reason(self) -> str | None:
+        reasons = [f"{dev}: {why}" for dev, why in sorted(self.lost.items())]
+        if self.journal.failure is not None:
+            reasons.insert(
+                0,
+                f"the journal stopped ({self.journal.failure}): nothing can be recorded or certified "
+                "until the studio is restarted; call a technician",
+            )
+        return "; ".join(reasons) or None
+
+    def device_state(self, device_id: str, lost: str | None) -> None:
+        """A device came back (`lost` None) or was lost: journal and show the table's status if it changed."""
+        before = self.paused_reason
+        if lost is None:
+            self.lost.pop(device_id, None)
+        else:
+            self.lost[device_id] = lost
+        after = self.paused_reason
+        if after != before:
+            status = {"state": "paused" if after else "running", "reason": after}
+            self.journal.append("table_status", status, table_id=self.table_id)
+            self._emit("status", status)

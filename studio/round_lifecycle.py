@@ -1,0 +1,389 @@
+"""A table's round lifecycle: open, close betting, play, result, certify or void, and corrections.
+
+Every step is journaled as the round's projection with the step ("round_state"); a certified result, a void
+and a correction are feed messages, checked before anything is journaled. Computer-drawn values of a round
+(lightning multipliers) are drawn when it opens and committed on the feed by their hash; they are revealed with
+the result or the void. A round the studio finds open at start-up is voided, never guessed.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
+
+from recognition.game import RoundSignal
+from streaming.canonical import commitment_hash
+
+from .journal import check_feed_message, rfc3339
+from .rounds import HoldInfo, Round, RoundError, RoundState
+
+if TYPE_CHECKING:
+    from .table import Table
+
+log = logging.getLogger(__name__)
+
+COMMITMENT_SCHEME = "sha256-canonical-json-v1"
+
+
+def four_eyes(by: str, approved_by: str | None, what: str) -> None:
+    if not approved_by:
+        raise RoundError(f"{what} needs a supervisor's approval (four eyes)")
+    if approved_by == by:
+        raise RoundError(f"{what} needs a second person: {by} cannot approve their own action")
+
+
+@dataclass
+class Draw:
+    """Computer-drawn values of the open round, secret until the round ends."""
+
+    extras: dict[str, Any]
+    nonce: str
+    hash: str
+
+
+class RoundLifecycle:
+    def __init__(self, table: Table) -> None:
+        self.t = table
+        self.round: Round | None = None
+        self.draw: Draw | None = None
+        self.last_round_number = 0
+        self.betting_closes_at: datetime | None = None
+        self.rng = secrets.SystemRandom()
+
+    def restore(self) -> None:
+        """At start-up: the table's last round; one left open is voided (we cannot know what happened)."""
+        t = self.t
+        last = t.journal.last_round(t.table_id)
+        if last is None:
+            return
+        self.last_round_number = last["round_number"]
+        previous = Round.model_validate(last)
+        self.round = previous
+        if previous.is_final:
+            self.signal("round_ended")  # a judge that carries state across rounds picks it up here
+        else:
+            self.draw = self.stored_draw(previous.round_id)
+            self.void(
+                "studio_restart",
+                "The studio restarted during this round; it is void and stakes are returned.",
+                {"type": "studio", "reason": "restart"},
+            )
+
+    def stored_draw(self, round_id: str) -> Draw | None:
+        for rec in self.t.journal.round_records(round_id):
+            if rec["kind"] == "draw_secret":
+                d = rec["data"]
+                return Draw(d["extras"], d["nonce"], commitment_hash(round_id, d["extras"], d["nonce"]))
+        return None
+
+    def current(self, action: str) -> Round:
+        if self.round is None or self.round.is_final:
+            raise RoundError(f"table {self.t.table_id} has no open round: cannot {action}")
+        return self.round
+
+    def open_round_id(self) -> str | None:
+        return self.round.round_id if self.round and not self.round.is_final else None
+
+    def signal(self, signal: Literal["round_opened", "betting_closed", "round_ended"]) -> None:
+        r = self.round
+        if r is None:
+            return
+        ended = signal == "round_ended" and r.is_final
+        certified = ended and r.state is RoundState.CERTIFIED
+        self.t.feed.feed(
+            RoundSignal(
+                signal=signal,
+                round_number=r.round_number,
+                at=self.t.clock(),
+                extras=self.draw.extras if self.draw and signal != "round_opened" else None,
+                final_state=r.state.value if ended else None,  # type: ignore[arg-type]
+                result=r.result if certified else None,
+                outcome=r.outcome if certified else None,
+            )
+        )
+
+    # --- the steps ---------------------------------------------------------------------------
+
+    def open_round(self, device_game: str | None, by: str | None = None) -> Round:
+        t = self.t
+        if t.maintenance.on:
+            raise RoundError(f"table {t.table_id} in maintenance: no round opens")
+        if t.closing or t.stopped:
+            raise RoundError(f"table {t.table_id} is stopping: no round opens")
+        if self.round is not None and not self.round.is_final:
+            why = "The device started a new game before this round ended."
+            if t.holds.released:
+                why += " The round had been held: " + "; ".join(t.holds.released)
+            self.void("superseded", why, t.slots.source({}))
+        t.holds.released = []
+        self.last_round_number += 1
+        r = Round(
+            round_id=str(uuid.uuid4()),
+            table_id=t.table_id,
+            game=t.game.game_id,
+            round_number=self.last_round_number,
+            opened_at=t.clock(),
+            device_game=device_game,
+            holds=tuple(HoldInfo(code=c, message=m) for c, m in t.holds.table_holds.items()),
+        )
+        self.draw = None
+        self.step(r, "open_round", by=by)
+        self._commit_extras(r)
+        if t.pacing == "dealer" and t.betting_seconds > 0:
+            self.betting_closes_at = t.clock() + timedelta(seconds=t.betting_seconds)
+            t.schedule(t.betting_seconds, partial(self._betting_timer, r.round_id))
+        self.signal("round_opened")
+        return r
+
+    def _commit_extras(self, r: Round) -> None:
+        """Draw the round's computer-drawn values now and publish their hash before betting can close."""
+        t = self.t
+        try:
+            extras = t.game.draw_extras(self.rng, **t.settings)
+        except Exception as exc:
+            log.exception("table %s: draw_extras failed", t.table_id)
+            t.holds.hold("draw_failed", f"The computer draw for this round failed: {exc}")
+            return
+        if not extras:
+            return
+        nonce = secrets.token_hex(32)
+        self.draw = Draw(extras, nonce, commitment_hash(r.round_id, extras, nonce))
+        # the secret goes to the journal (so a restart can still reveal it) but never to the feed before the end
+        t.journal.append(
+            "draw_secret", {"extras": extras, "nonce": nonce}, table_id=t.table_id, round_id=r.round_id
+        )
+        message = self.message(
+            "commitment",
+            r,
+            commitment={"hash": self.draw.hash, "scheme": COMMITMENT_SCHEME},
+            source={"type": "studio_rng", "generator": "secrets.SystemRandom"},
+        )
+        if message is not None:
+            t.journal.append_feed(message, checked=True)
+
+    def close_betting(self, by: str | None) -> None:
+        r = self.current("close betting")
+        self.betting_closes_at = None
+        self.step(r.close_betting(), "close_betting", by=by)
+        if self.t.pacing == "dealer":
+            self.step(self.current("start play").start_play(), "start_play")
+            self.signal("betting_closed")
+
+    def _betting_timer(self, round_id: str) -> None:
+        r = self.round
+        if r is not None and r.round_id == round_id and r.state is RoundState.BETTING_OPEN:
+            self.t.apply_action(lambda: self.close_betting(by="timer"))
+
+    def schedule_auto_open(self) -> None:
+        """A dealer-paced table with auto rounds opens its next round after `auto_round_seconds`."""
+        t = self.t
+        if t.pacing == "dealer" and t.auto_round_seconds is not None:
+            t.schedule(t.auto_round_seconds, self._auto_open)
+
+    def _auto_open(self) -> None:
+        t = self.t
+        if t.maintenance.on:
+            return  # paused: turning maintenance off starts the timer again
+        if self.round is None or self.round.is_final:
+            if t.slots.lost or not t.opening.passed:
+                t.schedule(1.0, self._auto_open)  # wait for the devices to come back
+                return
+            t.apply_action(lambda: self.open_round(None, by="timer"))
+
+    def step(self, r: Round, transition: str, by: str | None = None) -> None:
+        t = self.t
+        self.round = r
+        data = r.projection()
+        data["transition"] = transition
+        if by is not None:
+            data["by"] = by
+        # the record is the round's projection plus the step keys: the journal stores its text once for both
+        t.journal.append("round_state", data, table_id=t.table_id, round_id=r.round_id, round_projection=data)
+        t.emit("round", data)
+        if r.is_final:
+            t.decisions.close_windows()
+            self.signal("round_ended")
+            self.betting_closes_at = None
+            self.schedule_auto_open()
+
+    def take_result(self, result: dict[str, Any], source: dict[str, Any]) -> None:
+        t = self.t
+        r = self.current("take a result")
+        try:
+            result = t.game.validate_result(result)
+            outcome = t.game.outcome(result, self.draw.extras if self.draw else None)
+        except ValueError as exc:
+            t.holds.hold("invalid_result", f"The device reported a result the game does not allow: {exc}")
+            return
+        self.step(r.result_pending(result, outcome, source), "result_pending")
+        self.try_certify()
+
+    def try_certify(self) -> None:
+        r = self.round
+        if r is None or r.state is not RoundState.RESULT_PENDING or r.held:
+            return
+        r = r.certify()
+        message = self.message("result", r)
+        if message is None:
+            return
+        self.step(r, "certify")
+        self.t.journal.append_feed(message, checked=True)
+
+    def void(self, code: str, message: str, source: dict[str, Any], by: str | None = None) -> None:
+        r = self.round
+        assert r is not None
+        r = r.void(code, message)
+        feed = self.message(
+            "void",
+            r,
+            reason={"code": code, "message": message},
+            source=source,
+            outcome=self.t.game.void_terms(code),
+        )
+        if feed is None:
+            return
+        self.step(r, "void", by=by)
+        self.t.journal.append_feed(feed, checked=True)
+
+    def message(
+        self,
+        kind: str,
+        r: Round,
+        *,
+        reason: dict[str, str] | None = None,
+        source: dict[str, Any] | None = None,
+        commitment: dict[str, str] | None = None,
+        fields: dict[str, Any] | None = None,
+        outcome: dict[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """The feed message for a round, checked before anything is journaled; None (and the round held) if bad.
+
+        `fields`: the fields only the decision kinds have (window, seat, hand, ...); `outcome`: a void's terms
+        (the game's `void_terms`), where the game settles more than the bets returned."""
+        t = self.t
+        current = self.round is not None and self.round.round_id == r.round_id
+        message = {
+            "kind": kind,
+            "table_id": r.table_id,
+            "game": r.game,
+            "round_id": r.round_id,
+            "round_number": r.round_number,
+            "version": max(r.version, 1),
+            "result": r.result if kind in ("result", "correction") else None,
+            "outcome": r.outcome if kind in ("result", "correction") else outcome,
+            "reason": reason,
+            "source": source or r.source or {},
+            "commitment": commitment,
+            "reveal": (
+                {"extras": self.draw.extras, "nonce": self.draw.nonce}
+                if kind in ("result", "void") and self.draw and current
+                else None
+            ),
+            "occurred_at": rfc3339(t.clock()),
+            **(fields or {}),
+        }
+        try:
+            check_feed_message(message)
+        except ValueError as exc:
+            log.error("table %s: refused to publish: %s", t.table_id, exc)
+            if self.round is not None and not self.round.is_final:
+                t.holds.hold("invalid_message", f"The {kind} could not be published: {exc}")
+            else:
+                t.refused(kind, str(exc))
+            return None
+        return message
+
+    # --- people (the console's services) --------------------------------------------------------
+
+    def open_round_by(self, by: str) -> Round:
+        t = self.t
+        if t.pacing != "dealer":
+            raise RoundError(f"table {t.table_id} plays {t.game.game_id}: its device opens the rounds")
+        if self.round is not None and not self.round.is_final:
+            raise RoundError(f"round {self.round.round_number} of table {t.table_id} is still open")
+        refusal = t.maintenance.refusal() or (
+            f"table {t.table_id} is paused: {t.paused_reason}" if t.slots.lost else t.opening.refusal()
+        )
+        if refusal is not None:
+            raise RoundError(refusal)
+        t.operator("open_round", by)
+        return self.open_round(None, by=by)
+
+    def void_by(self, code: str, message: str, by: str, approved_by: str | None = None) -> Round:
+        r = self.current("void")
+        if r.state is not RoundState.BETTING_OPEN:
+            four_eyes(by, approved_by, "a void after betting closed")
+        self.t.operator("void", by, approved_by, code=code, message=message)
+        people = [p for p in (by, approved_by) if p]
+        self.void(code, message, {"type": "manual", "people": people}, by=by)
+        return self.current_or_last()
+
+    def manual_result(self, result: dict[str, Any], by: str, approved_by: str | None, reason: str) -> Round:
+        four_eyes(by, approved_by, "a manual result")
+        t = self.t
+        r = self.current("enter a result")
+        result = t.game.validate_result(result)
+        outcome = t.game.outcome(result, self.draw.extras if self.draw else None)
+        t.operator("manual_result", by, approved_by, result=result, reason=reason)
+        if r.state is RoundState.BETTING_OPEN:
+            r = r.close_betting()
+            self.step(r, "close_betting", by=by)
+        if r.state is RoundState.BETTING_CLOSED:
+            r = r.start_play()
+            self.step(r, "start_play", by=by)
+        for h in r.holds:
+            r = r.release(h.code)
+        if r.state is RoundState.RESULT_PENDING:
+            raise RoundError("the round already has a result waiting; release its hold or void it instead")
+        self.step(
+            r.model_copy(update={"holds": ()}).result_pending(
+                result, outcome, {"type": "manual", "people": [by, approved_by], "reason": reason}
+            ),
+            "result_pending",
+            by=by,
+        )
+        self.try_certify()
+        return self.current_or_last()
+
+    def correct(self, round_id: str, result: dict[str, Any], *, approved_by: list[str], reason: str) -> Round:
+        t = self.t
+        current = self.round is not None and self.round.round_id == round_id
+        if self.round is not None and current:
+            r = self.round
+        else:
+            stored = t.journal.get_round(round_id)
+            if stored is None or stored["table_id"] != t.table_id:
+                raise RoundError(f"table {t.table_id} has no round {round_id}")
+            r = Round.model_validate(stored)
+        if len(set(approved_by)) < 2:
+            raise RoundError("a correction needs two different people (four eyes)")
+        result = t.game.validate_result(result)
+        source = {"type": "manual", "people": list(approved_by), "reason": reason}
+        draw = self.draw if current else self.stored_draw(round_id)
+        r = r.correct(result, t.game.outcome(result, draw.extras if draw else None), source)
+        message = self.message(
+            "correction", r, reason={"code": "correction", "message": reason}, source=source
+        )
+        if message is None:
+            raise RoundError("the correction could not be published")
+        t.operator("correct", approved_by[0], approved_by[1], round_id=round_id, result=result, reason=reason)
+        if current:
+            self.round = r
+        data = r.projection()
+        data["transition"] = "correct"
+        t.journal.append(
+            "round_state", data, table_id=t.table_id, round_id=r.round_id, round_projection=r.projection()
+        )
+        t.journal.append_feed(message, checked=True)
+        t.emit("round", data)
+        return r
+
+    def current_or_last(self) -> Round:
+        """The round after a step a person took (it may have ended it)."""
+        assert self.round is not None
+        return self.round
