@@ -17,9 +17,10 @@ picture every time. The labelled-set writer::
 
     python -m simulators.dice_alt --out DIR --n 200 --seed 1 [--size 640x480] [--count 3] [--cocked 0.1]
 
-writes DIR/alt_NNNNN.jpg, DIR/labels.json in the photo set's format (``{file: [faces, sorted]}``; a
-picture with a cocked die is ``null``: it must be refused) and, beside each picture, NAME.json with the
-whole truth (the format ``studio recognize dice --accuracy`` reads today).
+writes DIR/alt_NNNNN.jpg, DIR/labels.json in the photo set's format (``{file: [faces, sorted]}``, for the
+pictures a reader must read: one with a cocked die is left out, as the photo set has no word for a fault)
+and, beside each picture, NAME.json with the whole truth (faults included: the other format
+``studio recognize dice --accuracy`` reads).
 """
 
 from __future__ import annotations
@@ -289,10 +290,11 @@ def write_set(
     height: int = 720,
     count: int | None = None,
     cocked: float = 0.0,
-) -> dict[str, list[int] | None]:
-    """Write `n` labelled pictures (each its own style) into `out`; returns the labels written."""
+) -> dict[str, list[int]]:
+    """Write `n` labelled pictures (each its own style) into `out`; returns the labels written (the
+    pictures with a cocked die are not among them: their NAME.json says so)."""
     out.mkdir(parents=True, exist_ok=True)
-    labels: dict[str, list[int] | None] = {}
+    labels: dict[str, list[int]] = {}
     picker = np.random.default_rng([seed, 1])
     for i in range(n):
         dice = count if count is not None else int(picker.integers(1, 6))
@@ -300,7 +302,8 @@ def write_set(
         img, faces, info = render(seed * 100_003 + i, dice, width=width, height=height, cocked=bad)
         name = f"alt_{i:05d}.jpg"
         cv2.imwrite(str(out / name), img, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        labels[name] = None if bad else faces
+        if not bad:
+            labels[name] = faces
         truth = {
             "faces": None if bad else faces,
             "expected": dice,
