@@ -258,6 +258,24 @@ def router(studio: Any, console: Any) -> APIRouter:
 
     setup = API + "/{table_id}/{role}/setup"
 
+    # (before the picture routes: '/derive' and '/accept' are not picture names)
+    @r.post(setup + "/derive")
+    async def setup_derive(
+        table_id: str, role: str, body: DeriveBody, session: Any = Depends(technician_post)
+    ) -> dict[str, Any]:
+        return dict(await service(desk.derive, table_id, role, body.count))
+
+    @r.post(setup + "/accept")
+    async def setup_accept(
+        table_id: str, role: str, body: AcceptBody, session: Any = Depends(technician_post)
+    ) -> dict[str, Any]:
+        try:
+            return dict(await service(desk.accept, table_id, role, body.digest, session.user.username))
+        except OSError as exc:
+            raise _error(
+                503, f"The calibration could not be stored or journaled ({exc}); nothing changed."
+            ) from None
+
     @r.post(setup + "/{which}")
     async def setup_picture(
         table_id: str, role: str, which: Literal["empty", "dice"], request: Request,
@@ -283,23 +301,6 @@ def router(studio: Any, console: Any) -> APIRouter:
     ) -> Response:
         data = await service(desk.picture_jpeg, table_id, role, which)
         return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
-
-    @r.post(setup + "/derive")
-    async def setup_derive(
-        table_id: str, role: str, body: DeriveBody, session: Any = Depends(technician_post)
-    ) -> dict[str, Any]:
-        return dict(await service(desk.derive, table_id, role, body.count))
-
-    @r.post(setup + "/accept")
-    async def setup_accept(
-        table_id: str, role: str, body: AcceptBody, session: Any = Depends(technician_post)
-    ) -> dict[str, Any]:
-        try:
-            return dict(await service(desk.accept, table_id, role, body.digest, session.user.username))
-        except OSError as exc:
-            raise _error(
-                503, f"The calibration could not be stored or journaled ({exc}); nothing changed."
-            ) from None
 
     @r.get(setup + "/versions")
     async def setup_versions(

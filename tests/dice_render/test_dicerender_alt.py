@@ -128,3 +128,14 @@ def test_the_command_line_writes_a_set(tmp_path, capsys):
     assert sorted(labels) == ["alt_00000.jpg", "alt_00001.jpg"]
     assert all(len(v) == 2 for v in labels.values())
     assert json.loads(capsys.readouterr().out)["pictures"] == 2
+
+
+def test_the_studios_accuracy_run_reads_the_written_set(tmp_path):
+    from studio.dice_camera import folder_accuracy, labelled_pictures
+
+    labels = write_set(tmp_path / "set", 4, seed=5, width=640, height=480, cocked=0.3)
+    seen = {name: truth["faces"] for name, _, truth in labelled_pictures(tmp_path / "set")}
+    assert seen == labels  # labels.json is what is read
+    report = folder_accuracy(tmp_path / "set")
+    assert report["frames"] == report["readable"] == len(labels)
+    assert report["correct"] + report["uncertain"] + report["wrong_ok"] == len(labels)
