@@ -11,7 +11,8 @@ was derived and the pictures' SHA-256.
 
 The new version is a raise over both the stored versions and the one the judge reads with. A judge that
 takes a calibration while it runs (:class:`studio.dice_camera.RecalibratableJudge`) reads with it at once;
-otherwise it is stored and the record says ``applied: false``.
+otherwise it is stored, the record says ``applied: false`` and the table reads with the calibration of its
+settings until the stored one is put there.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ export function renderSetup({ tableId, role, onAccepted = () => {} }) {
         const a = await api(`${base}/accept`, { method: "POST", body: { digest: r.digest } });
         clear(result).append(el("p", { id: "dice-cal-accepted", class: "big-text" },
           `Version ${a.version} accepted and journaled (digest ${a.digest})` +
-          (a.applied ? ": the table reads with it now." : ": stored; the table reads with it from its next start.")));
+          (a.applied ? ": the table reads with it now." : `: stored as ${a.file}; the table reads with it once that is the calibration in its settings.`)));
         toast(`Dice calibration v${a.version} accepted.`);
         onAccepted(a);
       } catch (e) {
