@@ -85,7 +85,7 @@ def noise(rng: np.random.Generator, h: int, w: int, cell: float) -> np.ndarray:
 
 def _pattern(kind: str, rng: np.random.Generator, h: int, w: int, unit: float) -> np.ndarray:
     """A brightness pattern (1 = the colour as given) of a surface kind; `unit` is a die side in pixels."""
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    ys, xs = np.arange(h, dtype=np.float32)[:, None], np.arange(w, dtype=np.float32)[None, :]
     fine = noise(rng, h, w, max(1.5, unit * 0.04))
     if kind == "cloth":
         weave = np.sin(xs * (2 * math.pi / max(2.0, unit * 0.08))) * np.sin(
@@ -125,7 +125,7 @@ def surface_image(
     x0, y0 = quad.min(axis=0) - 0.5
     x1, y1 = quad.max(axis=0) + 0.5
     ppu = camera.focal / camera.distance  # pixels per die side near the middle
-    ppu = min(ppu, 2600 / max(x1 - x0, y1 - y0))  # a steep camera sees far: keep the canvas bounded
+    ppu = min(ppu, 1800 / max(x1 - x0, y1 - y0))  # a steep camera sees far: keep the canvas bounded
     cw, ch = int((x1 - x0) * ppu) + 1, int((y1 - y0) * ppu) + 1
     canvas = np.empty((ch, cw, 3), np.float32)
     felt_kind, felt_colour = felt
@@ -184,8 +184,8 @@ class Optics:
 def finish(img: np.ndarray, optics: Optics, rng: np.random.Generator) -> np.ndarray:
     """Light fall-off, vignette, glare, blur, noise and JPEG over a float BGR picture -> uint8 BGR."""
     h, w = img.shape[:2]
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    u, v = xs / w - 0.5, ys / h - 0.5
+    u = np.arange(w, dtype=np.float32)[None, :] / w - 0.5
+    v = np.arange(h, dtype=np.float32)[:, None] / h - 0.5
     gain = 1 + optics.falloff[0] * u + optics.falloff[1] * v
     gain *= 1 - optics.vignette * (u * u + v * v) * 2
     gx, gy, strength, radius = optics.glare

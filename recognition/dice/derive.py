@@ -171,10 +171,6 @@ def derive(
     return Derivation(cal, felt_bgr, felt_value, tray, side, tuple(found), tuple(swatches), tuple(warnings))  # type: ignore[arg-type]
 
 
-def _lab(img: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
-
-
 def _against(img: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """How each pixel compares with a reference colour (one, or one per pixel): (brightness ratio, angle
     between the two colours in radians). A shadow or an uneven light changes the ratio, not the angle."""
