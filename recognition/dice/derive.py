@@ -133,7 +133,7 @@ def derive(
             f"{changed:.0%} of the tray differs between the two pictures: the camera or the light moved "
             "between them; take both again"
         )
-    regions = _regions(mask, min_area=max(40.0, w * h * 4e-5))
+    regions = _regions(_split_by_colour(mask, dice_bgr), min_area=max(40.0, w * h * 4e-5))
     if not regions:
         raise ValueError("no die stands out between the two pictures: were the dice on the tray?")
     side = _die_side(regions, expected)
@@ -249,6 +249,41 @@ def _dice_mask(empty: np.ndarray, dice: np.ndarray, felt: np.ndarray) -> np.ndar
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, contours, -1, 255, -1)
     return filled
+
+
+def _split_by_colour(mask: np.ndarray, bgr: np.ndarray) -> np.ndarray:
+    """Cut apart touching dice of two colours (red against blue): in a region that is not one square die,
+    its two main colours, when of different hues, each keep their own pixels."""
+    out = mask.copy()
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < 200 or max(bw, bh) < 1.5 * min(bw, bh) and area > 0.75 * bw * bh:
+            continue  # small, or square and solid: one die
+        box = labels[y : y + bh, x : x + bw] == i
+        px = bgr[y : y + bh, x : x + bw][box].astype(np.float32)
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+        _, assign, centres = cv2.kmeans(px, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+        share = np.bincount(assign.ravel(), minlength=3) / len(px)
+        a, b = np.argsort(share)[::-1][:2]
+        if (
+            share[b] < 0.25
+            or _against(centres[a].reshape(1, 3), centres[b].reshape(1, 3))[1][0] < 2 * _SAME_HUE
+        ):
+            continue
+        # each pixel to the nearer of the two by hue (the shaded sides of a die keep its hue), pips filled in
+        angles = np.stack([_against(px, centres[k])[1] for k in (a, b)])
+        side = np.zeros(box.shape, np.uint8)
+        side[box] = np.argmin(angles, axis=0).astype(np.uint8) + 1
+        parts = np.zeros(box.shape, np.uint8)
+        for k in (1, 2):
+            part = cv2.morphologyEx((side == k).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            part = cv2.morphologyEx(
+                part, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+            )
+            parts |= cv2.erode(part, np.ones((3, 3), np.uint8)) & box.astype(np.uint8)
+        out[y : y + bh, x : x + bw][box] = parts[box] * 255
+    return out
 
 
 def _regions(mask: np.ndarray, min_area: float) -> list[dict[str, Any]]:

@@ -167,3 +167,10 @@ def test_a_wrong_count_is_a_warning_not_a_calibration_lost():
     d = derive(empty, dice, expected=3)
     assert any("2 dice found, 3 expected" in w for w in d.warnings)
     assert d.as_json()["dice_found"] == 2 and len(d.as_json()["colors"]) == 2
+
+
+def test_touching_dice_of_two_colours_are_told_apart():
+    empty, dice, side, _ = studio_pair(1, ["red", "blue"])  # seed 1: the two dice lie side by side
+    d = derive(empty, dice)
+    assert sorted((x.color, x.count) for x in d.dice) == [("blue", 1), ("red", 1)]
+    assert abs(d.die_side - side) / side < 0.1
