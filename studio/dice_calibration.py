@@ -61,6 +61,36 @@ def decode_picture(data: bytes) -> np.ndarray:
     return image
 
 
+def _hex(bgr: tuple[int, int, int]) -> str:
+    return f"#{bgr[2]:02x}{bgr[1]:02x}{bgr[0]:02x}"
+
+
+def derivation_view(d: Derivation) -> dict[str, Any]:
+    """What the technician's page shows of a derivation (colours also as #rrggbb)."""
+    return {
+        "felt_bgr": list(d.felt_bgr),
+        "felt_hex": _hex(d.felt_bgr),
+        "felt_value": d.felt_value,
+        "tray": [list(p) for p in d.tray] if d.tray else None,
+        "die_side": round(d.die_side, 1),
+        "die_size": list(d.calibration.die_size or ()),
+        "dice": [
+            {
+                "center": [round(c, 1) for c in die.center],
+                "corners": [[round(x, 1), round(y, 1)] for x, y in die.corners],
+                "side": round(die.side, 1),
+                "count": die.count,
+                "color": die.color,
+                "hex": _hex(die.bgr),
+            }
+            for die in d.dice
+        ],
+        "dice_found": sum(die.count for die in d.dice),
+        "colors": [{"name": n, "hex": _hex(c), "bgr": list(c)} for n, c in d.swatches],
+        "warnings": list(d.warnings),
+    }
+
+
 def _sha(image: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(image).tobytes()).hexdigest()
 
@@ -161,7 +191,7 @@ class DiceCalibrationDesk:
 
     def _view(self, d: Derivation, current: Calibration | None) -> dict[str, Any]:
         return {
-            **d.as_json(),
+            **derivation_view(d),
             "calibration": d.calibration.model_dump(mode="json"),
             "version": d.calibration.version,
             "digest": d.calibration.digest(),

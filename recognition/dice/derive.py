@@ -55,6 +55,8 @@ class FoundDie:
 
 @dataclass(frozen=True)
 class Derivation:
+    """What two pictures gave: the calibration, and what was found on the way (for the technician)."""
+
     calibration: Calibration
     felt_bgr: tuple[int, int, int]
     felt_value: int
@@ -63,34 +65,6 @@ class Derivation:
     dice: tuple[FoundDie, ...]
     swatches: tuple[tuple[str, tuple[int, int, int]], ...]  # each derived colour and its body BGR
     warnings: tuple[str, ...] = ()
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "felt_bgr": list(self.felt_bgr),
-            "felt_hex": _hex(self.felt_bgr),
-            "felt_value": self.felt_value,
-            "tray": [list(p) for p in self.tray] if self.tray else None,
-            "die_side": round(self.die_side, 1),
-            "die_size": list(self.calibration.die_size or ()),
-            "dice": [
-                {
-                    "center": [round(c, 1) for c in d.center],
-                    "corners": [[round(x, 1), round(y, 1)] for x, y in d.corners],
-                    "side": round(d.side, 1),
-                    "count": d.count,
-                    "color": d.color,
-                    "hex": _hex(d.bgr),
-                }
-                for d in self.dice
-            ],
-            "dice_found": sum(d.count for d in self.dice),
-            "colors": [{"name": n, "hex": _hex(c), "bgr": list(c)} for n, c in self.swatches],
-            "warnings": list(self.warnings),
-        }
-
-
-def _hex(bgr: tuple[int, int, int]) -> str:
-    return f"#{bgr[2]:02x}{bgr[1]:02x}{bgr[0]:02x}"
 
 
 def derive_calibration(empty_bgr: np.ndarray, dice_bgr: np.ndarray, **options: Any) -> Calibration:
