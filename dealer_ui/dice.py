@@ -18,37 +18,49 @@ Routes (JSON unless said otherwise; errors are ``{"detail": {"error": "..."}}``)
 * ``GET /console/api/dice/pictures``: the studio's pictures folder (``[studio] pictures_dir``, default
   ``pictures`` in the data folder) and its subfolders; accuracy runs read only from under it.
 * ``POST /console/api/dice/accuracy`` body ``{"folder", "count"?, "table_id"?, "role"?, "calibration"?,
-  "limit"?}``: the report of :func:`recognition.dice.cli.folder_accuracy` over a folder of the pictures folder
+  "limit"?}``: the report of :func:`studio.dice_camera.folder_accuracy` over a folder of the pictures folder
   (403 outside it, journaled as ``dice_accuracy_refused``).
 * ``GET /console/api/dice/{table_id}/{role}/calibration``: the camera's stored calibration.
 * ``GET /console/api/dice/{table_id}/{role}/latest`` (JSON: the reading of the camera's latest frame) and
   ``GET /console/api/dice/{table_id}/{role}/latest.jpg`` (that frame with the tray and the dice drawn on it).
 * ``GET /console/api/dice/{table_id}/evidence``: the evidence pictures the table's judge keeps.
 * ``GET /console/api/dice/{table_id}/evidence/{evidence_id}.png`` (or ``.jpg``): one of them, annotated.
+
+Calibration in a minute (:mod:`studio.dice_calibration`), under ``/console/api/dice/{table_id}/{role}/setup``:
+
+* ``POST .../setup/{empty|dice}`` with the picture as the body (PNG, JPEG...): the empty tray's or the dice's
+  picture; ``POST .../setup/{empty|dice}/grab``: the camera's latest frame instead;
+  ``GET .../setup/{empty|dice|derived}.jpg``: the picture (``derived``: the dice found drawn on it).
+* ``POST .../setup/derive`` body ``{"count"?}``: what the two pictures give (felt, tray, die size, colours,
+  dice found, the calibration and its digest); nothing is stored.
+* ``POST .../setup/accept`` body ``{"digest"}``: store that calibration as the next version and journal it
+  (``dice_calibration_accepted``); ``GET .../setup/versions``: the versions stored.
+
+The recognizer itself is reached only through the studio's services (studio.dice_camera,
+studio.dice_calibration): this module imports nothing of recognition.
 """
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from recognition.dice.annotate import annotate, encode_jpeg
-from recognition.dice.calibration import Calibration, load_calibration
-from recognition.dice.cli import folder_accuracy
-from recognition.dice.vision import read_dice
+from studio import dice_camera as cameras
+from studio.dice_calibration import MAX_PICTURE_BYTES, DiceCalibrationDesk
+from studio.dice_camera import DiceCameraError
 
 from .router import COOKIE, CSRF_HEADER, PREFIX, _same_origin
 
 API = f"{PREFIX}/api/dice"
-DICE_KIND = "dice-camera"
 #: the most pictures one accuracy run reads (a run reads about 100 pictures a second)
 MAX_PICTURES = 20_000
 MAX_FOLDERS_LISTED = 500
+_STATUS = {"not_found": 404, "conflict": 409, "invalid": 400}
 
 
 class AccuracyBody(BaseModel):
@@ -66,6 +78,18 @@ class AccuracyBody(BaseModel):
     limit: int | None = Field(None, ge=1, le=MAX_PICTURES)
 
 
+class DeriveBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    count: int | None = Field(None, ge=1, le=12, description="how many dice lie on the tray (checked)")
+
+
+class AcceptBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    digest: str = Field(min_length=8, max_length=64, description="the digest of the calibration shown")
+
+
 def _error(status: int, message: str) -> HTTPException:
     return HTTPException(status, {"error": message})
 
@@ -73,37 +97,6 @@ def _error(status: int, message: str) -> HTTPException:
 def _console_of(console: Any) -> Any:
     """The console's shared state, from console_router(...) (it carries it as .console) or itself."""
     return getattr(console, "console", console)
-
-
-def _evidence_items(judge: Any) -> list[dict[str, Any]]:
-    out = []
-    for evidence_id in list(getattr(judge, "evidence_ids", None) or []):
-        ev = judge.evidence(evidence_id)
-        if ev is not None:
-            out.append(
-                {
-                    "evidence_id": ev.evidence_id,
-                    "device_id": ev.device_id,
-                    "frame_number": ev.frame_number,
-                    "at": ev.at.isoformat(),
-                    "code": ev.code,
-                    "message": ev.message,
-                    "status": ev.reading.status,
-                    "faces": ev.reading.faces,
-                }
-            )
-    return out
-
-
-def _calibration_view(judge: Any, device_id: str) -> dict[str, Any]:
-    cal = judge.calibration_for(device_id)
-    return {
-        "dice": getattr(judge, "dice", None),
-        "colors": list(judge.colors) if getattr(judge, "colors", None) else None,
-        "calibration": cal.model_dump(mode="json") if cal is not None else None,
-        "version": cal.version if cal is not None else None,
-        "digest": cal.digest() if cal is not None else None,
-    }
 
 
 def page_data(table: Any, slot: Any, hub: Any = None) -> dict[str, Any] | None:
@@ -116,8 +109,8 @@ def page_data(table: Any, slot: Any, hub: Any = None) -> dict[str, Any] | None:
     base = f"{API}/{table.table_id}/{slot.role}"
     return {
         "device_id": slot.device_id,
-        **_calibration_view(judge, slot.device_id),
-        "evidence": _evidence_items(judge),
+        **cameras.calibration_view(judge, slot.device_id),
+        "evidence": cameras.evidence_items(judge),
         "urls": {
             "latest": f"{base}/latest",
             "latest_jpg": f"{base}/latest.jpg",
@@ -152,31 +145,24 @@ def router(studio: Any, console: Any) -> APIRouter:
             raise _error(403, "The page's security token is missing or old; reload the page.")
         return session
 
-    # --- tables, cameras, judges (through the studio) ----------------------------------------------
+    desk = DiceCalibrationDesk(studio)
 
-    def table_of(table_id: str) -> Any:
-        table = studio.tables.get(table_id)
-        if table is None:
-            raise _error(404, f"There is no table {table_id!r}.")
-        return table
+    async def service(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a studio dice service in a worker thread (picture work is slow); its errors become HTTP ones."""
+        try:
+            return await asyncio.to_thread(fn, *args, **kwargs)
+        except DiceCameraError as exc:
+            raise _error(_STATUS[exc.kind], exc.message) from None
 
-    def camera_of(table_id: str, role: str) -> tuple[Any, Any]:
-        table = table_of(table_id)
-        slot = next((s for s in table.devices.values() if s.role == role), None)
-        if slot is None:
-            raise _error(404, f"Table {table_id} has no device {role!r}.")
-        if slot.kind != DICE_KIND:
-            raise _error(409, f"{slot.device_id} is a {slot.kind}, not a dice camera.")
-        return table, slot
-
-    def dice_judge(table: Any) -> Any:
-        judge = table.judge
-        if not callable(getattr(judge, "calibration_for", None)):
-            raise _error(409, f"Table {table.table_id} does not read dice with a camera.")
-        return judge
-
-    def reading_args(judge: Any, device_id: str) -> tuple[Calibration | None, int | None, Any]:
-        return judge.calibration_for(device_id), getattr(judge, "dice", None), getattr(judge, "colors", None)
+    def judge_of(table_id: str, role: str | None = None) -> tuple[Any, Any]:
+        """(judge, slot or None) of a table's dice camera, through the studio."""
+        try:
+            if role is None:
+                return cameras.dice_judge(cameras.table_of(studio, table_id)), None
+            table, slot = cameras.camera_of(studio, table_id, role)
+            return cameras.dice_judge(table), slot
+        except DiceCameraError as exc:
+            raise _error(_STATUS[exc.kind], exc.message) from None
 
     # --- accuracy over a folder ----------------------------------------------------------------------
 
@@ -211,21 +197,21 @@ def router(studio: Any, console: Any) -> APIRouter:
 
     @r.post(f"{API}/accuracy")
     async def run_accuracy(body: AccuracyBody, session: Any = Depends(technician_post)) -> dict[str, Any]:
-        calibration: Calibration | None = None
+        calibration = None
         if body.calibration is not None:
             try:
-                calibration = load_calibration(body.calibration)
-            except ValueError as exc:
-                raise _error(400, f"The calibration is not valid: {exc}") from None
+                calibration = cameras.parse_calibration(body.calibration)
+            except DiceCameraError as exc:
+                raise _error(400, exc.message) from None
         elif body.table_id or body.role:
             if not (body.table_id and body.role):
                 raise _error(400, "Give both the table and the camera role, or neither.")
-            table, slot = camera_of(body.table_id, body.role)
-            calibration = dice_judge(table).calibration_for(slot.device_id)
+            judge, slot = judge_of(body.table_id, body.role)
+            calibration = judge.calibration_for(slot.device_id)
         folder = pictures_folder(body.folder, session.user.username)
         try:
             report = await asyncio.to_thread(
-                folder_accuracy, folder, calibration, body.count, limit=body.limit or MAX_PICTURES
+                cameras.folder_accuracy, folder, calibration, body.count, limit=body.limit or MAX_PICTURES
             )
         except (OSError, ValueError) as exc:
             raise _error(400, f"The folder could not be read: {exc}") from None
@@ -249,77 +235,97 @@ def router(studio: Any, console: Any) -> APIRouter:
 
     @r.get(API + "/{table_id}/{role}/calibration")
     async def calibration(table_id: str, role: str, session: Any = Depends(technician)) -> dict[str, Any]:
-        table, slot = camera_of(table_id, role)
-        judge = dice_judge(table)
+        judge, slot = judge_of(table_id, role)
+        stored = await service(desk.stored, table_id, role)
         return {
             "table_id": table_id,
             "role": role,
             "device_id": slot.device_id,
-            **_calibration_view(judge, slot.device_id),
+            **cameras.calibration_view(judge, slot.device_id),
+            "stored_version": stored.version if stored is not None else None,
         }
-
-    def latest_frame(slot: Any) -> tuple[int, Any]:
-        driver = slot.driver
-        latest = getattr(driver, "latest", None) if driver is not None else None
-        found = latest() if callable(latest) else None
-        if found is None:
-            raise _error(409, f"{slot.device_id} has not sent a picture yet.")
-        return found
 
     @r.get(API + "/{table_id}/{role}/latest")
     async def latest_reading(table_id: str, role: str, session: Any = Depends(technician)) -> dict[str, Any]:
-        table, slot = camera_of(table_id, role)
-        cal, dice, colors = reading_args(dice_judge(table), slot.device_id)
-        number, image = latest_frame(slot)
-        reading = await asyncio.to_thread(read_dice, image, cal, dice, colors)
-        return {
-            "device_id": slot.device_id,
-            "frame_number": number,
-            "width": int(image.shape[1]),
-            "height": int(image.shape[0]),
-            "tray": reading.tray,
-            "die_size": reading.die_size,
-            "felt_value": reading.felt_value,
-            **reading.as_json(),
-        }
+        return dict(await service(cameras.read_latest, studio, table_id, role))
 
     @r.get(API + "/{table_id}/{role}/latest.jpg")
     async def latest_picture(table_id: str, role: str, session: Any = Depends(technician)) -> Response:
-        table, slot = camera_of(table_id, role)
-        cal, dice, colors = reading_args(dice_judge(table), slot.device_id)
-        number, image = latest_frame(slot)
-
-        def draw() -> bytes:
-            reading = read_dice(image, cal, dice, colors)
-            return encode_jpeg(annotate(image, reading, f"{slot.device_id} frame {number}"), 85)
-
-        data = await asyncio.to_thread(draw)
+        data = await service(cameras.latest_jpeg, studio, table_id, role)
         return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    # --- calibration in a minute: two pictures, derive, accept ---------------------------------------
+
+    setup = API + "/{table_id}/{role}/setup"
+
+    # (before the picture routes: '/derive' and '/accept' are not picture names)
+    @r.post(setup + "/derive")
+    async def setup_derive(
+        table_id: str, role: str, body: DeriveBody, session: Any = Depends(technician_post)
+    ) -> dict[str, Any]:
+        return dict(await service(desk.derive, table_id, role, body.count))
+
+    @r.post(setup + "/accept")
+    async def setup_accept(
+        table_id: str, role: str, body: AcceptBody, session: Any = Depends(technician_post)
+    ) -> dict[str, Any]:
+        try:
+            return dict(await service(desk.accept, table_id, role, body.digest, session.user.username))
+        except OSError as exc:
+            raise _error(
+                503, f"The calibration could not be stored or journaled ({exc}); nothing changed."
+            ) from None
+
+    @r.post(setup + "/{which}")
+    async def setup_picture(
+        table_id: str, role: str, which: Literal["empty", "dice"], request: Request,
+        session: Any = Depends(technician_post),
+    ) -> dict[str, Any]:  # fmt: skip
+        data = await request.body()
+        if len(data) > MAX_PICTURE_BYTES:
+            raise _error(413, "The picture is too large.")
+        return dict(await service(desk.put_picture, table_id, role, which, data))
+
+    @r.post(setup + "/{which}/grab")
+    async def setup_grab(
+        table_id: str, role: str, which: Literal["empty", "dice"], session: Any = Depends(technician_post)
+    ) -> dict[str, Any]:
+        return dict(await service(desk.grab_picture, table_id, role, which))
+
+    @r.get(setup + "/{which}.jpg")
+    async def setup_jpeg(
+        table_id: str,
+        role: str,
+        which: Literal["empty", "dice", "derived"],
+        session: Any = Depends(technician),
+    ) -> Response:
+        data = await service(desk.picture_jpeg, table_id, role, which)
+        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @r.get(setup + "/versions")
+    async def setup_versions(
+        table_id: str, role: str, session: Any = Depends(technician)
+    ) -> list[dict[str, Any]]:
+        judge_of(table_id, role)
+        return list(await service(desk.versions, table_id, role))
 
     # --- evidence of held rounds ------------------------------------------------------------------------
 
     @r.get(API + "/{table_id}/evidence")
     async def evidence_list(table_id: str, session: Any = Depends(technician)) -> list[dict[str, Any]]:
-        return _evidence_items(dice_judge(table_of(table_id)))
+        return cameras.evidence_items(judge_of(table_id)[0])
 
     @r.get(API + "/{table_id}/evidence/{name:path}")
     async def evidence_picture(table_id: str, name: str, session: Any = Depends(technician)) -> Response:
-        judge = dice_judge(table_of(table_id))
+        judge = judge_of(table_id)[0]
         stem, dot, ext = name.rpartition(".")
         if not dot or ext.lower() not in ("png", "jpg", "jpeg"):
             raise _error(404, "Ask for the picture as .png or .jpg.")
-        ev = judge.evidence(stem)
-        if ev is None:
-            raise _error(
-                404, f"There is no evidence picture {stem!r} any more (only the last ones are kept)."
-            )
-        if ext.lower() == "png":
-            data, media = await asyncio.to_thread(ev.png), "image/png"
-        else:
-            data, media = await asyncio.to_thread(ev.jpeg), "image/jpeg"
+        fmt = "png" if ext.lower() == "png" else "jpg"
+        data, media = await service(cameras.evidence_picture, judge, stem, fmt)
         return Response(data, media_type=media, headers={"Cache-Control": "no-store"})
 
     return r
 
 
-__all__ = ["API", "AccuracyBody", "page_data", "router"]
+__all__ = ["API", "AcceptBody", "AccuracyBody", "DeriveBody", "page_data", "router"]

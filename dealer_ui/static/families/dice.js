@@ -1,8 +1,10 @@
 // Dice camera (technicians): the camera's latest picture with the tray and the dice the recognizer sees drawn
 // over it, what it read, the calibration the table reads with, the evidence pictures of held rounds, and an
-// accuracy run over a folder of labelled pictures on the studio machine. API: dealer_ui/dice.py.
+// accuracy run over a folder of labelled pictures on the studio machine, and the calibration in a minute
+// (dice_calibration.js). API: dealer_ui/dice.py.
 // Plain ES module: no build step, nothing from the internet.
 import { ROOT, api, clear, el, toast } from "../common.js";
+import { renderSetup } from "./dice_calibration.js";
 
 const pct = (x) => (x === null || x === undefined ? "\u2014" : `${(100 * x).toFixed(2)} %`);
 
@@ -47,6 +49,7 @@ export function render(container, ctx) {
       }
       const rows = [
         ["Version / digest", `v${c.version} / ${c.digest}`],
+        ["Latest accepted here", c.stored_version ? `v${c.stored_version}` : "none yet"],
         ["Dice read", `${c.dice ?? "?"}${c.colors ? " (" + c.colors.join(", ") + ")" : ""}`],
         ["Frame size", cal.frame_size ? cal.frame_size.join(" \u00d7 ") : "any"],
         ["Tray corners", cal.tray ? cal.tray.map((p) => `(${p[0]}, ${p[1]})`).join(" ") : "whole frame"],
@@ -137,6 +140,8 @@ export function render(container, ctx) {
       el("label", {}, auto, " every 2 s")),
     picture, readOut,
     el("h3", { style: "margin-top:12px" }, "Calibration"), calBox,
+    el("h3", { style: "margin-top:12px" }, "Calibrate in a minute"),
+    renderSetup({ tableId, role, onAccepted: loadCalibration }),
     el("h3", { style: "margin-top:12px" }, "Accuracy over a folder"),
     el("p", { class: "muted" }, "Pictures with NAME.json beside them, or the faces in the file name (throw7_1-3-6.jpg, duel_red5-blue2.png, x_fault.jpg), in a folder of the studio's pictures folder ", picturesRoot, "."),
     folderList,
