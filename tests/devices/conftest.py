@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import queue
 import select
 import time
 import tty
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
+from fixture_files import ss2_capture
 from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
 from devices.events import DeviceEvent
 
-SHARED = Path(os.environ.get("STUDIO_SHARED", Path(__file__).resolve().parents[3] / "shared"))
-CAPTURE = SHARED / "fixtures" / "cammegh-ss2-capture.log"
-CAPTURE_SHA256 = "13203e3aebe6eadfa39cab465ce78ecc520ebee76245760b38aa05c3ee4b06c8"
-
 
 @pytest.fixture(scope="session")
 def capture_bytes() -> bytes:
-    if not CAPTURE.is_file():
-        pytest.fail(f"SS2 capture fixture missing: {CAPTURE} (set STUDIO_SHARED to the shared directory)")
-    data = CAPTURE.read_bytes()
-    assert hashlib.sha256(data).hexdigest() == CAPTURE_SHA256, "capture fixture is not the byte-exact copy"
-    return data
+    return ss2_capture()
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""The Cammegh SS2 simulator against the spec (shared/protocols/cammegh-ss2.md) and the real capture.
+"""The Cammegh SS2 simulator against the spec (fixtures/protocols/cammegh-ss2.md) and the real capture.
 
 The pure model is checked line by line with a small parser of our own; the threaded
 runner over a real pty. A round trip through the real driver runs when the driver
@@ -17,10 +17,10 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC
-from pathlib import Path
 
 import pytest
 import serial
+from fixture_files import ss2_capture
 
 from simulators.cammegh_ss2 import (
     FAULTS,
@@ -34,7 +34,6 @@ from simulators.cammegh_ss2 import (
 
 STATUS_RE = re.compile(r"^\*X;([1-7]);(\d{3});(  | \d|\d\d|000|0000);([0-9A-Fa-f]);(\d{3});([01])$")
 WIN_RE = re.compile(r"^( \d|\d\d|000|0000)$")
-CAPTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "cammegh-ss2-capture.log"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -217,7 +216,7 @@ def check_game_shape(game: dict[int, list[X]]) -> None:
 
 
 def test_the_shape_checks_hold_on_the_real_capture():
-    items = [parse(line + b"\r\n") for line in CAPTURE.read_bytes().split(b"\r\n")[:-1]]
+    items = [parse(line + b"\r\n") for line in ss2_capture().split(b"\r\n")[:-1]]
     played = games(items)
     assert [g[5][0].number for g in played] == ["27", "16", " 6", " 3", "10", " 0"]
     for game in played:
@@ -910,10 +909,9 @@ def test_runner_never_blocks_when_nobody_reads():
 
 
 def test_round_trip_through_the_driver():
-    driver = pytest.importorskip("devices.roulette.cammegh_ss2")
-    if not hasattr(driver, "iter_capture_events"):
-        pytest.skip("driver has no iter_capture_events yet")
     from datetime import datetime
+
+    from devices.roulette import cammegh_ss2 as driver
 
     model = SS2Model(seed=60, spin=11, last_result="34", echo_commands=True)
     forced = ["27", "16", "6", "3", "10", "0"]  # the capture's results
