@@ -1,6 +1,10 @@
-"""Shared by every test folder."""
+"""Shared by every test folder. Its folder, tests/, is on sys.path, so the helper modules here (event_log,
+thread_leaks, fixture_files) import by name from any test."""
 
 from __future__ import annotations
+
+import pytest
+from event_log import EventLog
 
 
 def pytest_configure(config: object) -> None:
@@ -10,3 +14,9 @@ def pytest_configure(config: object) -> None:
     from studio.journal import writer_fork_server
 
     writer_fork_server()
+
+
+@pytest.fixture
+def events() -> EventLog:
+    """A driver's on_event sink to wait on (tests/event_log.py)."""
+    return EventLog()

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 import websockets
-from conftest import (
+from console_helpers import (
     PINS,
     CheckedCards,
     Person,

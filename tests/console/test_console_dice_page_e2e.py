@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
+from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
 from playwright.sync_api import expect
 
 from dealer_ui.dice import router as dice_router

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PINS, add_users, assert_no_studio_threads, check_screen, start_real, wheel_table
+from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_real, wheel_table
 from playwright.sync_api import Page, expect
 
 SIZES = [(1280, 800), (1920, 1080)]

@@ -9,7 +9,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from conftest import PINS, DealerPacedCards, add_users, assert_no_studio_threads, check_screen, start_custom
+from console_helpers import (
+    PINS,
+    DealerPacedCards,
+    add_users,
+    assert_no_studio_threads,
+    check_screen,
+    start_custom,
+)
 from playwright.sync_api import expect
 
 from recognition.games import game_rules

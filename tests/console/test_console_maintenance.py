@@ -10,7 +10,7 @@ import time
 
 import httpx
 import pytest
-from conftest import (
+from console_helpers import (
     PINS,
     DealerPacedCards,
     Person,

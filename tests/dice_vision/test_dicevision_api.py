@@ -12,7 +12,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from conftest import stop_late_preparers
+from dicevision_helpers import stop_late_preparers
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 

@@ -9,7 +9,7 @@ import time
 import cv2
 import numpy as np
 import pytest
-from conftest import EventLog
+from event_log import EventLog
 
 from devices.base import DeviceNotConnected
 from devices.camera.driver import CameraDriver, motion_fraction, small_grey

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from conftest import stop_late_preparers
+from dicevision_helpers import stop_late_preparers
 
 from simulators.dice import TrayGeometry, calibration_document
 from studio.config import parse_config
