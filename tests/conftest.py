@@ -1,5 +1,5 @@
 """Shared by every test folder. Its folder, tests/, is on sys.path, so the helper modules here (event_log,
-thread_leaks, fixture_files) import by name from any test."""
+waiting, thread_leaks, fixture_files) import by name from any test."""
 
 from __future__ import annotations
 

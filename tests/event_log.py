@@ -1,6 +1,7 @@
 """The on_event sink every driver test waits on (the `events` fixture of tests/conftest.py).
 
-tests/ is on sys.path (tests/conftest.py is there), so a test imports this by name for the type.
+A wait for an event is bounded by waiting.WAIT_S. tests/ is on sys.path (tests/conftest.py is there), so a
+test imports this by name for the type.
 """
 
 from __future__ import annotations
@@ -10,11 +11,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from devices.events import DeviceEvent
+from waiting import WAIT_S
 
-#: how long a wait for an event may take before the test fails: generous, the machine may be loaded. A wait
-#: returns as soon as its event arrives, so this only bounds a test that is failing anyway.
-WAIT_S = 60.0
+from devices.events import DeviceEvent
 
 
 class EventLog:

@@ -16,7 +16,7 @@ from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest
 def no_thread_leak() -> Iterator[None]:
     """Like pymodbus' system_health_check: a test must not leave threads or descriptors behind."""
     fds_before = _open_fds()
-    with no_new_threads(3.0):
+    with no_new_threads():
         yield
     if fds_before is not None:
         grown = _open_fds() - fds_before  # type: ignore[operator]

@@ -2,7 +2,7 @@
 
 A dealer runs a roulette round to a certified result, voids a round with a reason, enters a result by hand
 with a supervisor's approval on the same screen; a dealer cannot reach the technician's pages; screenshots
-at 1280x800 and 1920x1080 go to test-artifacts/console/; touch targets, contrast and hover are checked.
+at 1280x800 and 1920x1080 go to $STUDIO_TEST_ARTIFACTS/console/; touch targets, contrast and hover are checked.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from waiting import WAIT_S
 from websockets.sync.client import connect as ws_connect
 
 from devices.events import CardDrawn
@@ -305,7 +306,7 @@ class Running:
             target=self.server.run, kwargs={"sockets": [self.sock]}, name="decisions-uvicorn", daemon=True
         )
         self.thread.start()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the studio did not start")
@@ -412,8 +413,7 @@ def until(cond: Callable[[], Any], timeout: float = 15, what: str = "condition")
     raise AssertionError(f"timed out waiting for {what}")
 
 
-# --- fixtures (imported by the test modules: this directory has no conftest.py, so that it never shadows the
-# `from conftest import ...` of other test directories run in the same session) ---------------------------------
+# --- fixtures (conftest.py registers them for this directory) ----------------------------------------------
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@ by the backend, a stand applied by default at the deadline, the result carrying 
 
 from __future__ import annotations
 
-from decisions_helpers import DECIDE_TOKEN, FeedConsumer, hit_stand_game, start  # noqa: F401 - fixtures
+from decisions_helpers import DECIDE_TOKEN, FeedConsumer
 
 from streaming.canonical import load_public_key_b64, verify_message
 

@@ -26,7 +26,7 @@ def capture_lines(capture_bytes: bytes) -> list[str]:
 @pytest.fixture(autouse=True)
 def no_thread_leak() -> Iterator[None]:
     """Like pymodbus' system_health_check: a test must not leave threads behind."""
-    with no_new_threads(2.0):
+    with no_new_threads():
         yield
 
 

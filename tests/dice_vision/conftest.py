@@ -11,5 +11,5 @@ from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest
 @pytest.fixture(autouse=True)
 def no_thread_leak() -> Iterator[None]:
     """A test must not leave threads (drivers, simulators) behind."""
-    with no_new_threads(5.0):
+    with no_new_threads():
         yield

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import websockets
+from waiting import WAIT_S
 
 from streaming.canonical import load_public_key_b64, verify_message
 
@@ -62,7 +63,7 @@ class DemoProcess:
             stdout=open(self.log, "w"),
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"studio demo exited: {self.log.read_text()}")
@@ -72,7 +73,7 @@ class DemoProcess:
             except httpx.HTTPError:
                 time.sleep(0.1)
         self.kill()
-        raise RuntimeError("studio demo did not start in 30 s")
+        raise RuntimeError(f"studio demo did not start in {WAIT_S:g} s: {self.log.read_text()}")
 
     def url(self, path: str, scheme: str = "http") -> str:
         return f"{scheme}://127.0.0.1:{self.port}{path}"

@@ -14,7 +14,7 @@ from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest
 def no_leaks() -> Iterator[None]:
     """A test must not leave threads or file descriptors behind (like pymodbus' system_health_check)."""
     fds = _open_fds()
-    with no_new_threads(5.0):
+    with no_new_threads():
         yield
     if fds is not None:
         grown = (_open_fds() or 0) - fds

@@ -21,8 +21,6 @@ from devices.shoe.frames import pack_frame
 from devices.shoe.vendor_table import default_vendor_table
 from simulators.shoe import CardRenderer, Imaging, Shoe, ShoeSimulator
 
-pytestmark = pytest.mark.timeout(60)
-
 T = default_vendor_table()
 FAST = dict(reconnect_min=0.02, reconnect_max=0.2)
 
@@ -46,7 +44,7 @@ def camera(stack, events, *, seed: int = 11, sim_options=None, **options):
     driver = CameraShoeDriver("table-1/shoe", sim.url, events, **{**FAST, **options})
     stack.append(driver)
     driver.start()
-    events.wait_kind("device_connected", timeout=10)
+    events.wait_kind("device_connected")
     return sim, driver
 
 
@@ -125,9 +123,9 @@ def test_the_source_dropping_pauses_and_the_driver_reconnects(stack, events):
     sim.deal(1)
     assert settle(sim, events)[0].card == sim.dealt[0].card
     sim.disconnect_client()
-    lost = events.wait_kind("device_disconnected", timeout=5)
+    lost = events.wait_kind("device_disconnected")
     assert "closed" in lost.reason or "failed" in lost.reason
-    events.wait_kind("device_connected", timeout=5)
+    events.wait_kind("device_connected")
     sim.deal(1)
     again = settle(sim, events)
     assert [(e.kind, e.card) for e in again] == [("card_drawn", sim.dealt[1].card)]
@@ -160,9 +158,9 @@ def test_a_silent_source_is_dropped_and_a_card_in_view_is_reported(stack, events
         stack.append(driver)
         driver.start()
         events.wait_kind("device_connected")
-        unreadable = events.wait_kind("card_unreadable", timeout=5)
+        unreadable = events.wait_kind("card_unreadable")
         assert "not read yet" in unreadable.reason
-        assert "no frame for" in events.wait_kind("device_disconnected", timeout=5).reason
+        assert "no frame for" in events.wait_kind("device_disconnected").reason
     finally:
         release.set()
         driver.stop()
@@ -196,7 +194,7 @@ def test_a_folder_of_frames_and_a_video_file(tmp_path, events, stack):
         stack.append(driver)
         driver.start()
         events.wait_kind("device_connected")
-        ended = events.wait_kind("device_disconnected", timeout=20)
+        ended = events.wait_kind("device_disconnected")
         assert "ended" in ended.reason
         got = events.cards()
         events.seen.clear()

@@ -9,7 +9,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from event_log import WAIT_S
+from waiting import WAIT_S
 
 from devices.shoe.frames import (
     HEADER,
@@ -21,8 +21,6 @@ from devices.shoe.frames import (
 )
 from devices.shoe.vendor_table import default_vendor_table
 from simulators.shoe import SIMULATORS, Shoe, ShoeSimulator
-
-pytestmark = pytest.mark.timeout(30)
 
 T = default_vendor_table()
 

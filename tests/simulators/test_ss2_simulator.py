@@ -21,6 +21,7 @@ from datetime import UTC
 import pytest
 import serial
 from fixture_files import ss2_capture
+from waiting import WAIT_S
 
 from simulators.cammegh_ss2 import (
     FAULTS,
@@ -772,7 +773,7 @@ class LineReader:
         self.fd = fd
         self.buffer = b""
 
-    def lines_until(self, predicate, timeout: float = 3.0) -> list[bytes]:
+    def lines_until(self, predicate, timeout: float = WAIT_S) -> list[bytes]:
         out: list[bytes] = []
         deadline = time.monotonic() + timeout
         while True:
@@ -806,7 +807,7 @@ def test_runner_over_a_pty_answers_and_plays():
             assert b"*P OK" in lines
             for label in ("27", "0", "13"):
                 sim.force_next_number(label)
-            lines = reader.lines_until(lambda l: l.startswith(b"*X;2;015;"), timeout=8)
+            lines = reader.lines_until(lambda l: l.startswith(b"*X;2;015;"))
             assert [l for l in lines if WIN_RE.match(l.decode("latin-1"))] == [b"27", b" 0", b"13"]
             assert all(
                 STATUS_RE.match(l.decode()) or WIN_RE.match(l.decode()) for l in lines if l != b"*P OK"
@@ -885,20 +886,20 @@ def test_runner_never_blocks_when_nobody_reads():
     assert sim.running
     t0 = time.monotonic()
     sim.stop()
-    assert time.monotonic() - t0 < 1
+    assert time.monotonic() - t0 < WAIT_S  # a blocked writer would never stop
     # the slave is open but never read: the pty fills up, the simulator keeps playing
     sim = SS2Simulator.on_pty(speed=5000, seed=55, max_buffer=2048)
     sim.model.command("*P 1")
     fd = os.open(sim.slave_path, os.O_RDWR | os.O_NOCTTY)
     try:
         sim.start()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S
         while sim.snapshot()["spin"] < 3 or sim.dropped_bytes == 0:
             assert time.monotonic() < deadline, (sim.snapshot(), sim.dropped_bytes)
             time.sleep(0.02)
         t0 = time.monotonic()
         sim.stop()
-        assert time.monotonic() - t0 < 1
+        assert time.monotonic() - t0 < WAIT_S  # a blocked writer would never stop
     finally:
         sim.stop()
         os.close(fd)

@@ -23,6 +23,7 @@ import pytest
 import uvicorn
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi import FastAPI
+from waiting import WAIT_S
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -36,8 +37,6 @@ from streaming.canonical import (
 )
 from streaming.feed import FeedHub, FeedStore, feed_router
 from streaming.messages import GENESIS_PREV_HASH, ErrorMessage, FeedMessage, PublicKey, format_timestamp
-
-pytestmark = pytest.mark.timeout(60)
 
 TOKEN = "test-token-7f3a"
 PRIVATE_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
@@ -182,7 +181,7 @@ class FeedServer:
 
     def start(self) -> FeedServer:
         self._thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT_S
         while not (self.server.started and self.loop is not None):
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError(f"uvicorn did not start: {self._error!r}")
@@ -218,7 +217,7 @@ class FeedServer:
                 future.set_exception(exc)
 
         self.loop.call_soon_threadsafe(run)
-        return future.result(timeout=10)
+        return future.result(timeout=WAIT_S)
 
     def commit_and_publish(self, text: str) -> int:
         """What the studio does: commit to the store, then publish on the loop (in order)."""
@@ -597,7 +596,7 @@ def test_stalled_consumer_does_not_slow_publish_and_is_dropped(
             # Healthy consumer: everything, undisturbed by the stalled one.
             assert_exact(await healthy_task, 1, total, texts)
             # Stalled consumer: dropped after the send timeout.
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + WAIT_S
             while any(info.peer == stalled_peer for info in await asyncio.to_thread(server.consumers)):
                 assert time.monotonic() < deadline, "stalled consumer was not dropped"
                 await asyncio.sleep(0.05)
@@ -670,7 +669,7 @@ def test_client_messages_are_ignored(feed_server: Callable[..., FeedServer]) -> 
                 await ws.send("hello")
             # The server keeps reading (and answering pings) after client messages.
             pong = await ws.ping()
-            await asyncio.wait_for(pong, 5)
+            await asyncio.wait_for(pong, WAIT_S)
             for text in texts[3:]:
                 server.commit_and_publish(text)
             assert_exact(await collect(ws, 6), 1, 6, texts)
@@ -693,7 +692,7 @@ def test_idle_consumer_is_kept_alive_by_pings(feed_server: Callable[..., FeedSer
             assert not recv.done()
             assert len(await asyncio.to_thread(server.consumers)) == 1
             server.commit_and_publish(texts[1])
-            assert json.loads(await asyncio.wait_for(recv, 5))["seq"] == 2
+            assert json.loads(await asyncio.wait_for(recv, WAIT_S))["seq"] == 2
 
     asyncio.run(main())
 
@@ -725,7 +724,7 @@ def test_server_shutdown_closes_consumers(feed_server: Callable[..., FeedServer]
             await collect(ws, 1)
             await asyncio.to_thread(server.stop)
             with pytest.raises(ConnectionClosed) as info:
-                await asyncio.wait_for(ws.recv(), 5)
+                await asyncio.wait_for(ws.recv(), WAIT_S)
             assert info.value.rcvd is not None and info.value.rcvd.code == 1012
 
     asyncio.run(main())
