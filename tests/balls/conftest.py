@@ -1,4 +1,4 @@
-"""Fixtures for the ball machine / ball reader tests: an event sink, a thread-leak check, a draw harness."""
+"""Fixtures for the ball machine / ball reader tests: a thread-leak check, a draw harness."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fixtures of the money-wheel tests: no leaked threads or descriptors, quiet pymodbus, an event sink."""
+"""Fixtures of the money-wheel tests: no leaked threads or descriptors, quiet pymodbus."""
 
 from __future__ import annotations
 

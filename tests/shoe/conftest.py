@@ -1,4 +1,4 @@
-"""Fixtures for the shoe tests: an event sink to wait on, a scanner end of a real pty, a thread-leak check."""
+"""Fixtures for the shoe tests: a scanner end of a real pty, a thread-leak check."""
 
 from __future__ import annotations
 
