@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from console_helpers import CHROMIUM, CHROMIUM_ARGS, PINS, Person
+from waiting import WAIT_S
 
 
 @pytest.fixture
@@ -34,6 +35,9 @@ def browser() -> Iterator[Any]:
     """Chromium for one test module. Module scope, not session: Playwright's sync API keeps an event loop
     running in this thread while it is open, and other tests of the suite call asyncio.run()."""
     from playwright import sync_api  # a test dependency: missing must fail, not skip
+
+    # expect() waits 5 s by default: on a loaded machine a page can take longer to show what it must
+    sync_api.expect.set_options(timeout=WAIT_S * 1000)
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (.ci/run does)")

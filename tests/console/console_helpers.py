@@ -1,6 +1,6 @@
-"""Helpers of the console tests: a whole studio in this process (simulated SS2 wheels on real ptys) served by
-real uvicorn on 127.0.0.1, a dealer-paced test table, users per role, screen checks. The fixtures that use them
-are in conftest.py; tests import these by this module's unique name (tests/ has other conftest modules)."""
+"""Helpers of the console tests: a whole studio in this process (simulated SS2 wheels on real ptys) served
+by real uvicorn on 127.0.0.1, a dealer-paced test table, users per role, screen checks. The fixtures that use
+them are in conftest.py; tests import these by this module's unique name (tests/ has other conftests)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import uvicorn
 from fastapi import FastAPI
-from waiting import WAIT_S
+from waiting import WAIT_S, until
 
 from dealer_ui import UserStore, console_router
 from devices.events import CardDrawn
@@ -28,8 +28,8 @@ from studio.config import parse_config
 from studio.service import Studio
 from studio.table import DeviceSlot, Table
 
-#: where the screenshots go: <STUDIO_TEST_ARTIFACTS>/console/ (scripts/test.sh sets test-artifacts/); none without it,
-#: so that a test run writes nothing into the repo tree by itself
+#: where the screenshots go: <STUDIO_TEST_ARTIFACTS>/console/ (scripts/test.sh sets test-artifacts/); none
+#: without it, so that a test run writes nothing into the repo tree by itself
 ARTIFACTS = (
     Path(os.environ["STUDIO_TEST_ARTIFACTS"]) / "console" if os.environ.get("STUDIO_TEST_ARTIFACTS") else None
 )
@@ -261,14 +261,8 @@ class Running:
         finally:
             db.close()
 
-    def wait(self, cond: Callable[[], Any], timeout: float = 30, what: str = "condition") -> Any:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = cond()
-            if value:
-                return value
-            time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}")
+    def wait(self, cond: Callable[[], Any], timeout: float = WAIT_S, what: str = "condition") -> Any:
+        return until(cond, what, timeout, poll=0.05)
 
     def round_state(self, table_id: str) -> str | None:
         r = self.table(table_id).round

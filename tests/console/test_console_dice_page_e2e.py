@@ -8,12 +8,13 @@ import re
 import pytest
 from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
 from playwright.sync_api import expect
+from waiting import WAIT_S
 
 from dealer_ui.dice import router as dice_router
 from simulators.dice import TrayGeometry, calibration_document, write_dataset
 
 W, H = 640, 360
-TIMEOUT = 30_000
+TIMEOUT = int(WAIT_S * 1000)  # ms
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,8 @@
 
 A dealer runs a roulette round to a certified result, voids a round with a reason, enters a result by hand
 with a supervisor's approval on the same screen; a dealer cannot reach the technician's pages; screenshots
-at 1280x800 and 1920x1080 go to $STUDIO_TEST_ARTIFACTS/console/; touch targets, contrast and hover are checked.
+at 1280x800 and 1920x1080 go to $STUDIO_TEST_ARTIFACTS/console/; touch targets, contrast and hover are
+checked.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import re
 import pytest
 from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_real, wheel_table
 from playwright.sync_api import Page, expect
+from waiting import WAIT_S
 
 SIZES = [(1280, 800), (1920, 1080)]
-TIMEOUT = 30_000  # ms: generous, the machine is shared
+TIMEOUT = int(WAIT_S * 1000)  # ms
 
 
 @pytest.fixture(scope="module")

@@ -18,11 +18,12 @@ from console_helpers import (
     start_custom,
 )
 from playwright.sync_api import expect
+from waiting import WAIT_S
 
 from recognition.games import game_rules
 from studio.table import DeviceSlot, Table
 
-TIMEOUT = 30_000
+TIMEOUT = int(WAIT_S * 1000)  # ms
 
 
 class JudgeTable(Table):

@@ -20,6 +20,7 @@ from console_helpers import (
     start_custom,
     wheel_table,
 )
+from waiting import WAIT_S
 
 from devices.events import CardDrawn
 from studio.table import DeviceSlot, Table
@@ -252,7 +253,7 @@ def test_maintenance_survives_a_restart_and_auto_rounds_wait_for_it(tmp_path, pe
         time.sleep(0.8)  # several auto-round periods: none opens
         assert table.round is None and table.last_round_number == 0
         assert maintenance(tom, "auto-1", False, "reader works").status_code == 200
-        run.wait(lambda: run.round_state("auto-1") == "betting_open", timeout=10, what="the auto round")
+        run.wait(lambda: run.round_state("auto-1") == "betting_open", what="the auto round")
     finally:
         run.server.stop()
 
@@ -265,7 +266,7 @@ def test_the_technician_toggles_maintenance_and_test_spins_on_the_wheel_page(env
 
     def sign_in(who: str, path: str):
         ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-        ctx.set_default_timeout(30_000)
+        ctx.set_default_timeout(int(WAIT_S * 1000))
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -293,7 +294,7 @@ def test_the_technician_toggles_maintenance_and_test_spins_on_the_wheel_page(env
         expect(dealer.locator("#action-maintenance-disabled")).to_be_disabled()
         expect(dealer.locator("#maintenance-reason")).to_contain_text("browser test spin")
         tech.click("#test-spin")
-        expect(tech.locator("#test-spin-result")).to_contain_text("test result", timeout=30_000)
+        expect(tech.locator("#test-spin-result")).to_contain_text("test result")
         expect(tech.locator("#maintenance-decisions")).to_contain_text("not published")
         expect(dealer.locator("#notice")).to_contain_text("not published")
         tech.fill("#maintenance-reason", "done")
