@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what the tests need, runs the lint and type checks, then the test
 # suite. Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/shoe`); with none, the whole suite
-# runs on two workers (pytest-xdist), each test file in any order (pytest-randomly).
+# runs on two workers (pytest-xdist), in a new random order each run (pytest-randomly; -p no:randomly for
+# file order, --randomly-seed=N to repeat an order).
 #
 # Environment:
 #   STUDIO_LINT=strict  a lint or type finding fails the run (the default, `report`, prints them and goes on)
