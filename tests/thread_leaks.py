@@ -10,9 +10,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from waiting import WAIT_S
+
 
 @contextmanager
-def no_new_threads(timeout: float = 3.0) -> Iterator[None]:
+def no_new_threads(timeout: float = WAIT_S) -> Iterator[None]:
     """Fail if a thread started inside the block is still alive `timeout` seconds after it (they may be ending)."""
     before = set(threading.enumerate())
     yield

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from waiting import WAIT_S
+
 from devices.balls.camera_reader import CameraBallReaderDriver
 from devices.balls.modbus_machine import ModbusBallMachineDriver
 from devices.balls.reader import SerialBallReaderDriver
@@ -117,7 +119,7 @@ class DrawHarness:
         self.reader.start()
         self.pump(lambda: self._connected(), timeout=10, what="both devices connected")
         if self.reader_kind == "camera":
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + WAIT_S
             while self.reader_sim.clients < 1 and time.monotonic() < deadline:
                 time.sleep(0.01)
 

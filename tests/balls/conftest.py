@@ -1,11 +1,9 @@
-"""Fixtures for the ball machine / ball reader tests: an event sink, a thread-leak check, a draw harness."""
+"""Fixtures for the ball machine / ball reader tests: a thread-leak check, a draw harness."""
 
 from __future__ import annotations
 
 import logging
 import os
-import queue
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -13,14 +11,12 @@ import pytest
 from balls_helpers import DrawHarness
 from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
 
-from devices.events import DeviceEvent
-
 
 @pytest.fixture(autouse=True)
 def no_thread_leak() -> Iterator[None]:
     """Like pymodbus' system_health_check: a test must not leave threads or descriptors behind."""
     fds_before = _open_fds()
-    with no_new_threads(3.0):
+    with no_new_threads():
         yield
     if fds_before is not None:
         grown = _open_fds() - fds_before  # type: ignore[operator]
@@ -52,55 +48,6 @@ def quiet_pymodbus() -> Iterator[None]:
     logger.setLevel(logging.CRITICAL)
     yield
     logger.setLevel(level)
-
-
-class EventLog:
-    """on_event sink for drivers: a queue the test waits on, with a timeout."""
-
-    def __init__(self) -> None:
-        self.queue: queue.Queue[DeviceEvent] = queue.Queue()
-        self.seen: list[DeviceEvent] = []
-
-    def __call__(self, event: DeviceEvent) -> None:
-        self.queue.put(event)
-
-    def wait_for(self, predicate: Callable[[DeviceEvent], bool], timeout: float = 5.0) -> DeviceEvent:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                kinds = [getattr(e, "kind", type(e).__name__) for e in self.seen[-20:]]
-                raise AssertionError(f"timed out waiting for an event; last seen: {kinds}")
-            try:
-                event = self.queue.get(timeout=left)
-            except queue.Empty:
-                continue
-            self.seen.append(event)
-            if predicate(event):
-                return event
-
-    def wait_kind(self, kind: str, timeout: float = 5.0, **fields: Any) -> Any:
-        return self.wait_for(
-            lambda e: getattr(e, "kind", None) == kind and all(getattr(e, k) == v for k, v in fields.items()),
-            timeout,
-        )
-
-    def drain(self, wait: float = 0.0) -> list[DeviceEvent]:
-        out = []
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                event = self.queue.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                break
-            self.seen.append(event)
-            out.append(event)
-        return out
-
-
-@pytest.fixture
-def events() -> EventLog:
-    return EventLog()
 
 
 @pytest.fixture

@@ -100,7 +100,6 @@ def test_infinite_deck_edges_are_near_the_published_figures():
         assert 0 <= infinite_deck_edge(GAMES[game_id]) - fig < 0.0025, game_id
 
 
-@pytest.mark.timeout(60)
 @pytest.mark.parametrize("game_id,seats", [("blackjack", 1), ("blackjack", 7), ("live_blackjack", 3)])
 def test_rounds_settle_through_evaluate(game_id, seats):
     st = simulate(GAMES[game_id], 300 // seats, seed=7, seats=seats)

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 import websockets
-from conftest import (
+from console_helpers import (
     PINS,
     CheckedCards,
     Person,
@@ -22,6 +22,7 @@ from conftest import (
     start_custom,
     wheel_table,
 )
+from waiting import WAIT_S
 
 from dealer_ui.auth import SessionStore, Throttle
 from devices.events import CardDrawn
@@ -168,7 +169,7 @@ def test_sessions_expire_unless_someone_stays_signed_in(env, people):
     async def first_session_message() -> dict:
         async with _ws(env, token, "tables=cards-1") as ws:
             while True:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                msg = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
                 if msg["type"] == "session":
                     return msg
 
@@ -548,14 +549,14 @@ def test_live_updates_follow_the_table_and_refuse_strangers(env, people):
     async def follow() -> list[dict]:
         got: list[dict] = []
         async with _ws(env, token, "tables=cards-1") as ws:
-            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            first = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
             assert first["type"] == "session" and first["expires_in"] > 3000
-            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            first = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
             assert first["type"] == "table" and first["view"]["table_id"] == "cards-1"
             await asyncio.to_thread(action, dana, "cards-1", "open_round")
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + WAIT_S
             while time.monotonic() < deadline:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                msg = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
                 got.append(msg)
                 if (
                     msg["type"] == "table"
@@ -574,7 +575,7 @@ def test_live_updates_follow_the_table_and_refuse_strangers(env, people):
     async def refused(token, query, origin=None):
         try:
             async with _ws(env, token, query, origin) as ws:
-                await asyncio.wait_for(ws.recv(), 10)
+                await asyncio.wait_for(ws.recv(), WAIT_S)
         except websockets.ConnectionClosed as exc:
             return exc.rcvd.code if exc.rcvd else None
         except websockets.InvalidStatus as exc:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PINS, add_users, assert_no_studio_threads, cards_table, check_screen, start_custom
+from console_helpers import PINS, add_users, assert_no_studio_threads, cards_table, check_screen, start_custom
 from playwright.sync_api import expect
+from waiting import WAIT_S
 
 from devices.events import CardDrawn
 
-TIMEOUT = 30_000
+TIMEOUT = int(WAIT_S * 1000)  # ms
 
 
 @pytest.fixture(scope="module")

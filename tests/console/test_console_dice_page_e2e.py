@@ -6,14 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
+from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
 from playwright.sync_api import expect
+from waiting import WAIT_S
 
 from dealer_ui.dice import router as dice_router
 from simulators.dice import TrayGeometry, calibration_document, write_dataset
 
 W, H = 640, 360
-TIMEOUT = 30_000
+TIMEOUT = int(WAIT_S * 1000)  # ms
 
 
 @pytest.fixture(scope="module")

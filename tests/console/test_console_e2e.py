@@ -1,8 +1,9 @@
-"""End to end in Debian's Chromium: the studio's own app (studio.api.create_app) with simulated SS2 wheels.
+"""End to end in Debian's Chromium: the studio's own app (app.api.create_app) with simulated SS2 wheels.
 
 A dealer runs a roulette round to a certified result, voids a round with a reason, enters a result by hand
 with a supervisor's approval on the same screen; a dealer cannot reach the technician's pages; screenshots
-at 1280x800 and 1920x1080 go to test-artifacts/console/; touch targets, contrast and hover are checked.
+at 1280x800 and 1920x1080 go to $STUDIO_TEST_ARTIFACTS/console/; touch targets, contrast and hover are
+checked.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PINS, add_users, assert_no_studio_threads, check_screen, start_real, wheel_table
+from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_real, wheel_table
 from playwright.sync_api import Page, expect
+from waiting import WAIT_S
 
 SIZES = [(1280, 800), (1920, 1080)]
-TIMEOUT = 30_000  # ms: generous, the machine is shared
+TIMEOUT = int(WAIT_S * 1000)  # ms
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import random
 
 import cv2
 import pytest
-from conftest import add_users, assert_no_studio_threads, start_custom
+from console_helpers import add_users, assert_no_studio_threads, start_custom
 
 from devices.balls.events import BallRead, BallUnreadable
 from recognition.games import game_rules

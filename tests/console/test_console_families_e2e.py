@@ -9,13 +9,21 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from conftest import PINS, DealerPacedCards, add_users, assert_no_studio_threads, check_screen, start_custom
+from console_helpers import (
+    PINS,
+    DealerPacedCards,
+    add_users,
+    assert_no_studio_threads,
+    check_screen,
+    start_custom,
+)
 from playwright.sync_api import expect
+from waiting import WAIT_S
 
 from recognition.games import game_rules
 from studio.table import DeviceSlot, Table
 
-TIMEOUT = 30_000
+TIMEOUT = int(WAIT_S * 1000)  # ms
 
 
 class JudgeTable(Table):

@@ -10,7 +10,7 @@ import time
 
 import httpx
 import pytest
-from conftest import (
+from console_helpers import (
     PINS,
     DealerPacedCards,
     Person,
@@ -20,6 +20,7 @@ from conftest import (
     start_custom,
     wheel_table,
 )
+from waiting import WAIT_S
 
 from devices.events import CardDrawn
 from studio.table import DeviceSlot, Table
@@ -96,17 +97,21 @@ def test_a_test_spin_in_maintenance_is_journaled_and_never_published(env, people
     assert [c["id"] for c in v["choices"]] == ["incident"]
 
     # in maintenance the test spin needs no confirmation: nothing reaches the players
+    # the env is the module's: the decisions before this spin are other tests' (which run in any order)
+    decided_before = len(env.records("maintenance_decision"))
     r = tom.post("/console/api/devices/w1/wheel/command", {"command": "*K"})
     assert r.status_code == 200, r.text
     results = env.wait(
-        lambda: [d for d in env.records("maintenance_decision") if d["decision"] == "result_ready"],
+        lambda: [
+            d for d in env.records("maintenance_decision")[decided_before:] if d["decision"] == "result_ready"
+        ],
         what="the test spin's result",
     )
     number = results[-1]["result"]["number"]
     assert str(number) in {str(n) for n in range(37)}  # a pocket of the European wheel
     assert results[-1]["message"] == f"Maintenance: test result {number} - not published"
     assert results[-1]["device_id"] == "w1/wheel"
-    kinds = [d["decision"] for d in env.records("maintenance_decision")]
+    kinds = [d["decision"] for d in env.records("maintenance_decision")[decided_before:]]
     assert "open_round" in kinds and kinds.index("open_round") < kinds.index("result_ready")
     # no round opened, nothing on the feed; the wheel's events are journaled as always
     table = env.table("w1")
@@ -252,7 +257,7 @@ def test_maintenance_survives_a_restart_and_auto_rounds_wait_for_it(tmp_path, pe
         time.sleep(0.8)  # several auto-round periods: none opens
         assert table.round is None and table.last_round_number == 0
         assert maintenance(tom, "auto-1", False, "reader works").status_code == 200
-        run.wait(lambda: run.round_state("auto-1") == "betting_open", timeout=10, what="the auto round")
+        run.wait(lambda: run.round_state("auto-1") == "betting_open", what="the auto round")
     finally:
         run.server.stop()
 
@@ -265,7 +270,7 @@ def test_the_technician_toggles_maintenance_and_test_spins_on_the_wheel_page(env
 
     def sign_in(who: str, path: str):
         ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-        ctx.set_default_timeout(30_000)
+        ctx.set_default_timeout(int(WAIT_S * 1000))
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -293,7 +298,7 @@ def test_the_technician_toggles_maintenance_and_test_spins_on_the_wheel_page(env
         expect(dealer.locator("#action-maintenance-disabled")).to_be_disabled()
         expect(dealer.locator("#maintenance-reason")).to_contain_text("browser test spin")
         tech.click("#test-spin")
-        expect(tech.locator("#test-spin-result")).to_contain_text("test result", timeout=30_000)
+        expect(tech.locator("#test-spin-result")).to_contain_text("test result")
         expect(tech.locator("#maintenance-decisions")).to_contain_text("not published")
         expect(dealer.locator("#notice")).to_contain_text("not published")
         tech.fill("#maintenance-reason", "done")

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from waiting import WAIT_S
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
@@ -307,7 +308,7 @@ class Running:
             target=self.server.run, kwargs={"sockets": [self.sock]}, name="decisions-uvicorn", daemon=True
         )
         self.thread.start()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the studio did not start")
@@ -414,8 +415,7 @@ def until(cond: Callable[[], Any], timeout: float = 15, what: str = "condition")
     raise AssertionError(f"timed out waiting for {what}")
 
 
-# --- fixtures (imported by the test modules: this directory has no conftest.py, so that it never shadows the
-# `from conftest import ...` of other test directories run in the same session) ---------------------------------
+# --- fixtures (conftest.py registers them for this directory) ----------------------------------------------
 
 
 @pytest.fixture(autouse=True)
@@ -425,8 +425,8 @@ def hit_stand_game(monkeypatch):
     monkeypatch.setitem(GAMES, GAME_ID, HitStand())
 
 
-@pytest.fixture(name="start")  # named apart so a test's `start` argument shadows no import
-def start_fixture(tmp_path):
+@pytest.fixture
+def start(tmp_path):
     """start(**config) -> a running studio; stopped (and its journal verified) at the end of the test."""
     from studio.journal import verify_journal
 

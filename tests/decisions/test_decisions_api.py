@@ -9,7 +9,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from decisions_helpers import (  # noqa: F401 - fixtures
+from decisions_helpers import (
     DECIDE_TOKEN,
     FEED_TOKEN,
     OTHER_TABLE,
@@ -18,9 +18,7 @@ from decisions_helpers import (  # noqa: F401 - fixtures
     FeedConsumer,
     HitStand,
     Running,
-    hit_stand_game,
     records,
-    start_fixture,
     until,
 )
 

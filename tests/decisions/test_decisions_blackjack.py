@@ -3,14 +3,11 @@ by the backend, a stand applied by default at the deadline, the result carrying 
 
 from __future__ import annotations
 
-import pytest
-from decisions_helpers import DECIDE_TOKEN, FeedConsumer, hit_stand_game, start_fixture  # noqa: F401 - fixtures
+from decisions_helpers import DECIDE_TOKEN, FeedConsumer
 
-from recognition.games import GAMES
 from streaming.canonical import load_public_key_b64, verify_message
 
 
-@pytest.mark.skipif("blackjack" not in GAMES, reason="the blackjack rules are not installed")
 def test_a_blackjack_round_through_the_api(start):
     run = start(game="blackjack", decision_seconds=1.0)
     consumer = FeedConsumer(run.url, DECIDE_TOKEN, after=0)

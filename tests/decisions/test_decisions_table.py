@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge, hit_stand_game, records  # noqa: F401
+from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge, records
 from pydantic import ValidationError
 
 from devices.events import CardDrawn

@@ -2,32 +2,20 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-import queue
 import select
 import time
 import tty
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
+from fixture_files import ss2_capture
 from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
-
-from devices.events import DeviceEvent
-
-SHARED = Path(os.environ.get("STUDIO_SHARED", Path(__file__).resolve().parents[3] / "shared"))
-CAPTURE = SHARED / "fixtures" / "cammegh-ss2-capture.log"
-CAPTURE_SHA256 = "13203e3aebe6eadfa39cab465ce78ecc520ebee76245760b38aa05c3ee4b06c8"
 
 
 @pytest.fixture(scope="session")
 def capture_bytes() -> bytes:
-    if not CAPTURE.is_file():
-        pytest.fail(f"SS2 capture fixture missing: {CAPTURE} (set STUDIO_SHARED to the shared directory)")
-    data = CAPTURE.read_bytes()
-    assert hashlib.sha256(data).hexdigest() == CAPTURE_SHA256, "capture fixture is not the byte-exact copy"
-    return data
+    return ss2_capture()
 
 
 @pytest.fixture(scope="session")
@@ -38,7 +26,7 @@ def capture_lines(capture_bytes: bytes) -> list[str]:
 @pytest.fixture(autouse=True)
 def no_thread_leak() -> Iterator[None]:
     """Like pymodbus' system_health_check: a test must not leave threads behind."""
-    with no_new_threads(2.0):
+    with no_new_threads():
         yield
 
 
@@ -101,52 +89,3 @@ def make_wheel() -> Iterator[Callable[[], FakeWheel]]:
     yield make
     for w in wheels:
         w.close()
-
-
-class EventLog:
-    """on_event sink for drivers: a queue the test waits on, with a timeout."""
-
-    def __init__(self) -> None:
-        self.queue: queue.Queue[DeviceEvent] = queue.Queue()
-        self.seen: list[DeviceEvent] = []
-
-    def __call__(self, event: DeviceEvent) -> None:
-        self.queue.put(event)
-
-    def wait_for(self, predicate: Callable[[DeviceEvent], bool], timeout: float = 3.0) -> DeviceEvent:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                kinds = [getattr(e, "kind", type(e).__name__) for e in self.seen[-20:]]
-                raise AssertionError(f"timed out waiting for an event; last seen: {kinds}")
-            try:
-                event = self.queue.get(timeout=left)
-            except queue.Empty:
-                continue
-            self.seen.append(event)
-            if predicate(event):
-                return event
-
-    def wait_kind(self, kind: str, timeout: float = 3.0, **fields: object) -> DeviceEvent:
-        return self.wait_for(
-            lambda e: getattr(e, "kind", None) == kind and all(getattr(e, k) == v for k, v in fields.items()),
-            timeout,
-        )
-
-    def drain(self, wait: float = 0.0) -> list[DeviceEvent]:
-        out = []
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                event = self.queue.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                break
-            self.seen.append(event)
-            out.append(event)
-        return out
-
-
-@pytest.fixture
-def events() -> EventLog:
-    return EventLog()

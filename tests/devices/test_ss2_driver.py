@@ -10,6 +10,7 @@ import time
 from datetime import UTC, datetime
 
 import pytest
+from waiting import WAIT_S, until
 
 from devices.base import DeviceNotConnected
 from devices.events import (
@@ -23,8 +24,6 @@ from devices.events import (
 )
 from devices.registry import driver_class
 from devices.roulette.cammegh_ss2 import FLAG_WARNINGS, PHASES, CammeghSS2Driver
-
-pytestmark = pytest.mark.timeout(20)
 
 STATE = {phase: n for n, phase in PHASES.items()}
 
@@ -210,7 +209,7 @@ def test_a_silent_partial_line_is_dropped(make_wheel, events, drivers):
     drivers.append(d := start(wheel.path, events, partial_line_timeout=0.15))
     events.wait_kind("device_connected")
     wheel.write(b"*X;4;01")  # torn by a wheel reset, say
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + WAIT_S
     while d.health()["counters"]["partial_lines_dropped"] == 0:
         assert time.monotonic() < deadline
         time.sleep(0.02)
@@ -273,15 +272,14 @@ def test_unplug_and_replug_through_a_symlink(make_wheel, events, drivers, tmp_pa
     assert not d.connected
     with pytest.raises(DeviceNotConnected):
         d.send("*X")
-    time.sleep(0.3)  # a few failed reopen attempts: reported once, counted
-    assert [e.kind for e in events.drain()].count("device_disconnected") == 0
-    assert d.health()["counters"]["open_failures"] >= 1
+    until(lambda: d.health()["counters"]["open_failures"] >= 2, "failed reopen attempts")
+    assert [e.kind for e in events.drain()].count("device_disconnected") == 0  # reported once, counted
 
     second = make_wheel()  # plug the wheel back in: the link points at a new pty
     tmp = tmp_path / "wheel.new"
     tmp.symlink_to(second.path)
     os.replace(tmp, link)
-    events.wait_kind("device_connected", timeout=3)
+    events.wait_kind("device_connected")
     second.write(b"*X;4;011;34;0;140;1\r\n27\r\n*X;5;011;27;0;136;1\r\n")
     again = events.wait_kind("wheel_status")  # re-emitted after the reconnect
     assert (state(again), again.game_counter) == (4, 11)
@@ -297,9 +295,8 @@ def test_missing_port_is_reported_once_then_found(events, drivers, make_wheel, t
     drivers.append(d := start(str(link), events))
     down = events.wait_kind("device_disconnected")
     assert "cannot open" in down.reason
-    time.sleep(0.25)
+    until(lambda: d.health()["counters"]["open_failures"] >= 2, "a second failed open")
     assert not [e for e in events.drain() if isinstance(e, DeviceDisconnected)]
-    assert d.health()["counters"]["open_failures"] >= 2
     wheel = make_wheel()
     link.symlink_to(wheel.path)
     events.wait_kind("device_connected")
@@ -310,7 +307,7 @@ def test_backoff_grows_to_the_maximum(events, tmp_path):
     d = CammeghSS2Driver("wheel-1", str(tmp_path / "absent"), events, reconnect_min=0.01, reconnect_max=0.08)
     d.start()
     try:
-        deadline = time.monotonic() + 2
+        deadline = time.monotonic() + WAIT_S
         while d.health()["counters"]["open_failures"] < 6:
             assert time.monotonic() < deadline
             time.sleep(0.01)
@@ -399,12 +396,12 @@ def test_stop_is_idempotent_joins_the_thread_and_leaks_nothing(make_wheel, event
 
 
 def test_stop_while_the_port_is_missing_is_prompt(events, tmp_path):
-    d = CammeghSS2Driver("wheel-1", str(tmp_path / "absent"), events, reconnect_min=5, reconnect_max=5)
+    d = CammeghSS2Driver("wheel-1", str(tmp_path / "absent"), events, reconnect_min=600, reconnect_max=600)
     d.start()
     events.wait_kind("device_disconnected")
     t0 = time.monotonic()
     d.stop()
-    assert time.monotonic() - t0 < 1
+    assert time.monotonic() - t0 < WAIT_S  # not the 600 s backoff
     assert driver_threads(d) == []
 
 
@@ -422,7 +419,7 @@ def test_stop_from_inside_the_callback_does_not_deadlock(make_wheel, events):
     events.wait_kind("device_connected")
     wheel.write(b"*X;4;011;34;0;136;1\r\n")
     events.wait_kind("device_disconnected")
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + WAIT_S
     while driver_threads(d):
         assert time.monotonic() < deadline
         time.sleep(0.01)
@@ -463,7 +460,7 @@ def test_a_silent_wheel_is_reported_lost_and_found_again(tmp_path):
     driver.start()
     try:
 
-        def next_of(kind, timeout=3.0):
+        def next_of(kind, timeout=WAIT_S):
             import time as _t
 
             deadline = _t.monotonic() + timeout

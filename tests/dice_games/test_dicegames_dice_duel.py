@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import product
-from pathlib import Path
 
 import pytest
+from fixture_files import seed_lines
 
 from recognition.dice_games import DiceDuel
 from recognition.dice_games._common import as_fraction
 
 GAME = DiceDuel()
 THROWS = list(product(range(1, 7), repeat=2))
-SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "000_300cbc27d72ea06a.txt"
 
 
 def wins(red: int, blue: int) -> dict[str, object]:
@@ -25,11 +24,11 @@ def wins(red: int, blue: int) -> dict[str, object]:
 
 
 def test_the_layout_covers_the_seed_s_28_bet_types_at_their_lines():
-    lines = SEED.read_text(encoding="utf-8").splitlines()
+    lines = seed_lines()
     items = {}
     for spot in GAME.spots:
         line = int(spot.source.removeprefix("seed 000 L"))
-        text = lines[line - 1]
+        text = lines[line]
         number = int(text.split(".")[0])
         items.setdefault(number, set()).add(spot.type)
         assert 2689 <= line <= 2743 and line == 2687 + 2 * number, (spot.id, text)
@@ -39,7 +38,7 @@ def test_the_layout_covers_the_seed_s_28_bet_types_at_their_lines():
 
 
 def test_seed_wording_matches_each_type():
-    lines = SEED.read_text(encoding="utf-8").splitlines()
+    lines = seed_lines()
     words = {
         "red_wins": "Red dice win",
         "draw": "Draw",
@@ -59,7 +58,7 @@ def test_seed_wording_matches_each_type():
         "blue_over": "blue dice will be over 3.5",
     }
     for spot in GAME.spots:
-        text = lines[int(spot.source.removeprefix("seed 000 L")) - 1]
+        text = lines[int(spot.source.removeprefix("seed 000 L"))]
         if spot.type in ("sum_under", "sum_over"):
             assert f"will be {spot.type.removeprefix('sum_')} {spot.id.split(':')[1]}" in text, (
                 spot.id,

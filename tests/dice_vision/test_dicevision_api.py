@@ -12,9 +12,10 @@ from typing import Any
 
 import cv2
 import numpy as np
-from conftest import stop_late_preparers
+from dicevision_helpers import stop_late_preparers
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from waiting import WAIT_S
 
 from dealer_ui import UserStore, console_router
 from dealer_ui.dice import router as dice_router
@@ -241,7 +242,7 @@ def test_dice_api_for_technicians_only(tmp_path: Path) -> None:
         sim = studio.simulator("sicbo-1")
         sim.world.queue(faults=("missing",))
         items = wait_for(
-            lambda: client.get("/console/api/dice/sicbo-1/evidence").json(), 40, "a held round's evidence"
+            lambda: client.get("/console/api/dice/sicbo-1/evidence").json(), WAIT_S, "a held round's evidence"
         )
         ev = items[0]
         assert ev["code"] == "dice_missing" and ev["status"] == "uncertain"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import GOLDEN, golden_labels
+from dicevision_helpers import GOLDEN, golden_labels
 
 from recognition.dice.cli import recognize_main
 from simulators.dice import write_dataset

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import T0, Scene
+from dicevision_helpers import T0, Scene
 
 from devices.events import DeviceConnected, DeviceDisconnected
 from recognition.dice.judge import DiceJudge

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from conftest import Scene
+from dicevision_helpers import Scene
 
 import recognition.dice.judge as judge_module
 from devices.events import DeviceDisconnected

@@ -10,6 +10,7 @@ import urllib.request
 import cv2
 import numpy as np
 import pytest
+from waiting import WAIT_S
 
 from simulators.dice import (
     FAULTS,
@@ -125,7 +126,7 @@ def test_the_simulator_acts_as_the_dealer_once_per_round_for_all_cameras() -> No
         before = a.world.throws
         for sim in (a, b):
             sim.table_event("round", {"round_id": "r1", "transition": "start_play"})
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S
         while a.world.throws == before and time.monotonic() < deadline:
             time.sleep(0.01)
         time.sleep(0.1)
@@ -136,7 +137,7 @@ def test_the_simulator_acts_as_the_dealer_once_per_round_for_all_cameras() -> No
         # the table holds for the dice: the dealer re-throws
         a.world.last_throw_at = -1e9
         b.table_event("hold", {"code": "dice_cocked", "message": "..."})
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S
         while a.world.throws == before + 1 and time.monotonic() < deadline:
             time.sleep(0.01)
         assert a.world.throws == before + 2

@@ -10,7 +10,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from conftest import stop_late_preparers
+from dicevision_helpers import stop_late_preparers
+from waiting import WAIT_S
 
 from simulators.dice import TrayGeometry, calibration_document
 from studio.config import parse_config
@@ -126,11 +127,13 @@ def test_dice_tables_certify_what_the_simulated_dealer_threw_and_hold_faults(tmp
         try:
             sic = studio.simulator("sicbo-1")
             duel_sim = studio.simulator("duel-1", "camera-1")
-            seen["sic_first"] = (await until(lambda: results("sicbo-1"), 25, "a certified Sic Bo round"))[0]
-            seen["sic_throws"] = list(sic.world.history)
-            seen["duel_first"] = (await until(lambda: results("duel-1"), 25, "a certified Dice Duel round"))[
+            seen["sic_first"] = (await until(lambda: results("sicbo-1"), WAIT_S, "a certified Sic Bo round"))[
                 0
             ]
+            seen["sic_throws"] = list(sic.world.history)
+            seen["duel_first"] = (
+                await until(lambda: results("duel-1"), WAIT_S, "a certified Dice Duel round")
+            )[0]
             seen["duel_throws"] = list(duel_sim.world.history)
             # the next Sic Bo throw loses a die: the round is held, the dealer re-throws, it is certified
             sic.world.queue(faults=("missing",))

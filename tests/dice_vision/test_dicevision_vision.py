@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 import pytest
-from conftest import GOLDEN, golden_calibration, golden_labels, still_image
+from dicevision_helpers import GOLDEN, golden_calibration, golden_labels, still_image
 
 from recognition.dice.calibration import (
     DEFAULT_COLORS,

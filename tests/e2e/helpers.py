@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import websockets
+from waiting import WAIT_S
 
 from streaming.canonical import load_public_key_b64, verify_message
 
@@ -36,11 +37,22 @@ class DemoProcess:
         seed: int = 7,
         port: int | None = None,
     ) -> None:
-        self.port = port or free_port()
         self.data = data
         self.token = token
-        self.log = data.parent / f"demo-{self.port}.log"
-        with open(self.log, "w") as log:  # the child has its own copy of the descriptor
+        # free_port() lets the port go before the demo binds it, so another process (a second pytest worker)
+        # may take it first: then the demo exits at once, and is started again on another port
+        for _ in range(3):
+            self.port = port or free_port()
+            self.log = data.parent / f"demo-{self.port}.log"
+            self._start(tables, speed, seed)
+            if self._wait_started():
+                return
+            if port is not None or "address already in use" not in self.log.read_text().lower():
+                break
+        raise RuntimeError(f"studio demo exited: {self.log.read_text()}")
+
+    def _start(self, tables: int, speed: float, seed: int) -> None:
+        with open(self.log, "w") as log:
             self.proc = subprocess.Popen(
                 [
                     sys.executable,
@@ -50,9 +62,9 @@ class DemoProcess:
                     "--port",
                     str(self.port),
                     "--data",
-                    str(data),
+                    str(self.data),
                     "--consumer-token",
-                    token,
+                    self.token,
                     "--tables",
                     str(tables),
                     "--speed",
@@ -63,17 +75,20 @@ class DemoProcess:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 30
+
+    def _wait_started(self) -> bool:
+        """True once the demo answers; False if it exited first."""
+        deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"studio demo exited: {self.log.read_text()}")
+                return False
             try:
                 if httpx.get(self.url("/v1/health"), timeout=1).status_code == 200:
-                    return
+                    return True
             except httpx.HTTPError:
                 time.sleep(0.1)
         self.kill()
-        raise RuntimeError("studio demo did not start in 30 s")
+        raise RuntimeError(f"studio demo did not start in {WAIT_S:g} s: {self.log.read_text()}")
 
     def url(self, path: str, scheme: str = "http") -> str:
         return f"{scheme}://127.0.0.1:{self.port}{path}"

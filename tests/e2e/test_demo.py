@@ -6,6 +6,7 @@ import time
 import httpx
 import pytest
 import websockets
+from waiting import WAIT_S
 from websockets.exceptions import InvalidStatus
 
 from .helpers import DemoProcess, check_chain, studio_cli
@@ -58,7 +59,7 @@ def test_results_flow_signed_and_gap_free(demo):
 def test_consumers_without_the_right_token_get_nothing(demo):
     async def attempt(headers):
         async with websockets.connect(demo.url("/v1/feed?after=0", "ws"), additional_headers=headers) as ws:
-            return await asyncio.wait_for(ws.recv(), 5)
+            return await asyncio.wait_for(ws.recv(), WAIT_S)
 
     for headers in ({}, {"Authorization": "Bearer wrong-token-wrong-token"}, {"Authorization": TOKEN}):
         with pytest.raises(InvalidStatus) as err:
@@ -86,7 +87,7 @@ def test_malformed_requests_get_clear_errors(demo):
 
     async def feed(query):
         async with websockets.connect(demo.url(f"/v1/feed{query}", "ws"), additional_headers=h) as ws:
-            return await asyncio.wait_for(ws.recv(), 5)
+            return await asyncio.wait_for(ws.recv(), WAIT_S)
 
     for query in ("?after=abc", "?after=-1", "?after=99999999", "?after=1.5"):
         with pytest.raises((InvalidStatus, websockets.ConnectionClosed)):

@@ -9,9 +9,9 @@ Shorthand: a status's phase is written as its place 1-7 in ``devices.events.WHEE
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
+from fixture_files import ss2_capture
 
 from devices.events import (
     WHEEL_PHASES,
@@ -41,7 +41,6 @@ from recognition.wheel_judge import HOLD_REASONS, NOTE_REASONS, VOID_REASONS, Wh
 DEV = "table-1/wheel"
 WARNINGS = ((1, "no_ball"), (2, "ball_with_rotor"), (4, "component_fault"), (8, "launch_retry"))
 T0 = datetime(2026, 11, 29, 20, 0, 0, tzinfo=UTC)
-CAPTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "cammegh-ss2-capture.log"
 
 
 def at(t: float) -> datetime:
@@ -673,7 +672,7 @@ def test_reason_tables_are_plain_words():
 def test_capture_through_the_driver_and_the_judge():
     from devices.roulette.cammegh_ss2 import iter_capture_events
 
-    data = CAPTURE.read_bytes()
+    data = ss2_capture()
     ticks = iter(range(10_000))
 
     def clock() -> datetime:  # the capture has no times: one line every 500 ms

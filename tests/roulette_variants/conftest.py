@@ -11,5 +11,5 @@ from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest
 @pytest.fixture(autouse=True)
 def no_thread_leak() -> Iterator[None]:
     """A test must not leave threads (drivers, simulators, the journal's replies) running behind it."""
-    with no_new_threads(3.0):
+    with no_new_threads():
         yield

@@ -10,6 +10,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from waiting import WAIT_S
 
 from devices.camera.frames import (
     HEADER,
@@ -21,8 +22,6 @@ from devices.camera.frames import (
 )
 from devices.shoe.vendor_table import default_vendor_table
 from simulators.shoe import SIMULATORS, Shoe, ShoeSimulator
-
-pytestmark = pytest.mark.timeout(30)
 
 T = default_vendor_table()
 
@@ -162,12 +161,14 @@ def test_frame_stream_round_trip_raw_and_png_and_its_errors():
     server.listen(1)
     port = server.getsockname()[1]
 
+    torn_seen = threading.Event()
+
     def serve() -> None:
         conn, _ = server.accept()
         with conn:
             conn.sendall(pack_frame(image, 7, timestamp_us=5_000_000))
             conn.sendall(pack_frame(grey, 8)[:10])
-            time.sleep(0.3)  # a header torn across two sends
+            torn_seen.wait(WAIT_S)  # a header torn across two sends: the rest once the reader saw half of it
             conn.sendall(pack_frame(grey, 8)[10:])
             conn.sendall(pack_frame(image, 10, encoded=png.tobytes(), timestamp_us=5_100_000))
             conn.sendall(b"JUNK" + bytes(HEADER.size))
@@ -176,20 +177,22 @@ def test_frame_stream_round_trip_raw_and_png_and_its_errors():
     t.start()
     src = open_source(f"tcp://127.0.0.1:{port}")
     assert isinstance(src, TcpFrameSource) and not src.finite
-    started = time.monotonic()
     try:
         src.open()
-        f1 = src.read(2.0)
+        f1 = src.read(WAIT_S)
         assert f1 is not None and np.array_equal(f1.image, image) and f1.t == 5.0 and f1.index == 1
         assert src.read(0.05) is None  # the second frame's header is not complete yet
-        f2 = src.read(2.0)
-        # no capture time: the arrival time
-        assert np.array_equal(f2.image, grey) and started <= f2.t <= time.monotonic()
-        f3 = src.read(2.0)
+        torn_seen.set()
+        before = time.monotonic()
+        f2 = src.read(WAIT_S)
+        # no capture time: the time it arrived, on the monotonic clock
+        assert np.array_equal(f2.image, grey) and before <= f2.t <= time.monotonic()
+        f3 = src.read(WAIT_S)
         assert np.array_equal(f3.image, image) and abs(f3.t - 5.1) < 1e-9 and src.missed == 1
         with pytest.raises(FrameStreamError, match="not a frame stream header"):
-            src.read(2.0)
+            src.read(WAIT_S)
     finally:
+        torn_seen.set()
         src.close()
         t.join()
         server.close()

@@ -18,8 +18,6 @@ from devices.shoe.vendor_table import default_vendor_table
 from devices.shoe.vision import FrameAnalyzer, PyzbarDecoder, find_cards, make_decoder, straighten, to_gray
 from simulators.shoe import CardRenderer, Imaging, Shoe, ShoeCard
 
-pytestmark = pytest.mark.timeout(60)
-
 T = default_vendor_table()
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 FLOORS = {

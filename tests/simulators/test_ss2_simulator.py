@@ -1,4 +1,4 @@
-"""The Cammegh SS2 simulator against the spec (shared/protocols/cammegh-ss2.md) and the real capture.
+"""The Cammegh SS2 simulator against the spec (fixtures/protocols/cammegh-ss2.md) and the real capture.
 
 The pure model is checked line by line with a small parser of our own; the threaded
 runner over a real pty. A round trip through the real driver runs when the driver
@@ -17,10 +17,11 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC
-from pathlib import Path
 
 import pytest
 import serial
+from fixture_files import ss2_capture
+from waiting import WAIT_S
 
 from simulators.cammegh_ss2 import (
     FAULTS,
@@ -34,7 +35,6 @@ from simulators.cammegh_ss2 import (
 
 STATUS_RE = re.compile(r"^\*X;([1-7]);(\d{3});(  | \d|\d\d|000|0000);([0-9A-Fa-f]);(\d{3});([01])$")
 WIN_RE = re.compile(r"^( \d|\d\d|000|0000)$")
-CAPTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "cammegh-ss2-capture.log"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -217,7 +217,7 @@ def check_game_shape(game: dict[int, list[X]]) -> None:
 
 
 def test_the_shape_checks_hold_on_the_real_capture():
-    items = [parse(line + b"\r\n") for line in CAPTURE.read_bytes().split(b"\r\n")[:-1]]
+    items = [parse(line + b"\r\n") for line in ss2_capture().split(b"\r\n")[:-1]]
     played = games(items)
     assert [g[5][0].number for g in played] == ["27", "16", " 6", " 3", "10", " 0"]
     for game in played:
@@ -773,7 +773,7 @@ class LineReader:
         self.fd = fd
         self.buffer = b""
 
-    def lines_until(self, predicate, timeout: float = 3.0) -> list[bytes]:
+    def lines_until(self, predicate, timeout: float = WAIT_S) -> list[bytes]:
         out: list[bytes] = []
         deadline = time.monotonic() + timeout
         while True:
@@ -807,7 +807,7 @@ def test_runner_over_a_pty_answers_and_plays():
             assert b"*P OK" in lines
             for label in ("27", "0", "13"):
                 sim.force_next_number(label)
-            lines = reader.lines_until(lambda l: l.startswith(b"*X;2;015;"), timeout=8)
+            lines = reader.lines_until(lambda l: l.startswith(b"*X;2;015;"))
             assert [l for l in lines if WIN_RE.match(l.decode("latin-1"))] == [b"27", b" 0", b"13"]
             assert all(
                 STATUS_RE.match(l.decode()) or WIN_RE.match(l.decode()) for l in lines if l != b"*P OK"
@@ -886,20 +886,20 @@ def test_runner_never_blocks_when_nobody_reads():
     assert sim.running
     t0 = time.monotonic()
     sim.stop()
-    assert time.monotonic() - t0 < 1
+    assert time.monotonic() - t0 < WAIT_S  # a blocked writer would never stop
     # the slave is open but never read: the pty fills up, the simulator keeps playing
     sim = SS2Simulator.on_pty(speed=5000, seed=55, max_buffer=2048)
     sim.model.command("*P 1")
     fd = os.open(sim.slave_path, os.O_RDWR | os.O_NOCTTY)
     try:
         sim.start()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S
         while sim.snapshot()["spin"] < 3 or sim.dropped_bytes == 0:
             assert time.monotonic() < deadline, (sim.snapshot(), sim.dropped_bytes)
             time.sleep(0.02)
         t0 = time.monotonic()
         sim.stop()
-        assert time.monotonic() - t0 < 1
+        assert time.monotonic() - t0 < WAIT_S  # a blocked writer would never stop
     finally:
         sim.stop()
         os.close(fd)
@@ -910,10 +910,9 @@ def test_runner_never_blocks_when_nobody_reads():
 
 
 def test_round_trip_through_the_driver():
-    driver = pytest.importorskip("devices.roulette.cammegh_ss2")
-    if not hasattr(driver, "iter_capture_events"):
-        pytest.skip("driver has no iter_capture_events yet")
     from datetime import datetime
+
+    from devices.roulette import cammegh_ss2 as driver
 
     model = SS2Model(seed=60, spin=11, last_result="34", echo_commands=True)
     forced = ["27", "16", "6", "3", "10", "0"]  # the capture's results

@@ -36,8 +36,6 @@ from streaming.messages import (
     write_schemas,
 )
 
-pytestmark = pytest.mark.timeout(30)
-
 REPO = Path(__file__).resolve().parents[2]
 
 # RFC 8032, section 7.1, test 1.

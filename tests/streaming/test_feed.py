@@ -23,6 +23,7 @@ import pytest
 import uvicorn
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi import FastAPI
+from waiting import WAIT_S
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -36,8 +37,6 @@ from streaming.canonical import (
 )
 from streaming.feed import FeedHub, FeedStore, feed_router
 from streaming.messages import GENESIS_PREV_HASH, ErrorMessage, FeedMessage, PublicKey, format_timestamp
-
-pytestmark = pytest.mark.timeout(60)
 
 TOKEN = "test-token-7f3a"
 PRIVATE_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
@@ -182,7 +181,7 @@ class FeedServer:
 
     def start(self) -> FeedServer:
         self._thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT_S
         while not (self.server.started and self.loop is not None):
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError(f"uvicorn did not start: {self._error!r}")
@@ -218,7 +217,7 @@ class FeedServer:
                 future.set_exception(exc)
 
         self.loop.call_soon_threadsafe(run)
-        return future.result(timeout=10)
+        return future.result(timeout=WAIT_S)
 
     def commit_and_publish(self, text: str) -> int:
         """What the studio does: commit to the store, then publish on the loop (in order)."""
@@ -292,11 +291,11 @@ def bearer(token: str = TOKEN) -> dict[str, str]:
 
 def open_feed(server: FeedServer, query: str = "", **kwargs: Any) -> Any:
     kwargs.setdefault("additional_headers", bearer())
-    kwargs.setdefault("open_timeout", 5)
+    kwargs.setdefault("open_timeout", WAIT_S)
     return ws_connect(server.url + query, **kwargs)
 
 
-async def collect(ws: ClientConnection, until_seq: int, timeout: float = 20) -> list[tuple[int, str]]:
+async def collect(ws: ClientConnection, until_seq: int, timeout: float = WAIT_S) -> list[tuple[int, str]]:
     got: list[tuple[int, str]] = []
     async with asyncio.timeout(timeout):
         while not got or got[-1][0] < until_seq:
@@ -568,7 +567,9 @@ def test_slow_consumer_falls_behind_then_catches_up_from_the_store(
             got = await collect(slow, total)
             assert len(server.store.read_calls) > reads_before, "catch-up must come from the store"
         assert_exact(got, 1, total, texts)
-        assert max(durations) < 0.02, f"publish blocked: {max(durations) * 1000:.1f} ms"
+        # a publish that waited for the slow socket would take about the send timeout (10 s); a loaded
+        # machine can stretch one that did not by a time slice or two, never by seconds
+        assert max(durations) < 2.5, f"publish blocked: {max(durations) * 1000:.1f} ms"
         assert statistics.median(durations) < 0.001
 
     asyncio.run(main())
@@ -579,7 +580,7 @@ def test_stalled_consumer_does_not_slow_publish_and_is_dropped(
 ) -> None:
     total = 1200
     texts = chain(total, pad=4000)
-    server = feed_server(ring_size=100, send_timeout=0.5, sndbuf=65536)
+    server = feed_server(ring_size=100, send_timeout=2, sndbuf=65536)
 
     async def main() -> None:
         sock = small_rcvbuf_socket(server.port)
@@ -597,14 +598,14 @@ def test_stalled_consumer_does_not_slow_publish_and_is_dropped(
             # Healthy consumer: everything, undisturbed by the stalled one.
             assert_exact(await healthy_task, 1, total, texts)
             # Stalled consumer: dropped after the send timeout.
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + WAIT_S
             while any(info.peer == stalled_peer for info in await asyncio.to_thread(server.consumers)):
                 assert time.monotonic() < deadline, "stalled consumer was not dropped"
                 await asyncio.sleep(0.05)
             # It reads what reached it before the drop, then resumes with ?after=.
             got: list[tuple[int, str]] = []
             with pytest.raises(ConnectionClosed):
-                async with asyncio.timeout(10):
+                async with asyncio.timeout(WAIT_S):
                     while True:
                         text = await stalled.recv()
                         got.append((json.loads(text)["seq"], text))
@@ -613,7 +614,8 @@ def test_stalled_consumer_does_not_slow_publish_and_is_dropped(
         async with open_feed(server, f"?after={last}") as resumed:
             got += await collect(resumed, total)
         assert_exact(got, 1, total, texts)
-        assert max(durations) < 0.02, f"publish blocked: {max(durations) * 1000:.1f} ms"
+        # blocked, a publish would wait the send timeout (2 s) for the stalled consumer
+        assert max(durations) < 0.5, f"publish blocked: {max(durations) * 1000:.1f} ms"
         assert statistics.median(durations) < 0.001
 
     asyncio.run(main())
@@ -652,7 +654,7 @@ def test_consumers_are_visible_and_cleaned_up_on_disconnect(feed_server: Callabl
     asyncio.run(main())
 
 
-async def wait_until(predicate: Callable[[], bool], timeout: float = 5) -> None:
+async def wait_until(predicate: Callable[[], bool], timeout: float = WAIT_S) -> None:
     async with asyncio.timeout(timeout):
         while not await asyncio.to_thread(predicate):
             await asyncio.sleep(0.02)
@@ -670,7 +672,7 @@ def test_client_messages_are_ignored(feed_server: Callable[..., FeedServer]) -> 
                 await ws.send("hello")
             # The server keeps reading (and answering pings) after client messages.
             pong = await ws.ping()
-            await asyncio.wait_for(pong, 5)
+            await asyncio.wait_for(pong, WAIT_S)
             for text in texts[3:]:
                 server.commit_and_publish(text)
             assert_exact(await collect(ws, 6), 1, 6, texts)
@@ -693,7 +695,7 @@ def test_idle_consumer_is_kept_alive_by_pings(feed_server: Callable[..., FeedSer
             assert not recv.done()
             assert len(await asyncio.to_thread(server.consumers)) == 1
             server.commit_and_publish(texts[1])
-            assert json.loads(await asyncio.wait_for(recv, 5))["seq"] == 2
+            assert json.loads(await asyncio.wait_for(recv, WAIT_S))["seq"] == 2
 
     asyncio.run(main())
 
@@ -725,7 +727,7 @@ def test_server_shutdown_closes_consumers(feed_server: Callable[..., FeedServer]
             await collect(ws, 1)
             await asyncio.to_thread(server.stop)
             with pytest.raises(ConnectionClosed) as info:
-                await asyncio.wait_for(ws.recv(), 5)
+                await asyncio.wait_for(ws.recv(), WAIT_S)
             assert info.value.rcvd is not None and info.value.rcvd.code == 1012
 
     asyncio.run(main())
@@ -795,12 +797,12 @@ def test_publish_during_a_store_read_is_not_missed(backlog: int) -> None:
 
         store.armed = True
         consumer = asyncio.create_task(hub.run_consumer(0, send, peer="test"))
-        assert await asyncio.to_thread(store.entered.wait, 5)
+        assert await asyncio.to_thread(store.entered.wait, WAIT_S)
         for seq in (backlog + 1, backlog + 2):  # published during the read
             store.append(texts[seq - 1])
             hub.publish(seq, texts[seq - 1])
         store.release.set()
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(WAIT_S):
             while len(got) < backlog + 2:
                 await asyncio.sleep(0.01)
         await asyncio.sleep(0.05)

@@ -16,6 +16,7 @@ import httpx
 import pytest
 import uvicorn
 import websockets
+from waiting import WAIT_S
 
 from app.api import create_app
 from studio.config import parse_config
@@ -53,7 +54,7 @@ def served(tmp_path: Path):
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=None))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + WAIT_S
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the studio did not start"
         time.sleep(0.02)

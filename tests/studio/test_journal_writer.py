@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from waiting import WAIT_S
 
 from studio.config import ConfigError, parse_config
 from studio.journal import Journal, JournalClosed, verify_journal
@@ -127,7 +128,7 @@ def test_a_dead_writer_stops_the_journal_loudly_and_loses_nothing_it_said_was_du
     try:
         write_some(j, 2)
         os.kill(writer_pid(j), signal.SIGKILL)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT_S
         while j.failure is None and time.monotonic() < deadline:
             time.sleep(0.01)
         assert isinstance(j.failure, JournalClosed) and "writer process ended" in str(j.failure)
@@ -192,7 +193,7 @@ def test_a_killed_studio_leaves_no_writer_behind_and_an_intact_journal(tmp_path:
     finally:
         if proc.poll() is None:
             proc.kill()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + WAIT_S
     while not gone(pid) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert gone(pid), "the writer process outlived the studio"

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from thread_leaks import no_new_threads  # tests/ is on sys.path (tests/conftest.py)
+from waiting import WAIT_S
 
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent, DeviceUnknownMessage
 from devices.serial_line import SerialLineDriver
@@ -40,7 +41,7 @@ from studio.journal import Journal, check_feed_message, rfc3339, utcnow, verify_
 
 @pytest.fixture(autouse=True)
 def no_thread_left() -> Iterator[None]:
-    with no_new_threads(3.0):
+    with no_new_threads():
         yield
 
 
@@ -186,7 +187,7 @@ def test_a_result_goes_to_the_writer_at_once_and_what_follows_it_in_a_later_batc
         check_feed_message(message)
         result = j.append_feed(message, checked=True)
         after = j.append("note", {"after": "the result"}, table_id="t")
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT_S
         while not result.done() and time.monotonic() < deadline:  # the loop is blocked: no next iteration
             time.sleep(0.005)  # noqa: ASYNC251 - blocking the loop is the point
         durable_within_the_callback = result.done()
@@ -202,9 +203,9 @@ def test_waiting_on_the_loop_thread_does_not_deadlock(journal: tuple[Journal, li
     j, _ = journal
 
     async def blocking() -> Any:
-        first = j.append("note", {"i": 1}).result(timeout=10)  # blocks the loop: must not wait for it
+        first = j.append("note", {"i": 1}).result(timeout=WAIT_S)  # blocks the loop: must not wait for it
         j.append("note", {"i": 2})
-        j.flush(timeout=10)  # the same, through a barrier
+        j.flush(timeout=WAIT_S)  # the same, through a barrier
         return first
 
     assert asyncio.run(blocking()).seq == 2
@@ -492,7 +493,7 @@ def test_one_thread_reads_every_pty_driver_and_ends_with_the_last() -> None:
             d.stop()
         for p in ptys:
             p.close()
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + WAIT_S
     while any(t.name == "serial-reader" for t in threading.enumerate()) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not any(t.name == "serial-reader" for t in threading.enumerate())

@@ -5,7 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-CAPTURE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "cammegh-ss2-capture.log"
+from fixture_files import SS2_CAPTURE, fixture_path, ss2_capture
+
+CAPTURE = SS2_CAPTURE  # fixtures/cammegh-ss2-capture.log
 
 
 def replay(path: Path) -> subprocess.CompletedProcess:
@@ -18,7 +20,7 @@ def replay(path: Path) -> subprocess.CompletedProcess:
 
 
 def test_real_capture_gives_every_completed_game_once():
-    assert CAPTURE.exists(), CAPTURE
+    fixture_path(CAPTURE.name)  # fails, not skips, when the fixture is missing
     run = replay(CAPTURE)
     assert run.returncode == 0, run.stderr
     lines = [json.loads(line) for line in run.stdout.splitlines()]
@@ -32,7 +34,7 @@ def test_real_capture_gives_every_completed_game_once():
 
 
 def test_garbage_and_torn_capture_still_replays(tmp_path):
-    data = CAPTURE.read_bytes()
+    data = ss2_capture()
     cut = data.index(b"27\r\n")
     mangled = data[:cut] + b"\x00\xff\xfe*X;4;01\r\ngarbage line\r\n" + data[cut:]
     path = tmp_path / "mangled.log"
