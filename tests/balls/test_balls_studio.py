@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from waiting import WAIT_S
 
 from recognition.game import SendCommand
 from studio.config import parse_config
@@ -111,7 +112,7 @@ def records(studio: Studio, kind: str) -> list[dict]:
         db.close()
 
 
-async def until(cond: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+async def until(cond: Callable[[], Any], timeout: float = WAIT_S, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = cond()

@@ -322,7 +322,7 @@ class Running:
         self.sock.close()
         assert not self.thread.is_alive(), "uvicorn did not stop"
 
-    def on_loop(self, fn: Callable[[], Any], timeout: float = 10) -> Any:
+    def on_loop(self, fn: Callable[[], Any], timeout: float = WAIT_S) -> Any:
         async def run() -> Any:
             return fn()
 
@@ -391,7 +391,7 @@ class FeedConsumer:
             pass
 
     def wait_for(
-        self, cond: Callable[[list[dict[str, Any]]], bool], timeout: float = 15
+        self, cond: Callable[[list[dict[str, Any]]], bool], timeout: float = WAIT_S
     ) -> list[dict[str, Any]]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -405,7 +405,7 @@ class FeedConsumer:
         self.thread.join(10)
 
 
-def until(cond: Callable[[], Any], timeout: float = 15, what: str = "condition") -> Any:
+def until(cond: Callable[[], Any], timeout: float = WAIT_S, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = cond()

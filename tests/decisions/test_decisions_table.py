@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge, records
 from pydantic import ValidationError
+from waiting import WAIT_S
 
 from devices.events import CardDrawn
 from recognition.game import BaseGame, BaseJudge, RoundSignal
@@ -49,7 +50,7 @@ def make_table(game: Any, journal: Journal, **kw: Any) -> Table:
     )
 
 
-async def until(cond, timeout: float = 10.0) -> None:
+async def until(cond, timeout: float = WAIT_S) -> None:
     deadline = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > deadline:

@@ -116,7 +116,11 @@ class DemoProcess:
         return load_public_key_b64(body["public_key"])
 
     def collect(
-        self, after: int, count: int, timeout: float = 60, until: Callable[[list[dict]], bool] | None = None
+        self,
+        after: int,
+        count: int,
+        timeout: float = WAIT_S,
+        until: Callable[[list[dict]], bool] | None = None,
     ) -> list[dict]:
         """`count` feed messages after `after`; with `until`, at least `count` and then until it holds."""
 

@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from waiting import WAIT_S
+
 from studio.config import parse_config
 from studio.journal import verify_journal
 from studio.service import Studio
@@ -125,7 +127,7 @@ def holds(studio: Studio) -> list[str]:
     return out
 
 
-async def until(cond: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
+async def until(cond: Callable[[], Any], timeout: float = WAIT_S, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = cond()

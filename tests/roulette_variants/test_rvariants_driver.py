@@ -11,6 +11,7 @@ from typing import Any
 
 import cv2
 import pytest
+from waiting import WAIT_S
 
 from devices.camera.frames import HEADER, open_source
 from devices.events import BallLaunched, DeviceConnected, DeviceDisconnected
@@ -29,7 +30,7 @@ from simulators.roulette_camera import (
 from studio.simulated import all_simulators
 
 
-def wait_for(cond: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+def wait_for(cond: Callable[[], Any], timeout: float = WAIT_S, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = cond()

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from waiting import WAIT_S
+
 from simulators.roulette_camera import View
 from streaming.canonical import commitment_hash
 from studio.config import parse_config
@@ -85,7 +87,7 @@ def run(tmp_path, tables: list[dict[str, Any]], scenario) -> Studio:
     return studio
 
 
-async def until(cond: Callable[[], Any], timeout: float = 40.0, what: str = "condition") -> Any:
+async def until(cond: Callable[[], Any], timeout: float = WAIT_S, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = cond()
