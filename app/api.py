@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi_offline import FastAPIOffline
 
 from dealer_ui import console_router
 from dealer_ui.dice import router as dice_router
@@ -20,6 +21,8 @@ from studio.consumer_guard import ConsumerGuard
 from studio.decisions_api import decisions_router
 from studio.service import Studio
 from studio.throttle import Throttle
+
+from .operations import add_operations
 
 
 def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> FastAPI:
@@ -31,7 +34,15 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
         finally:
             await asyncio.to_thread(studio.stop)
 
-    app = FastAPI(title="studio", version="1", lifespan=lifespan)
+    # /docs and /redoc from assets the studio serves (fastapi-offline's), not a CDN: a studio's network may have
+    # no internet; no validator badge either (Swagger UI would send the spec's URL to validator.swagger.io)
+    app = FastAPIOffline(
+        title="studio",
+        version="1",
+        lifespan=lifespan,
+        static_url="/docs-assets",
+        swagger_ui_parameters={"validatorUrl": None},
+    )
     app.state.studio = studio
 
     def journal(kind: str, data: dict[str, Any]) -> None:
@@ -45,6 +56,7 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
     console = console_router(studio)
     app.include_router(console)
     app.include_router(dice_router(studio, console))
+    add_operations(app, studio)
 
     @app.get("/", include_in_schema=False)
     async def root() -> RedirectResponse:
@@ -64,14 +76,6 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [{"where": ".".join(str(p) for p in e["loc"]), "problem": e["msg"]} for e in exc.errors()]
         return JSONResponse({"error": "malformed request", "detail": errors}, status_code=400)
-
-    @app.get("/v1/health")
-    async def health() -> dict[str, Any]:
-        return {
-            "status": "ok",
-            "tables": len(studio.tables),
-            "journal_failed": studio.journal.failure is not None,
-        }
 
     @app.get("/v1/rounds/{round_id}", dependencies=[Depends(consumer)])
     async def get_round(round_id: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from streaming.feed import FeedHub
 from .config import Consumer, DeviceConfig, StudioConfig, build_game
 from .journal import Committed, Journal
 from .keys import load_or_create_key
+from .metrics import StudioMetrics
 from .table import DeviceSlot, Table
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,8 @@ class Studio:
             on_failure=self._on_journal_failure,
         )
         self.hub = FeedHub(self.journal)
+        self.metrics = StudioMetrics()
+        self.journal.on_latency = self.metrics.observe_commit
         self.tables: dict[str, Table] = {}
         self.simulators: dict[str, Any] = {}
         self._tokens = [c.token.encode() for c in config.consumers]
@@ -91,6 +94,7 @@ class Studio:
             for dcfg, slot in zip(tcfg.all_devices, slots):
                 self._start_device(table, slot, dcfg)
             table.start()
+        self.metrics.watch(self.tables, self.hub)
         # Everything built so far (games, tables, drivers, modules) lives as long as the studio: keep it out of the
         # cyclic collector's full passes, whose pauses otherwise land on results (bench/latency.py: the worst of
         # ~520 results 15-18 ms with it, 21-75 ms without, in three A/B pairs).
