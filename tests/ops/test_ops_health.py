@@ -4,6 +4,8 @@ counted); every wheel's port gone makes it `down` with HTTP 503."""
 from __future__ import annotations
 
 import logging
+import os
+import signal
 from datetime import datetime
 
 from ops_helpers import Served, make_studio, wait, wheel
@@ -65,6 +67,18 @@ def test_every_wheel_gone_is_down_with_503(tmp_path):
         assert code == 503
         assert all(t.state == "paused" for t in h.tables)
         assert all(not t.devices[0].connected for t in h.tables)
+    finally:
+        served.stop()
+
+
+def test_a_dead_journal_writer_is_down_with_503(tmp_path):
+    served = Served(make_studio(tmp_path / "data", [wheel("w1")]))
+    try:
+        wait(lambda: health(served)[1].status == "ok", what="status ok")
+        os.kill(served.studio.journal._sink.pid, signal.SIGKILL)  # the OOM killer, say
+        code, h = wait(lambda: (x := health(served))[1].status == "down" and x, what="status down")
+        assert code == 503 and not h.journal.ok and h.journal.error
+        assert h.tables[0].state == "paused" and "journal stopped" in (h.tables[0].paused_reason or "")
     finally:
         served.stop()
 
