@@ -40,6 +40,8 @@ def serve(
             host=config.server.host,
             port=config.server.port,
             log_level="warning",
+            # no logging config of uvicorn's own: its loggers propagate to the studio's handler (text or JSON)
+            log_config=None,
             lifespan="on",
             ws_ping_interval=20,
             ws_per_message_deflate=False,
