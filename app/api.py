@@ -12,7 +12,6 @@ from typing import Any
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse
-from fastapi_offline import FastAPIOffline
 
 from dealer_ui import console_router
 from dealer_ui.dice import router as dice_router
@@ -22,7 +21,7 @@ from studio.decisions_api import decisions_router
 from studio.service import Studio
 from studio.throttle import Throttle
 
-from .operations import add_operations
+from .operations import add_docs, add_operations
 
 
 def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> FastAPI:
@@ -34,15 +33,8 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
         finally:
             await asyncio.to_thread(studio.stop)
 
-    # /docs and /redoc from assets the studio serves (fastapi-offline's), not a CDN: a studio's network may have
-    # no internet; no validator badge either (Swagger UI would send the spec's URL to validator.swagger.io)
-    app = FastAPIOffline(
-        title="studio",
-        version="1",
-        lifespan=lifespan,
-        static_url="/docs-assets",
-        swagger_ui_parameters={"validatorUrl": None},
-    )
+    app = FastAPI(title="studio", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
+    add_docs(app)
     app.state.studio = studio
 
     def journal(kind: str, data: dict[str, Any]) -> None:
