@@ -45,6 +45,7 @@ class DeviceLink:
     connected: bool = False
     #: when `connected` last changed (the studio's start until the first event)
     since: datetime = field(default_factory=lambda: datetime.now(UTC))
+    #: the last event other than the link's own (connected, disconnected): what the device said
     last_message_at: datetime | None = None
     last_error: str | None = None
     last_error_at: datetime | None = None
@@ -55,7 +56,6 @@ class DeviceLink:
 
     def heard(self, event: DeviceEvent, device_id: str) -> None:
         now = datetime.now(UTC)
-        self.last_message_at = now
         if isinstance(event, DeviceConnected):
             if not self.connected:
                 if self.disconnects:
@@ -69,11 +69,14 @@ class DeviceLink:
                     )
                 self.connected, self.since, self._since_mono = True, now, time.monotonic()
         elif isinstance(event, DeviceDisconnected):
-            if event.reason != "stopped":
+            stopped = event.reason == "stopped"  # the studio stopped the driver: not a fault
+            if not stopped:
                 self.last_error, self.last_error_at = event.reason, now
             if self.connected:
-                self.disconnects += 1
+                self.disconnects += 0 if stopped else 1
                 self.connected, self.since, self._since_mono = False, now, time.monotonic()
+        else:  # what the device said (the link's own events are the driver's)
+            self.last_message_at = now
 
     def view(self) -> dict[str, Any]:
         def at(t: datetime | None) -> str | None:
