@@ -102,14 +102,20 @@ def test_run_with_json_logs(tmp_path):
                 f"ws://127.0.0.1:{port}/v1/feed",
                 additional_headers={"Authorization": "Bearer not-a-real-token-xx"},
             )
-        wait(lambda: "refused" in err.read_text(), what="the refusal logged")
+        with pytest.raises(InvalidStatus):  # a client's bad ?after=: refused, as a WARNING too
+            connect(
+                f"ws://127.0.0.1:{port}/v1/feed?after=oops",
+                additional_headers={"Authorization": "Bearer ops-cli-token-000001"},
+            )
+        wait(lambda: "invalid_after" in err.read_text(), what="the refusals logged")
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(30)
     lines = json_lines(err.read_text())  # every line parses
     assert lines and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
     refused = [line for line in lines if "refused" in line["message"]]
-    assert refused[0]["level"] == "WARNING" and refused[0]["logger"] == "streaming.feed"
+    assert len(refused) == 2 and "invalid_after" in refused[1]["message"]
+    assert all(line["level"] == "WARNING" and line["logger"] == "streaming.feed" for line in refused)
     assert not [line for line in lines if line["level"] in ("ERROR", "CRITICAL")], lines
     # the driver's own thread: "connected to <pty>", with the table and the device it is about
     connected = [line for line in lines if "connected to" in line["message"]]
