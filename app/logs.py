@@ -54,4 +54,7 @@ def configure_logging(fmt: str = "text", level: int = logging.WARNING, stream: A
     root.setLevel(level)
     # pymodbus logs every failed reconnect with a hex dump; the drivers report the link state themselves
     logging.getLogger("pymodbus").setLevel(logging.CRITICAL)
+    # the demo's betting backend polls the studio over httpx, which logs every request at INFO
+    for name in ("httpx", "httpcore"):
+        logging.getLogger(name).setLevel(max(level, logging.WARNING))
     return handler
