@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import weakref
 from collections.abc import Callable
 
 #: the ids of what the current code runs for (a table's callbacks on the event loop)
@@ -21,15 +22,18 @@ LOG_IDS: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
 
 #: a driver's thread name, and its device id -> its ids
 _threads: dict[str, dict[str, str]] = {}
-#: table id -> its open round id (None between rounds)
-_rounds: dict[str, Callable[[], str | None]] = {}
+#: table id -> its open round id (None between rounds); weakly, so a stopped studio's tables are not kept
+_rounds: dict[str, Callable[[], Callable[[], str | None] | None]] = {}
 
 ID_KEYS = ("table_id", "round_id", "device_id")
 
 
 def table_context(table_id: str, open_round: Callable[[], str | None]) -> contextvars.Context:
     """The context a table's callbacks run in (`loop.call_soon(..., context=...)`)."""
-    _rounds[table_id] = open_round
+    try:
+        _rounds[table_id] = weakref.WeakMethod(open_round)  # type: ignore[arg-type]
+    except TypeError:  # a plain function: nothing to keep alive
+        _rounds[table_id] = lambda: open_round
     ctx = contextvars.copy_context()
     ctx.run(LOG_IDS.set, {"table_id": table_id})
     return ctx
@@ -55,7 +59,8 @@ class IdsFilter(logging.Filter):
                     setattr(record, key, value)
         table_id = getattr(record, "table_id", None)
         if table_id is not None and getattr(record, "round_id", None) is None:
-            open_round = _rounds.get(table_id)
+            ref = _rounds.get(table_id)
+            open_round = ref() if ref is not None else None
             round_id = open_round() if open_round is not None else None
             if round_id is not None:
                 record.round_id = round_id
