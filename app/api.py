@@ -21,6 +21,8 @@ from studio.decisions_api import decisions_router
 from studio.service import Studio
 from studio.throttle import Throttle
 
+from .operations import add_docs, add_operations
+
 
 def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> FastAPI:
     @asynccontextmanager
@@ -31,7 +33,8 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
         finally:
             await asyncio.to_thread(studio.stop)
 
-    app = FastAPI(title="studio", version="1", lifespan=lifespan)
+    app = FastAPI(title="studio", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
+    add_docs(app)
     app.state.studio = studio
 
     def journal(kind: str, data: dict[str, Any]) -> None:
@@ -45,6 +48,7 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
     console = console_router(studio)
     app.include_router(console)
     app.include_router(dice_router(studio, console))
+    add_operations(app, studio)
 
     @app.get("/", include_in_schema=False)
     async def root() -> RedirectResponse:
@@ -64,14 +68,6 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [{"where": ".".join(str(p) for p in e["loc"]), "problem": e["msg"]} for e in exc.errors()]
         return JSONResponse({"error": "malformed request", "detail": errors}, status_code=400)
-
-    @app.get("/v1/health")
-    async def health() -> dict[str, Any]:
-        return {
-            "status": "ok",
-            "tables": len(studio.tables),
-            "journal_failed": studio.journal.failure is not None,
-        }
 
     @app.get("/v1/rounds/{round_id}", dependencies=[Depends(consumer)])
     async def get_round(round_id: str) -> dict[str, Any]:

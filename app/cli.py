@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .audit import cmd_evaluate, cmd_replay
 from .demo import cmd_demo
+from .logs import FORMATS, configure_logging
 from .serve import serve
 
 
@@ -91,6 +92,18 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_log_format(p: argparse.ArgumentParser) -> None:
+    """A serving command logs INFO and up (a device back, a feed consumer in or out) as text or JSON lines."""
+    p.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default="text",
+        help="text (for people) or json (one object per line: time, level, logger, message, table_id, "
+        "round_id, device_id; docs/operations.md)",
+    )
+    p.set_defaults(log_level=logging.INFO)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="studio", description="Live-dealer casino studio control system")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
@@ -127,11 +140,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not play the blackjack table's seats and decisions (post them yourself with the "
         "decisions token: docs/decisions.md)",
     )
+    add_log_format(d)
     d.set_defaults(func=cmd_demo)
 
     r = sub.add_parser("run", help="run the studio described by a TOML configuration file")
     r.add_argument("--config", required=True)
     r.add_argument("--port", type=int)
+    add_log_format(r)
     r.set_defaults(func=cmd_run)
 
     c = sub.add_parser("check-config", help="validate a configuration file and exit")
@@ -180,12 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    # pymodbus logs every failed reconnect with a hex dump; the drivers report the link state themselves
-    logging.getLogger("pymodbus").setLevel(logging.CRITICAL)
+    level = logging.DEBUG if args.verbose else getattr(args, "log_level", logging.WARNING)
+    configure_logging(getattr(args, "log_format", "text"), level)
     return args.func(args)
 
 

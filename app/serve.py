@@ -5,6 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 
+def websocket_protocol() -> Any:
+    """uvicorn's WebSocket protocol, told that a refusal by an HTTP response (the feed's 400 for a bad ?after=)
+    completes the handshake: uvicorn 0.54 logs every such refusal at ERROR ("ASGI callable returned without
+    completing handshake"), though the client got the response. Without that class: uvicorn's default."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    except ImportError:  # pragma: no cover - another uvicorn: its own default
+        return "auto"
+
+    class Protocol(WebSocketsSansIOProtocol):
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if message["type"] == "websocket.http.response.body" and not message.get("more_body", False):
+                self.handshake_complete = True  # the refusal went out: nothing is missing
+
+    return Protocol
+
+
 def serve(
     config: Any,
     banner: bool = True,
@@ -40,6 +58,9 @@ def serve(
             host=config.server.host,
             port=config.server.port,
             log_level="warning",
+            ws=websocket_protocol(),
+            # no logging config of uvicorn's own: its loggers propagate to the studio's handler (text or JSON)
+            log_config=None,
             lifespan="on",
             ws_ping_interval=20,
             ws_per_message_deflate=False,

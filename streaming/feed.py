@@ -351,8 +351,10 @@ async def _refuse(websocket: WebSocket, status: int, error: ErrorMessage) -> Non
     """Refuse the handshake with an HTTP error and a JSON ErrorMessage body.
 
     Servers without the ASGI WebSocket Denial Response extension get a close
-    before accept instead (HTTP 403 without a body).
+    before accept instead (HTTP 403 without a body). A client's mistake, logged
+    as a WARNING (as a refused token is), not an error of the studio.
     """
+    log.warning("feed connection from %s refused: %s: %s", _peer(websocket), error.code, error.message)
     if "websocket.http.response" in websocket.scope.get("extensions", {}):
         body = error.model_dump_json(exclude_none=True)
         await websocket.send_denial_response(

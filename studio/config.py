@@ -50,6 +50,8 @@ class StudioSection(_Strict):
     #: the only folder (and its subfolders) a technician's accuracy run may read pictures from, over the
     #: console's API; default: "pictures" in the data folder. A relative path is relative to the config file.
     pictures_dir: Path | None = None
+    #: serve Prometheus metrics at GET /metrics, without a token (docs/operations.md)
+    metrics: bool = True
 
 
 class ServerSection(_Strict):

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from devices.base import Driver
-from devices.events import DeviceEvent
+from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
 
 from .journal import Journal
 
@@ -35,6 +37,63 @@ def kind_of(cause: object) -> str | None:
 
 
 @dataclass
+class DeviceLink:
+    """What the table has heard from a device (on the event loop): the link's state and since when, the last
+    message and the last error. `last_error` stays after the device is back, with its time: `connected` and
+    `since` say whether it is current (docs/operations.md)."""
+
+    connected: bool = False
+    #: when `connected` last changed (the studio's start until the first event)
+    since: datetime = field(default_factory=lambda: datetime.now(UTC))
+    #: the last event other than the link's own (connected, disconnected): what the device said
+    last_message_at: datetime | None = None
+    last_error: str | None = None
+    last_error_at: datetime | None = None
+    #: times it connected again after having been lost
+    reconnects: int = 0
+    disconnects: int = 0
+    _since_mono: float = field(default_factory=time.monotonic, repr=False)
+
+    def heard(self, event: DeviceEvent, device_id: str) -> None:
+        now = datetime.now(UTC)
+        if isinstance(event, DeviceConnected):
+            if not self.connected:
+                if self.disconnects:
+                    self.reconnects += 1
+                    down = time.monotonic() - self._since_mono
+                    log.info(
+                        "device %s connected again after %.1f s",
+                        device_id,
+                        down,
+                        extra={"device_id": device_id, "down_seconds": round(down, 3)},
+                    )
+                self.connected, self.since, self._since_mono = True, now, time.monotonic()
+        elif isinstance(event, DeviceDisconnected):
+            stopped = event.reason == "stopped"  # the studio stopped the driver: not a fault
+            if not stopped:
+                self.last_error, self.last_error_at = event.reason, now
+            if self.connected:
+                self.disconnects += 0 if stopped else 1
+                self.connected, self.since, self._since_mono = False, now, time.monotonic()
+        else:  # what the device said (the link's own events are the driver's)
+            self.last_message_at = now
+
+    def view(self) -> dict[str, Any]:
+        def at(t: datetime | None) -> str | None:
+            return t.isoformat() if t else None
+
+        return {
+            "connected": self.connected,
+            "since": at(self.since),
+            "last_message_at": at(self.last_message_at),
+            "last_error": self.last_error,
+            "last_error_at": at(self.last_error_at),
+            "reconnects": self.reconnects,
+            "disconnects": self.disconnects,
+        }
+
+
+@dataclass
 class DeviceSlot:
     device_id: str
     kind: str
@@ -43,6 +102,7 @@ class DeviceSlot:
     driver: Driver | None = None
     #: one worker per device, made on first use, so its commands reach it in the order they were given
     sender: ThreadPoolExecutor | None = None
+    link: DeviceLink = field(default_factory=DeviceLink)
 
 
 class DeviceSlots:
@@ -91,9 +151,19 @@ class DeviceSlots:
 
     def health(self) -> list[dict[str, Any]]:
         return [
-            dict(role=s.role, **(s.driver.health() if s.driver else {"device_id": s.device_id}))
+            dict(
+                role=s.role,
+                **(s.driver.health() if s.driver else {"device_id": s.device_id}),
+                link=s.link.view(),
+            )
             for s in self.devices.values()
         ]
+
+    def heard(self, event: DeviceEvent) -> None:
+        """Every event a device sent (on the loop, before anything else looks at it)."""
+        slot = self.devices.get(event.device_id)
+        if slot is not None:
+            slot.link.heard(event, slot.device_id)
 
     # --- commands --------------------------------------------------------------------------
 

@@ -79,6 +79,8 @@ def utcnow() -> datetime:
 class _Pending:
     record: Record
     future: Future = field(default_factory=Future)
+    #: when it was appended (monotonic): the commit latency the studio's metrics observe
+    queued: float = field(default_factory=time.monotonic)
 
 
 class JournalClosed(RuntimeError):
@@ -133,6 +135,9 @@ class Journal:
         self.public_key_b64 = public_key_b64(signing_key.public_key())
         self.on_commit = on_commit
         self.on_failure = on_failure
+        #: called with each batch's commit latency (its oldest record's append to durable), on the writer's
+        #: reply thread; it must be quick (a metric)
+        self.on_latency: Callable[[float], None] | None = None
         self.writer = writer
         self._readers = threading.local()
         self._reader_conns: list[sqlite3.Connection] = []  # every thread's, so close() can close them all
@@ -252,6 +257,8 @@ class Journal:
 
     def _committed(self, batch: list[_Pending], committed: list[Committed | None]) -> None:
         """The writer made `batch` durable (called on the writer's thread, in order)."""
+        if self.on_latency is not None and batch:
+            self.on_latency(time.monotonic() - batch[0].queued)
         for p, c in zip(batch, committed):
             p.future.set_result(c)
         done = [c for c in committed if c is not None]

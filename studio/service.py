@@ -15,6 +15,8 @@ from streaming.feed import FeedHub
 from .config import Consumer, DeviceConfig, StudioConfig, build_game
 from .journal import Committed, Journal
 from .keys import load_or_create_key
+from .log_context import device_thread, table_context
+from .metrics import StudioMetrics
 from .table import DeviceSlot, Table
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,8 @@ class Studio:
             on_failure=self._on_journal_failure,
         )
         self.hub = FeedHub(self.journal)
+        self.metrics = StudioMetrics()
+        self.journal.on_latency = self.metrics.observe_commit
         self.tables: dict[str, Table] = {}
         self.simulators: dict[str, Any] = {}
         self._tokens = [c.token.encode() for c in config.consumers]
@@ -91,6 +95,7 @@ class Studio:
             for dcfg, slot in zip(tcfg.all_devices, slots):
                 self._start_device(table, slot, dcfg)
             table.start()
+        self.metrics.watch(self.tables, self.hub)
         # Everything built so far (games, tables, drivers, modules) lives as long as the studio: keep it out of the
         # cyclic collector's full passes, whose pauses otherwise land on results (bench/latency.py: the worst of
         # ~520 results 15-18 ms with it, 21-75 ms without, in three A/B pairs).
@@ -106,15 +111,20 @@ class Studio:
             self.simulators[slot.device_id] = sim
         loop = self.loop
         assert loop is not None
+        # what the table does for the event runs in its context: its log lines name the table and the round
+        context = table_context(table.table_id, table.lifecycle.open_round_id)
 
         def on_event(event: Any, table: Table = table) -> None:
             if asyncio._get_running_loop() is loop:  # a port read on the loop (read_on_loop)
-                loop.call_soon(table.device_event, event)
+                loop.call_soon(table.device_event, event, context=context)
             else:
-                loop.call_soon_threadsafe(table.device_event, event)
+                loop.call_soon_threadsafe(table.device_event, event, context=context)
 
         driver = driver_class(dcfg.kind)(slot.device_id, url, on_event, **dcfg.options)
         slot.driver = driver
+        name = getattr(driver, "thread_name", None)
+        if isinstance(name, str):
+            device_thread(name, table.table_id, slot.device_id)
         if READ_SERIAL_ON_LOOP:
             driver.read_on_loop(
                 loop

@@ -135,6 +135,7 @@ class Table:
     # --- device input ----------------------------------------------------------------------
 
     def device_event(self, event: DeviceEvent) -> None:
+        self.slots.heard(event)
         data = event.model_dump(mode="json")
         # what cannot be journaled is not judged (paused_reason says why)
         if self.journal.failure is not None:
