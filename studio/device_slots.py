@@ -16,6 +16,7 @@ from typing import Any
 
 from devices.base import Driver
 from devices.events import DeviceEvent
+from recognition.game import PlayerDecision, RoundSignal
 
 from .journal import Journal
 
@@ -28,10 +29,8 @@ def device_of(cause: object) -> str | None:
 
 
 def kind_of(cause: object) -> str | None:
-    """What caused a decision, by its discriminator (every concrete event and signal has one, though the
-    DeviceEvent base class does not declare it); None for a person's action."""
-    kind = getattr(cause, "kind", None)
-    return kind if isinstance(kind, str) else None
+    """What caused a decision, by its discriminator; None for a person's action."""
+    return cause.kind if isinstance(cause, (DeviceEvent, RoundSignal, PlayerDecision)) else None
 
 
 @dataclass

@@ -36,6 +36,7 @@ from ..camera.frames import FrameSource, SourceEnded, SourceError, open_source
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
 from .calibration import calibration_from_options
+from .events import BallsAtRest
 from .finder import BallFinder, Reading
 from .tracker import BallTracker
 
@@ -173,7 +174,7 @@ class RouletteCameraDriver(ThreadedDriver, KeepsFrames):
 
     @staticmethod
     def _with_image(event: DeviceEvent, image: np.ndarray) -> DeviceEvent:
-        if getattr(event, "kind", "") != "roulette_balls_at_rest":
+        if not isinstance(event, BallsAtRest):
             return event
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return event.model_copy(update={"image": jpeg.tobytes()}) if ok else event
