@@ -30,7 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..abilities import KeepsFrames
+from ..abilities import KeepsFrames, LocatesWheel
 from ..base import DeviceNotConnected, EventSink
 from ..camera.frames import FrameSource, SourceEnded, SourceError, open_source
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
@@ -45,7 +45,7 @@ __all__ = ["DRIVERS", "RouletteCameraDriver"]
 log = logging.getLogger(__name__)
 
 
-class RouletteCameraDriver(ThreadedDriver, KeepsFrames):
+class RouletteCameraDriver(ThreadedDriver, KeepsFrames, LocatesWheel):
     kind = "roulette-camera"
 
     def __init__(

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..abilities import DecodesImages
+from ..abilities import DecodesImages, ReadsCards
 from ..base import DeviceNotConnected, EventSink
 from ..events import CardDrawn, DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
@@ -72,7 +72,7 @@ class CameraShoeOptions(BaseModel):
     stop_timeout: float = Field(5.0, gt=0)
 
 
-class CameraShoeDriver(ThreadedDriver, DecodesImages):
+class CameraShoeDriver(ThreadedDriver, DecodesImages, ReadsCards):
     kind = "camera-shoe"
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, **options: Any) -> None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from recognition.game import BaseGame
 from recognition.payouts import Payout, payout
@@ -109,6 +110,9 @@ class DiceGame(BaseGame):
     #: how many dice the judge must read, and their colours (None: plain dice of one colour)
     judge_dice: int = 0
     judge_colors: tuple[str, ...] | None = None
+    #: a game whose result groups its dice by side: side -> the colour of that side's dice (Bac Bo); empty
+    #: for a game of one group
+    side_colors: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
     @property
     def spots(self) -> tuple[BetSpot, ...]:
