@@ -206,7 +206,7 @@ def choices(
             out.append(_choice("close_betting", "Close betting"))
         held_codes = [h["code"] for h in (r or {}).get("holds") or []]
         # a hold the dealer may clear alone: declared by the device family or by the game itself
-        releasable = set(getattr(table.game, "dealer_releasable_holds", ()))
+        releasable = set(table.game.dealer_releasable_holds)
         for f in families:
             releasable.update(f.releasable_holds)
         for code in held_codes:
@@ -227,7 +227,7 @@ def table_view(table: Table, hub: ConsoleHub, user: User) -> dict[str, Any]:
     snap = table.snapshot()
     devices = device_views(table, snap)
     recent = hub.recent_rounds(table.table_id)
-    closes = getattr(table, "betting_closes_at", None)
+    closes = table.betting_closes_at
     r = snap.get("round")
     return {
         **snap,
@@ -287,9 +287,8 @@ def table_meta(table: Table) -> dict[str, Any]:
         reasons.update(f.void_reasons)
     other = reasons.pop("other")
     reasons["other"] = other  # "other" last
-    terms = getattr(table.game, "void_terms", None)
     for code in reasons:
-        settled = terms(code) if callable(terms) else None
+        settled = table.game.void_terms(code)
         if settled and settled.get("compensation"):
             paid = ", ".join(f"{share} of the {bet}" for bet, share in settled["compensation"].items())
             reasons[code] += f" The players also receive {paid} (the game's rule, {settled.get('rule', '')})."
