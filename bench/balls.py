@@ -156,6 +156,7 @@ def install_probes(
     published: list[tuple[int, str, int]],
     stages: list[tuple[str, str, str, int]],
 ) -> None:
+    from devices.balls.events import BallRead
     from devices.balls.reader import SerialBallReaderDriver
     from simulators.balls import BallReaderSimulator
     from studio.journal import Journal
@@ -167,7 +168,7 @@ def install_probes(
     def probe_handle_line(self: Any, line: str) -> Any:
         events = handle_line(self, line)
         for e in events:
-            if e.kind == "ball_read":
+            if isinstance(e, BallRead):
                 stages.append(("driver", self.device_id.partition("/")[0], e.tag, time.perf_counter_ns()))
         return events
 
@@ -215,10 +216,13 @@ def install_probes(
 
 
 def studio_config(data: Path, args: argparse.Namespace) -> Any:
+    from recognition.draw_games import DrawGame
     from recognition.games import GAMES
     from studio.config import parse_config
 
     game = GAMES[args.game]
+    if not isinstance(game, DrawGame):
+        raise SystemExit(f"--game {args.game}: not a ball draw")
     labels = game.ball_labels
     if not all(label.isdigit() for label in labels):
         raise SystemExit(f"--game {args.game}: this bench needs a game with numbered balls")
@@ -334,7 +338,7 @@ def draw_latency(args: argparse.Namespace) -> dict[str, Any]:
                 break
             t_line = t
         latencies.append((t_pub - t_line) / 1e6)
-        marks = {}
+        marks: dict[str, int] = {}
         for stage, table, tag, t in stages:  # the last stamp of each stage for this ball before the publish
             if table == key and tag == last_tag and t_line <= t <= t_pub:
                 marks.setdefault(stage, t)
