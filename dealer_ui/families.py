@@ -4,10 +4,12 @@ family-specific choices a dealer gets (start a spin, re-spin, shoe change, void 
 Everything a family adds to the console is data in one :class:`Family`. The console itself is generic
 over the table snapshot; a family only says what is special about its devices.
 
-EXTENSION POINTS (for the card, dice and ball families being built now) - see docs/console.md:
+EXTENSION POINTS - see docs/console.md:
 
-1. Add the family's device kinds to its entry in :data:`FAMILIES` below (``kinds``); until then a kind is
-   matched by the hints in its name (``kind_hints``) and otherwise falls back to the generic family.
+1. Add the family's device kinds to its entry in :data:`FAMILIES` below (``kinds``), or the driver family
+   whose every driver it takes (``device_families``: a driver's declared ``family``, e.g. "roulette-wheel");
+   otherwise a kind is matched by the hints in its name (``kind_hints``) and else falls back to the generic
+   family.
 2. ``page``: the technician's calibration page, a JavaScript module ``dealer_ui/static/families/<page>.js``
    registered in ``dealer_ui/static/families/index.js``, its data from ``dealer_ui/calibration.py``:
    ``wheel``, ``cards`` (shoe decoder test), ``balls`` (ball-set check), ``money_wheel``, ``roulette_camera``,
@@ -27,9 +29,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from studio.game_families import DiceGame, DrawGame, GameRules, RouletteRules
 
 from .wheel_technician import TECHNICIAN_PAGES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from studio.device_slots import DeviceSlot
 
 Health = dict[str, Any]
 
@@ -51,6 +58,9 @@ class Family:
     id: str
     name: str
     kinds: tuple[str, ...] = ()
+    #: driver families (``Driver.family``) whose every driver this family takes, whoever made the device: it
+    #: gets the family's neutral choices, and the fields of ``per_kind`` only for the kinds listed there
+    device_families: tuple[str, ...] = ()
     kind_hints: tuple[str, ...] = ()
     page: str = "generic"
     self_test: str | None = None
@@ -186,6 +196,7 @@ WHEEL = Family(
     id="wheel",
     name="Roulette wheel",
     kinds=tuple(TECHNICIAN_PAGES),
+    device_families=("roulette-wheel",),
     kind_hints=("roulette",),
     void_reasons={
         "ball_left_wheel": "The ball left the wheel. The round is void and all bets are returned.",
@@ -211,7 +222,7 @@ WHEEL = Family(
     per_kind=TECHNICIAN_PAGES,
 )
 
-# --- families being built now: EXTENSION POINTS ----------------------------------------------
+# --- the other families ------------------------------------------------------------------------
 
 _BALL_COMMANDS = (r"start_blower", r"stop_blower", r"release_ball", r"reset_fault")
 _BALL_CONFIRM = (
@@ -230,7 +241,7 @@ _BALL_CONFIRM = (
 CARDS = Family(
     id="cards",
     name="Card shoe",
-    kinds=("serial-shoe", "camera-shoe"),  # EXTENSION POINT: add the shoe kinds as they land
+    kinds=("serial-shoe", "camera-shoe"),
     kind_hints=("shoe", "card"),
     page="cards",  # the shoe decoder test (dealer_ui/static/families/cards.js, dealer_ui/calibration.py)
     commands=(),  # a shoe takes no commands (a serial shoe's line goes to its scanner; a camera refuses)
@@ -246,8 +257,8 @@ DICE = Family(
     name="Dice shaker and camera",
     kinds=("dice-camera",),
     kind_hints=("dice", "shaker"),
-    # the dice camera's page (region and colours, live overlay) is another engineer's: dealer_ui/dice.py and
-    # dealer_ui/static/families/dice.js. families/index.js loads dice.js when it exists; until then the generic page.
+    # the dice camera's page (region and colours, live overlay): dealer_ui/dice.py and
+    # dealer_ui/static/families/dice.js (families/index.js falls back to the generic page without it)
     page="dice",
     void_reasons={
         "dice_off_table": "A die left the tray. The round is void and all bets are returned.",
@@ -306,17 +317,22 @@ GENERIC = Family(id="generic", name="Device")
 FAMILIES: tuple[Family, ...] = (WHEEL, ROULETTE_CAMERA, CARDS, DICE, BALLS, MONEY_WHEEL)
 
 
-def family_for_kind(kind: str | None) -> Family:
-    """The family of a device kind: listed in its ``kinds``, else guessed from the kind's name, else generic.
+def family_for_kind(kind: str | None, device_family: str = "") -> Family:
+    """The family of a device kind: listed in its ``kinds``, else the family that takes the driver's declared
+    family (``device_family``, ``Driver.family``), else guessed from the kind's name, else generic.
 
     A guess only names the family and its dealer's void reasons: no command, self-test, start or re-spin is
-    ever sent to a device whose kind the family does not list (another vendor's device may read the same
-    bytes differently)."""
+    ever sent to a device whose kind the family does not list and whose driver does not declare the family
+    (another vendor's device may read the same bytes differently)."""
     if not kind:
         return GENERIC
     for f in FAMILIES:
         if kind in f.kinds:
             return replace(f, **f.per_kind[kind]) if kind in f.per_kind else f
+    if device_family:
+        for f in FAMILIES:
+            if device_family in f.device_families:
+                return f
     low = kind.lower()
     for f in FAMILIES:
         if any(h in low for h in f.kind_hints):
@@ -333,10 +349,15 @@ def family_for_kind(kind: str | None) -> Family:
     return GENERIC
 
 
+def family_of(slot: DeviceSlot) -> Family:
+    """The family of a table's device, by its kind and its driver's declared family."""
+    return family_for_kind(slot.kind, slot.family)
+
+
 # --- entering a result by hand -------------------------------------------------------------
 
 
-def result_form(game: Any) -> dict[str, Any]:
+def result_form(game: GameRules) -> dict[str, Any]:
     """How the manual-result and correction dialogs ask for a result of this game.
 
     Roulette: a pad of the wheel's pockets with their colours. Card games (played with a shoe): a pad of the
@@ -347,35 +368,36 @@ def result_form(game: Any) -> dict[str, Any]:
     (``{"balls": [...]}``), any other game a JSON object. Whatever the form, the game's own
     ``validate_result`` checks the result on the server, and its message is shown when it refuses.
     """
-    wheel = getattr(game, "wheel", None)
-    pockets = getattr(wheel, "pockets", None)
-    color = getattr(wheel, "color", None)
-    if pockets and callable(color):
-        pad = {"type": "pockets", "pockets": list(pockets), "colors": {p: color(p) for p in pockets}}
+    if isinstance(game, RouletteRules):
+        pockets = game.wheel.pockets
+        pad = {
+            "type": "pockets",
+            "pockets": list(pockets),
+            "colors": {p: game.wheel.color(p) for p in pockets},
+        }
         # one winning pocket ({"number": ...}) or, as in double ball roulette, two ({"numbers": [...]}):
         # the game's own check says which (recognition is pure, so asking it is safe)
         for field, count, probe in (("number", 1, pockets[0]), ("numbers", 2, [pockets[0], pockets[-1]])):
-            try:
-                game.validate_result({field: probe})
-            except (ValueError, TypeError, KeyError):
-                continue
-            return {**pad, "field": field, "count": count}
-    kinds = set(getattr(game, "device_kinds", ()) or ())
-    if kinds and kinds <= set(CARDS.kinds):
+            if _accepts(game, {field: probe}):
+                return {**pad, "field": field, "count": count}
+    if game.device_kinds and set(game.device_kinds) <= set(CARDS.kinds):
         return {"type": "cards", "field": "cards", "ranks": list("A23456789TJQK"), "suits": list("SHDC")}
-    form = _dice_form(game) or _balls_form(game)
+    form = (
+        _dice_form(game)
+        if isinstance(game, DiceGame)
+        else _balls_form(game)
+        if isinstance(game, DrawGame)
+        else None
+    )
     if form is not None:
         return form
-    return {"type": "json", "example": _EXAMPLES.get(getattr(game, "game_id", ""), {})}
+    return {"type": "json", "example": _EXAMPLES.get(game.game_id, {})}
 
 
-def _accepts(game: Any, probe: dict[str, Any]) -> bool:
+def _accepts(game: GameRules, probe: dict[str, Any]) -> bool:
     """Does the game's own check take a result of this shape? (recognition is pure: asking it is safe)"""
-    check = getattr(game, "validate_result", None)
-    if not callable(check):
-        return False
     try:
-        check(probe)
+        game.validate_result(probe)
     except (ValueError, TypeError, KeyError):
         return False
     return True
@@ -401,49 +423,41 @@ _DICE_GROUPS: dict[str, list[dict[str, Any]]] = {
 _CRAPS_POINTS = [None, 4, 5, 6, 8, 9, 10]
 
 
-def _dice_form(game: Any) -> dict[str, Any] | None:
+def _dice_form(game: DiceGame) -> dict[str, Any] | None:
     """A die pad per group (Dice Duel: a red and a blue die; Bac Bo: the player's blue and the banker's red
     pair), faces 1-6; checked against the game's own ``validate_result`` with a probe, else None."""
-    groups = _DICE_GROUPS.get(getattr(game, "game_id", ""))
+    groups = _DICE_GROUPS.get(game.game_id)
     if groups is None:
         return None
-    side_colors = getattr(game, "side_colors", None)  # Bac Bo's dice colours per side, if the game says
-    groups = [
-        dict(g, color=side_colors.get(g["field"], g["color"])) if isinstance(side_colors, dict) else dict(g)
-        for g in groups
-    ]
+    # a game that groups its dice by side says the colour of each side's dice (Bac Bo)
+    groups = [dict(g, color=game.side_colors.get(g["field"], g["color"])) for g in groups]
     probe: dict[str, Any] = {g["field"]: 1 if g["single"] else [1] * g["count"] for g in groups}
     form: dict[str, Any] = {"type": "dice", "groups": groups, "faces": [1, 2, 3, 4, 5, 6]}
-    if getattr(game, "game_id", "") == "craps":
+    if game.game_id == "craps":
         probe["point"] = None
         form["point"] = {"field": "point", "label": "Point before the throw", "choices": _CRAPS_POINTS}
     return form if _accepts(game, probe) else None
 
 
-def _balls_form(game: Any) -> dict[str, Any] | None:
+def _balls_form(game: DrawGame) -> dict[str, Any] | None:
     """A pad of the game's balls tapped in draw order, sent as ``{"balls": [...]}`` (every draw game)."""
-    labels = getattr(game, "ball_labels", None)
-    draw_count = getattr(game, "draw_count", None)
-    if not labels or not isinstance(draw_count, int):
+    if not game.ball_labels or game.draw_count < 1:
         return None
-    labels = [str(x) for x in labels]
-    colors = getattr(game, "colors", None) or {}
+    colors = game.colors or {}
     counts = {}
-    max_count = getattr(game, "max_count", None)
-    for label in labels:
+    for label in game.ball_labels:
         try:
-            counts[label] = int(max_count(label)) if callable(max_count) else 1
+            counts[label] = int(game.max_count(label))
         except Exception:  # noqa: BLE001 - a game's own table may fail for a label: show 1, the page stays up
             counts[label] = 1
-    unique = list(dict.fromkeys(labels))
+    unique = list(dict.fromkeys(game.ball_labels))
     return {
         "type": "balls",
         "field": "balls",
         "labels": unique,
         "colors": {k: colors.get(k) for k in unique},
         "counts": counts,
-        "draw_count": draw_count,
-        "variable": callable(getattr(game, "draw_complete", None)),
+        "draw_count": game.draw_count,
     }
 
 

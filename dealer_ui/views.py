@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 from studio import technician
 
 from .auth import User
-from .families import GENERIC, INCIDENT_CATEGORIES, MANUAL_VOID_REASONS, Family, family_for_kind, result_form
+from .families import (
+    GENERIC,
+    INCIDENT_CATEGORIES,
+    MANUAL_VOID_REASONS,
+    Family,
+    family_for_kind,
+    family_of,
+    result_form,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from studio.table import Table
@@ -41,7 +49,7 @@ def device_views(table: Table, snap: dict[str, Any] | None = None) -> list[dict[
     for d in snap.get("devices", []):
         slot = table.devices.get(d.get("device_id", ""))
         kind = d.get("kind") or (slot.kind if slot else None)
-        family = family_for_kind(kind)
+        family = family_of(slot) if slot is not None else family_for_kind(kind)
         view = dict(
             d,
             kind=kind,
@@ -63,7 +71,7 @@ def device_views(table: Table, snap: dict[str, Any] | None = None) -> list[dict[
 def table_families(table: Table) -> list[Family]:
     seen: list[Family] = []
     for slot in table.devices.values():
-        f = family_for_kind(slot.kind)
+        f = family_of(slot)
         if f not in seen:
             seen.append(f)
     return seen or [GENERIC]

@@ -16,6 +16,7 @@ from typing import Any
 
 from devices.base import Driver
 from devices.events import DeviceEvent
+from devices.registry import all_drivers
 from recognition.game import PlayerDecision, RoundSignal
 
 from .journal import Journal
@@ -42,6 +43,13 @@ class DeviceSlot:
     driver: Driver | None = None
     #: one worker per device, made on first use, so its commands reach it in the order they were given
     sender: ThreadPoolExecutor | None = None
+
+    @property
+    def family(self) -> str:
+        """What the device is whatever its vendor, as its driver declares it (``Driver.family``, e.g.
+        "roulette-wheel"); "" for a driver of no family or a kind no driver registers."""
+        drivers = all_drivers()
+        return drivers[self.kind].family if self.kind in drivers else ""
 
 
 class DeviceSlots:

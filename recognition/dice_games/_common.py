@@ -18,9 +18,12 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from recognition.game import BaseGame
-from recognition.payouts import Payout, payout
-from recognition.payouts import as_fraction as as_fraction  # re-exported: the settlement tests use it
+from recognition.game import BaseGame, Pacing
+from recognition.payouts import (
+    Payout,
+    as_fraction,  # noqa: F401 - re-exported: the settlement tests use it
+    payout,
+)
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 _FACE_STRINGS = {str(f): f for f in FACES}
@@ -105,7 +108,7 @@ def returned(spot_id: str, type_: str, share: int | Fraction) -> dict[str, Any]:
 class DiceGame(BaseGame):
     """Defaults for the dice games: dealer-paced, read by a dice camera, judged by the vision's DiceJudge."""
 
-    pacing = "dealer"
+    pacing: Pacing = "dealer"
     device_kinds: tuple[str, ...] = ("dice-camera",)
     #: how many dice the judge must read, and their colours (None: plain dice of one colour)
     judge_dice: int = 0

@@ -123,6 +123,16 @@ def test_the_registry_finds_the_vendors_module_and_a_roulette_table_takes_it(acm
         )
 
 
+def test_the_console_gives_the_vendors_wheel_the_wheel_family_by_its_declared_family(acme):
+    from dealer_ui.families import WHEEL, family_of
+    from studio.device_slots import DeviceSlot
+
+    slot = DeviceSlot("acme-1/wheel", "acme-wheel", "wheel", "ACME-1")
+    assert slot.family == "roulette-wheel"
+    family = family_of(slot)
+    assert family.id == "wheel" and family.start == WHEEL.start and family.commands == ()
+
+
 def test_a_round_over_a_pty_through_the_real_judge_and_rules(acme, make_wheel, events):
     wheel = make_wheel()
     driver = acme("acme-1/wheel", wheel.path, events, reconnect_min=0.02, reconnect_max=0.2)
