@@ -140,7 +140,7 @@ def demo_config(args: argparse.Namespace) -> Any:
     if (
         deciding
     ):  # the demo backend's token: it may post decisions for the decision tables (a feed token cannot)
-        decisions_token = getattr(args, "decisions_token", None) or _demo_token(
+        decisions_token = args.decisions_token or _demo_token(
             data_dir, "demo-decisions-token"
         )
         consumers.append({"name": DEMO_BACKEND, "token": decisions_token, "decision_tables": deciding})
