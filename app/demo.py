@@ -137,12 +137,9 @@ def demo_config(args: argparse.Namespace) -> Any:
     from recognition.games import GAMES
 
     deciding = [t["id"] for t in tables if GAMES[t["game"]].has_decisions]
-    if (
-        deciding
-    ):  # the demo backend's token: it may post decisions for the decision tables (a feed token cannot)
-        decisions_token = args.decisions_token or _demo_token(
-            data_dir, "demo-decisions-token"
-        )
+    if deciding:
+        # the demo backend's token: it may post decisions for the decision tables (a feed token cannot)
+        decisions_token = args.decisions_token or _demo_token(data_dir, "demo-decisions-token")
         consumers.append({"name": DEMO_BACKEND, "token": decisions_token, "decision_tables": deciding})
     return parse_config(
         {
