@@ -31,6 +31,7 @@ _NOT_FAMILY_MODULES = {
     "devices",
     "families",
     "live",
+    "result_forms",
     "router",
     "sessions",
     "tables",

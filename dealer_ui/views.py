@@ -20,8 +20,8 @@ from .families import (
     Family,
     family_for_kind,
     family_of,
-    result_form,
 )
+from .result_forms import result_form
 
 if TYPE_CHECKING:  # pragma: no cover
     from studio.table import Table

@@ -7,8 +7,9 @@ from types import SimpleNamespace
 import pytest
 
 from dealer_ui.auth import User
-from dealer_ui.families import CARDS, GENERIC, WHEEL, family_for_kind, result_form
+from dealer_ui.families import CARDS, GENERIC, WHEEL, family_for_kind
 from dealer_ui.live import summarize_event
+from dealer_ui.result_forms import result_form
 from dealer_ui.views import choices, notice
 from recognition.dice_games import DiceDuel
 from recognition.game import BaseGame
