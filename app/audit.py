@@ -7,35 +7,41 @@ import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-DEVICE_REPLAYERS = {
-    "cammegh-ss2": ("devices.roulette.cammegh_ss2", "iter_capture_events", "european_roulette")
-}
+if TYPE_CHECKING:
+    from recognition.game import GameRules
+
+#: the game a capture of a device family replays through when no --game is given (by family, not by
+#: vendor: every wheel driver emits the same events)
+DEFAULT_GAMES = {"roulette-wheel": "european_roulette"}
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    import importlib
-
+    from devices.registry import all_drivers, all_replayers
     from recognition.game import ResultReady
     from recognition.games import game_rules
 
-    try:
-        module, func, default_game = DEVICE_REPLAYERS[args.device]
-    except KeyError:
+    readers = all_replayers()
+    if args.device not in readers:
         print(
-            f"studio replay: no replay for device {args.device!r}; known: {', '.join(DEVICE_REPLAYERS)}",
+            f"studio replay: no replay for device {args.device!r}; known: {', '.join(readers)}",
             file=sys.stderr,
         )
+        return 2
+    iter_events = readers[args.device]
+    driver = all_drivers().get(args.device)
+    game_id = args.game or DEFAULT_GAMES.get(driver.family if driver is not None else "")
+    if game_id is None:
+        print(f"studio replay: --game GAME is required for device {args.device!r}", file=sys.stderr)
         return 2
     try:
         data = Path(args.file).read_bytes()
     except OSError as exc:
         print(f"studio replay: {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
-    iter_events = getattr(importlib.import_module(module), func)
-    game = game_rules(args.game or default_game)
-    untimed = dict(getattr(game, "untimed_settings", {}))
+    game = game_rules(game_id)
+    untimed = dict(game.untimed_settings)
     judge = game.new_judge(**untimed)
     out = sys.stdout
     if untimed:
@@ -98,14 +104,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _evaluate_lines(game: Any, source: Iterable[str]) -> None:
+def _evaluate_lines(game: GameRules, source: Iterable[str]) -> None:
     out = sys.stdout
-    # a game may offer a fast path that writes the exact same line (baccarat: 200,000+ rounds/s); None = not handled
-    fast = getattr(game, "evaluate_json", None)
     for lineno, line in enumerate(source, 1):
         if not line.strip():
             continue
-        text = fast(line) if fast is not None else None
+        # a game's fast path writes the exact same line (baccarat: 200,000+ rounds/s); None: not handled
+        text = game.evaluate_json(line)
         out.write(
             text
             if text is not None
@@ -114,7 +119,7 @@ def _evaluate_lines(game: Any, source: Iterable[str]) -> None:
     out.flush()
 
 
-def evaluate_line(game: Any, line: str, lineno: int) -> dict[str, Any]:
+def evaluate_line(game: GameRules, line: str, lineno: int) -> dict[str, Any]:
     try:
         item = json.loads(line)
     except ValueError as exc:

@@ -91,7 +91,7 @@ def demo_family_tables(speed: float, seed: int | None) -> list[dict[str, Any]]:
             "betting_seconds": max(1.0, 10.0 / speed),
             "auto_round_seconds": max(0.2, 3.0 / speed),
         }
-        if getattr(GAMES[game], "has_decisions", False):
+        if GAMES[game].has_decisions:
             table["decision_seconds"] = demo_decision_seconds(speed)
             # a dealer takes a moment between two hands (and the first round does not crowd the demo's first
             # seconds of feed with seats and windows)
@@ -104,7 +104,7 @@ def demo_decision_tables(config: Any) -> list[str]:
     """The demo's tables whose game takes player decisions (the demo backend plays them)."""
     from recognition.games import GAMES
 
-    return [t.id for t in config.tables if getattr(GAMES.get(t.game), "has_decisions", False)]
+    return [t.id for t in config.tables if t.game in GAMES and GAMES[t.game].has_decisions]
 
 
 def demo_config(args: argparse.Namespace) -> Any:
@@ -136,13 +136,10 @@ def demo_config(args: argparse.Namespace) -> Any:
     consumers = [{"name": "demo-consumer", "token": token}]
     from recognition.games import GAMES
 
-    deciding = [t["id"] for t in tables if getattr(GAMES.get(t["game"]), "has_decisions", False)]
-    if (
-        deciding
-    ):  # the demo backend's token: it may post decisions for the decision tables (a feed token cannot)
-        decisions_token = getattr(args, "decisions_token", None) or _demo_token(
-            data_dir, "demo-decisions-token"
-        )
+    deciding = [t["id"] for t in tables if GAMES[t["game"]].has_decisions]
+    if deciding:
+        # the demo backend's token: it may post decisions for the decision tables (a feed token cannot)
+        decisions_token = args.decisions_token or _demo_token(data_dir, "demo-decisions-token")
         consumers.append({"name": DEMO_BACKEND, "token": decisions_token, "decision_tables": deciding})
     return parse_config(
         {

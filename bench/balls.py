@@ -28,10 +28,6 @@ Two parts, both against the simulators in simulators/balls.py read by the real d
 
    It does not include the WebSocket hop to a consumer (bench/latency.py measures that path for roulette).
 
-Until ``SendCommand`` carries ``device_role`` (docs/balls.md: a change in studio/table.py for the lead),
-this script routes the draw judge's commands to each table's ball machine by wrapping ``Table._apply``
-in this process; with the field in place the wrap is not installed.
-
     python bench/balls.py                         # about 60 s
     python bench/balls.py --tables 20 --duration 60 --transport rtu
     python bench/balls.py --skip-rtt --tables 5 --duration 20
@@ -160,6 +156,7 @@ def install_probes(
     published: list[tuple[int, str, int]],
     stages: list[tuple[str, str, str, int]],
 ) -> None:
+    from devices.balls.events import BallRead
     from devices.balls.reader import SerialBallReaderDriver
     from simulators.balls import BallReaderSimulator
     from studio.journal import Journal
@@ -171,7 +168,7 @@ def install_probes(
     def probe_handle_line(self: Any, line: str) -> Any:
         events = handle_line(self, line)
         for e in events:
-            if e.kind == "ball_read":
+            if isinstance(e, BallRead):
                 stages.append(("driver", self.device_id.partition("/")[0], e.tag, time.perf_counter_ns()))
         return events
 
@@ -188,12 +185,12 @@ def install_probes(
 
     append_feed = Journal.append_feed
 
-    def probe_append_feed(self: Any, message: dict[str, Any]) -> Any:
+    def probe_append_feed(self: Any, message: dict[str, Any], **options: Any) -> Any:
         if message.get("kind") == "result":
             stages.append(
                 ("append_feed", message["table_id"], message["source"]["tags"][-1], time.perf_counter_ns())
             )
-        return append_feed(self, message)
+        return append_feed(self, message, **options)
 
     Journal.append_feed = probe_append_feed  # type: ignore[method-assign]
 
@@ -218,32 +215,14 @@ def install_probes(
     Studio._publish = probe_publish  # type: ignore[method-assign]
 
 
-def route_ball_commands() -> bool:
-    """Send the draw judge's commands to the table's ball machine (until SendCommand has device_role)."""
-    from recognition.game import SendCommand
-    from studio.table import Table
-
-    if "device_role" in SendCommand.model_fields:
-        return False
-    original = Table._apply
-
-    def _apply(self: Any, d: Any, cause: Any) -> None:
-        if isinstance(d, SendCommand):
-            slot = next((s for s in self.devices.values() if s.kind == "modbus-ball-machine"), None)
-            if slot is not None:
-                self._send(d.command, slot.device_id)
-                return
-        original(self, d, cause)
-
-    Table._apply = _apply  # type: ignore[method-assign]
-    return True
-
-
 def studio_config(data: Path, args: argparse.Namespace) -> Any:
+    from recognition.draw_games import DrawGame
     from recognition.games import GAMES
     from studio.config import parse_config
 
     game = GAMES[args.game]
+    if not isinstance(game, DrawGame):
+        raise SystemExit(f"--game {args.game}: not a ball draw")
     labels = game.ball_labels
     if not all(label.isdigit() for label in labels):
         raise SystemExit(f"--game {args.game}: this bench needs a game with numbered balls")
@@ -298,7 +277,6 @@ def draw_latency(args: argparse.Namespace) -> dict[str, Any]:
     published: list[tuple[int, str, int]] = []
     stages: list[tuple[str, str, str, int]] = []
     install_probes(writes, published, stages)
-    routed = route_ball_commands()
     from studio.service import Studio
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-balls-", dir=args.dir))
@@ -360,7 +338,7 @@ def draw_latency(args: argparse.Namespace) -> dict[str, Any]:
                 break
             t_line = t
         latencies.append((t_pub - t_line) / 1e6)
-        marks = {}
+        marks: dict[str, int] = {}
         for stage, table, tag, t in stages:  # the last stamp of each stage for this ball before the publish
             if table == key and tag == last_tag and t_line <= t <= t_pub:
                 marks.setdefault(stage, t)
@@ -381,7 +359,6 @@ def draw_latency(args: argparse.Namespace) -> dict[str, Any]:
         "voids": voids,
         "wall": wall,
         "cpu": cpu,
-        "routed": routed,
         "fs": fs,
     }
 
@@ -438,11 +415,6 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.duration:g} s)"
         )
         r = draw_latency(args)
-        if r["routed"]:
-            print(
-                "  (SendCommand has no device_role yet: the judge's commands were routed to the machines by a "
-                "wrapper in this process)"
-            )
         print(f"  feed messages: {r['kinds']}  journal on {r['fs']}")
         if r["voids"]:
             print(

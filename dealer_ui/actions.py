@@ -201,10 +201,8 @@ def _finish_opening_check(a: Act) -> Any:
 
 
 def _shoe_change(a: Act) -> Any:
+    # journaled only: the card judge takes the next card drawn after its shoe_change hold as the new shoe's first
     a.record["family"] = a.choice["family"]
-    hook = getattr(a.table, "shoe_change_by", None)  # EXTENSION POINT: the card family's table service
-    if callable(hook):
-        hook(a.by)
     return None
 
 

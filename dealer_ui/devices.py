@@ -17,7 +17,7 @@ from studio import technician
 from .auth import Session
 from .bodies import CommandBody, DecodeBody, SelfTestBody
 from .console import PREFIX, Console, error
-from .families import family_for_kind
+from .families import family_of
 from .views import device_views
 
 log = logging.getLogger(__name__)
@@ -31,6 +31,7 @@ _NOT_FAMILY_MODULES = {
     "devices",
     "families",
     "live",
+    "result_forms",
     "router",
     "sessions",
     "tables",
@@ -63,6 +64,7 @@ def _module_hook(page: str, name: str) -> Any:
     except Exception:
         log.exception("console: the family module %s cannot be imported", module_name)
         return None
+    # the family module is found by the page's name, like a registry entry: a dynamic lookup, no ability probe
     fn = getattr(module, name, None)
     return fn if callable(fn) else None
 
@@ -82,10 +84,10 @@ def send_command(
     with console.action(record, table_id=table.table_id):
         if not user.can("device_commands"):
             raise error(403, f"A {user.role} may not send commands to devices.")
-        family = family_for_kind(slot.kind)
+        family = family_of(slot)
         if not family.allows(command):
             raise error(400, f"{command!r} is not a command the console sends to a {slot.kind}.")
-        maintenance = bool(getattr(table, "in_maintenance", False))
+        maintenance = table.in_maintenance
         warning = family.warning(command, maintenance=maintenance)
         if family.is_test(command):
             record["maintenance"] = maintenance
@@ -115,7 +117,7 @@ def devices_router(console: Console) -> APIRouter:
     ) -> dict[str, Any]:
         table, slot = found
         view = next(d for d in device_views(table) if d["device_id"] == slot.device_id)
-        family = family_for_kind(slot.kind)
+        family = family_of(slot)
         return {
             "device": view,
             "family": family.public(),
@@ -134,7 +136,7 @@ def devices_router(console: Console) -> APIRouter:
     ) -> dict[str, Any]:
         """The family page's data now (the pages ask again when the device reports something)."""
         table, slot = found
-        return {"page": family_page(family_for_kind(slot.kind).page, table, slot, console.hub)}
+        return {"page": family_page(family_of(slot).page, table, slot, console.hub)}
 
     @router.post(PREFIX + "/api/devices/{table_id}/{role}/decode")
     async def decode_payload(
@@ -198,7 +200,7 @@ def devices_router(console: Console) -> APIRouter:
         """The table and the card shoe a technician tests (403 for others, 400 for another device)."""
         if not session.user.can("devices"):
             raise error(403, f"A {session.user.role} may not use the device pages.")
-        if family_for_kind(found[1].kind).id != "cards":
+        if family_of(found[1]).id != "cards":
             raise error(400, f"{found[1].device_id} is not a card shoe.")
         return found
 

@@ -4,20 +4,22 @@ family-specific choices a dealer gets (start a spin, re-spin, shoe change, void 
 Everything a family adds to the console is data in one :class:`Family`. The console itself is generic
 over the table snapshot; a family only says what is special about its devices.
 
-EXTENSION POINTS (for the card, dice and ball families being built now) - see docs/console.md:
+EXTENSION POINTS - see docs/console.md:
 
-1. Add the family's device kinds to its entry in :data:`FAMILIES` below (``kinds``); until then a kind is
-   matched by the hints in its name (``kind_hints``) and otherwise falls back to the generic family.
+1. Add the family's device kinds to its entry in :data:`FAMILIES` below (``kinds``), or the driver family
+   whose every driver it takes (``device_families``: a driver's declared ``family``, e.g. "roulette-wheel");
+   otherwise a kind is matched by the hints in its name (``kind_hints``) and else falls back to the generic
+   family.
 2. ``page``: the technician's calibration page, a JavaScript module ``dealer_ui/static/families/<page>.js``
-   registered in ``dealer_ui/static/families/index.js``, its data from ``dealer_ui/calibration.py``:
+   registered in ``dealer_ui/static/families/index.js``, its data from the studio's ``studio/technician.py``:
    ``wheel``, ``cards`` (shoe decoder test), ``balls`` (ball-set check), ``money_wheel``, ``roulette_camera``,
    ``generic``. ``dice`` (camera region and colours, live overlay) is the dice family's own: index.js loads
    ``families/dice.js`` when it exists, else the generic page.
 3. ``self_test``, ``commands``/``confirm``: what a technician may send to the device (regular expressions
    over the command text) and which commands need a confirmation with a warning.
 4. ``void_reasons``, ``start``, ``retry``, ``shoe_change``, ``releasable_holds``: the dealer's choices.
-5. :func:`result_form`: how people enter a result by hand for a game (roulette: a pocket pad; other games
-   get a checked JSON form until their form is added here).
+5. ``dealer_ui/result_forms.py``: how people enter a result by hand for a game (a pocket, card, die or
+   ball pad; other games a JSON form checked by the game).
 6. Result rendering on the dealer screen is generic (dealer_ui/static/render.js); a game-specific
    renderer can be registered there.
 """
@@ -27,9 +29,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .wheel_technician import TECHNICIAN_PAGES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from studio.device_slots import DeviceSlot
 
 Health = dict[str, Any]
 
@@ -51,6 +56,9 @@ class Family:
     id: str
     name: str
     kinds: tuple[str, ...] = ()
+    #: driver families (``Driver.family``) whose every driver this family takes, whoever made the device: it
+    #: gets the family's neutral choices, and the fields of ``per_kind`` only for the kinds listed there
+    device_families: tuple[str, ...] = ()
     kind_hints: tuple[str, ...] = ()
     page: str = "generic"
     self_test: str | None = None
@@ -186,6 +194,7 @@ WHEEL = Family(
     id="wheel",
     name="Roulette wheel",
     kinds=tuple(TECHNICIAN_PAGES),
+    device_families=("roulette-wheel",),
     kind_hints=("roulette",),
     void_reasons={
         "ball_left_wheel": "The ball left the wheel. The round is void and all bets are returned.",
@@ -211,7 +220,7 @@ WHEEL = Family(
     per_kind=TECHNICIAN_PAGES,
 )
 
-# --- families being built now: EXTENSION POINTS ----------------------------------------------
+# --- the other families ------------------------------------------------------------------------
 
 _BALL_COMMANDS = (r"start_blower", r"stop_blower", r"release_ball", r"reset_fault")
 _BALL_CONFIRM = (
@@ -230,9 +239,9 @@ _BALL_CONFIRM = (
 CARDS = Family(
     id="cards",
     name="Card shoe",
-    kinds=("serial-shoe", "camera-shoe"),  # EXTENSION POINT: add the shoe kinds as they land
+    kinds=("serial-shoe", "camera-shoe"),
     kind_hints=("shoe", "card"),
-    page="cards",  # the shoe decoder test (dealer_ui/static/families/cards.js, dealer_ui/calibration.py)
+    page="cards",  # the shoe decoder test (dealer_ui/static/families/cards.js, studio/shoe_test.py)
     commands=(),  # a shoe takes no commands (a serial shoe's line goes to its scanner; a camera refuses)
     void_reasons={
         "card_exposed": "A card was exposed by mistake. The round is void and all bets are returned.",
@@ -246,8 +255,8 @@ DICE = Family(
     name="Dice shaker and camera",
     kinds=("dice-camera",),
     kind_hints=("dice", "shaker"),
-    # the dice camera's page (region and colours, live overlay) is another engineer's: dealer_ui/dice.py and
-    # dealer_ui/static/families/dice.js. families/index.js loads dice.js when it exists; until then the generic page.
+    # the dice camera's page (region and colours, live overlay): dealer_ui/dice.py and
+    # dealer_ui/static/families/dice.js (families/index.js falls back to the generic page without it)
     page="dice",
     void_reasons={
         "dice_off_table": "A die left the tray. The round is void and all bets are returned.",
@@ -306,17 +315,22 @@ GENERIC = Family(id="generic", name="Device")
 FAMILIES: tuple[Family, ...] = (WHEEL, ROULETTE_CAMERA, CARDS, DICE, BALLS, MONEY_WHEEL)
 
 
-def family_for_kind(kind: str | None) -> Family:
-    """The family of a device kind: listed in its ``kinds``, else guessed from the kind's name, else generic.
+def family_for_kind(kind: str | None, device_family: str = "") -> Family:
+    """The family of a device kind: listed in its ``kinds``, else the family that takes the driver's declared
+    family (``device_family``, ``Driver.family``), else guessed from the kind's name, else generic.
 
     A guess only names the family and its dealer's void reasons: no command, self-test, start or re-spin is
-    ever sent to a device whose kind the family does not list (another vendor's device may read the same
-    bytes differently)."""
+    ever sent to a device whose kind the family does not list and whose driver does not declare the family
+    (another vendor's device may read the same bytes differently)."""
     if not kind:
         return GENERIC
     for f in FAMILIES:
         if kind in f.kinds:
             return replace(f, **f.per_kind[kind]) if kind in f.per_kind else f
+    if device_family:
+        for f in FAMILIES:
+            if device_family in f.device_families:
+                return f
     low = kind.lower()
     for f in FAMILIES:
         if any(h in low for h in f.kind_hints):
@@ -333,127 +347,6 @@ def family_for_kind(kind: str | None) -> Family:
     return GENERIC
 
 
-# --- entering a result by hand -------------------------------------------------------------
-
-
-def result_form(game: Any) -> dict[str, Any]:
-    """How the manual-result and correction dialogs ask for a result of this game.
-
-    Roulette: a pad of the wheel's pockets with their colours. Card games (played with a shoe): a pad of the
-    52 cards, tapped in deal order, sent as ``{"cards": [...]}`` (every card game's ``validate_result``
-    re-deals that list through its own script). Any other game (or a wheel game whose result is neither of the
-    pocket forms): dice games a die pad per group of dice (with the dice's colours: Dice Duel's red and blue
-    die, Bac Bo's sides; craps adds the point), ball draws a pad of the game's balls tapped in draw order
-    (``{"balls": [...]}``), any other game a JSON object. Whatever the form, the game's own
-    ``validate_result`` checks the result on the server, and its message is shown when it refuses.
-    """
-    wheel = getattr(game, "wheel", None)
-    pockets = getattr(wheel, "pockets", None)
-    color = getattr(wheel, "color", None)
-    if pockets and callable(color):
-        pad = {"type": "pockets", "pockets": list(pockets), "colors": {p: color(p) for p in pockets}}
-        # one winning pocket ({"number": ...}) or, as in double ball roulette, two ({"numbers": [...]}):
-        # the game's own check says which (recognition is pure, so asking it is safe)
-        for field, count, probe in (("number", 1, pockets[0]), ("numbers", 2, [pockets[0], pockets[-1]])):
-            try:
-                game.validate_result({field: probe})
-            except (ValueError, TypeError, KeyError):
-                continue
-            return {**pad, "field": field, "count": count}
-    kinds = set(getattr(game, "device_kinds", ()) or ())
-    if kinds and kinds <= set(CARDS.kinds):
-        return {"type": "cards", "field": "cards", "ranks": list("A23456789TJQK"), "suits": list("SHDC")}
-    form = _dice_form(game) or _balls_form(game)
-    if form is not None:
-        return form
-    return {"type": "json", "example": _EXAMPLES.get(getattr(game, "game_id", ""), {})}
-
-
-def _accepts(game: Any, probe: dict[str, Any]) -> bool:
-    """Does the game's own check take a result of this shape? (recognition is pure: asking it is safe)"""
-    check = getattr(game, "validate_result", None)
-    if not callable(check):
-        return False
-    try:
-        check(probe)
-    except (ValueError, TypeError, KeyError):
-        return False
-    return True
-
-
-#: the dice games' result shapes: groups of dice (field, how many, colour of the dice, one face or a list)
-_DICE_GROUPS: dict[str, list[dict[str, Any]]] = {
-    **{
-        g: [{"field": "dice", "label": "Dice", "count": 3, "color": None, "single": False}]
-        for g in ("sic_bo", "super_sic_bo", "mega_sic_bo", "lightning_dice")
-    },
-    "craps": [{"field": "dice", "label": "Dice", "count": 2, "color": None, "single": False}],
-    "bac_bo": [
-        {"field": "player", "label": "Player", "count": 2, "color": "blue", "single": False},
-        {"field": "banker", "label": "Banker", "count": 2, "color": "red", "single": False},
-    ],
-    "dice_duel": [
-        {"field": "red", "label": "Red die", "count": 1, "color": "red", "single": True},
-        {"field": "blue", "label": "Blue die", "count": 1, "color": "blue", "single": True},
-    ],
-}
-#: craps: the point in force before the throw (None: a come-out roll)
-_CRAPS_POINTS = [None, 4, 5, 6, 8, 9, 10]
-
-
-def _dice_form(game: Any) -> dict[str, Any] | None:
-    """A die pad per group (Dice Duel: a red and a blue die; Bac Bo: the player's blue and the banker's red
-    pair), faces 1-6; checked against the game's own ``validate_result`` with a probe, else None."""
-    groups = _DICE_GROUPS.get(getattr(game, "game_id", ""))
-    if groups is None:
-        return None
-    side_colors = getattr(game, "side_colors", None)  # Bac Bo's dice colours per side, if the game says
-    groups = [
-        dict(g, color=side_colors.get(g["field"], g["color"])) if isinstance(side_colors, dict) else dict(g)
-        for g in groups
-    ]
-    probe: dict[str, Any] = {g["field"]: 1 if g["single"] else [1] * g["count"] for g in groups}
-    form: dict[str, Any] = {"type": "dice", "groups": groups, "faces": [1, 2, 3, 4, 5, 6]}
-    if getattr(game, "game_id", "") == "craps":
-        probe["point"] = None
-        form["point"] = {"field": "point", "label": "Point before the throw", "choices": _CRAPS_POINTS}
-    return form if _accepts(game, probe) else None
-
-
-def _balls_form(game: Any) -> dict[str, Any] | None:
-    """A pad of the game's balls tapped in draw order, sent as ``{"balls": [...]}`` (every draw game)."""
-    labels = getattr(game, "ball_labels", None)
-    draw_count = getattr(game, "draw_count", None)
-    if not labels or not isinstance(draw_count, int):
-        return None
-    labels = [str(x) for x in labels]
-    colors = getattr(game, "colors", None) or {}
-    counts = {}
-    max_count = getattr(game, "max_count", None)
-    for label in labels:
-        try:
-            counts[label] = int(max_count(label)) if callable(max_count) else 1
-        except Exception:  # noqa: BLE001 - a game's own table may fail for a label: show 1, the page stays up
-            counts[label] = 1
-    unique = list(dict.fromkeys(labels))
-    return {
-        "type": "balls",
-        "field": "balls",
-        "labels": unique,
-        "colors": {k: colors.get(k) for k in unique},
-        "counts": counts,
-        "draw_count": draw_count,
-        "variable": callable(getattr(game, "draw_complete", None)),
-    }
-
-
-#: example results for the JSON form (docs/dice-games.md and the card family's shapes)
-_EXAMPLES: dict[str, dict[str, Any]] = {
-    "sic_bo": {"dice": [1, 3, 6]},
-    "super_sic_bo": {"dice": [1, 3, 6]},
-    "mega_sic_bo": {"dice": [1, 3, 6]},
-    "lightning_dice": {"dice": [1, 3, 6]},
-    "craps": {"dice": [3, 4], "point": None},
-    "bac_bo": {"player": [2, 5], "banker": [6, 6]},
-    "dice_duel": {"red": 4, "blue": 2},
-}
+def family_of(slot: DeviceSlot) -> Family:
+    """The family of a table's device, by its kind and its driver's declared family."""
+    return family_for_kind(slot.kind, slot.family)

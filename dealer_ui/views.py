@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 from studio import technician
 
 from .auth import User
-from .families import GENERIC, INCIDENT_CATEGORIES, MANUAL_VOID_REASONS, Family, family_for_kind, result_form
+from .families import (
+    GENERIC,
+    INCIDENT_CATEGORIES,
+    MANUAL_VOID_REASONS,
+    Family,
+    family_for_kind,
+    family_of,
+)
+from .result_forms import result_form
 
 if TYPE_CHECKING:  # pragma: no cover
     from studio.table import Table
@@ -41,7 +49,7 @@ def device_views(table: Table, snap: dict[str, Any] | None = None) -> list[dict[
     for d in snap.get("devices", []):
         slot = table.devices.get(d.get("device_id", ""))
         kind = d.get("kind") or (slot.kind if slot else None)
-        family = family_for_kind(kind)
+        family = family_of(slot) if slot is not None else family_for_kind(kind)
         view = dict(
             d,
             kind=kind,
@@ -63,7 +71,7 @@ def device_views(table: Table, snap: dict[str, Any] | None = None) -> list[dict[
 def table_families(table: Table) -> list[Family]:
     seen: list[Family] = []
     for slot in table.devices.values():
-        f = family_for_kind(slot.kind)
+        f = family_of(slot)
         if f not in seen:
             seen.append(f)
     return seen or [GENERIC]
@@ -206,7 +214,7 @@ def choices(
             out.append(_choice("close_betting", "Close betting"))
         held_codes = [h["code"] for h in (r or {}).get("holds") or []]
         # a hold the dealer may clear alone: declared by the device family or by the game itself
-        releasable = set(getattr(table.game, "dealer_releasable_holds", ()))
+        releasable = set(table.game.dealer_releasable_holds)
         for f in families:
             releasable.update(f.releasable_holds)
         for code in held_codes:
@@ -227,7 +235,7 @@ def table_view(table: Table, hub: ConsoleHub, user: User) -> dict[str, Any]:
     snap = table.snapshot()
     devices = device_views(table, snap)
     recent = hub.recent_rounds(table.table_id)
-    closes = getattr(table, "betting_closes_at", None)
+    closes = table.betting_closes_at
     r = snap.get("round")
     return {
         **snap,
@@ -287,9 +295,8 @@ def table_meta(table: Table) -> dict[str, Any]:
         reasons.update(f.void_reasons)
     other = reasons.pop("other")
     reasons["other"] = other  # "other" last
-    terms = getattr(table.game, "void_terms", None)
     for code in reasons:
-        settled = terms(code) if callable(terms) else None
+        settled = table.game.void_terms(code)
         if settled and settled.get("compensation"):
             paid = ", ".join(f"{share} of the {bet}" for bet, share in settled["compensation"].items())
             reasons[code] += f" The players also receive {paid} (the game's rule, {settled.get('rule', '')})."

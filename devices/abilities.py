@@ -8,12 +8,27 @@ no caller needs to know device kinds.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .overhead_camera.calibration import WheelCalibration
+    from .shoe.vendor_table import VendorTable
+
+
+class ReadsCards(ABC):
+    """A card shoe: it turns each payload it reads into a card through its deck vendor's table, in which the
+    technician's decoder test looks payloads up too."""
+
+    #: the deck vendor's table the driver reads cards with
+    table: VendorTable
 
 
 class DecodesImages(ABC):
     """A driver that decodes pictures in the studio (a camera shoe): it decodes an uploaded still the way it
     decodes its live frames, apart from its own pipeline (no counter, tracker or event is touched)."""
+
+    #: the decoder it decodes with ("zxing", "pyzbar", ...)
+    decoder_name: str
 
     @abstractmethod
     def decode_image(self, data: bytes) -> dict[str, Any]:
@@ -29,6 +44,19 @@ class KeepsFrames(ABC):
     @abstractmethod
     def last_frame_jpeg(self) -> bytes | None:
         """The latest frame as JPEG bytes, None before the first frame."""
+
+
+class LocatesWheel(ABC):
+    """A camera that finds a roulette wheel in its picture by a calibration (the overhead camera): the
+    technician's page shows the calibration and what the camera saw in its latest frame."""
+
+    #: where the wheel is in the picture and its pocket order
+    calibration: WheelCalibration
+
+    @abstractmethod
+    def overlay(self) -> dict[str, Any] | None:
+        """What the camera saw in its latest frame, in picture coordinates (``width``, ``height``,
+        ``rotor_deg``, ``balls``); None before the first frame."""
 
 
 class SelfTests(ABC):

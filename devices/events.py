@@ -22,6 +22,10 @@ class DeviceEvent(BaseModel):
 
     device_id: str
     at: datetime = Field(default_factory=utcnow)
+    #: what the event is: every event class narrows it to a literal of its own (the discriminator of the
+    #: unions the journal and the judges read), so a reader of any event may ask for its kind. Declared
+    #: after `at` so that a dump keeps its order: device_id, at, kind, then the event's own fields
+    kind: str
 
 
 class DeviceConnected(DeviceEvent):

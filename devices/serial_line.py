@@ -271,7 +271,10 @@ class SerialLineDriver(ThreadedDriver):
             log.debug("%s: error closing port", self.thread_name, exc_info=True)
         # pyserial's spy:// handler opens its ?file= trace and never closes it: one
         # leaked descriptor per reconnect unless we close it here.
-        output = getattr(getattr(port, "formatter", None), "output", None)
+        from serial.urlhandler.protocol_spy import Serial as SpySerial
+
+        formatter = port.formatter if isinstance(port, SpySerial) else None
+        output = formatter.output if formatter is not None else None
         if output is not None and output not in (sys.stderr, sys.stdout, sys.__stderr__, sys.__stdout__):
             try:
                 output.close()
@@ -281,7 +284,7 @@ class SerialLineDriver(ThreadedDriver):
     def _read_loop(self, port: serial.SerialBase, stop: threading.Event) -> tuple[str | None, bool]:
         """Read until stop (returns None) or a port error (returns the reason)."""
         # only pyserial's own posix class: spy:// (a subclass) must go through its read() to be traced
-        if self.shared_reader and type(port) is serial.Serial and isinstance(getattr(port, "fd", None), int):
+        if self.shared_reader and type(port) is serial.Serial and isinstance(port.fd, int):
             loop = self._loop
             if loop is not None and not loop.is_closed():
                 return self._loop_read_loop(loop, port.fd, stop)

@@ -43,6 +43,7 @@ def discover(
         if info.name in skipped:
             continue
         module = importlib.import_module(info.name)
+        # a registry is a module's dict found by its name: module discovery, no ability probe
         for key, value in getattr(module, attribute, {}).items():
             if key in found and found[key] is not value:
                 raise RuntimeError(f"{what} {key!r} is defined twice ({info.name})")

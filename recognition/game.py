@@ -281,6 +281,12 @@ class GameRules(Protocol):
         ...
 
     @property
+    def dealer_releasable_holds(self) -> tuple[str, ...]:
+        """Hold codes of this game's judge a dealer may clear alone, by confirming the condition is resolved
+        (no supervisor); () for none: every hold is voided or resolved with a supervisor."""
+        ...
+
+    @property
     def time_scale_setting(self) -> str | None:
         """The judge setting that says how much faster than real time the device's events come (a simulator
         at speed N), so timing checks scale back; None: the judge checks no timings."""
@@ -339,6 +345,7 @@ class BaseGame:
     #: a game whose table must pass a check before it opens defines
     #: `def opening_check(self, devices: Mapping[role, driver or None]) -> OpeningCheck`
     opening_check: OpeningCheckFactory | None = None
+    dealer_releasable_holds: tuple[str, ...] = ()
     time_scale_setting: str | None = None
     untimed_settings: ClassVar[Mapping[str, Any]] = MappingProxyType({})
 

@@ -440,6 +440,8 @@ class BallMachineSimulator(ModbusServerSim):
         self._clock_running = False
         self._internal = False
         self._stopping = False
+        #: set to run the model at once; made by the ticker on its own loop (None until it runs)
+        self._wake: asyncio.Event | None = None
         self.writes: list[tuple[str, int, int]] = []  # every write the driver made (table, address, value)
         self.path_log: list[tuple[str, str]] = []  # every ball delivered to the readers
         self._commands = self._command_index()
@@ -492,7 +494,7 @@ class BallMachineSimulator(ModbusServerSim):
 
     def _poke(self) -> None:
         """Run the model now (from any thread)."""
-        loop, wake = self._loop, getattr(self, "_wake", None)
+        loop, wake = self._loop, self._wake
         if loop is not None and wake is not None and not self._closed:
             try:
                 loop.call_soon_threadsafe(wake.set)
@@ -556,6 +558,7 @@ class BallMachineSimulator(ModbusServerSim):
                     task.add_done_callback(lambda _t: done.set())
                     return
             except Exception:
+                # any callable's name for the log (a partial has none): no ability probe
                 log.exception("ball machine simulator: %s failed", getattr(fn, "__name__", fn))
             done.set()
 
@@ -586,7 +589,7 @@ class BallMachineSimulator(ModbusServerSim):
 
     async def _stop_ticking(self) -> None:
         self._stopping = True
-        wake = getattr(self, "_wake", None)
+        wake = self._wake
         if wake is not None:
             wake.set()
         if self._tick_task is not None:
@@ -697,7 +700,7 @@ class BallMachineSimulator(ModbusServerSim):
                 name = self._commands.get((table, address + i, value))
                 if name is not None:
                     self.model.command(name, now)
-        wake = getattr(self, "_wake", None)
+        wake = self._wake
         if wake is not None:
             wake.set()  # run the model now: the change shows at once
         return

@@ -903,6 +903,7 @@ class SS2Simulator:
     def stop(self) -> None:
         """Stop the thread and wait for it; closes the port if the simulator owns it. Idempotent."""
         self._stop.set()
+        # the caller's pyserial-like port has these optional members of pyserial's API or not (SerialLike)
         for name in ("cancel_read", "cancel_write"):
             cancel = getattr(self._port, name, None)
             if callable(cancel):
@@ -1014,7 +1015,7 @@ class SS2Simulator:
     def _read_serial(self, timeout: float) -> None:
         port = self._port
         assert not isinstance(port, int), "a file descriptor is read by _read_fd"
-        waiting = getattr(port, "in_waiting", None)
+        waiting = getattr(port, "in_waiting", None)  # an optional member of a pyserial-like port (SerialLike)
         if waiting is None:
             data = port.read(4096)  # relies on the object's own read timeout
         elif waiting:

@@ -14,12 +14,18 @@ available from this driver"), so a page never guesses.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from devices.abilities import KeepsFrames, ReadsBalls, ReadsWheelPointer, ReadsWheelPosition
+from devices.abilities import KeepsFrames, LocatesWheel, ReadsBalls, ReadsWheelPointer, ReadsWheelPosition
 from devices.registry import all_drivers
+from recognition.draw_games.base import DrawGame
+from recognition.money_wheel.base import MoneyWheelGame, WheelSettings
+from recognition.money_wheel.judge import MoneyWheelJudge
 
 if TYPE_CHECKING:  # pragma: no cover
+    from recognition.money_wheel.calibration import Calibration, Layout
+
     from .table import DeviceSlot, Table
 
 
@@ -109,7 +115,7 @@ def balls_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict[str, Any]
     game = table.game
     return {
         "game": game.game_id,
-        "balls": [str(x) for x in (getattr(game, "ball_labels", None) or ())],
+        "balls": [str(x) for x in game.ball_labels] if isinstance(game, DrawGame) else [],
         "opening_check": snap_check,
         "check_started_at": since,
         "reads": reads[-200:],
@@ -121,13 +127,15 @@ def balls_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict[str, Any]
 
 def _reader_view(s: DeviceSlot, h: dict[str, Any]) -> dict[str, Any]:
     device = h.get("device") or {}
-    ball_set = getattr(s.driver, "ball_set", None)
+    ball_set = s.driver.ball_set if s.driver is not None else None
     return {
         "device_id": s.device_id,
         "role": s.role,
         "kind": s.kind,
         "connected": bool(h.get("connected")),
-        "ball_set": device.get("ball_set") or h.get("ball_set") or getattr(ball_set, "name", None),
+        "ball_set": device.get("ball_set")
+        or h.get("ball_set")
+        or (ball_set.name if ball_set is not None else None),
         "counters": {
             **(h.get("counters") or {}),
             **{k: v for k, v in device.items() if isinstance(v, int)},
@@ -146,24 +154,20 @@ def _opening_check(table: Table) -> dict[str, Any]:
 # --- money wheels --------------------------------------------------------------------------------------
 
 
-def _wheel_settings(table: Table) -> tuple[Any, Any, Any]:
+def _wheel_settings(table: Table) -> tuple[Calibration | None, Layout | None, WheelSettings | None]:
     """(calibration, layout, settings) as the judge uses them now (a zero mark taken at run time included), else
     as the game reads the table's settings, else Nones."""
-    judge = getattr(table, "judge", None)
-    cal, layout = getattr(judge, "calibration", None), getattr(judge, "layout", None)
-    settings = getattr(judge, "settings", None)
-    if cal is None or layout is None:
-        reader = getattr(table.game, "wheel_settings", None)
-        if callable(reader):
-            try:
-                settings = reader(table.settings)
-                cal, layout = settings.calibration, settings.layout
-            except Exception:  # settings the game refuses: the page says the calibration is missing
-                log.debug(
-                    "technician: the wheel settings of %s are unreadable", table.table_id, exc_info=True
-                )
-                return None, None, None
-    return cal, layout, settings
+    judge = table.judge
+    if isinstance(judge, MoneyWheelJudge):
+        return judge.calibration, judge.layout, judge.settings
+    if not isinstance(table.game, MoneyWheelGame):
+        return None, None, None
+    try:
+        settings = table.game.wheel_settings(table.settings)
+    except Exception:  # settings the game refuses: the page says the calibration is missing
+        log.debug("technician: the wheel settings of %s are unreadable", table.table_id, exc_info=True)
+        return None, None, None
+    return settings.calibration, settings.layout, settings
 
 
 def money_wheel_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict[str, Any]:
@@ -188,11 +192,13 @@ def money_wheel_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict[str
                 if isinstance(configured, dict)
                 else None,
             },
-            direction=getattr(settings, "direction", None),
-            min_turns=str(getattr(settings, "min_turns", "")) or None,
-            sensors_setting=getattr(settings, "sensors", None)
-            if isinstance(getattr(settings, "sensors", None), str)
-            else list(getattr(settings, "sensors", None) or []),
+            direction=settings.rule.direction if settings is not None else None,
+            min_turns=str(settings.rule.min_turns) if settings is not None else None,
+            sensors_setting=None
+            if settings is None
+            else settings.sensors
+            if isinstance(settings.sensors, str)
+            else sorted(settings.sensors),
         )
     sensors = []
     for s in table.devices.values():
@@ -232,13 +238,13 @@ def money_wheel_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict[str
                 )
         else:
             last = device.get("last_read") or {}
-            index = last.get("segment_index")
+            read_at = last.get("segment_index")
             view.update(
                 tag=last.get("tag"),
                 other_tag=last.get("other_tag"),
-                segment=index,
-                label=layout[index].label
-                if layout is not None and isinstance(index, int) and 0 <= index < layout.size
+                segment=read_at,
+                label=layout[read_at].label
+                if layout is not None and isinstance(read_at, int) and 0 <= read_at < layout.size
                 else None,
                 unreadable=last.get("kind") == "wheel_pointer_unreadable",
             )
@@ -257,29 +263,27 @@ def money_wheel_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict[str
 
 def roulette_camera_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict[str, Any]:
     h = health_of(slot)
-    cal = getattr(slot.driver, "calibration", None) if slot.driver is not None else None
+    camera = slot.driver if isinstance(slot.driver, LocatesWheel) else None
     missing: list[str] = []
     calibration = None
-    if cal is not None:
+    if camera is not None:
+        cal = camera.calibration
         calibration = {
-            "center": list(getattr(cal, "center", ()) or ()),
-            "radius": getattr(cal, "radius", None),
-            "order": list(getattr(cal, "order", ()) or ()),
-            "colors": list(getattr(cal, "colors", ()) or ()),
-            "clockwise": getattr(cal, "clockwise", None),
-            "pocket_offset_deg": getattr(cal, "pocket_offset_deg", None),
+            "center": list(cal.center),
+            "radius": cal.radius,
+            "order": list(cal.order),
+            "colors": list(cal.colors),
+            "clockwise": cal.clockwise,
+            "pocket_offset_deg": cal.pocket_offset_deg,
         }
     else:
-        missing.append("calibration")
+        missing += ["calibration", "overlay"]
     last_rest = next(
         (e for e in hub.device_log(slot.device_id) if e.get("kind") == "roulette_balls_at_rest"), None
     )
-    overlay = getattr(slot.driver, "overlay", None) if slot.driver is not None else None
     has_frame = isinstance(slot.driver, KeepsFrames)
     if not has_frame:
         missing.append("frame")
-    if not callable(overlay):
-        missing.append("overlay")
     return {
         "calibration": calibration,
         "figures": {
@@ -293,15 +297,14 @@ def roulette_camera_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict
         },
         "last_at_rest": (last_rest or {}).get("data"),
         "last_at_rest_at": (last_rest or {}).get("at"),
-        "overlay": call_hook(overlay),
+        "overlay": call_hook(camera.overlay) if camera is not None else None,
         "has_frame": has_frame,
         "missing": missing,
     }
 
 
-def call_hook(fn: Any) -> Any:
-    if not callable(fn):
-        return None
+def call_hook(fn: Callable[[], Any]) -> Any:
+    """What a driver's page hook returns; None when it fails (a driver bug must not break the page)."""
     try:
         return fn()
     except Exception:

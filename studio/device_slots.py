@@ -18,6 +18,8 @@ from typing import Any
 
 from devices.base import Driver
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
+from devices.registry import all_drivers
+from recognition.game import PlayerDecision, RoundSignal
 
 from .journal import Journal
 
@@ -30,10 +32,8 @@ def device_of(cause: object) -> str | None:
 
 
 def kind_of(cause: object) -> str | None:
-    """What caused a decision, by its discriminator (every concrete event and signal has one, though the
-    DeviceEvent base class does not declare it); None for a person's action."""
-    kind = getattr(cause, "kind", None)
-    return kind if isinstance(kind, str) else None
+    """What caused a decision, by its discriminator; None for a person's action."""
+    return cause.kind if isinstance(cause, (DeviceEvent, RoundSignal, PlayerDecision)) else None
 
 
 @dataclass
@@ -103,6 +103,13 @@ class DeviceSlot:
     #: one worker per device, made on first use, so its commands reach it in the order they were given
     sender: ThreadPoolExecutor | None = None
     link: DeviceLink = field(default_factory=DeviceLink)
+
+    @property
+    def family(self) -> str:
+        """What the device is whatever its vendor, as its driver declares it (``Driver.family``, e.g.
+        "roulette-wheel"); "" for a driver of no family or a kind no driver registers."""
+        drivers = all_drivers()
+        return drivers[self.kind].family if self.kind in drivers else ""
 
 
 class DeviceSlots:

@@ -308,6 +308,7 @@ class Journal:
     # --- reading (any thread) ----------------------------------------------------
 
     def _reader(self) -> sqlite3.Connection:
+        # thread-local storage (not an ability probe): a thread has a connection once it has opened one
         conn = getattr(self._readers, "conn", None)
         if conn is None or getattr(self._readers, "generation", -1) != self._reader_generation:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
@@ -634,6 +635,7 @@ def _grow_pipe(conn: Any) -> None:
     try:
         import fcntl
 
+        # Linux's constant, absent from the module on some Pythons: 1031 is its value (no ability probe)
         fcntl.fcntl(conn.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
     except OSError:
         pass  # the kernel's own size (64 KiB) then

@@ -191,6 +191,7 @@ class Studio:
         try:
             asyncio.run_coroutine_threadsafe(call(), loop).result(timeout=5)
         except Exception:
+            # any callable's name for the log (a partial has none): no ability probe
             log.exception("studio: %s did not run on the event loop", getattr(fn, "__name__", fn))
 
     def _drain_loop(self) -> None:

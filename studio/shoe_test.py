@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from devices.abilities import DecodesImages
+from devices.abilities import DecodesImages, ReadsCards
 
 from .device_pages import DeviceLog, declares, health_of
 
 if TYPE_CHECKING:  # pragma: no cover
+    from devices.shoe.vendor_table import VendorTable
+
     from .table import DeviceSlot, Table
 
 #: the largest card image a technician may upload for the decoder test
@@ -22,12 +24,12 @@ _SHOE_EVENTS = ("card_drawn", "card_unreadable")
 # --- card shoes ------------------------------------------------------------------------------------
 
 
-def _vendor_table(slot: DeviceSlot) -> Any:
-    """The vendor table the shoe's driver uses (its documented ``table`` attribute), else None."""
-    return getattr(slot.driver, "table", None) if slot.driver is not None else None
+def _vendor_table(slot: DeviceSlot) -> VendorTable | None:
+    """The vendor table the shoe's driver reads cards with (a driver that ReadsCards), else None."""
+    return slot.driver.table if isinstance(slot.driver, ReadsCards) else None
 
 
-def lookup_view(table: Any, payload: str) -> dict[str, Any]:
+def lookup_view(table: VendorTable, payload: str) -> dict[str, Any]:
     """What the vendor table says about a payload, in words for the page."""
     info = table.lookup(payload)
     words = {
@@ -51,7 +53,8 @@ def _decoder_of(slot: DeviceSlot, health: dict[str, Any]) -> dict[str, Any]:
     device = health.get("device") or {}
     if declares(slot, DecodesImages):
         return {
-            "name": device.get("decoder") or getattr(slot.driver, "decoder_name", None),
+            "name": device.get("decoder")
+            or (slot.driver.decoder_name if isinstance(slot.driver, DecodesImages) else None),
             "symbology": device.get("symbology"),
             "where": "the studio decodes the camera's frames",
         }
@@ -132,7 +135,7 @@ def shoe_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict[str, Any]:
         "kind": slot.kind,
         "vendor": {
             "name": vendor.vendor,
-            "description": getattr(vendor, "description", ""),
+            "description": vendor.description,
             "symbology": vendor.symbology,
             "template": vendor.template,
             "check": vendor.check,

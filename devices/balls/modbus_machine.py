@@ -272,9 +272,11 @@ class ModbusBallMachineDriver(ModbusPollingDriver):
 
 
 def _exception_text(rr: Any) -> str:
-    code = getattr(rr, "exception_code", None)
-    if code is None:
+    from pymodbus.pdu import ExceptionResponse
+
+    if not isinstance(rr, ExceptionResponse):
         return str(rr)
+    code = rr.exception_code
     return f"Modbus exception {code} ({_EXCEPTION_NAMES.get(code, 'unknown')})"
 
 

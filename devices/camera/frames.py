@@ -147,6 +147,11 @@ class FrameSource(Protocol):
     url: str
     finite: bool
 
+    @property
+    def missed(self) -> int | None:
+        """Frames the source knows it lost on the way (a frame stream's sequence gaps); None: it cannot tell."""
+        ...
+
     def open(self) -> None: ...
 
     def read(self, timeout: float) -> Frame | None:
@@ -160,6 +165,7 @@ class _Source:
     """What every source shares: its URL and the optional conversion to BGR."""
 
     finite = False
+    missed: int | None = None
 
     def __init__(self, url: str, *, bgr: bool = False) -> None:
         self.url = url
@@ -180,7 +186,7 @@ class TcpFrameSource(_Source):
         self._buf = bytearray()
         self._index = 0
         #: frames the sender numbered but we never got (sequence gaps)
-        self.missed = 0
+        self.missed: int = 0
         self._last_seq: int | None = None
 
     def open(self) -> None:

@@ -30,12 +30,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..abilities import KeepsFrames
+from ..abilities import KeepsFrames, LocatesWheel
 from ..base import DeviceNotConnected, EventSink
 from ..camera.frames import FrameSource, SourceEnded, SourceError, open_source
 from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
 from .calibration import calibration_from_options
+from .events import BallsAtRest
 from .finder import BallFinder, Reading
 from .tracker import BallTracker
 
@@ -44,7 +45,7 @@ __all__ = ["DRIVERS", "RouletteCameraDriver"]
 log = logging.getLogger(__name__)
 
 
-class RouletteCameraDriver(ThreadedDriver, KeepsFrames):
+class RouletteCameraDriver(ThreadedDriver, KeepsFrames, LocatesWheel):
     kind = "roulette-camera"
 
     def __init__(
@@ -173,7 +174,7 @@ class RouletteCameraDriver(ThreadedDriver, KeepsFrames):
 
     @staticmethod
     def _with_image(event: DeviceEvent, image: np.ndarray) -> DeviceEvent:
-        if getattr(event, "kind", "") != "roulette_balls_at_rest":
+        if not isinstance(event, BallsAtRest):
             return event
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return event.model_copy(update={"image": jpeg.tobytes()}) if ok else event

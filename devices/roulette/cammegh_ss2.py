@@ -898,3 +898,4 @@ class CammeghSS2Driver(SerialLineDriver, SelfTests):
 
 
 DRIVERS = {"cammegh-ss2": CammeghSS2Driver}
+REPLAYERS = {"cammegh-ss2": iter_capture_events}

@@ -21,15 +21,18 @@ import logging
 import threading
 import time
 from collections import deque
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..abilities import DecodesImages
+from ..abilities import DecodesImages, ReadsCards
 from ..base import DeviceNotConnected, EventSink
-from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from ..events import CardDrawn, DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
 from ..threaded import ThreadedDriver
 from .vendor_table import SYMBOLOGIES, VendorTable, vendor_table_from_option
+
+if TYPE_CHECKING:
+    from ..camera.frames import FrameSource
 
 __all__ = ["DRIVERS", "CameraShoeDriver", "CameraShoeOptions"]
 
@@ -69,7 +72,7 @@ class CameraShoeOptions(BaseModel):
     stop_timeout: float = Field(5.0, gt=0)
 
 
-class CameraShoeDriver(ThreadedDriver, DecodesImages):
+class CameraShoeDriver(ThreadedDriver, DecodesImages, ReadsCards):
     kind = "camera-shoe"
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, **options: Any) -> None:
@@ -107,7 +110,7 @@ class CameraShoeDriver(ThreadedDriver, DecodesImages):
         )
         self._connected = False
         self._ended = False
-        self._source: Any = None
+        self._source: FrameSource | None = None
         self.reconnect_max = opts.reconnect_max
         self._backoff = opts.reconnect_min
         self._times: deque[float] = deque(maxlen=512)
@@ -169,7 +172,7 @@ class CameraShoeDriver(ThreadedDriver, DecodesImages):
         if self._tracker is not None:
             counters.update(self._tracker.stats())
         source = self._source
-        if source is not None and hasattr(source, "missed"):
+        if source is not None and source.missed is not None:
             counters["frames_missed"] = source.missed
         info["running"] = self.running
         info["counters"] = counters
@@ -302,9 +305,8 @@ class CameraShoeDriver(ThreadedDriver, DecodesImages):
             self._times.append(time.perf_counter() - t0)
             self._counters["frames"] += 1
         for event in events:
-            payload = getattr(event, "payload", None)
-            if payload is not None:
-                self._last_payload = payload
+            if isinstance(event, CardDrawn):
+                self._last_payload = event.payload
             self._emit(event)
 
     def _flush(self, why: str) -> None:

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..abilities import ReadsCards
 from ..events import CardUnreadable, DeviceEvent, utcnow
 from ..framing import LineFramer
 from ..serial_line import SerialLineDriver
@@ -123,7 +124,7 @@ _SERIAL_OPTIONS = frozenset(
 )
 
 
-class SerialShoeDriver(SerialLineDriver):
+class SerialShoeDriver(SerialLineDriver, ReadsCards):
     """A shoe whose scanner sends decoded payloads as text lines.
 
     Options (besides SerialLineDriver's ``baudrate``, ``read_timeout``, ``reconnect_*``, ...):

@@ -103,6 +103,7 @@ class ZxingDecoder:
             "datamatrix": zxingcpp.BarcodeFormat.DataMatrix,
         }[symbology]
         self._kwargs: dict[str, Any] = {"formats": self.format, "try_invert": False}
+        # zxing-cpp's version, not an ability of ours: 2.x has no TextMode and no Result.valid
         text_mode = getattr(zxingcpp, "TextMode", None)
         if text_mode is not None and hasattr(text_mode, "Plain"):
             self._kwargs["text_mode"] = text_mode.Plain  # the payload as encoded, no GS1/HRI rewriting

@@ -22,11 +22,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
 from devices.balls.events import BallRead, BallUnreadable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .judge import DrawRules
 
 __all__ = ["BallSetCheck", "BallSetReport", "ball_set_check"]
 
@@ -79,15 +82,14 @@ class BallSetCheck:
         self.unreadable = 0
 
     @classmethod
-    def for_game(cls, game: Any, ball_set: Any = None) -> BallSetCheck:
-        """A check for a game object (``ball_labels``, ``max_count``, ``colors``) and optionally its ball-set table."""
+    def for_game(cls, game: DrawRules, ball_set: Any = None) -> BallSetCheck:
+        """A check for a draw game and optionally its ball-set table (``with_label(label)`` -> the balls)."""
         labels = tuple(game.ball_labels)
-        max_count = getattr(game, "max_count", None)
-        counts = {label: max_count(label) for label in labels} if callable(max_count) else None
+        counts = {label: game.max_count(label) for label in labels}
         tags = None
         if ball_set is not None:
             tags = {label: tuple(b.tag for b in ball_set.with_label(label)) for label in labels}
-        return cls(labels, counts=counts, colors=getattr(game, "colors", None), tags=tags)
+        return cls(labels, counts=counts, colors=game.colors, tags=tags)
 
     @property
     def expected(self) -> int:

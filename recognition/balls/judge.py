@@ -46,10 +46,9 @@ dealer in :data:`HOLD_TEXT`):
   the same way.
 
 Commands go to the machine: every :class:`SendCommand` carries
-``device_role=machine_role`` when the decision type has that field (the lead's
-routing change, docs/balls.md); until then the table routes a command to the
-device whose event caused it, which is the machine for every command but the
-first ``start_blower`` (caused by the betting_closed signal).
+``device_role=machine_role``, so the table sends it to the machine whichever
+event caused it (the first ``start_blower`` is caused by the betting_closed
+signal, the reads by the reader).
 """
 
 from __future__ import annotations
@@ -57,7 +56,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from devices.balls.events import BallRead, BallReleased, BallUnreadable, MachineStatus
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
@@ -134,46 +133,71 @@ class _Released:
     jam: bool = False
 
 
+class DrawRules(Protocol):
+    """What the draw judge and the ball-set check need of a draw game (every ``DrawGame`` has it)."""
+
+    game_id: str
+    #: how the dealer's messages name the game
+    title: str
+    #: the labels of the set's balls (a label may repeat: ``max_count``)
+    ball_labels: tuple[str, ...]
+    #: balls drawn per round; where the count varies, the most a round can draw
+    draw_count: int
+    #: label -> the colour printed on its balls (None: the colour is not checked)
+    colors: dict[str, str] | None
+
+    def max_count(self, label: str) -> int:
+        """How many balls of the set carry this label."""
+        ...
+
+    def draw_complete(self, balls: Sequence[str], extras: dict[str, Any] | None = None) -> bool:
+        """True once the balls drawn so far (in draw order) complete the round's draw."""
+        ...
+
+    def validate_partial(self, balls: Sequence[Any], extras: dict[str, Any] | None = None) -> list[str]:
+        """The labels of a draw in progress, or ValueError if no complete draw can start this way."""
+        ...
+
+
 class _Game:
-    """The parts of a game object the judge uses, with fallbacks for a minimal game."""
+    """The game as the judge uses it: its rules, or (no game: tests, a bare draw) the labels and count given."""
 
     def __init__(
         self,
-        game: Any,
+        game: DrawRules | None,
         ball_labels: Sequence[str] | None,
         draw_count: int | None,
         colors: dict[str, str] | None,
     ) -> None:
         self.game = game
-        labels = ball_labels if ball_labels is not None else getattr(game, "ball_labels", None)
+        labels = ball_labels if ball_labels is not None else game.ball_labels if game is not None else None
         if not labels:
             raise ValueError("the draw judge needs the game's ball labels (game.ball_labels or ball_labels=)")
         self.labels = tuple(str(x) for x in labels)
         self.label_set = frozenset(self.labels)
-        count = draw_count if draw_count is not None else getattr(game, "draw_count", None)
+        count = draw_count if draw_count is not None else game.draw_count if game is not None else None
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise ValueError("the draw judge needs the game's draw count (game.draw_count or draw_count=)")
         self.draw_count = count
-        self.colors = dict(colors if colors is not None else (getattr(game, "colors", None) or {}))
-        self.title = getattr(game, "title", None) or getattr(game, "game_id", None) or "this game"
+        if colors is None and game is not None:
+            colors = game.colors
+        self.colors = dict(colors or {})
+        self.title = ((game.title or game.game_id) if game is not None else "") or "this game"
         self._explicit_count = draw_count is not None
 
     def max_count(self, label: str) -> int:
-        fn = getattr(self.game, "max_count", None)
-        return int(fn(label)) if callable(fn) else 1
+        return int(self.game.max_count(label)) if self.game is not None else 1
 
     def complete(self, labels: list[str], extras: dict[str, Any] | None) -> bool:
-        fn = getattr(self.game, "draw_complete", None)
-        if callable(fn) and not self._explicit_count:
-            return bool(fn(tuple(labels), extras))
+        if self.game is not None and not self._explicit_count:
+            return bool(self.game.draw_complete(tuple(labels), extras))
         return len(labels) >= self.draw_count
 
     def partial_problem(self, labels: list[str], extras: dict[str, Any] | None) -> str | None:
-        fn = getattr(self.game, "validate_partial", None)
-        if not callable(fn):
+        if self.game is None:
             return None
         try:
-            fn(list(labels), extras)
+            self.game.validate_partial(list(labels), extras)
         except ValueError as exc:
             return str(exc)
         return None
@@ -204,7 +228,7 @@ class DrawJudge(BaseJudge):
     def __init__(
         self,
         *,
-        game: Any = None,
+        game: DrawRules | None = None,
         ball_labels: Sequence[str] | None = None,
         draw_count: int | None = None,
         colors: dict[str, str] | None = None,
@@ -690,9 +714,7 @@ class DrawJudge(BaseJudge):
             out.append(Release(code=code))
 
     def _command(self, command: str) -> SendCommand:
-        if "device_role" in SendCommand.model_fields:
-            return SendCommand(command=command, device_role=self.machine_role)  # type: ignore[call-arg]
-        return SendCommand(command=command)
+        return SendCommand(command=command, device_role=self.machine_role)
 
     # -- helpers -----------------------------------------------------------------------
 

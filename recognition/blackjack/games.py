@@ -18,6 +18,7 @@ from recognition.cards.base import SIT, CardGame, DecisionError, decision_dict
 from recognition.cards.cards import ShoeSpec, odds, standard_shoe
 
 from .engine import STAKE_ACTIONS, BlackjackRules, Deal, Hand, Replay, is_blackjack, replay, value
+from .side_bets import settle_side_bets
 
 F = Fraction
 
@@ -303,10 +304,6 @@ class BlackjackGame(CardGame):
 
     def _side(self, player_cards: list[str], dealer: Mapping[str, Any]) -> list[dict[str, Any]]:
         if not self.side_bets:
-            return []
-        try:
-            from .side_bets import settle_side_bets
-        except ImportError:  # the side bets module is another engineer's; without it, no side bets settle
             return []
         return settle_side_bets(
             list(player_cards), list(dealer["cards"]), dealer["up_card"], tuple(self.side_bets)

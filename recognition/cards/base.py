@@ -33,6 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from recognition.game import BaseGame
 
 from .cards import ShoeSpec, check_copies, describe, parse_card, standard_shoe
@@ -87,7 +89,7 @@ def decision_dict(raw: Any, index: int | None = None) -> dict[str, Any]:
     PlayerDecision's ``model_dump()``): ``{"window", "seat", "hand", "action", "cards", "by"}``.
     ValueError if it is malformed (``index`` numbers it in the message)."""
     where = f"decision {index + 1}" if index is not None else "a decision"
-    if hasattr(raw, "model_dump"):
+    if isinstance(raw, BaseModel):
         raw = raw.model_dump()
     if not isinstance(raw, Mapping):
         raise ValueError(f"{where} must be an object with 'seat' and 'action', not {type(raw).__name__}")

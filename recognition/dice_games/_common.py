@@ -15,11 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
-from recognition.game import BaseGame
-from recognition.payouts import Payout, payout
-from recognition.payouts import as_fraction as as_fraction  # re-exported: the settlement tests use it
+from recognition.game import BaseGame, Pacing
+from recognition.payouts import (
+    Payout,
+    as_fraction,  # noqa: F401 - re-exported: the settlement tests use it
+    payout,
+)
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 _FACE_STRINGS = {str(f): f for f in FACES}
@@ -104,11 +108,14 @@ def returned(spot_id: str, type_: str, share: int | Fraction) -> dict[str, Any]:
 class DiceGame(BaseGame):
     """Defaults for the dice games: dealer-paced, read by a dice camera, judged by the vision's DiceJudge."""
 
-    pacing = "dealer"
+    pacing: Pacing = "dealer"
     device_kinds: tuple[str, ...] = ("dice-camera",)
     #: how many dice the judge must read, and their colours (None: plain dice of one colour)
     judge_dice: int = 0
     judge_colors: tuple[str, ...] | None = None
+    #: a game whose result groups its dice by side: side -> the colour of that side's dice (Bac Bo); empty
+    #: for a game of one group
+    side_colors: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
     @property
     def spots(self) -> tuple[BetSpot, ...]:

@@ -14,9 +14,10 @@ Published returns: Player/Banker 98.87%, Tie 95.52%.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from ._common import BetSpot, DiceGame, check_derived, read_faces, require_dict, require_key, returned, won
 
@@ -33,7 +34,7 @@ class BacBo(DiceGame):
     #: the dice in the order the judge reports them: the Player's two, then the Banker's two.
     #: Baccarat colours (Player blue, Banker red); the sides are also told apart by their shakers.
     judge_colors = ("blue", "blue", "red", "red")
-    side_colors = {"player": "blue", "banker": "red"}
+    side_colors: ClassVar[Mapping[str, str]] = {"player": "blue", "banker": "red"}
     name = "Bac Bo"
     main_pays = 1
     tie_returned = Fraction(9, 10)

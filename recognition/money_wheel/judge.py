@@ -69,6 +69,11 @@ class _Spin:
     ptr_rest: WheelAtRest | None = None
 
 
+def _read_of(e: PointerRead | PointerUnreadable) -> tuple[str, str | None]:
+    """What a pointer read says: its kind and the tag read (None: unreadable)."""
+    return (e.kind, e.tag if isinstance(e, PointerRead) else None)
+
+
 class MoneyWheelJudge(BaseJudge):
     def __init__(self, game: MoneyWheelGame, settings: WheelSettings) -> None:
         self.game = game
@@ -231,8 +236,8 @@ class MoneyWheelJudge(BaseJudge):
     def _pointer(self, e: PointerRead | PointerUnreadable) -> list[Decision]:
         self._know(e.device_id, POINTER)
         self.down.pop(e.device_id, None)
-        before = None if self.ptr is None else (self.ptr.kind, getattr(self.ptr, "tag", None))
-        if before is not None and before != (e.kind, getattr(e, "tag", None)):
+        before = None if self.ptr is None else _read_of(self.ptr)
+        if before is not None and before != _read_of(e):
             self.ptr_moving = True  # the read changed: the wheel turns (the first read proves nothing)
         self.ptr = e
         if self.spin is not None:

@@ -9,6 +9,7 @@ import pytest
 from devices.balls.events import BallRead, BallReleased, BallUnreadable, MachineStatus
 from devices.events import DeviceConnected, DeviceDisconnected
 from recognition.balls.judge import HOLD_TEXT, RECOVERABLE_HOLDS, STOPPING_HOLDS, DrawJudge
+from recognition.draw_games import DrawGame
 from recognition.game import Hold, Note, Release, ResultReady, RoundSignal, SendCommand, Void
 from recognition.games import GAMES
 
@@ -212,18 +213,20 @@ def test_the_last_ball_of_the_previous_round_drawn_again_counts():
 
 
 def test_draw_count_and_labels_come_from_the_game():
-    class Game:
+    class Game(DrawGame):
+        game_id = "abcd"
         ball_labels = ("a", "b", "c", "d")
         draw_count = 2
         colors = {"a": "red", "b": "blue", "c": "red", "d": "blue"}
 
     j = DrawJudge(game=Game(), mix_seconds=0)
     assert j.game.labels == ("a", "b", "c", "d") and j.game.draw_count == 2
+    assert j.game.colors["b"] == "blue" and j.game.title == "abcd"  # no title: the game's id names it
 
 
 def test_a_game_without_labels_is_refused():
     with pytest.raises(ValueError, match="ball labels"):
-        DrawJudge(game=object())
+        DrawJudge(game=DrawGame())
     with pytest.raises(ValueError, match="draw count"):
         DrawJudge(ball_labels=["1"])
     with pytest.raises(ValueError, match="negative"):
@@ -261,7 +264,7 @@ def test_mega_ball_draw_length_comes_from_the_round_extras():
 
 
 def test_a_game_that_never_calls_the_draw_complete_is_stopped_at_its_most_balls():
-    class Endless:
+    class Endless(DrawGame):
         ball_labels = tuple(LABELS)
         draw_count = 2
 

@@ -10,36 +10,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from waiting import WAIT_S
 
-from recognition.game import SendCommand
 from studio.config import parse_config
 from studio.journal import verify_journal
 from studio.service import Studio
 
 TOKEN = "balls-studio-test-token-1"
-
-
-@pytest.fixture(autouse=True)
-def route_commands_to_the_machine(monkeypatch):
-    """Until SendCommand carries ``device_role`` (docs/balls.md, a change for the lead), send the ball judge's
-    commands to the table's ball machine instead of to the device whose event caused them."""
-    if "device_role" in SendCommand.model_fields:
-        return
-    from studio.table import Table
-
-    original = Table._apply
-
-    def _apply(self: Any, d: Any, cause: Any) -> None:
-        if isinstance(d, SendCommand):
-            slot = next((s for s in self.devices.values() if s.kind == "modbus-ball-machine"), None)
-            if slot is not None:
-                self._send(d.command, slot.device_id)
-                return
-        original(self, d, cause)
-
-    monkeypatch.setattr(Table, "_apply", _apply)
 
 
 def make_studio(tmp_path, *, transport: str = "tcp", settings: dict | None = None) -> Studio:

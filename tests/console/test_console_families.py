@@ -326,6 +326,9 @@ def test_money_wheel_page_shows_layout_calibration_and_what_a_zero_mark_would_se
     game = game_rules("dream_catcher")
     assert data["segments"] == 54 and [s["label"] for s in data["layout"]] == game.default_layout().labels()
     assert data["calibration"]["zero_offset"] == 0 and data["calibration"]["counting"] == "clockwise"
+    # the spin rule and the sensors as the judge applies them (the table's settings, the game's defaults)
+    assert data["sensors_setting"] == ["encoder"]
+    assert data["direction"] == "either" and data["min_turns"] == "2"
     enc = data["sensors"][0]
     if enc.get("position") is not None:
         assert enc["mark_zero_would_set"] == enc["position"] and 0 <= enc["segment"] < 54

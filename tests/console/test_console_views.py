@@ -7,22 +7,51 @@ from types import SimpleNamespace
 import pytest
 
 from dealer_ui.auth import User
-from dealer_ui.families import CARDS, GENERIC, WHEEL, family_for_kind, result_form
+from dealer_ui.families import CARDS, GENERIC, WHEEL, family_for_kind
 from dealer_ui.live import summarize_event
+from dealer_ui.result_forms import result_form
 from dealer_ui.views import choices, notice
+from recognition.dice_games import DiceDuel
+from recognition.game import BaseGame
 from recognition.games import game_rules
+from recognition.roulette import RouletteRules
 from recognition.wheel_judge import HOLD_REASONS, VOID_REASONS
+from studio.device_slots import DeviceSlot
 
 DEALER = User("dana", "dealer")
 SUPERVISOR = User("sam", "supervisor")
 TECH = User("tom", "technician")
 
 
+class _Game(BaseGame):
+    """A game of no family: the defaults of every optional ability."""
+
+    def __init__(self, game_id: str = "test") -> None:
+        self.game_id = game_id
+
+
+class _Roulette(RouletteRules):
+    """A wheel game whose result check is the test's."""
+
+    game_id = "odd"
+
+    def __init__(self, check) -> None:
+        self.check = check
+
+    def validate_result(self, result: dict) -> dict:
+        return self.check(result)
+
+
+class _RefusingDuel(DiceDuel):
+    def validate_result(self, result: dict) -> dict:
+        return _refuses(result)
+
+
 def table(kind: str = "cammegh-ss2", game: str = "european_roulette") -> SimpleNamespace:
-    slot = SimpleNamespace(
-        kind=kind, role="wheel" if kind == "cammegh-ss2" else "shoe", device_id="t1/x", serial_number="S"
+    slot = DeviceSlot(
+        device_id="t1/x", kind=kind, role="wheel" if kind == "cammegh-ss2" else "shoe", serial_number="S"
     )
-    rules = game_rules(game) if game else SimpleNamespace(game_id="test")
+    rules = game_rules(game) if game else _Game()
     return SimpleNamespace(devices={"t1/x": slot}, game=rules)
 
 
@@ -213,6 +242,17 @@ def test_a_guessed_family_never_sends_anything_to_the_device():
     assert family_for_kind("wheel-pointer").allows("*P 0") is False  # a money wheel is no SS2
 
 
+def test_a_driver_that_declares_the_wheel_family_gets_its_choices_whoever_made_it():
+    acme = family_for_kind("acme-wheel", "roulette-wheel")  # Driver.family of a second vendor's wheel
+    assert acme.id == "wheel" and acme.start == WHEEL.start and acme.retry == WHEEL.retry
+    assert acme.phase is WHEEL.phase and acme.void_reasons == WHEEL.void_reasons
+    # the SS2's technician commands and page are the SS2's: another vendor's wheel gets none of them
+    assert acme.commands == () and acme.self_test is None and acme.page == "generic"
+    assert not acme.allows("*P 0")
+    assert family_for_kind("acme-wheel").id == "generic"  # a kind alone, without the declaration
+    assert family_for_kind("serial-shoe", "roulette-wheel") is CARDS  # a listed kind comes first
+
+
 def test_the_wheel_family_allows_known_commands_and_warns_before_changes():
     SS2 = family_for_kind("cammegh-ss2")
     assert SS2.allows("*T N") and SS2.allows("*T n 2500") and SS2.allows("*T s 14.0 17.5")
@@ -238,17 +278,13 @@ def test_result_forms():
     form = result_form(game_rules("european_roulette"))
     assert form["type"] == "pockets" and form["pockets"][0] == "0" and len(form["pockets"]) == 37
     assert form["field"] == "number" and form["count"] == 1
-    two = result_form(
-        SimpleNamespace(wheel=game_rules("european_roulette").wheel, validate_result=_two_balls)
-    )
+    two = result_form(_Roulette(_two_balls))
     assert two["field"] == "numbers" and two["count"] == 2
-    odd = result_form(
-        SimpleNamespace(game_id="odd", wheel=game_rules("european_roulette").wheel, validate_result=_refuses)
-    )
+    odd = result_form(_Roulette(_refuses))
     assert odd["type"] == "json"  # neither pocket form fits: the JSON form, checked by the game
     assert form["colors"]["17"] == "black" and form["colors"]["0"] == "green"
     assert "00" in result_form(game_rules("american_roulette"))["pockets"]
-    assert result_form(SimpleNamespace(game_id="sic_bo"))["example"] == {"dice": [1, 3, 6]}
+    assert result_form(_Game("sic_bo"))["example"] == {"dice": [1, 3, 6]}
     cards = result_form(game_rules("baccarat"))
     assert (
         cards["type"] == "cards"
@@ -256,7 +292,7 @@ def test_result_forms():
         and len(cards["ranks"]) * len(cards["suits"]) == 52
     )
     assert game_rules("baccarat").validate_result({"cards": ["9S", "9D", "TH", "TC"]})["winner"] == "tie"
-    assert result_form(SimpleNamespace(game_id="new_game")) == {"type": "json", "example": {}}
+    assert result_form(_Game("new_game")) == {"type": "json", "example": {}}
 
 
 def test_device_events_in_a_line():
@@ -309,7 +345,7 @@ def test_dice_forms_follow_each_game_and_its_own_check():
             "blue": 7 - face,
         }
     # a game whose check refuses the form's shape gets the JSON form (never a form that cannot be entered)
-    assert result_form(SimpleNamespace(game_id="dice_duel", validate_result=_refuses))["type"] == "json"
+    assert result_form(_RefusingDuel())["type"] == "json"
 
 
 def test_ball_forms_list_the_games_balls_with_their_counts():

@@ -40,6 +40,8 @@ def test_the_declared_members_have_their_declared_types(game: GameRules) -> None
     assert isinstance(game.common_hand, bool)
     assert isinstance(game.seats, tuple) and all(isinstance(s, str) for s in game.seats)
     assert game.opening_check is None or callable(game.opening_check)
+    assert isinstance(game.dealer_releasable_holds, tuple)
+    assert all(isinstance(c, str) and c for c in game.dealer_releasable_holds)
     assert game.time_scale_setting is None or isinstance(game.time_scale_setting, str)
     assert isinstance(game.untimed_settings, Mapping)
 

@@ -9,6 +9,8 @@ rules. No other file knows it.
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 import textwrap
 from pathlib import Path
@@ -17,7 +19,7 @@ import pytest
 
 import devices
 from devices.events import WheelResult, WheelStatus
-from devices.registry import all_drivers, driver_class
+from devices.registry import all_drivers, all_replayers, driver_class
 from recognition.game import CloseBetting, OpenRound, ResultReady, SendCommand, StartPlay
 from recognition.games import game_rules
 from studio.config import parse_config
@@ -68,7 +70,16 @@ VENDOR_MODULE = textwrap.dedent(
             super().send(COMMANDS.get(command, command))
 
 
+    def iter_events(chunks, device_id):
+        """A capture of the wheel's lines, read as the driver reads its port (for `studio replay`)."""
+        driver = AcmeWheelDriver(device_id, "capture", lambda event: None)
+        for line in b"".join(chunks).decode().splitlines():
+            if line.strip():
+                yield from driver.handle_line(line.strip())
+
+
     DRIVERS = {"acme-wheel": AcmeWheelDriver}
+    REPLAYERS = {"acme-wheel": iter_events}
     '''
 )
 
@@ -81,8 +92,10 @@ def acme(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     (tmp_path / "acme_wheel.py").write_text(VENDOR_MODULE)
     monkeypatch.setattr(devices, "__path__", [*devices.__path__, str(tmp_path)])
     all_drivers.cache_clear()
+    all_replayers.cache_clear()
     yield driver_class("acme-wheel")
     all_drivers.cache_clear()
+    all_replayers.cache_clear()
     sys.modules.pop("devices.acme_wheel", None)
 
 
@@ -108,6 +121,16 @@ def test_the_registry_finds_the_vendors_module_and_a_roulette_table_takes_it(acm
                 ]
             }
         )
+
+
+def test_the_console_gives_the_vendors_wheel_the_wheel_family_by_its_declared_family(acme):
+    from dealer_ui.families import WHEEL, family_of
+    from studio.device_slots import DeviceSlot
+
+    slot = DeviceSlot("acme-1/wheel", "acme-wheel", "wheel", "ACME-1")
+    assert slot.family == "roulette-wheel"
+    family = family_of(slot)
+    assert family.id == "wheel" and family.start == WHEEL.start and family.commands == ()
 
 
 def test_a_round_over_a_pty_through_the_real_judge_and_rules(acme, make_wheel, events):
@@ -154,3 +177,16 @@ def test_a_round_over_a_pty_through_the_real_judge_and_rules(acme, make_wheel, e
     result = game.validate_result(ready[0].result)
     assert result == {"number": "17", "color": "black"}
     assert {"bet": "straight:17"}.items() <= game.outcome(result)["winning_bets"][0].items()
+
+
+def test_studio_replay_reads_the_vendors_capture_through_its_declared_reader(acme, tmp_path, capsys):
+    from app.audit import cmd_replay
+
+    capture = tmp_path / "acme.log"
+    capture.write_bytes("".join(f"{line}\r\n" for line in A_GAME).encode())
+    # no --game: a roulette wheel's capture replays through European roulette, whoever made the wheel
+    assert cmd_replay(argparse.Namespace(device="acme-wheel", game=None, file=str(capture))) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    results = [line for line in lines if line.get("kind") == "result"]
+    assert [(r["game_counter"], r["number"]) for r in results] == [(7, "17")]
+    assert results[0]["source"]["kind"] == "acme-wheel"

@@ -150,11 +150,7 @@ def run(
         finally:
             await asyncio.to_thread(studio.stop)
 
-    asyncio.run(main())
-    # Journal.close() leaves the per-thread read connections open (reported to the lead): close ours
-    reader = getattr(studio.journal._readers, "conn", None)
-    if reader is not None:
-        reader.close()
+    asyncio.run(main())  # the studio's stop closes the journal with every thread's read connection
     report = verify_journal(studio.data_dir)
     assert report.ok, report.error
     return studio

@@ -15,7 +15,9 @@ from studio.keys import load_or_create_key
 from studio.table import DeviceSlot
 
 ABILITIES = [
+    abilities.ReadsCards,
     abilities.DecodesImages,
+    abilities.LocatesWheel,
     abilities.KeepsFrames,
     abilities.SelfTests,
     abilities.ReadsBalls,
