@@ -33,6 +33,11 @@ class Driver(ABC):
     #: draw game's opening check; None for every other device
     ball_set: Any = None
 
+    @property
+    def thread_name(self) -> str | None:
+        """The name of the thread the driver reads on, when it has one of its own (log lines carry it)."""
+        return None
+
     def __init__(self, device_id: str, url: str, on_event: EventSink, **options: Any) -> None:
         self.device_id = device_id
         self.url = url

@@ -122,8 +122,8 @@ class Studio:
 
         driver = driver_class(dcfg.kind)(slot.device_id, url, on_event, **dcfg.options)
         slot.driver = driver
-        name = getattr(driver, "thread_name", None)
-        if isinstance(name, str):
+        name = driver.thread_name
+        if name:
             device_thread(name, table.table_id, slot.device_id)
         if READ_SERIAL_ON_LOOP:
             driver.read_on_loop(
