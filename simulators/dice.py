@@ -47,7 +47,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import cv2
 import numpy as np
@@ -305,7 +305,7 @@ def random_throw(
                     yaw = theta - math.pi / 2 + rng.uniform(-0.15, 0.15)
                 x, y = _touch(
                     _footprint(other.x, other.y, other.yaw, other.tilt, s),
-                    lambda px, py: _footprint(px, py, yaw, tilt, s),
+                    lambda px, py, yaw=yaw, tilt=tilt: _footprint(px, py, yaw, tilt, s),
                     (other.x, other.y),
                     theta,
                     s,
@@ -596,7 +596,7 @@ def render(
         if background is not None and background.key == (g, view, look)
         else _Background(g, view, look)
     )
-    img = bg.image.copy()
+    img: np.ndarray = bg.image.copy()
     proj = _Projector(g, view)
     s = g.die_size
     light = np.array(look.light_dir, np.float64)
@@ -637,7 +637,7 @@ def render(
             _smear(img, layer, mask, centre, bv, s)
     if look.blur > 0.05:
         img = cv2.GaussianBlur(img, (0, 0), look.blur)
-    out = cv2.multiply(img.astype(np.float32), bg.gain)
+    out: np.ndarray = cv2.multiply(img.astype(np.float32), bg.gain)
     if noise and look.noise > 0:
         n = _noise_field(nrng, h, w)
         out += n * look.noise
@@ -658,8 +658,8 @@ def _draw_die(
     body, pip = DIE_COLOURS[d.colour]
     sides = dict(d.sides) if d.sides else {"top": d.face}
     sides["top"] = d.face
-    for name, (c, u, v) in _FACES.items():
-        c, u, v = np.array(c, float), np.array(u, float), np.array(v, float)
+    for name, (c0, u0, v0) in _FACES.items():
+        c, u, v = np.array(c0, float), np.array(u0, float), np.array(v0, float)
         n_world = rot @ (c * 2)
         centre = rot @ (c * s) + t
         to_cam = proj.cam - centre
@@ -668,7 +668,9 @@ def _draw_die(
         shade = 0.5 + 0.5 * max(0.0, float(n_world @ light))
         uw, vw = rot @ u * s, rot @ v * s
 
-        def to_img(uv: np.ndarray) -> np.ndarray:
+        def to_img(
+            uv: np.ndarray, centre: np.ndarray = centre, uw: np.ndarray = uw, vw: np.ndarray = vw
+        ) -> np.ndarray:
             pts = centre[None, :] + uv[:, :1] * uw[None, :] + uv[:, 1:2] * vw[None, :]
             return np.round(proj.world_to_image(pts) * 8).astype(np.int32)
 
@@ -695,7 +697,7 @@ def _smear(
     vec: tuple[float, float],
     s: float,
 ) -> None:
-    length = max(2, int(round(math.hypot(*vec))))
+    length = max(2, round(math.hypot(*vec)))
     pad = int(s * 1.2 + length)
     h, w = img.shape[:2]
     x0, y0 = max(0, int(centre[0]) - pad), max(0, int(centre[1]) - pad)
@@ -706,8 +708,8 @@ def _smear(
     a = math.atan2(vec[1], vec[0])
     cv2.line(
         k,
-        (length - int(round(math.cos(a) * length / 2)), length - int(round(math.sin(a) * length / 2))),
-        (length + int(round(math.cos(a) * length / 2)), length + int(round(math.sin(a) * length / 2))),
+        (length - round(math.cos(a) * length / 2), length - round(math.sin(a) * length / 2)),
+        (length + round(math.cos(a) * length / 2), length + round(math.sin(a) * length / 2)),
         1.0,
         1,
     )
@@ -757,8 +759,10 @@ def render_still(
     look = random_look(rng, hard=hard)
     img = render(throw.dice, g, view, look, np.random.default_rng(rng.randrange(1 << 30)))
     if jpeg_quality:
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # our own JPEG
+        img = decoded
     return img, frame_truth(throw, g, view)
 
 
@@ -1036,13 +1040,15 @@ class DiceCameraSimulator:
             _close(c)
         if self._server is not None:
             _close(self._server)
-        for t in list(self._threads) + list(self._timers):
-            if t is not threading.current_thread():
-                t.join(5)
+        waits: list[threading.Thread] = [*self._threads, *self._timers]
+        for th in waits:
+            if th is not threading.current_thread():
+                th.join(5)
         _release_world(self._world_name)
 
-    def __enter__(self) -> DiceCameraSimulator:
-        return self.start()
+    def __enter__(self) -> Self:
+        self.start()
+        return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
@@ -1109,7 +1115,7 @@ class DiceCameraSimulator:
         if self._background is None or self._background.key != (g, self.view, look):
             self._background = _Background(g, self.view, look)
         img = render(dice, g, self.view, look, self.nrng, blur_vectors=blur, background=self._background)
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
+        _ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
         with self._frame_ready:
             if now < self._frozen_until and self._jpeg is not None:
                 pass  # a stuck encoder repeats its last picture
