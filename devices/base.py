@@ -55,7 +55,7 @@ class Driver(ABC):
         except TypeError as exc:  # an option the constructor does not take, or a value of the wrong type
             unknown = re.search(r"unexpected keyword argument '(\w+)'", str(exc))
             return [f"{cls.kind} takes no option {unknown[1]!r}" if unknown else str(exc)]
-        except ValueError as exc:
+        except (ValueError, OSError) as exc:  # OSError: a file option (a map, a table) that cannot be read
             return [str(exc).replace(f" {device_id}:", ":").replace(f"{device_id}: ", "")]
         if driver.options:  # what no constructor of the class took: a typo the device would never see
             return [f"{cls.kind} takes no option(s) {', '.join(sorted(driver.options))}"]

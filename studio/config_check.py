@@ -151,10 +151,15 @@ def _devices(tables: list[Any]) -> Iterator[tuple[str, DeviceConfig]]:
 def _device_problems(device: DeviceConfig) -> list[tuple[str, str]]:
     """(".options" or ".url", what is wrong) for one device, as its driver says."""
     driver = all_drivers()[device.kind]
-    on_options = driver.check_options(None, device.options)
-    out = [(".options", m) for m in on_options]
-    if not device.is_simulator:
-        out += [(".url", m) for m in driver.check_options(device.url, device.options) if m not in on_options]
+    try:
+        on_options = driver.check_options(None, device.options)
+        out = [(".options", m) for m in on_options]
+        if not device.is_simulator:
+            out += [
+                (".url", m) for m in driver.check_options(device.url, device.options) if m not in on_options
+            ]
+    except Exception as exc:  # noqa: BLE001 - a driver's bug is named, not a traceback instead of the other problems
+        return [("", f"the {device.kind} driver could not check this device: {type(exc).__name__}: {exc}")]
     return out
 
 
