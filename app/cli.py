@@ -53,6 +53,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     if args.port is not None:
+        if not 1 <= args.port <= 65535:
+            print(f"studio: configuration refused:\n--port {args.port}: a port is 1-65535", file=sys.stderr)
+            return 2
         config.server.port = args.port
     return serve(config)
 

@@ -164,13 +164,14 @@ def _device_problems(device: DeviceConfig) -> list[tuple[str, str]]:
 
 
 def _opens(device: DeviceConfig) -> str | None:
-    """What the device opens, for telling two devices on one port apart (None: a simulator's own port).
+    """What the device opens, for telling two devices on one port apart (None: a port of its own).
 
     A serial port is one device's (a pty or tty by its real path, whatever URL wraps it); a Modbus TCP gateway
     serves several unit ids, so there the unit is part of the address."""
-    if device.is_simulator:
-        return None
     url = device.url.strip()
+    # loop://: every opener gets a loopback of its own
+    if device.is_simulator or url.lower().startswith("loop://"):
+        return None
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme == "spy":
