@@ -167,10 +167,10 @@ def _opens(device: DeviceConfig) -> str | None:
     """What the device opens, for telling two devices on one port apart (None: a port of its own).
 
     A serial port is one device's (a pty or tty by its real path, whatever URL wraps it); a Modbus TCP gateway
-    serves several unit ids, so there the unit is part of the address."""
+    serves several unit ids, so there the unit is part of the address; recordings are nobody's."""
     url = device.url.strip()
-    # loop://: every opener gets a loopback of its own
-    if device.is_simulator or url.lower().startswith("loop://"):
+    # loop://: every opener gets a loopback of its own; a recording (a folder, a video file) is read by any number
+    if device.is_simulator or url.lower().startswith(("loop://", "dir:", "file:")):
         return None
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
@@ -184,7 +184,8 @@ def _opens(device: DeviceConfig) -> str | None:
         unit = dict(p.partition("=")[::2] for p in parts.query.split("&") if p).get("unit", "1")
         return f"modbus-tcp://{(parts.hostname or '').lower()}:{parts.port or 502}?unit={unit}"
     if not scheme or len(scheme) == 1 or url.startswith("/"):  # a path (or a Windows drive letter)
-        return os.path.realpath(url)
+        path = os.path.realpath(url)
+        return None if os.path.isdir(path) or os.path.isfile(path) else path  # not a port: a recording
     return url.lower() if scheme in ("socket", "rfc2217", "tcp", "frames+tcp") else url
 
 
