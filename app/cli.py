@@ -8,6 +8,7 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .audit import cmd_evaluate, cmd_replay
 from .demo import cmd_demo
@@ -36,26 +37,33 @@ def cmd_user_add(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from studio.config import ConfigError, load_config
+def _checked_config(path: str) -> Any:
+    """The file's configuration, checked exactly as both `run` and `check-config` check it (before anything
+    opens); None after printing every problem."""
+    from studio.config_check import validate
 
-    try:
-        config = load_config(Path(args.config))
-    except ConfigError as exc:
-        print(f"studio: configuration refused:\n{exc}", file=sys.stderr)
+    config = validate(Path(path))
+    if isinstance(config, list):
+        print("studio: configuration refused:", *config, sep="\n", file=sys.stderr)
+        return None
+    return config
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    config = _checked_config(args.config)
+    if config is None:
         return 2
     if args.port is not None:
+        if not 1 <= args.port <= 65535:
+            print(f"studio: configuration refused:\n--port {args.port}: a port is 1-65535", file=sys.stderr)
+            return 2
         config.server.port = args.port
     return serve(config)
 
 
 def cmd_check_config(args: argparse.Namespace) -> int:
-    from studio.config import ConfigError, load_config
-
-    try:
-        config = load_config(Path(args.config))
-    except ConfigError as exc:
-        print(f"studio: configuration refused:\n{exc}", file=sys.stderr)
+    config = _checked_config(args.config)
+    if config is None:
         return 2
     print(f"{args.config}: ok ({len(config.tables)} tables, {len(config.consumers)} consumers)")
     return 0

@@ -10,8 +10,9 @@ the studio calls it rather than asking whether the driver has it.
 from __future__ import annotations
 
 import asyncio
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Self
 
 from .events import DeviceEvent
@@ -20,6 +21,10 @@ EventSink = Callable[[DeviceEvent], None]
 
 
 class DeviceNotConnected(RuntimeError):
+    pass
+
+
+def _no_events(event: DeviceEvent) -> None:
     pass
 
 
@@ -32,6 +37,29 @@ class Driver(ABC):
     #: what a ball reader knows of the balls it reads (a `devices.balls.ballset.BallSet`: tag -> label), for a
     #: draw game's opening check; None for every other device
     ball_set: Any = None
+    #: a URL of the kind this driver opens, for checking a simulated device's options before its simulator
+    #: gives the real URL (check_options with url None)
+    stand_in_url: str = "/dev/null"
+
+    @classmethod
+    def check_options(cls, url: str | None, options: Mapping[str, Any]) -> list[str]:
+        """What is wrong with this URL and these options, in words for the configuration's author (empty:
+        nothing), without opening anything; `url` None: a simulator's, known once it starts.
+
+        The default builds the driver, whose constructor checks both and opens nothing (`start()` opens), and
+        reports what it refuses. A driver overrides this to say more, or to check what it would only find out
+        when it opens."""
+        device_id = f"check/{cls.kind}"  # drivers name the device in their errors: here there is none yet
+        try:
+            driver = cls(device_id, cls.stand_in_url if url is None else url, _no_events, **options)
+        except TypeError as exc:  # an option the constructor does not take, or a value of the wrong type
+            unknown = re.search(r"unexpected keyword argument '(\w+)'", str(exc))
+            return [f"{cls.kind} takes no option {unknown[1]!r}" if unknown else str(exc)]
+        except (ValueError, OSError) as exc:  # OSError: a file option (a map, a table) that cannot be read
+            return [str(exc).replace(f" {device_id}:", ":").replace(f"{device_id}: ", "")]
+        if driver.options:  # what no constructor of the class took: a typo the device would never see
+            return [f"{cls.kind} takes no option(s) {', '.join(sorted(driver.options))}"]
+        return []
 
     @property
     def thread_name(self) -> str | None:
@@ -42,6 +70,7 @@ class Driver(ABC):
         self.device_id = device_id
         self.url = url
         self.on_event = on_event
+        #: the options no subclass's constructor took (a subclass passes on only what it does not know)
         self.options = options
 
     @abstractmethod

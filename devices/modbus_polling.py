@@ -52,6 +52,7 @@ class PollError(Exception):
 
 class ModbusPollingDriver(ThreadedDriver):
     what = "a Modbus device"
+    stand_in_url = "modbus-tcp://127.0.0.1:502"
     max_poll_interval = 10
     extra_counters: tuple[str, ...] = ()
     register_map: Any

@@ -81,6 +81,13 @@ def parse_modbus_url(url: str, what: str = "a Modbus device") -> ModbusUrl:
     """Parse a ``modbus-tcp://`` or ``modbus-rtu://`` URL of `what` (for the error); ValueError saying what is wrong."""
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
+    if scheme == "socket":
+        # not an alias of modbus-tcp: socket:// carries raw bytes, which for a Modbus device behind a serial
+        # server would be RTU frames over TCP, not Modbus TCP; the author must say which
+        raise ValueError(
+            f"{url!r}: {what} URL starts with modbus-tcp:// or modbus-rtu://; socket:// is a raw byte stream "
+            f"for serial devices: a PLC on the network is modbus-tcp://{parts.netloc or 'host:port'}"
+        )
     if scheme not in ("modbus-tcp", "modbus-rtu"):
         raise ValueError(f"{url!r}: {what} URL starts with modbus-tcp:// or modbus-rtu://")
     if parts.fragment:

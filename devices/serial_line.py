@@ -41,6 +41,7 @@ import sys
 import threading
 import time
 from abc import abstractmethod
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -56,8 +57,29 @@ __all__ = ["SerialLineDriver"]
 log = logging.getLogger(__name__)
 
 
+#: the pyserial URL handlers a serial device's URL may name (anything else is a device path)
+_URL_SCHEMES = ("socket", "rfc2217", "loop", "spy", "hwgrep", "alt")
+
+
 class SerialLineDriver(ThreadedDriver):
     """Base class: subclasses set ``kind``/``baudrate`` and implement :meth:`handle_line`."""
+
+    @classmethod
+    def check_options(cls, url: str | None, options: Mapping[str, Any]) -> list[str]:
+        """Besides the options: a URL pyserial would refuse only when the thread opens it (a missing tty is no
+        problem here: the device may be plugged in later, and its table pauses until then)."""
+        problems = super().check_options(url, options)
+        scheme, sep, rest = (url or "").partition("://")
+        if sep and scheme.lower() not in _URL_SCHEMES:
+            problems.append(
+                f"{url!r}: not a serial port: a device path (/dev/ttyUSB0), socket://host:port, "
+                "rfc2217://host:port, spy://PORT or loop://"
+            )
+        elif sep and scheme.lower() in ("socket", "rfc2217"):
+            host, _, port = rest.split("/", 1)[0].rpartition(":")
+            if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+                problems.append(f"{url!r}: {scheme}:// needs host:port with a port 1-65535")
+        return problems
 
     #: default line speed; subclasses override (the pty and socket handlers ignore it)
     baudrate: int = 9600

@@ -19,17 +19,18 @@
     url = "/dev/ttyUSB0"          # or "socket://host:port", "loop://", or "simulator"
     serial_number = "SS2-01234"
 
-A wrong file is refused at start with the file, the key and what is wrong.
+A wrong file is refused at start with the file, the table's id, the key and what is wrong: studio.config_check
+checks what these models cannot (the drivers' URLs and options, devices sharing a port), for `studio check-config`
+and `studio run` alike.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from devices.registry import all_drivers, driver_class
 from recognition.games import GAMES
@@ -56,7 +57,8 @@ class StudioSection(_Strict):
 
 class ServerSection(_Strict):
     host: str = "127.0.0.1"
-    port: int = Field(8700, ge=0, le=65535)
+    #: strict: "8700" in quotes is a mistake worth saying, not a number to guess
+    port: int = Field(8700, ge=1, le=65535, strict=True)
 
 
 class Consumer(_Strict):
@@ -164,6 +166,7 @@ class TableConfig(_Strict):
             build_game(self.game, self.game_options).new_judge(**self.settings)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"settings for {self.game}: {exc}") from None
+        self._simulated_shoes_deal_the_games_decks()
         kinds = GAMES[self.game].device_kinds
         for d in devices:
             if d.kind not in kinds and driver_class(d.kind).family not in kinds:
@@ -178,6 +181,23 @@ class TableConfig(_Strict):
         except ValueError as exc:
             raise ValueError(f"devices for {self.game}: {exc}") from None
         return self
+
+    def _simulated_shoes_deal_the_games_decks(self) -> None:
+        """A game that declares its decks (a card game: its devices are shoes) has its simulated shoes deal that
+        many, unless the file says otherwise; a different number is refused, since the judge would refuse the
+        cards (a second copy of a card in a single-deck game) or certify from a shoe that is not the game's."""
+        decks = self.settings.get("decks", getattr(build_game(self.game, self.game_options), "decks", None))
+        if not isinstance(decks, int) or isinstance(decks, bool):
+            return
+        for d in self.all_devices:
+            if not d.is_simulator:
+                continue
+            dealt = d.simulator.options.setdefault("decks", decks)
+            if dealt != decks:
+                raise ValueError(
+                    f"the simulated shoe of role {d.role} deals {dealt} decks but {self.game} is played with "
+                    f"{decks} (settings.decks, else the game's rules): leave the simulator's decks out"
+                )
 
 
 def build_game(game_id: str, options: dict[str, Any]) -> Any:
@@ -228,39 +248,16 @@ class ConfigError(ValueError):
     pass
 
 
-def _loc(loc: tuple[Any, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "(top level)"
-
-
 def parse_config(data: dict[str, Any], source: str = "<config>") -> StudioConfig:
-    try:
-        return StudioConfig.model_validate(data)
-    except ValidationError as exc:
-        lines = [f"{source}: {_loc(e['loc'])}: {e['msg']}" for e in exc.errors()]
-        raise ConfigError("\n".join(lines)) from None
+    """The configuration a parsed TOML document describes, checked as `studio run` checks a file; ConfigError
+    lists every problem."""
+    from .config_check import parse
+
+    return parse(data, source)
 
 
 def load_config(path: Path) -> StudioConfig:
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    cfg = parse_config(data, str(path))
-    if not cfg.studio.data_dir.is_absolute():
-        cfg.studio.data_dir = (path.parent / cfg.studio.data_dir).resolve()
-    if cfg.studio.pictures_dir is not None and not cfg.studio.pictures_dir.is_absolute():
-        cfg.studio.pictures_dir = (path.parent / cfg.studio.pictures_dir).resolve()
-    return cfg
+    """The configuration in a file, checked as `studio run` checks it; ConfigError lists every problem."""
+    from .config_check import load
+
+    return load(path)

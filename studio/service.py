@@ -93,7 +93,14 @@ class Studio:
             )
             self.tables[tcfg.id] = table
             for dcfg, slot in zip(tcfg.all_devices, slots):
-                self._start_device(table, slot, dcfg)
+                try:
+                    self._start_device(table, slot, dcfg)
+                except Exception as exc:  # noqa: BLE001 - one table's device never takes the studio down
+                    # (the configuration was checked: this is what only opening finds, e.g. a simulator's port)
+                    log.error("studio: table %s: device %s could not start: %s", tcfg.id, slot.device_id, exc)
+                    table.slots.device_state(
+                        slot.device_id, f"could not start: {exc}; fix it and restart the studio"
+                    )
             table.start()
         self.metrics.watch(self.tables, self.hub)
         # Everything built so far (games, tables, drivers, modules) lives as long as the studio: keep it out of the

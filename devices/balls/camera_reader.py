@@ -104,6 +104,7 @@ class _SourceClosed(Exception):
 
 class CameraBallReaderDriver(ThreadedDriver, ReadsBalls):
     kind = "camera-ball-reader"
+    stand_in_url = "frames+tcp://127.0.0.1:9"
 
     def __init__(
         self,

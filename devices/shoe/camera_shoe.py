@@ -76,7 +76,7 @@ class CameraShoeDriver(ThreadedDriver, DecodesImages, ReadsCards):
     kind = "camera-shoe"
 
     def __init__(self, device_id: str, url: str, on_event: EventSink, **options: Any) -> None:
-        super().__init__(device_id, url, on_event, **options)
+        super().__init__(device_id, url, on_event)  # its options are checked and kept whole in self.opts
         try:
             opts = CameraShoeOptions.model_validate(options)
         except ValidationError as exc:

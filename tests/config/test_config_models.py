@@ -1,4 +1,4 @@
-"""A wrong configuration file is refused at start with the file, the key and what is wrong."""
+"""A wrong configuration file is refused at start with the file, the table's id, the key and what is wrong."""
 
 import subprocess
 import sys
@@ -61,26 +61,34 @@ def test_good_file_loads(tmp_path):
                 'game = "european_roulette"\n[tables.device]\nkind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"',
                 'game = "blackjack_99"\n[tables.device]\nkind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"',
             ),
-            "tables[0].game",
+            'table "roulette-1" (tables[0]), key game',
             "unknown game 'blackjack_99'",
         ),
         (
             ('kind = "cammegh-ss2"\nurl = "/dev/ttyUSB0"', 'kind = "wheel-9000"\nurl = "/dev/ttyUSB0"'),
-            "tables[0].device.kind",
+            'table "roulette-1" (tables[0]), key device.kind',
             "unknown device kind",
         ),
-        (("port = 8123", "port = 99999"), "server.port", "less than or equal"),
-        (("port = 8123", 'port = "eighty"'), "server.port", "integer"),
-        (('token = "0123456789abcdef0123"', 'token = "short"'), "consumers[0].token", "at least 16"),
-        (('id = "roulette-2"', 'id = "roulette-1"'), "(top level)", "duplicate table id: roulette-1"),
-        (('id = "roulette-2"', 'id = "Roulette Two"'), "tables[1].id", "a table id"),
-        (("speed = 20", "speed = 0"), "tables[1].device.simulator.speed", "greater than 0"),
+        (("port = 8123", "port = 99999"), "key server.port", "less than or equal"),
+        (("port = 8123", 'port = "eighty"'), "key server.port", "integer"),
+        (('token = "0123456789abcdef0123"', 'token = "short"'), "key consumers[0].token", "at least 16"),
+        (('id = "roulette-2"', 'id = "roulette-1"'), "toml: duplicate table id: roulette-1", "roulette-1"),
+        (('id = "roulette-2"', 'id = "Roulette Two"'), "(tables[1]), key id", "a table id"),
+        (
+            ("speed = 20", "speed = 0"),
+            'table "roulette-2" (tables[1]), key device.simulator.speed',
+            "greater than 0",
+        ),
         (
             ('serial_number = "SS2-1"', 'serial_numbr = "SS2-1"'),
-            "tables[0].device.serial_numbr",
+            'table "roulette-1" (tables[0]), key device.serial_numbr',
             "Extra inputs",
         ),
-        (('url = "/dev/ttyUSB0"', 'url = ""'), "tables[0].device.url", "at least 1"),
+        (
+            ('url = "/dev/ttyUSB0"', 'url = ""'),
+            'table "roulette-1" (tables[0]), key device.url',
+            "at least 1",
+        ),
     ],
 )
 def test_wrong_file_names_file_key_and_problem(tmp_path, change, key, words):
@@ -138,7 +146,7 @@ def test_game_options_build_a_table_specific_game_or_are_refused(tmp_path):
     game = build_game("mega_ball", cfg.tables[0].game_options)
     assert game is not GAMES["mega_ball"] and type(game) is type(GAMES["mega_ball"])
     assert build_game("mega_ball", {}) is GAMES["mega_ball"]
-    with pytest.raises(ConfigError, match="tables\\[0\\].*game_options for mega_ball"):
+    with pytest.raises(ConfigError, match='table "m1" \\(tables\\[0\\]\\).*game_options for mega_ball'):
         parse_config({"tables": [dict(table, game_options={"nonsense": 1})]})
     with pytest.raises(ConfigError, match="role machine"):
         parse_config({"tables": [dict(table, devices=[table["devices"][0], table["devices"][0]])]})
@@ -146,7 +154,9 @@ def test_game_options_build_a_table_specific_game_or_are_refused(tmp_path):
 
 def test_wrong_game_settings_are_refused_at_load(tmp_path):
     text = GOOD + "\n[tables.settings]\nbogus_setting = 3\n"
-    with pytest.raises(ConfigError, match="tables\\[1\\].*settings for european_roulette"):
+    with pytest.raises(
+        ConfigError, match='table "roulette-2" \\(tables\\[1\\]\\).*settings for european_roulette'
+    ):
         load_config(write(tmp_path, text))
 
 
