@@ -33,6 +33,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from devices.registry import all_drivers, driver_class
+from recognition.cards.base import CardGame
 from recognition.games import GAMES
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -186,7 +187,8 @@ class TableConfig(_Strict):
         """A game that declares its decks (a card game: its devices are shoes) has its simulated shoes deal that
         many, unless the file says otherwise; a different number is refused, since the judge would refuse the
         cards (a second copy of a card in a single-deck game) or certify from a shoe that is not the game's."""
-        decks = self.settings.get("decks", getattr(build_game(self.game, self.game_options), "decks", None))
+        game = build_game(self.game, self.game_options)
+        decks = self.settings.get("decks", game.decks if isinstance(game, CardGame) else None)
         if not isinstance(decks, int) or isinstance(decks, bool):
             return
         for d in self.all_devices:

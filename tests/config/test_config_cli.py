@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import tomllib
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -209,6 +210,8 @@ def _answers(get: Callable[[str], Any], proc: subprocess.Popen[str]) -> bool:
         raise AssertionError(f"studio run ended with {proc.returncode}: {proc.communicate()}")
     try:
         return bool(get("/v1/health"))
+    except urllib.error.HTTPError:
+        return True  # it answers: 503 is the health of a studio none of whose tables can play
     except OSError:
         return False
 
@@ -314,4 +317,4 @@ def test_a_table_whose_device_cannot_start_pauses_and_the_others_play(tmp_path: 
         assert "could not start" in tables["roulette-4"]["paused_reason"]
         assert "no_such_option" in tables["roulette-4"]["paused_reason"]
         assert tables["roulette-2"]["status"] == tables["ab-1"]["status"] == "running"
-        assert get("/v1/health")["tables"] == 4
+        assert len(get("/v1/health")["tables"]) == 4
