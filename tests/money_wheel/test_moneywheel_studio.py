@@ -117,7 +117,8 @@ def test_faults_hold_and_the_dealers_respin_certifies(tmp_path, fault, sensors, 
     states = [r for r in records(studio, "round_state") if r["round_id"] == first["round_id"]]
     transitions = [r["transition"] for r in states]
     assert "hold" in transitions and "release" in transitions and transitions[-1] == "certify"
-    assert not voids(studio)
+    # a round the next spin opened before the test stopped the studio is voided by the stop: no other void
+    assert not [v for v in voids(studio) if v["reason"]["code"] != "studio_stopped"]
 
 
 def test_a_held_round_can_be_voided_by_a_supervisor(tmp_path):
