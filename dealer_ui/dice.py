@@ -18,7 +18,7 @@ Routes (JSON unless said otherwise; errors are ``{"detail": {"error": "..."}}``)
 * ``GET /console/api/dice/pictures``: the studio's pictures folder (``[studio] pictures_dir``, default
   ``pictures`` in the data folder) and its subfolders; accuracy runs read only from under it.
 * ``POST /console/api/dice/accuracy`` body ``{"folder", "count"?, "table_id"?, "role"?, "calibration"?,
-  "limit"?}``: the report of :func:`recognition.dice.cli.folder_accuracy` over a folder of the pictures folder
+  "limit"?}``: the report of :func:`app.dice_cli.folder_accuracy` over a folder of the pictures folder
   (403 outside it, journaled as ``dice_accuracy_refused``).
 * ``GET /console/api/dice/{table_id}/{role}/calibration``: the camera's stored calibration.
 * ``GET /console/api/dice/{table_id}/{role}/latest`` (JSON: the reading of the camera's latest frame) and
@@ -37,9 +37,9 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.dice_cli import folder_accuracy
 from recognition.dice.annotate import annotate, encode_jpeg
 from recognition.dice.calibration import Calibration, load_calibration
-from recognition.dice.cli import folder_accuracy
 from recognition.dice.vision import read_dice
 
 from .router import COOKIE, CSRF_HEADER, PREFIX, _same_origin

@@ -9,7 +9,7 @@ and in the ``source`` of every certified result).
 
 :func:`accuracy` runs the recognizer over labelled pictures and says how many it read
 correctly, how many it refused (uncertain: allowed) and how many it read wrong while
-saying ok (never allowed). It is pure: :mod:`recognition.dice.cli` loads the folder.
+saying ok (never allowed). It is pure: :mod:`app.dice_cli` loads the folder.
 """
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ def judge_reading(reading: Any, truth: dict[str, Any]) -> tuple[str, bool]:
         return ("wrong_ok" if ok else "held"), False
     if not ok:
         return "uncertain", True
-    if sorted(faces) != reading.faces:
+    if sorted(faces or []) != reading.faces:
         return "wrong_ok", True
     want = sorted((d["color"], d["face"]) for d in truth.get("dice", []) if d.get("color"))
     if want and len(want) == len(reading.dice):

@@ -1,4 +1,4 @@
-"""`studio recognize dice` (recognition.dice.cli.recognize_main): JSON lines, exit codes, the accuracy mode."""
+"""`studio recognize dice` (app.dice_cli.recognize_main): JSON lines, exit codes, the accuracy mode."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 from conftest import GOLDEN, golden_labels
 
-from recognition.dice.cli import recognize_main
+from app.dice_cli import recognize_main
 from simulators.dice import write_dataset
 
 
@@ -42,7 +42,14 @@ def test_one_json_line_per_image(capsys, tmp_path) -> None:
     )
     # with colours, and annotated pictures written
     code, lines, _ = run(
-        capsys, str(GOLDEN / "duel-touching.jpg"), "--colors", "red,blue", "--annotate", str(tmp_path)
+        capsys,
+        str(GOLDEN / "duel-touching.jpg"),
+        "--colors",
+        "red,blue",
+        "--calibration",
+        str(GOLDEN / "calibration.json"),
+        "--annotate",
+        str(tmp_path),
     )
     assert code == 0 and lines[0]["status"] == "ok"
     assert sorted((d["color"], d["face"]) for d in lines[0]["dice"]) == sorted(
@@ -88,7 +95,7 @@ def test_accuracy_over_a_labelled_folder(capsys, tmp_path) -> None:
 
 
 def test_truth_from_file_names() -> None:
-    from recognition.dice.cli import truth_from_name
+    from app.dice_cli import truth_from_name
 
     assert truth_from_name("throw7_1-3-6.jpg") == {
         "faces": [1, 3, 6],
@@ -132,3 +139,16 @@ def test_accuracy_with_truth_in_the_file_names(capsys, tmp_path) -> None:
     # the mislabelled picture is read as it is, which its name calls wrong: exit status 1
     assert rep["wrong_ok"] == 1 and rep["correct"] == 3 and code == 1
     assert [m["name"] for m in rep["misses"]] == [f"bad_{'-'.join(map(str, wrong))}.png"]
+
+
+def test_accuracy_over_a_photo_set_with_labels_json_in_nested_folders(capsys) -> None:
+    from pathlib import Path
+
+    photos = Path(__file__).resolve().parents[1] / "fixtures" / "dice-photos"
+    code, reports, _ = run(capsys, "--accuracy", str(photos))
+    rep = reports[0]
+    labels = json.loads((photos / "labels.json").read_text())
+    assert code == 0 and rep["frames"] == len(labels) == rep["readable"]
+    assert rep["wrong_ok"] == 0 and rep["correct"] + rep["uncertain"] == len(labels)
+    assert rep["correct"] >= 1
+    assert {m["name"].split("/")[0] for m in rep["misses"]} <= {"wood-white", "tray-colour"}

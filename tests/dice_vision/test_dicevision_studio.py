@@ -176,7 +176,7 @@ def test_dice_tables_certify_what_the_simulated_dealer_threw_and_hold_faults(tmp
     transitions = [r["transition"] for r in held]
     assert "hold" in transitions and "release" in transitions
     assert transitions.index("hold") < transitions.index("release") < transitions.index("certify")
-    message = [h["message"] for r in held for h in r.get("holds", []) if h["code"] == "dice_missing"][0]
+    message = next(h["message"] for r in held for h in r.get("holds", []) if h["code"] == "dice_missing")
     assert "picture sicbo-1/camera-1#" in message
     # frames were journaled without their pictures; the calibrations in use were noted
     frames = [r for r in records(studio, "device_event") if r.get("kind") == "camera_frame"]

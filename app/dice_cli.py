@@ -15,14 +15,15 @@ with the reasons in ``issues``; "error" when the file cannot be read (then ``err
 estimated from the picture. The exit status is 0 when every file could be read, 1 otherwise,
 2 for a usage error.
 
-With --accuracy, each FOLDER holds pictures (.jpg, .jpeg, .png) with their truth beside them
-(NAME.json: {"faces": [...] or null for a fault, "dice": [{"face", "color"}...], "expected": N},
+With --accuracy, each FOLDER holds pictures with a ``labels.json`` (``{file: [faces, sorted]}``, files
+in nested folders allowed: the photo set's format), or pictures (.jpg, .jpeg, .png) with their truth
+beside them (NAME.json: {"faces": [...] or null for a fault, "dice": [{"face", "color"}...], "expected": N},
 or the file name itself: `throw7_1-3-6.jpg`, `duel_red5-blue2.png`, `x_fault.jpg`;
 as ``python -m simulators.dice --write-dataset`` writes them) and optionally a calibration.json
 (used when --calibration is not given). One JSON report per folder; exit status 0 when no picture
 was read wrong while saying ok, 1 otherwise.
 
-This is the only module of recognition.dice that reads files.
+It sits in the composition root: recognition.dice itself reads no files.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .calibration import Calibration, accuracy, load_calibration
-from .vision import read_dice
+from recognition.dice.calibration import Calibration, accuracy, load_calibration
+from recognition.dice.vision import read_dice
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
@@ -117,7 +118,7 @@ def recognize_file(
     line = {"file": name, **reading.as_json()}
     line["issues"] = [i["message"] for i in line["issues"]]
     if annotate_dir is not None:
-        from .annotate import annotate
+        from recognition.dice.annotate import annotate
 
         cv2.imwrite(str(annotate_dir / (Path(name).stem + ".annotated.jpg")), annotate(image, reading, name))
     return line
@@ -162,9 +163,22 @@ def truth_from_name(name: str) -> dict[str, Any] | None:
 def labelled_pictures(
     folder: Path, *, limit: int | None = None
 ) -> Iterator[tuple[str, np.ndarray, dict[str, Any]]]:
-    """(name, picture, truth) for every picture of `folder` with a truth: NAME.json beside it, else the file
-    name (:func:`truth_from_name`); pictures without either are skipped. At most `limit` pictures."""
+    """(name, picture, truth) for every picture of `folder` with a truth: a ``labels.json`` in the folder
+    (``{file: [faces, sorted]}``, files relative to the folder, in nested folders too: the photo set's
+    format), else NAME.json beside each picture, else the file name (:func:`truth_from_name`); pictures
+    without any are skipped. At most `limit` pictures."""
     count = 0
+    if (folder / "labels.json").is_file():
+        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        for rel, faces in sorted(labels.items()):
+            if limit is not None and count >= limit:
+                return
+            image = _load(str(folder / rel))
+            if image is None:
+                continue
+            count += 1
+            yield rel, image, {"faces": sorted(faces), "dice": [], "faults": [], "expected": len(faces)}
+        return
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in IMAGE_SUFFIXES:
             continue

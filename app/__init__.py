@@ -1,0 +1,1 @@
+"""The composition root: the FastAPI app and the studio command."""
