@@ -184,7 +184,10 @@ def _colour_name(c: Candidate, cal: Calibration, background: np.ndarray, w: int,
     sel = cv2.erode((c.mask > 0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     if sel.sum() < 20:
         sel = c.mask > 0
-    hue, sat, val = (int(np.median(hsv[..., i][sel])) for i in range(3))
+    sat, val = (int(np.median(hsv[..., i][sel])) for i in (1, 2))
+    # hue is an angle (red lies at both ends of OpenCV's 0-179): its mean as a direction, not a median
+    a = hsv[..., 0][sel].astype(np.float64) * (np.pi / 90)
+    hue = round(float(np.degrees(np.arctan2(np.sin(a).sum(), np.cos(a).sum()))) / 2) % 180
     bh, bw = background.shape[:2]
     bx = min(bw - 1, int(c.center[0] / w * bw))
     by = min(bh - 1, int(c.center[1] / h * bh))
