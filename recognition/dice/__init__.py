@@ -2,12 +2,14 @@
 
 * :mod:`recognition.dice.calibration` - per-camera calibration (tray, die colours, sizes, exposure)
   and the accuracy runner;
-* :mod:`recognition.dice.vision` - pure functions on numpy images: find the dice, count pips,
-  tell colours apart, flag cocked/outside/missing/stacked dice, give a confidence;
+* :mod:`recognition.dice.vision` - :func:`read_dice`: a frame in, a :class:`Reading` out, from
+  :mod:`~recognition.dice.find` (the dice against the background), :mod:`~recognition.dice.pips`
+  (the pip counter) and :mod:`~recognition.dice.classifier` (the learned reader, ONNX via cv2.dnn);
 * :mod:`recognition.dice.stability` - at rest = the same reading over N frames;
 * :mod:`recognition.dice.judge` - :class:`DiceJudge`, the round judge for every dice game;
-* :mod:`recognition.dice.annotate` - the evidence picture shown to the dealer on a hold;
-* :mod:`recognition.dice.cli` - ``studio recognize dice`` (the only module here that reads files).
+* :mod:`recognition.dice.annotate` - the evidence picture shown to the dealer on a hold.
+
+``studio recognize dice`` (the file side) is :mod:`app.dice_cli`.
 
 See docs/dice-vision.md.
 """

@@ -54,7 +54,11 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from .calibration import Calibration, DieColor
+from .calibration import Calibration, DieColor, ReaderName
+from .learned import read_dice_learned
+from .reading import ISSUE_TEXT, DieReading, Issue, Reading
+
+__all__ = ["ISSUE_TEXT", "DieReading", "Issue", "Reading", "read_dice"]
 
 # Pip positions in die-side units, for each face (every face is point-symmetric about the centre).
 _D = 0.25
@@ -77,110 +81,6 @@ def _layouts(d: float) -> dict[int, list[np.ndarray]]:
 LAYOUTS = _layouts(_D)
 _PERMS = {n: np.array(list(itertools.permutations(range(n))), dtype=np.intp) for n in range(1, 7)}
 
-#: issue codes a :class:`Reading` can carry, in words for the dealer
-ISSUE_TEXT: dict[str, str] = {
-    "missing": "a die is missing (not seen in the tray)",
-    "extra": "more dice than expected are in view",
-    "outside": "a die is outside the tray",
-    "cocked": "a die is cocked (not lying flat)",
-    "stacked": "dice are stacked or leaning on each other",
-    "touching": "touching dice could not be told apart",
-    "partial": "a die is only partly visible",
-    "unreadable": "a die's face could not be read",
-    "low_confidence": "a die's face is not clear enough",
-    "size": "a die has the wrong size for this camera",
-    "exposure": "the picture is too dark or too bright",
-    "colors": "the dice are not the expected colours",
-}
-
-
-@dataclass(frozen=True)
-class Issue:
-    code: str
-    message: str
-    die: int | None = None  # index into Reading.dice, when one die is concerned
-    where: tuple[float, float] | None = None  # frame pixels
-
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.die is not None:
-            out["die"] = self.die
-        if self.where is not None:
-            out["where"] = [round(self.where[0], 1), round(self.where[1], 1)]
-        return out
-
-
-@dataclass(frozen=True)
-class DieReading:
-    face: int | None  # None when the die could not be read
-    color: str
-    center: tuple[float, float]  # frame pixels
-    size: float  # side, frame pixels
-    angle: float  # degrees, 0-90
-    confidence: float
-    corners: tuple[tuple[float, float], ...]  # the die's outline (4 corners), frame pixels
-    pips: tuple[tuple[float, float], ...] = ()  # pip centres, frame pixels
-    problem: str | None = None  # an ISSUE_TEXT code when this die is not fit to certify
-    checks: dict[str, float] = field(default_factory=dict, compare=False)
-
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "face": self.face,
-            "color": self.color,
-            "center": [round(self.center[0], 1), round(self.center[1], 1)],
-            "confidence": round(self.confidence, 3),
-        }
-        if self.problem:
-            out["problem"] = self.problem
-        return out
-
-
-@dataclass(frozen=True)
-class Reading:
-    status: str  # "ok" or "uncertain"
-    dice: tuple[DieReading, ...]
-    issues: tuple[Issue, ...]
-    expected: int | None
-    confidence: float
-    size: tuple[int, int]  # frame (width, height)
-    tray: tuple[tuple[float, float], ...] | None = None
-    die_size: float | None = None  # frame pixels
-    felt_value: float | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
-
-    @property
-    def faces(self) -> list[int]:
-        return sorted(d.face for d in self.dice if d.face is not None)
-
-    def by_color(self) -> dict[str, list[int]]:
-        out: dict[str, list[int]] = {}
-        for d in self.dice:
-            if d.face is not None:
-                out.setdefault(d.color, []).append(d.face)
-        return {k: sorted(v) for k, v in sorted(out.items())}
-
-    def summary(self) -> str:
-        if self.ok:
-            return "read " + ", ".join(f"{d.color} {d.face}" for d in self.dice)
-        return "; ".join(i.message for i in self.issues) or "uncertain"
-
-    def as_json(self) -> dict[str, Any]:
-        """The `studio recognize dice` line (without "file")."""
-        return {
-            "status": self.status,
-            "faces": self.faces,
-            "dice": [
-                {"face": d.face, "color": d.color, "center": [round(d.center[0], 1), round(d.center[1], 1)]}
-                for d in self.dice
-            ],
-            "confidence": round(self.confidence, 3),
-            "issues": [i.as_json() for i in self.issues],
-        }
-
-
 # --------------------------------------------------------------------------- entry point
 
 
@@ -189,6 +89,8 @@ def read_dice(
     calibration: Calibration | None = None,
     expected: int | None = None,
     colors: Sequence[str] | None = None,
+    *,
+    reader: ReaderName | None = None,
 ) -> Reading:
     """Read the dice in one BGR frame.
 
@@ -196,7 +98,11 @@ def read_dice(
         estimated from the frame).
     expected: how many dice were thrown (None: any number, at least one).
     colors: the colours the dice must have, one per die (e.g. ["red", "blue"]); None: any.
+    reader: "rules" (this module's rule reader) or "learned" (:mod:`recognition.dice.learned`);
+        None: the calibration's ``reader``, "rules" without a calibration.
     """
+    if (reader or (calibration.reader if calibration is not None else "rules")) == "learned":
+        return read_dice_learned(image, calibration, expected, colors)
     cal = calibration or Calibration()
     if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         raise ValueError("read_dice needs an 8-bit BGR image (height, width, 3)")
