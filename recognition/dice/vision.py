@@ -1,5 +1,8 @@
 """Read dice at rest from one camera frame. Pure: numpy images in, a :class:`Reading` out.
 
+This is the rule reader, the studio's default; :func:`read_dice` hands the frame to the learned reader
+(:mod:`recognition.dice.learned`) when the calibration's ``reader`` or the call's ``reader=`` is "learned".
+
 The pipeline (:func:`read_dice`), each step chosen to fail towards "uncertain", never
 towards a wrong face:
 
