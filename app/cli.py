@@ -87,7 +87,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     if args.family != "dice":
         print(f"studio recognize: no recognizer for {args.family!r} (known: dice)", file=sys.stderr)
         return 2
-    from recognition.dice.cli import recognize_main
+    from app.dice_cli import recognize_main
 
     return recognize_main(args.rest)
 

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from recognition.dice.annotate import annotate, encode_jpeg
-from recognition.dice.calibration import Calibration, accuracy, load_calibration
+from recognition.dice.calibration import Calibration, ReaderName, accuracy, load_calibration
 from recognition.dice.vision import read_dice
 
 DICE_KIND = "dice-camera"
@@ -243,20 +243,22 @@ def folder_accuracy(
     expected: int | None = None,
     *,
     limit: int | None = None,
+    reader: ReaderName | None = None,
 ) -> dict[str, Any]:
     """The accuracy report of one labelled folder as JSON: the counts, the calibration used (the one given,
-    else the folder's calibration.json, else none) and the first 20 misses. Raises ValueError for a folder
-    that cannot be used."""
+    else the folder's calibration.json, else none) and the first 20 misses. `reader` chooses the dice reader
+    (None: the calibration's). Raises ValueError for a folder that cannot be used."""
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder")
     cal, source = calibration, "given" if calibration is not None else None
     if cal is None and (folder / "calibration.json").exists():
         cal = load_calibration((folder / "calibration.json").read_text(encoding="utf-8"))
         source = "calibration.json"
-    report = accuracy(labelled_pictures(folder, limit=limit), cal, expected)
+    report = accuracy(labelled_pictures(folder, limit=limit), cal, expected, reader=reader)
     return {
         "folder": str(folder),
         **report.summary(),
         "calibration_source": source,
+        "reader": reader or (cal.reader if cal is not None else "rules"),
         "misses": [m.model_dump() for m in report.misses[:20]],
     }

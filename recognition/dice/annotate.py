@@ -16,7 +16,7 @@ def annotate(image: np.ndarray, reading: Reading, title: str | None = None) -> n
     """A copy of `image` with the tray, each die (its outline, face, colour and confidence; red when it is
     not fit to certify), its pips, and the reading's status and issues written across the top."""
     out = image.copy()
-    h, w = out.shape[:2]
+    w = out.shape[1]
     thick = max(1, round(w / 640))
     font = 0.45 * max(1.0, w / 1280) + 0.15
     if reading.tray:
@@ -28,7 +28,7 @@ def annotate(image: np.ndarray, reading: Reading, title: str | None = None) -> n
         box = np.round(np.array(d.corners, np.float64)).astype(np.int32)
         cv2.polylines(out, [box], True, color, thick + 1, cv2.LINE_AA)
         for px, py in d.pips:
-            cv2.circle(out, (int(round(px)), int(round(py))), max(2, thick + 1), color, -1, cv2.LINE_AA)
+            cv2.circle(out, (round(px), round(py)), max(2, thick + 1), color, -1, cv2.LINE_AA)
         label = f"{d.face if d.face is not None else '?'} {d.color} {d.confidence:.0%}"
         if d.problem:
             label += f" {d.problem}"

@@ -9,7 +9,7 @@ and in the ``source`` of every certified result).
 
 :func:`accuracy` runs the recognizer over labelled pictures and says how many it read
 correctly, how many it refused (uncertain: allowed) and how many it read wrong while
-saying ok (never allowed). It is pure: :mod:`recognition.dice.cli` loads the folder.
+saying ok (never allowed). It is pure: :mod:`app.dice_cli` loads the folder.
 """
 
 from __future__ import annotations
@@ -58,6 +58,11 @@ YELLOW = DieColor(name="yellow", hue=(17, 36), saturation=(95, 255), value=(80, 
 
 #: the colours searched when a calibration does not list any
 DEFAULT_COLORS: tuple[DieColor, ...] = (WHITE, RED, BLUE, YELLOW)
+
+
+#: the dice readers: the rule reader (recognition.dice.vision, the default) or the learned one
+#: (recognition.dice.learned); see docs/dice-vision.md
+ReaderName = Literal["rules", "learned"]
 
 
 class Exposure(_Model):
@@ -109,6 +114,7 @@ class Calibration(_Model):
     )
     min_confidence: float = Field(0.9, gt=0, le=1, description="every die must be read at least this sure")
     exposure: Exposure = Field(default_factory=Exposure)
+    reader: ReaderName = Field("rules", description="which reader reads this camera's frames")
     note: str = ""
 
     @field_validator("tray")
@@ -137,7 +143,10 @@ class Calibration(_Model):
 
     def digest(self) -> str:
         """A short fingerprint of the calibration's content, journaled with the version."""
-        body = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        # the default reader is left out, so that a calibration written before there was a choice keeps
+        # the digest it was journaled with
+        dump = self.model_dump(mode="json", exclude={"reader"} if self.reader == "rules" else None)
+        body = json.dumps(dump, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(body.encode()).hexdigest()[:16]
 
     def restricted_to(self, names: Iterable[str]) -> Calibration:
@@ -214,7 +223,7 @@ def judge_reading(reading: Any, truth: dict[str, Any]) -> tuple[str, bool]:
         return ("wrong_ok" if ok else "held"), False
     if not ok:
         return "uncertain", True
-    if sorted(faces) != reading.faces:
+    if sorted(faces or []) != reading.faces:
         return "wrong_ok", True
     want = sorted((d["color"], d["face"]) for d in truth.get("dice", []) if d.get("color"))
     if want and len(want) == len(reading.dice):
@@ -230,10 +239,12 @@ def accuracy(
     expected: int | None = None,
     *,
     keep_misses: int = 200,
+    reader: ReaderName | None = None,
 ) -> AccuracyReport:
     """Read every (name, image, truth) and count. truth: {"faces": [...] or None, "dice": [...], "faults": [...]}.
 
     `expected` is the number of dice thrown (default: from each truth's "expected", else its dice).
+    `reader` chooses the reader (None: the calibration's, "rules" without one).
     """
     from .vision import read_dice
 
@@ -249,7 +260,7 @@ def accuracy(
     misses: list[Miss] = []
     for name, image, truth in samples:
         n = expected or truth.get("expected") or len(truth.get("dice") or []) or None
-        reading = read_dice(image, calibration, expected=n)
+        reading = read_dice(image, calibration, expected=n, reader=reader)
         verdict, readable = judge_reading(reading, truth)
         counts["frames"] += 1
         if readable:

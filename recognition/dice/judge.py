@@ -469,7 +469,7 @@ class DiceJudge(BaseJudge):
         if late:
             worst = max(late, key=lambda c: (c.last is not None and not c.last[1].ok, f.at - c.rest_since))  # type: ignore[operator]
             self._hold_reading(worst, out)
-        elif missing_cams > 0 and stable and f.at - min(c.rest_since for c in stable) >= self.hold_after:  # type: ignore[misc, type-var]
+        elif missing_cams > 0 and stable and f.at - min(c.rest_since for c in stable) >= self.hold_after:  # type: ignore[misc, type-var, operator]
             self._held.add("dice_unreadable")
             self._done = True
             out.append(
@@ -485,7 +485,6 @@ class DiceJudge(BaseJudge):
         try:
             result = self._result(reading)
         except ValueError as exc:
-            f, r = cams[0].last  # type: ignore[misc]
             ev = self._save(cams[0], "dice_invalid", str(exc))
             self._held.add("dice_invalid")
             self._done = True
@@ -503,7 +502,7 @@ class DiceJudge(BaseJudge):
                     "device_id": c.device_id,
                     "frames": [s.frame_number for s in c.stable],  # type: ignore[union-attr]
                     "calibration": self._cal_id(c),
-                    "confidence_permille": int(round(1000 * min(s.reading.confidence for s in c.stable))),
+                    "confidence_permille": round(1000 * min(s.reading.confidence for s in c.stable)),  # type: ignore[union-attr]
                 }  # type: ignore[union-attr]
                 for c in cams
             ],

@@ -1,5 +1,8 @@
 """Read dice at rest from one camera frame. Pure: numpy images in, a :class:`Reading` out.
 
+This is the rule reader, the studio's default; :func:`read_dice` hands the frame to the learned reader
+(:mod:`recognition.dice.learned`) when the calibration's ``reader`` or the call's ``reader=`` is "learned".
+
 The pipeline (:func:`read_dice`), each step chosen to fail towards "uncertain", never
 towards a wrong face:
 
@@ -54,7 +57,11 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from .calibration import Calibration, DieColor
+from .calibration import Calibration, DieColor, ReaderName
+from .learned import read_dice_learned
+from .reading import ISSUE_TEXT, DieReading, Issue, Reading
+
+__all__ = ["ISSUE_TEXT", "DieReading", "Issue", "Reading", "read_dice"]
 
 # Pip positions in die-side units, for each face (every face is point-symmetric about the centre).
 _D = 0.25
@@ -77,110 +84,6 @@ def _layouts(d: float) -> dict[int, list[np.ndarray]]:
 LAYOUTS = _layouts(_D)
 _PERMS = {n: np.array(list(itertools.permutations(range(n))), dtype=np.intp) for n in range(1, 7)}
 
-#: issue codes a :class:`Reading` can carry, in words for the dealer
-ISSUE_TEXT: dict[str, str] = {
-    "missing": "a die is missing (not seen in the tray)",
-    "extra": "more dice than expected are in view",
-    "outside": "a die is outside the tray",
-    "cocked": "a die is cocked (not lying flat)",
-    "stacked": "dice are stacked or leaning on each other",
-    "touching": "touching dice could not be told apart",
-    "partial": "a die is only partly visible",
-    "unreadable": "a die's face could not be read",
-    "low_confidence": "a die's face is not clear enough",
-    "size": "a die has the wrong size for this camera",
-    "exposure": "the picture is too dark or too bright",
-    "colors": "the dice are not the expected colours",
-}
-
-
-@dataclass(frozen=True)
-class Issue:
-    code: str
-    message: str
-    die: int | None = None  # index into Reading.dice, when one die is concerned
-    where: tuple[float, float] | None = None  # frame pixels
-
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.die is not None:
-            out["die"] = self.die
-        if self.where is not None:
-            out["where"] = [round(self.where[0], 1), round(self.where[1], 1)]
-        return out
-
-
-@dataclass(frozen=True)
-class DieReading:
-    face: int | None  # None when the die could not be read
-    color: str
-    center: tuple[float, float]  # frame pixels
-    size: float  # side, frame pixels
-    angle: float  # degrees, 0-90
-    confidence: float
-    corners: tuple[tuple[float, float], ...]  # the die's outline (4 corners), frame pixels
-    pips: tuple[tuple[float, float], ...] = ()  # pip centres, frame pixels
-    problem: str | None = None  # an ISSUE_TEXT code when this die is not fit to certify
-    checks: dict[str, float] = field(default_factory=dict, compare=False)
-
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "face": self.face,
-            "color": self.color,
-            "center": [round(self.center[0], 1), round(self.center[1], 1)],
-            "confidence": round(self.confidence, 3),
-        }
-        if self.problem:
-            out["problem"] = self.problem
-        return out
-
-
-@dataclass(frozen=True)
-class Reading:
-    status: str  # "ok" or "uncertain"
-    dice: tuple[DieReading, ...]
-    issues: tuple[Issue, ...]
-    expected: int | None
-    confidence: float
-    size: tuple[int, int]  # frame (width, height)
-    tray: tuple[tuple[float, float], ...] | None = None
-    die_size: float | None = None  # frame pixels
-    felt_value: float | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
-
-    @property
-    def faces(self) -> list[int]:
-        return sorted(d.face for d in self.dice if d.face is not None)
-
-    def by_color(self) -> dict[str, list[int]]:
-        out: dict[str, list[int]] = {}
-        for d in self.dice:
-            if d.face is not None:
-                out.setdefault(d.color, []).append(d.face)
-        return {k: sorted(v) for k, v in sorted(out.items())}
-
-    def summary(self) -> str:
-        if self.ok:
-            return "read " + ", ".join(f"{d.color} {d.face}" for d in self.dice)
-        return "; ".join(i.message for i in self.issues) or "uncertain"
-
-    def as_json(self) -> dict[str, Any]:
-        """The `studio recognize dice` line (without "file")."""
-        return {
-            "status": self.status,
-            "faces": self.faces,
-            "dice": [
-                {"face": d.face, "color": d.color, "center": [round(d.center[0], 1), round(d.center[1], 1)]}
-                for d in self.dice
-            ],
-            "confidence": round(self.confidence, 3),
-            "issues": [i.as_json() for i in self.issues],
-        }
-
-
 # --------------------------------------------------------------------------- entry point
 
 
@@ -189,6 +92,8 @@ def read_dice(
     calibration: Calibration | None = None,
     expected: int | None = None,
     colors: Sequence[str] | None = None,
+    *,
+    reader: ReaderName | None = None,
 ) -> Reading:
     """Read the dice in one BGR frame.
 
@@ -196,7 +101,11 @@ def read_dice(
         estimated from the frame).
     expected: how many dice were thrown (None: any number, at least one).
     colors: the colours the dice must have, one per die (e.g. ["red", "blue"]); None: any.
+    reader: "rules" (this module's rule reader) or "learned" (:mod:`recognition.dice.learned`);
+        None: the calibration's ``reader``, "rules" without a calibration.
     """
+    if (reader or (calibration.reader if calibration is not None else "rules")) == "learned":
+        return read_dice_learned(image, calibration, expected, colors)
     cal = calibration or Calibration()
     if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         raise ValueError("read_dice needs an 8-bit BGR image (height, width, 3)")
@@ -332,7 +241,7 @@ def _read(
     )
     issues: list[Issue] = []
     work.felt_s = felt_sat
-    clipped = float(cv2.countNonZero(cv2.compare(v, 249, cv2.CMP_GT))) / v.size
+    clipped = float(cv2.countNonZero(cv2.compare(v, 249, cv2.CMP_GT))) / v.size  # type: ignore[call-overload]
     lo, hi = cal.exposure.felt_value
     if not lo <= felt_level <= hi or clipped > cal.exposure.max_clipped:
         what = "too dark" if felt_level < lo else "too bright"
@@ -367,17 +276,16 @@ def _read(
             issues.append(Issue("extra", f"found {found} dice, expected {expected}"))
     elif not dice:
         issues.append(Issue("missing", "no die found"))
-    if colors is not None and len(dice) == len(colors):
-        if sorted(d.color for d in dice) != sorted(colors):
-            issues.append(
-                Issue(
-                    "colors",
-                    "the dice are "
-                    + ", ".join(sorted(d.color for d in dice))
-                    + "; expected "
-                    + ", ".join(sorted(colors)),
-                )
+    if colors is not None and len(dice) == len(colors) and sorted(d.color for d in dice) != sorted(colors):
+        issues.append(
+            Issue(
+                "colors",
+                "the dice are "
+                + ", ".join(sorted(d.color for d in dice))
+                + "; expected "
+                + ", ".join(sorted(colors)),
             )
+        )
     for i, d in enumerate(dice):
         if d.problem:
             issues.append(Issue(d.problem, _die_words(d), die=i, where=d.center))
@@ -545,7 +453,7 @@ def _light_fit(sv: np.ndarray, inside: np.ndarray | None, level: int) -> np.ndar
             return None
         ratio = v / np.maximum(A @ coef, 1.0)
         keep = ok & (ratio > 1 - _FIT_BAND) & (ratio < 1 + _FIT_BAND)
-    c0, cx, cy, cxx, cxy, cyy = coef
+    c0, cx, cy, cxx, cxy, cyy = coef  # type: ignore[misc]
     y = (np.arange(h, dtype=np.float32) / max(h - 1, 1))[:, None]
     x = (np.arange(w, dtype=np.float32) / max(w - 1, 1))[None, :]
     return np.clip(c0 + cx * x + cy * y + cxx * x * x + cxy * x * y + cyy * y * y, 0, 255).astype(np.float32)
@@ -580,19 +488,19 @@ def _color_mask(
     if lenient:  # side faces and shaded parts of a die of this colour
         s_lo = int(s_lo * 0.7)
         v_lo = int(v_lo * 0.55)
-    m = cv2.inRange(sat, s_lo, s_hi)
+    m: np.ndarray = cv2.inRange(sat, s_lo, s_hi)
     m &= cv2.inRange(val, v_lo, v_hi)
     if c.hue is not None and c.hue[0] <= c.hue[1]:
         m &= cv2.inRange(hue, c.hue[0], c.hue[1])
     elif c.hue is not None:  # the box wraps through hue 0 (red)
-        m &= cv2.inRange(hue, c.hue[0], 180) | cv2.inRange(hue, 0, c.hue[1])
+        m &= cv2.inRange(hue, c.hue[0], 180) | cv2.inRange(hue, 0, c.hue[1])  # type: ignore[operator]
     if c.brightness is not None and felt_v is not None:
         k = c.brightness if not lenient else 1 + (c.brightness - 1) * 0.55
         thr = cv2.convertScaleAbs(felt_v, alpha=k)
-        bright = cv2.compare(val, thr, cv2.CMP_GT)
+        bright: np.ndarray = cv2.compare(val, thr, cv2.CMP_GT)
         if lenient and felt_s is not None and felt_s > 80:
             # on a coloured felt a shaded white face is told by its lack of colour, not its brightness
-            greyer = cv2.compare(sat, int(felt_s * 0.45), cv2.CMP_LT)
+            greyer: np.ndarray = cv2.compare(sat, int(felt_s * 0.45), cv2.CMP_LT)  # type: ignore[call-overload]
             greyer &= cv2.compare(val, cv2.convertScaleAbs(felt_v, alpha=0.8), cv2.CMP_GT)
             bright |= greyer
         m &= bright
@@ -634,19 +542,19 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         b.label = j + 1
         cv2.drawContours(work.blob_labels, [b.contour], -1, b.label, cv2.FILLED)  # as its mask was drawn
     if kept:
-        m = int(cal.work_die_px)
+        margin = int(cal.work_die_px)
         H, W = work.hsv.shape[:2]
         work.dice_box = (
-            max(0, min(b.bbox[0] for b in kept) - m),
-            max(0, min(b.bbox[1] for b in kept) - m),
-            min(W, max(b.bbox[0] + b.bbox[2] for b in kept) + m),
-            min(H, max(b.bbox[1] + b.bbox[3] for b in kept) + m),
+            max(0, min(b.bbox[0] for b in kept) - margin),
+            max(0, min(b.bbox[1] for b in kept) - margin),
+            min(W, max(b.bbox[0] + b.bbox[2] for b in kept) + margin),
+            min(H, max(b.bbox[1] + b.bbox[3] for b in kept) + margin),
         )
     # upper faces: within each blob, the pixels at least 85 % as bright as its brightest body pixels;
     # bevelled edges and side faces are darker, so touching dice show apart here
     # (the brightest is taken locally, within about a die: the light changes across a group of dice)
     work.tops = np.zeros(work.hsv.shape[:2], np.uint8)
-    reach = max(3, int(round(cal.work_die_px * 0.8)) | 1)
+    reach = max(3, round(cal.work_die_px * 0.8) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
     for b in kept:
         x, y, w, h = b.bbox
@@ -677,13 +585,13 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
         x, y, w, h = b.bbox
         region = filled[y : y + h, x : x + w]
         np.maximum(region, b.mask, out=region)  # type: ignore[arg-type]
-    H, W = work.tops.shape
+    H, W = work.tops.shape  # type: ignore[misc]
     s = (
         float(cal.work_die_px)
         if cal.die_size is None
         else (cal.die_size[0] + cal.die_size[1]) / 2 * work.scale
     )
-    r = max(1, int(round(0.25 * s)))
+    r = max(1, round(0.25 * s))
     near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     body_all = np.zeros_like(work.tops)
     for m in work.strong.values():
@@ -691,15 +599,15 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
     body_all = cv2.erode(body_all, _K3)
     contours = _separate_faces(work.tops, s, work.v)
     labels = np.zeros(work.tops.shape, np.uint16 if len(contours) < 65535 else np.int32)
-    for i, c in enumerate(contours):
+    for i, face in enumerate(contours):
         if (
-            cv2.contourArea(c) >= 0.3 * s * s
+            cv2.contourArea(face) >= 0.3 * s * s
         ):  # a strip of a face split by its pips does not stop the face's growth
-            cv2.drawContours(labels, [c], -1, i + 1, cv2.FILLED)
-    for i, c in enumerate(contours):
-        if cv2.contourArea(c) < 0.3 * s * s:
+            cv2.drawContours(labels, [face], -1, i + 1, cv2.FILLED)
+    for i, face in enumerate(contours):
+        if cv2.contourArea(face) < 0.3 * s * s:
             continue
-        bx, by, bw, bh = cv2.boundingRect(c)
+        bx, by, bw, bh = cv2.boundingRect(face)
         x0, y0, x1, y1 = (
             max(0, bx - r - 1),
             max(0, by - r - 1),
@@ -707,12 +615,12 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
             min(H, by + bh + r + 1),
         )
         cm = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.drawContours(cm, [c - (x0, y0)], -1, 255, cv2.FILLED)
+        cv2.drawContours(cm, [face - (x0, y0)], -1, 255, cv2.FILLED)
         v = work.v[y0:y1, x0:x1]
         own = cv2.bitwise_and(body_all[y0:y1, x0:x1], cm)
         if cv2.countNonZero(own) >= 10:
             thr = 0.87 * _percentile_u8(v, own, 0.9)
-            grown = cv2.bitwise_and(cv2.compare(v, thr, cv2.CMP_GE), cv2.dilate(cm, near))
+            grown = cv2.bitwise_and(cv2.compare(v, thr, cv2.CMP_GE), cv2.dilate(cm, near))  # type: ignore[call-overload]
             grown = cv2.bitwise_and(grown, filled[y0:y1, x0:x1])
             lab = labels[y0:y1, x0:x1]
             others = ((lab > 0) & (lab != i + 1)).astype(
@@ -721,11 +629,11 @@ def _find_blobs(work: _Work, cal: Calibration) -> list[_Blob]:
             grown = cv2.bitwise_and(grown, cv2.bitwise_not(cv2.dilate(others, _K3)))
             grown = cv2.morphologyEx(grown, cv2.MORPH_OPEN, _K3) | cm
             gc, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            c = max(gc, key=cv2.contourArea) + (x0, y0)
-        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+            face = max(gc, key=cv2.contourArea) + (x0, y0)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(face)
         if rw <= 0 or rh <= 0 or min(rw, rh) / max(rw, rh) < 0.78:
             continue  # not square: a lit side face, or a face too hidden to be sure of
-        _add_face(work, cv2.convexHull(c))
+        _add_face(work, cv2.convexHull(face))
     _gather_fragments(work, s, filled, body_all)
     return kept
 
@@ -758,9 +666,9 @@ def _gather_fragments(work: _Work, s: float, filled: np.ndarray, body_all: np.nd
     if cv2.countNonZero(rest) < 0.1 * s * s:
         return
     H, W = rest.shape
-    g = max(1, int(round(0.12 * s)))  # strips of one face lie a row of pips apart
+    g = max(1, round(0.12 * s))  # strips of one face lie a row of pips apart
     join = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
-    r = max(1, int(round(0.35 * s)))
+    r = max(1, round(0.35 * s))
     near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(rest, join), connectivity=8)
     for i in range(1, n):
@@ -779,10 +687,10 @@ def _gather_fragments(work: _Work, s: float, filled: np.ndarray, body_all: np.nd
             continue
         v = work.v[y0:y1, x0:x1]
         thr = 0.87 * _percentile_u8(v, own, 0.9)
-        grown = cv2.bitwise_and(cv2.compare(v, thr, cv2.CMP_GE), cv2.dilate(seed, near))
+        grown = cv2.bitwise_and(cv2.compare(v, thr, cv2.CMP_GE), cv2.dilate(seed, near))  # type: ignore[call-overload]
         grown = cv2.bitwise_and(grown, filled[y0:y1, x0:x1])
         grown = cv2.bitwise_and(grown, cv2.bitwise_not(taken[y0:y1, x0:x1]))
-        grown = cv2.morphologyEx(grown, cv2.MORPH_OPEN, _K3) | seed
+        grown = cv2.morphologyEx(grown, cv2.MORPH_OPEN, _K3) | seed  # type: ignore[operator]
         grown = cv2.morphologyEx(grown, cv2.MORPH_CLOSE, join)  # the rows of pips between the strips
         gc, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not gc:
@@ -814,7 +722,7 @@ def _separate_faces(tops: np.ndarray, s: float, v: np.ndarray) -> list[np.ndarra
         m = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(m, [c - (x - 1, y - 1)], -1, 255, cv2.FILLED)
         pieces = None
-        e = m
+        e: np.ndarray = m
         for k in range(1, max(2, int(0.12 * s)) + 1):
             e = cv2.erode(e, _K3)
             cs = [
@@ -825,7 +733,7 @@ def _separate_faces(tops: np.ndarray, s: float, v: np.ndarray) -> list[np.ndarra
             if len(cs) >= 2:
                 pieces = []
                 for p in cs:
-                    pm = np.zeros_like(m)
+                    pm: np.ndarray = np.zeros_like(m)
                     cv2.drawContours(pm, [p], -1, 255, cv2.FILLED)
                     pm = cv2.bitwise_and(cv2.dilate(pm, _K3, iterations=k), m)
                     pc = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
@@ -860,7 +768,7 @@ def _split_by_distance(m: np.ndarray, s: float, offset: tuple[int, int]) -> list
         owner = np.argmin(near, axis=0)
         pieces = []
         for j in range(len(big)):
-            pm = np.where((owner == j) & (m > 0), 255, 0).astype(np.uint8)
+            pm: np.ndarray = np.where((owner == j) & (m > 0), 255, 0).astype(np.uint8)
             pm = cv2.morphologyEx(pm, cv2.MORPH_OPEN, _K3)
             pc = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
             if pc:
@@ -1112,12 +1020,12 @@ def _split_at_seams(
         return []
     hulls = []
     for c in cores:
-        hm = np.zeros((h, w), np.uint8)
+        hm: np.ndarray = np.zeros((h, w), np.uint8)
         cv2.drawContours(hm, [c], -1, 255, cv2.FILLED)
         hulls.append(cv2.bitwise_and(hm, mask))
     # every pixel of the shape goes to the nearest upper face (watershed)
     markers = np.zeros((h, w), np.int32)
-    taken = np.zeros((h, w), np.uint8)
+    taken: np.ndarray = np.zeros((h, w), np.uint8)
     for i, hm in enumerate(hulls):
         markers[hm > 0] = i + 1
         taken = cv2.add(taken, hm // 255)
@@ -1131,7 +1039,7 @@ def _split_at_seams(
     out = [parts]
     # or: each die is its upper face and a rim around it (the bevel), and what lies between the rims
     # (a neighbour's side face seen in perspective) belongs to no die
-    r = max(1, int(round(0.1 * s)))
+    r = max(1, round(0.1 * s))
     disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     rims = []
     for i in range(len(cores)):
@@ -1184,7 +1092,7 @@ def _cuts(m: np.ndarray, s: float, die_area: float) -> list[tuple[np.ndarray, np
             continue
         # the cut must run inside the shape
         if not all(
-            m[int(round(p[1] + t * (q[1] - p[1]))), int(round(p[0] + t * (q[0] - p[0])))]
+            m[round(p[1] + t * (q[1] - p[1])), round(p[0] + t * (q[0] - p[0]))]
             for t in np.linspace(0.15, 0.85, 8)
         ):
             continue
@@ -1273,11 +1181,11 @@ def _read_die(
         face: int | None,
         conf: float,
         problem: str | None,
-        pips: Sequence[Sequence[float]] = (),
+        pips: Sequence[Sequence[float]] | Sequence[np.ndarray] = (),
         centre: np.ndarray | None = None,
     ) -> DieReading:
         c = centre if centre is not None else centre_frame
-        pts = work.to_frame(np.array(pips, np.float64).reshape(-1, 2) + (ox, oy)) if len(pips) else []
+        pts: Any = work.to_frame(np.array(pips, np.float64).reshape(-1, 2) + (ox, oy)) if len(pips) else []
         return DieReading(
             face=face,
             color=b.color.name,
@@ -1479,7 +1387,7 @@ def _read_die(
         if a < 0.2 * expect_area:
             continue  # noise
         px, py = cents[k]
-        if edge[min(h - 1, int(round(py))), min(w - 1, int(round(px)))] < 0.1 * side:
+        if edge[min(h - 1, round(py)), min(w - 1, round(px))] < 0.1 * side:
             if spots is None:
                 spots = cv2.connectedComponentsWithStats(
                     ((dist > thr) & (pm > 0)).astype(np.uint8), connectivity=8
@@ -1541,7 +1449,8 @@ def _read_die(
     stepped_over = any(sd.gaps.size for sd in bands)
     # the pip grid's squareness (below) is asked only where a seam band is wide or the face is cut
     grid_asked = face >= 4 and bool(square_check or near_seams or "near_at" in checks or shape_aspect < 0.88)
-    pip_colour = np.median(crop[pipmask > 0], axis=0) if stepped_over or grid_asked else None
+    # None unless stepped_over or grid_asked, the only cases that read it
+    pip_colour: Any = np.median(crop[pipmask > 0], axis=0) if stepped_over or grid_asked else None
     if stepped_over:
         # a flat die shows no side face at an edge that faces away from the middle of the picture (the camera
         # sees only the sides facing it), and its bevel bears no pips: pips there are a cocked die's side face,
@@ -1742,7 +1651,7 @@ def _pip_cut_by_face_edge(
     (`spots`, connected components) the dark spot it belongs to is a whole pip, round and of a pip's size, whose
     middle lies inside the face. A side face's pip seen edge-on is a sliver, and a tilted die's side face lies
     beyond its bevel, outside the face, so neither qualifies. Its (centre, area), or None."""
-    n, lab, stats, cents = spots
+    _n, lab, stats, cents = spots
     ids = np.unique(lab[piece])
     ids = ids[ids > 0]
     if len(ids) != 1:
@@ -1752,7 +1661,7 @@ def _pip_cut_by_face_edge(
         return None
     cx, cy = cents[j]
     h, w = edge.shape
-    if edge[min(h - 1, int(round(cy))), min(w - 1, int(round(cx)))] <= 0:
+    if edge[min(h - 1, round(cy)), min(w - 1, round(cx))] <= 0:
         return None
     return cents[j], float(stats[j, cv2.CC_STAT_AREA])
 
@@ -1768,15 +1677,15 @@ def _fine_pips(work: _Work, pips: np.ndarray, body: np.ndarray, pip: np.ndarray,
     if full is None or norm < 1.0 or work.scale >= 1.0:
         return out
     H, W = full.shape[:2]
-    r = max(2, int(math.ceil(_FINE_REACH * side / work.scale)))
+    r = max(2, math.ceil(_FINE_REACH * side / work.scale))
     for i, (px, py) in enumerate(out):
         cx, cy = (px + 0.5) / work.scale - 0.5, (py + 0.5) / work.scale - 0.5
-        x0, y0 = int(round(cx)) - r, int(round(cy)) - r
+        x0, y0 = round(cx) - r, round(cy) - r
         if x0 < 0 or y0 < 0 or x0 + 2 * r + 1 > W or y0 + 2 * r + 1 > H:
             continue
         win = full[y0 : y0 + 2 * r + 1, x0 : x0 + 2 * r + 1].astype(np.float32)
         t = ((win - body) @ axis) / norm
-        n, lab, st, cents = cv2.connectedComponentsWithStats((t >= 0.5).astype(np.uint8), connectivity=8)
+        n, _lab, _st, cents = cv2.connectedComponentsWithStats((t >= 0.5).astype(np.uint8), connectivity=8)
         if n < 2:
             continue
         k = 1 + int(np.argmin(np.hypot(cents[1:, 0] - (cx - x0), cents[1:, 1] - (cy - y0))))
@@ -1816,7 +1725,7 @@ def _split_merged_pips(
     spot = labels[y : y + h, x : x + w] == k
     d = dist[y : y + h, x : x + w]
     for f in _SPLIT_BARS:
-        n, lab, st, cents = cv2.connectedComponentsWithStats(
+        n, _lab, st, cents = cv2.connectedComponentsWithStats(
             (spot & (d > thr + f * (p_pip - thr))).astype(np.uint8), connectivity=8
         )
         if n - 1 < 2:
@@ -1824,7 +1733,7 @@ def _split_merged_pips(
         if n - 1 > 3 or not all(_pip_shaped(st[j], amin, amax) for j in range(1, n)):
             return None
         c = cents[1:]
-        if any(edge[y + min(h - 1, int(round(cy))), x + min(w - 1, int(round(cx)))] < inner for cx, cy in c):
+        if any(edge[y + min(h - 1, round(cy)), x + min(w - 1, round(cx))] < inner for cx, cy in c):
             return None
         ys, xs = np.nonzero(spot)
         near = np.argmin((xs[:, None] - c[None, :, 0]) ** 2 + (ys[:, None] - c[None, :, 1]) ** 2, axis=1)
@@ -1866,11 +1775,12 @@ def _upper_face(
     body = _inner_body(work, b.color.name, pm, x, y)
     if cv2.countNonZero(body) < 10:
         return pm, 0.0
-    r = max(3, int(round(0.5 * s)) | 1)
+    r = max(3, round(0.5 * s) | 1)
     # a light pip's blurred rim may pass for body colour and is brighter than the body: kept out of the bar
     rim = min(255, int(_PIP_RIM * _median_u8(v, body)))
     local = cv2.dilate(
-        cv2.min(cv2.bitwise_and(v, body), rim), cv2.getStructuringElement(cv2.MORPH_RECT, (r, r))
+        cv2.min(cv2.bitwise_and(v, body), rim),  # type: ignore[call-overload]
+        cv2.getStructuringElement(cv2.MORPH_RECT, (r, r)),
     )
     top = cv2.compare(v.astype(np.float32), local.astype(np.float32) * 0.87, cv2.CMP_GE)
     top = cv2.bitwise_and(top, pm)
@@ -2076,7 +1986,7 @@ def _weak_mask(work: _Work, color: DieColor) -> np.ndarray:
         x0, y0, x1, y1 = work.dice_box
         if x1 > x0 and y1 > y0:
             felt = work.felt_v[y0:y1, x0:x1] if work.felt_v is not None else None
-            sub = _color_mask(
+            sub: np.ndarray = _color_mask(
                 [p[y0:y1, x0:x1] for p in work.planes],
                 felt,
                 color,
@@ -2084,7 +1994,7 @@ def _weak_mask(work: _Work, color: DieColor) -> np.ndarray:
                 felt_s=_felt_saturation(work),
             )
             sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, _K3)
-            sub |= work.strong[color.name][y0:y1, x0:x1]  # dice of this colour are its material
+            sub |= work.strong[color.name][y0:y1, x0:x1]  # type: ignore[misc]  # dice of this colour are its material
             weak[y0:y1, x0:x1] = sub
         work.weak[color.name] = weak
     return weak
@@ -2134,8 +2044,8 @@ def _side_bands(
     vx, vy = -uy, ux
     H, W = weak.shape
     steps = int(0.8 * max(dims)) + 2
-    gap = max(2, int(round(_BAND_GAP * max(dims))))  # a side face's pips interrupt its colour: step over them
-    hole = int(round(_PIP_HOLE * max(dims)))  # ... even a longer run, when this die's material closes it
+    gap = max(2, round(_BAND_GAP * max(dims)))  # a side face's pips interrupt its colour: step over them
+    hole = round(_PIP_HOLE * max(dims))  # ... even a longer run, when this die's material closes it
     sides = (
         ((ux, uy), dims[0] / 2, (vx, vy), dims[1]),
         ((-ux, -uy), dims[0] / 2, (vx, vy), dims[1]),
@@ -2173,7 +2083,7 @@ def _side_bands(
     ib_rows, core_rows = inb.tolist(), in_core.tolist()
     oth_rows, mat_rows, nb_rows = other_face.tolist(), material.tolist(), neighbour.tolist()
     else_rows, another_rows = elsewhere.tolist(), another.tolist()
-    reach_along = max(1, int(round(_PIP_ALONG * max(dims))))
+    reach_along = max(1, round(_PIP_ALONG * max(dims)))
 
     def closed(r: int, side: int, last: int, k: int) -> int:
         # a walk that left this die's material after step `last` and meets it again within `hole` steps, before
@@ -2236,12 +2146,12 @@ def _side_bands(
                 if els[k] and mat[k]:
                     other = True
                 if mat[k]:
-                    if ano[k] and k - last > 1:
+                    if ano[k] and k - last > 1:  # type: ignore[operator]
                         other = True
                         break  # another die's material across a gap: its bevel or side face, not this die's
                     last = k
-                elif k - last > gap and k > closes:
-                    closes = closed(r, side, last, k)  # the spot is stepped through up to there
+                elif k - last > gap and k > closes:  # type: ignore[operator]
+                    closes = closed(r, side, last, k)  # type: ignore[arg-type]  # the spot is stepped through up to there
                     if closes < 0:
                         break
             seams += met

@@ -1,4 +1,4 @@
-"""`studio recognize dice` (recognition.dice.cli.recognize_main): JSON lines, exit codes, the accuracy mode."""
+"""`studio recognize dice` (app.dice_cli.recognize_main): JSON lines, exit codes, the accuracy mode."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 from dicevision_helpers import GOLDEN, golden_labels
 
-from recognition.dice.cli import recognize_main
+from app.dice_cli import recognize_main
 from simulators.dice import write_dataset
 
 
@@ -88,24 +88,24 @@ def test_accuracy_over_a_labelled_folder(capsys, tmp_path) -> None:
 
 
 def test_truth_from_file_names() -> None:
-    from recognition.dice.cli import truth_from_name
+    from studio.dice_camera import truth_in_name
 
-    assert truth_from_name("throw7_1-3-6.jpg") == {
+    assert truth_in_name("throw7_1-3-6.jpg") == {
         "faces": [1, 3, 6],
         "dice": [{"face": 1}, {"face": 3}, {"face": 6}],
         "faults": [],
         "expected": 3,
     }
-    assert truth_from_name("6-2.png")["faces"] == [2, 6]
-    duel = truth_from_name("duel_red5-blue2.png")
+    assert truth_in_name("6-2.png")["faces"] == [2, 6]
+    duel = truth_in_name("duel_red5-blue2.png")
     assert duel["dice"] == [{"face": 5, "color": "red"}, {"face": 2, "color": "blue"}] and duel["faces"] == [
         2,
         5,
     ]
-    assert truth_from_name("tray_cocked.jpg") == {"faces": None, "dice": [], "faults": ["cocked"]}
-    assert truth_from_name("x_fault.jpg")["faces"] is None
+    assert truth_in_name("tray_cocked.jpg") == {"faces": None, "dice": [], "faults": ["cocked"]}
+    assert truth_in_name("x_fault.jpg")["faces"] is None
     for name in ("dice-00001.jpg", "throw_7-3.jpg", "photo.jpg", "x_0-3.jpg"):
-        assert truth_from_name(name) is None, name
+        assert truth_in_name(name) is None, name
 
 
 def test_accuracy_with_truth_in_the_file_names(capsys, tmp_path) -> None:
@@ -132,3 +132,52 @@ def test_accuracy_with_truth_in_the_file_names(capsys, tmp_path) -> None:
     # the mislabelled picture is read as it is, which its name calls wrong: exit status 1
     assert rep["wrong_ok"] == 1 and rep["correct"] == 3 and code == 1
     assert [m["name"] for m in rep["misses"]] == [f"bad_{'-'.join(map(str, wrong))}.png"]
+
+
+def test_the_rule_reader_is_the_default_and_reader_chooses_the_learned_one(capsys, tmp_path) -> None:
+    folder = tmp_path / "set"
+    write_dataset(folder, 3, colours=("white", "white", "white"), seed=5, width=640, height=360, hard=False)
+    code, reports, _ = run(capsys, "--accuracy", str(folder))
+    assert code == 0 and reports[0]["reader"] == "rules"
+    code, reports, _ = run(capsys, "--accuracy", str(folder), "--reader", "learned")
+    assert code == 0 and reports[0]["reader"] == "learned" and reports[0]["wrong_ok"] == 0
+    # a calibration asking for the learned reader is read with it unless --reader says otherwise
+    cal = json.loads((folder / "calibration.json").read_text())
+    (folder / "calibration.json").write_text(json.dumps({**cal, "reader": "learned"}))
+    assert run(capsys, "--accuracy", str(folder))[1][0]["reader"] == "learned"
+    assert run(capsys, "--accuracy", str(folder), "--reader", "rules")[1][0]["reader"] == "rules"
+    assert run(capsys, "--accuracy", str(folder), "--reader", "neural")[0] == 2
+
+
+def test_the_learned_reader_reads_touching_dice_with_a_calibration(capsys) -> None:
+    labels = golden_labels()
+    code, lines, _ = run(
+        capsys,
+        str(GOLDEN / "duel-touching.jpg"),
+        "--colors",
+        "red,blue",
+        "--calibration",
+        str(GOLDEN / "calibration.json"),
+        "--reader",
+        "learned",
+    )
+    assert code == 0 and lines[0]["status"] == "ok"
+    assert sorted((d["color"], d["face"]) for d in lines[0]["dice"]) == sorted(
+        (d["color"], d["face"]) for d in labels["duel-touching.jpg"]["dice"]
+    )
+
+
+def test_accuracy_over_a_photo_set_with_labels_json_in_nested_folders(capsys) -> None:
+    from pathlib import Path
+
+    photos = Path(__file__).resolve().parents[1] / "fixtures" / "dice-photos"
+    labels = json.loads((photos / "labels.json").read_text())
+    code, reports, _ = run(capsys, "--accuracy", str(photos), "--reader", "learned")
+    rep = reports[0]
+    assert code == 0 and rep["frames"] == len(labels) == rep["readable"]
+    assert rep["wrong_ok"] == 0 and rep["correct"] + rep["uncertain"] == len(labels)
+    assert rep["correct"] >= 1
+    assert {m["name"].split("/")[0] for m in rep["misses"]} <= {"wood-white", "tray-colour"}
+    # the rule reader, fitted to our renders, reads the same folder and certifies nothing wrong
+    code, reports, _ = run(capsys, "--accuracy", str(photos))
+    assert code == 0 and reports[0]["frames"] == len(labels) and reports[0]["wrong_ok"] == 0

@@ -1,7 +1,8 @@
 """``studio recognize dice``: read dice in image files, or measure the recognizer on a labelled folder.
 
     studio recognize dice IMAGE... [--count N] [--colors red,blue] [--calibration FILE] [--annotate DIR]
-    studio recognize dice --accuracy FOLDER... [--count N] [--calibration FILE]
+                                   [--reader rules|learned]
+    studio recognize dice --accuracy FOLDER... [--count N] [--calibration FILE] [--reader rules|learned]
 
 Without --accuracy, one JSON line per image on standard output::
 
@@ -12,36 +13,37 @@ Without --accuracy, one JSON line per image on standard output::
 read with high confidence, none cocked, outside the tray or stacked); "uncertain" otherwise,
 with the reasons in ``issues``; "error" when the file cannot be read (then ``error``). Without
 --calibration the whole frame is searched for dice of the default colours and the die size is
-estimated from the picture. The exit status is 0 when every file could be read, 1 otherwise,
+estimated from the picture. ``--reader`` chooses the reader (default: the calibration's ``reader``,
+"rules" without one; see docs/dice-vision.md). The exit status is 0 when every file could be read, 1 otherwise,
 2 for a usage error.
 
-With --accuracy, each FOLDER holds pictures (.jpg, .jpeg, .png) with their truth beside them
-(NAME.json: {"faces": [...] or null for a fault, "dice": [{"face", "color"}...], "expected": N},
+With --accuracy, each FOLDER holds pictures with a ``labels.json`` (``{file: [faces, sorted]}``, files
+in nested folders allowed: the photo set's format), or pictures (.jpg, .jpeg, .png) with their truth
+beside them (NAME.json: {"faces": [...] or null for a fault, "dice": [{"face", "color"}...], "expected": N},
 or the file name itself: `throw7_1-3-6.jpg`, `duel_red5-blue2.png`, `x_fault.jpg`;
 as ``python -m simulators.dice --write-dataset`` writes them) and optionally a calibration.json
-(used when --calibration is not given). One JSON report per folder; exit status 0 when no picture
-was read wrong while saying ok, 1 otherwise.
+(used when --calibration is not given). One JSON report per folder (:func:`studio.dice_camera.folder_accuracy`,
+the one the console's accuracy run gives); exit status 0 when no picture was read wrong while saying ok,
+1 otherwise.
 
-This is the only module of recognition.dice that reads files.
+It sits in the composition root: recognition.dice itself reads no files.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from .calibration import Calibration, accuracy, load_calibration
-from .vision import read_dice
-
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+from recognition.dice.calibration import Calibration, ReaderName, load_calibration
+from recognition.dice.vision import read_dice
+from studio.dice_camera import folder_accuracy
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--accuracy",
         action="store_true",
         help="the arguments are labelled folders: report how the recognizer does on them",
+    )
+    p.add_argument(
+        "--reader",
+        choices=("rules", "learned"),
+        help="the dice reader (default: the calibration's, else rules)",
     )
     return p
 
@@ -86,14 +93,14 @@ def recognize_main(argv: Sequence[str] | None = None) -> int:
             print(f"studio recognize dice: {args.calibration}: {exc}", file=sys.stderr)
             return 2
     if args.accuracy:
-        return _accuracy(args.images, calibration, expected)
+        return _accuracy(args.images, calibration, expected, args.reader)
     out = sys.stdout
     failed = False
     annotate_dir = Path(args.annotate) if args.annotate else None
     if annotate_dir is not None:
         annotate_dir.mkdir(parents=True, exist_ok=True)
     for name in args.images:
-        line = recognize_file(name, calibration, expected, colors, annotate_dir)
+        line = recognize_file(name, calibration, expected, colors, annotate_dir, reader=args.reader)
         failed = failed or line["status"] == "error"
         out.write(json.dumps(line) + "\n")
         out.flush()
@@ -106,18 +113,20 @@ def recognize_file(
     expected: int | None,
     colors: Sequence[str] | None = None,
     annotate_dir: Path | None = None,
+    *,
+    reader: ReaderName | None = None,
 ) -> dict[str, Any]:
     image = _load(name)
     if image is None:
         return {"file": name, "status": "error", "error": "not a picture OpenCV can read (or no such file)"}
     try:
-        reading = read_dice(image, calibration, expected=expected, colors=colors)
+        reading = read_dice(image, calibration, expected=expected, colors=colors, reader=reader)
     except ValueError as exc:
         return {"file": name, "status": "error", "error": str(exc)}
     line = {"file": name, **reading.as_json()}
     line["issues"] = [i["message"] for i in line["issues"]]
     if annotate_dir is not None:
-        from .annotate import annotate
+        from recognition.dice.annotate import annotate
 
         cv2.imwrite(str(annotate_dir / (Path(name).stem + ".annotated.jpg")), annotate(image, reading, name))
     return line
@@ -133,92 +142,20 @@ def _load(name: str) -> np.ndarray | None:
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-_FAULT_WORDS = ("fault", "cocked", "outside", "missing", "stacked")
-_NAME_TRUTH = re.compile(r"(?:^|_)((?:[a-z]*[1-6])(?:-[a-z]*[1-6])*|" + "|".join(_FAULT_WORDS) + r")$")
-_DIE_TOKEN = re.compile(r"^([a-z]*)([1-6])$")
-
-
-def truth_from_name(name: str) -> dict[str, Any] | None:
-    """The truth a picture's file name gives, or None: the stem ends with ``_`` and the dice, each an optional
-    colour and its face, joined by ``-`` (``throw7_1-3-6.jpg``, ``duel_red5-blue2.png``, or the whole stem
-    ``4-4-5.jpg``); a stem ending in ``_fault`` (or ``_cocked``, ``_outside``, ``_missing``, ``_stacked``) is a
-    picture that must be refused."""
-    stem = Path(name).stem.lower()
-    m = _NAME_TRUTH.search(stem)
-    if m is None:
-        return None
-    body = m.group(1)
-    if body in _FAULT_WORDS:
-        return {"faces": None, "dice": [], "faults": [body]}
-    dice = []
-    for token in body.split("-"):
-        t = _DIE_TOKEN.match(token)
-        if t is None:  # pragma: no cover - the pattern above allows only these
-            return None
-        dice.append({"face": int(t.group(2)), **({"color": t.group(1)} if t.group(1) else {})})
-    return {"faces": sorted(d["face"] for d in dice), "dice": dice, "faults": [], "expected": len(dice)}
-
-
-def labelled_pictures(
-    folder: Path, *, limit: int | None = None
-) -> Iterator[tuple[str, np.ndarray, dict[str, Any]]]:
-    """(name, picture, truth) for every picture of `folder` with a truth: NAME.json beside it, else the file
-    name (:func:`truth_from_name`); pictures without either are skipped. At most `limit` pictures."""
-    count = 0
-    for path in sorted(folder.iterdir()):
-        if path.suffix.lower() not in IMAGE_SUFFIXES:
-            continue
-        label = path.with_suffix(".json")
-        if label.exists():
-            truth = json.loads(label.read_text(encoding="utf-8"))
-        else:
-            truth = truth_from_name(path.name)
-            if truth is None:
-                continue
-        if limit is not None and count >= limit:
-            return
-        image = _load(str(path))
-        if image is None:
-            continue
-        count += 1
-        yield path.name, image, truth
-
-
-def folder_accuracy(
-    folder: Path,
-    calibration: Calibration | None = None,
-    expected: int | None = None,
-    *,
-    limit: int | None = None,
-) -> dict[str, Any]:
-    """The accuracy report of one labelled folder as JSON (what ``--accuracy`` prints and the console's
-    dice API returns): the counts, the calibration used (the one given, else the folder's calibration.json,
-    else none: the whole frame searched) and the first 20 misses. Raises ValueError for a folder that
-    cannot be used."""
-    if not folder.is_dir():
-        raise ValueError(f"{folder} is not a folder")
-    cal = calibration
-    source = "given" if cal is not None else None
-    if cal is None and (folder / "calibration.json").exists():
-        cal = load_calibration((folder / "calibration.json").read_text(encoding="utf-8"))
-        source = "calibration.json"
-    report = accuracy(labelled_pictures(folder, limit=limit), cal, expected)
-    return {
-        "folder": str(folder),
-        **report.summary(),
-        "calibration_source": source,
-        "misses": [m.model_dump() for m in report.misses[:20]],
-    }
-
-
-def _accuracy(folders: Sequence[str], calibration: Calibration | None, expected: int | None) -> int:
+def _accuracy(
+    folders: Sequence[str], calibration: Calibration | None, expected: int | None, reader: ReaderName | None
+) -> int:
     worst = 0
     for name in folders:
         folder = Path(name)
         if not folder.is_dir():
             print(f"studio recognize dice: {name} is not a folder", file=sys.stderr)
             return 2
-        body = folder_accuracy(folder, calibration, expected)
+        try:
+            body = folder_accuracy(folder, calibration, expected, reader=reader)
+        except ValueError as exc:  # a calibration.json in the folder that is not valid
+            print(f"studio recognize dice: {name}: {exc}", file=sys.stderr)
+            return 2
         body["folder"] = name
         print(json.dumps(body))
         if body["wrong_ok"]:

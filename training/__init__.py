@@ -1,0 +1,1 @@
+"""Training scripts (need the optional ``train`` extra; never imported by the studio)."""
