@@ -54,6 +54,7 @@ from studio import dice_camera as cameras
 from studio.dice_calibration import MAX_PICTURE_BYTES, DiceCalibrationDesk
 from studio.dice_camera import DiceCameraError
 
+from .console import Console
 from .router import COOKIE, CSRF_HEADER, PREFIX, _same_origin
 
 API = f"{PREFIX}/api/dice"
@@ -96,15 +97,15 @@ def _error(status: int, message: str) -> HTTPException:
 
 def _console_of(console: Any) -> Any:
     """The console's shared state, from console_router(...) (it carries it as .console) or itself."""
-    return getattr(console, "console", console)
+    return console if isinstance(console, Console) else console.console
 
 
 def page_data(table: Any, slot: Any, hub: Any = None) -> dict[str, Any] | None:
     """The dice camera page's data for the console's device page (dealer_ui.calibration's family hook):
     the calibration the table reads this camera with and the table's evidence pictures. Cheap (no picture
     is read): the live picture comes from the routes below."""
-    judge = getattr(table, "judge", None)
-    if judge is None or not callable(getattr(judge, "calibration_for", None)):
+    judge = table.judge
+    if not isinstance(judge, cameras.DiceCameraJudge):
         return None
     base = f"{API}/{table.table_id}/{slot.role}"
     return {

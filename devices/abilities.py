@@ -46,6 +46,15 @@ class KeepsFrames(ABC):
         """The latest frame as JPEG bytes, None before the first frame."""
 
 
+class KeepsLatestImage(ABC):
+    """A camera driver that keeps its latest decoded picture for the studio to read again (the dice camera:
+    the technician's live reading and calibration pictures)."""
+
+    @abstractmethod
+    def latest(self) -> tuple[int, Any] | None:
+        """(frame number, BGR picture) of the latest frame, None before the first."""
+
+
 class LocatesWheel(ABC):
     """A camera that finds a roulette wheel in its picture by a calibration (the overhead camera): the
     technician's page shows the calibration and what the camera saw in its latest frame."""

@@ -23,6 +23,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import cv2
 import numpy as np
 
+from devices.abilities import KeepsLatestImage
 from recognition.dice.annotate import annotate, encode_jpeg
 from recognition.dice.calibration import Calibration, ReaderName, accuracy, load_calibration
 from recognition.dice.vision import read_dice
@@ -44,7 +45,16 @@ class DiceCameraError(Exception):
 class DiceCameraJudge(Protocol):
     """A judge that reads dice from cameras (recognition.dice.judge.DiceJudge)."""
 
+    #: how many dice a throw has, and their colours when the game tells them apart
+    dice: int
+    colors: tuple[str, ...] | None
+
     def calibration_for(self, device_id: str) -> Calibration | None: ...
+
+    def evidence(self, evidence_id: str) -> Any: ...
+
+    @property
+    def evidence_ids(self) -> list[str]: ...
 
 
 @runtime_checkable
@@ -76,7 +86,7 @@ def camera_of(studio: Any, table_id: str, role: str) -> tuple[Any, Any]:
 
 
 def dice_judge(table: Any) -> DiceCameraJudge:
-    judge = getattr(table, "judge", None)
+    judge = table.judge
     if not isinstance(judge, DiceCameraJudge):
         raise DiceCameraError("conflict", f"Table {table.table_id} does not read dice with a camera.")
     return judge
@@ -85,27 +95,26 @@ def dice_judge(table: Any) -> DiceCameraJudge:
 def latest_frame(slot: Any) -> tuple[int, np.ndarray]:
     """The camera's latest frame (its number and picture)."""
     driver = slot.driver
-    latest = getattr(driver, "latest", None) if driver is not None else None
-    found = latest() if callable(latest) else None
+    found = driver.latest() if isinstance(driver, KeepsLatestImage) else None
     if found is None:
         raise DiceCameraError("conflict", f"{slot.device_id} has not sent a picture yet.")
     return found
 
 
-def calibration_view(judge: Any, device_id: str) -> dict[str, Any]:
+def calibration_view(judge: DiceCameraJudge, device_id: str) -> dict[str, Any]:
     cal = judge.calibration_for(device_id)
     return {
-        "dice": getattr(judge, "dice", None),
-        "colors": list(judge.colors) if getattr(judge, "colors", None) else None,
+        "dice": judge.dice,
+        "colors": list(judge.colors) if judge.colors else None,
         "calibration": cal.model_dump(mode="json") if cal is not None else None,
         "version": cal.version if cal is not None else None,
         "digest": cal.digest() if cal is not None else None,
     }
 
 
-def evidence_items(judge: Any) -> list[dict[str, Any]]:
+def evidence_items(judge: DiceCameraJudge) -> list[dict[str, Any]]:
     out = []
-    for evidence_id in list(getattr(judge, "evidence_ids", None) or []):
+    for evidence_id in judge.evidence_ids:
         ev = judge.evidence(evidence_id)
         if ev is not None:
             out.append(
@@ -137,12 +146,12 @@ def evidence_picture(judge: Any, evidence_id: str, fmt: str) -> tuple[bytes, str
 # --- reading the live picture -------------------------------------------------------------------------
 
 
-def _reading(judge: Any, slot: Any, image: np.ndarray) -> Any:
+def _reading(judge: DiceCameraJudge, slot: Any, image: np.ndarray) -> Any:
     return read_dice(
         image,
         judge.calibration_for(slot.device_id),
-        getattr(judge, "dice", None),
-        getattr(judge, "colors", None),
+        judge.dice,
+        judge.colors,
     )
 
 

@@ -51,6 +51,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from ..abilities import KeepsLatestImage
 from ..base import DeviceNotConnected, EventSink
 from ..events import DeviceConnected, DeviceDisconnected, utcnow
 from ..threaded import ThreadedDriver
@@ -84,7 +85,7 @@ def motion_fraction(previous: np.ndarray | None, current: np.ndarray, delta: int
     return float(np.count_nonzero(diff > delta)) / diff.size
 
 
-class CameraDriver(ThreadedDriver):
+class CameraDriver(ThreadedDriver, KeepsLatestImage):
     """A camera over a dice tray (see the module documentation for the URL forms and the events)."""
 
     kind = "dice-camera"

@@ -35,7 +35,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -196,13 +196,19 @@ def _hold_code(reading: Reading) -> str:
     return "dice_unreadable"
 
 
+class DiceRules(Protocol):
+    """What the judge asks of a dice game: the result of a throw (faces, or faces by colour)."""
+
+    def make_result(self, dice: Any) -> dict[str, Any]: ...
+
+
 class DiceJudge(BaseJudge):
     """Turns dice camera frames (and the table's round signals) into round decisions; see the module text."""
 
     def __init__(
         self,
         *,
-        game: Any = None,
+        game: DiceRules | None = None,
         dice: int = 3,
         colors: Sequence[str] | None = None,
         cameras: int = 1,
@@ -511,14 +517,13 @@ class DiceJudge(BaseJudge):
         out.append(ResultReady(result=result, source=source))
 
     def _result(self, reading: Reading) -> dict[str, Any]:
-        make = getattr(self.game, "make_result", None)
         if self.colors is not None:
             by = reading.by_color()
-            if callable(make):
-                return make(by)
+            if self.game is not None:
+                return self.game.make_result(by)
             return {c: (v[0] if len(v) == 1 else v) for c, v in by.items()}
-        if callable(make):
-            return make(reading.faces)
+        if self.game is not None:
+            return self.game.make_result(reading.faces)
         return {"dice": reading.faces}
 
     def _hold_reading(self, cam: _Camera, out: list[Decision]) -> None:

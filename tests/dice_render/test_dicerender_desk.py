@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from devices.abilities import KeepsLatestImage
 from recognition.dice.calibration import Calibration
 from simulators import dice as sim
 from studio.dice_calibration import JOURNAL_KIND, DiceCalibrationDesk
@@ -33,9 +34,16 @@ class Journal:
 class Judge:
     """A dice judge reading every camera with one calibration; `live` says whether it takes a new one."""
 
+    dice = 2
+    colors = None
+    evidence_ids: list[str] = []
+
     def __init__(self, calibration: Calibration | None) -> None:
         self.cal = calibration
         self.given: list[tuple[str, Calibration]] = []
+
+    def evidence(self, evidence_id: str) -> None:
+        return None
 
     def calibration_for(self, device_id: str) -> Calibration | None:
         return self.cal
@@ -63,8 +71,18 @@ def _png(img: np.ndarray) -> bytes:
     return cv2.imencode(".png", img)[1].tobytes()
 
 
+class Camera(KeepsLatestImage):
+    """A dice camera's latest picture, as the driver keeps it."""
+
+    def __init__(self, frame: np.ndarray | None) -> None:
+        self.frame = frame
+
+    def latest(self) -> tuple[int, np.ndarray] | None:
+        return (41, self.frame) if self.frame is not None else None
+
+
 def _studio(tmp_path, judge: Judge, frame: np.ndarray | None = None):
-    driver = SimpleNamespace(latest=lambda: (41, frame) if frame is not None else None)
+    driver = Camera(frame)
     slot = SimpleNamespace(role="camera-1", kind="dice-camera", device_id="t1/camera-1", driver=driver)
     wheel = SimpleNamespace(role="wheel", kind="cammegh-ss2", device_id="t1/wheel", driver=None)
     table = SimpleNamespace(table_id="t1", devices={"a": slot, "b": wheel}, judge=judge)
