@@ -109,7 +109,7 @@ def _figures(driver: CammeghSS2Driver, data: bytes, seconds: float) -> dict[str,
         "s": seconds,
         "MB/s": len(data) / seconds / 1e6,
         "lines/s": data.count(b"\n") / seconds,
-        "bytes/read": c["bytes_in"] / max(1, c["reads"]),
+        "bytes/read": c["bytes_in"] / c["reads"] if c.get("reads") else float("nan"),
     }
 
 
