@@ -10,9 +10,12 @@
   echo in a header, an idle timeout and an absolute lifetime. The console keeps
   them in ``console-sessions.sqlite`` in the data folder (mode 0600; only a hash
   of each token), so a restart of the studio signs nobody out.
-* :class:`Throttle` slows repeated failures down, per user name and per client
-  address: after a few free attempts every further failure doubles the wait
-  (capped); an attempt during the wait is refused without checking the secret.
+* :class:`Throttle` slows repeated failures down: after a few free attempts every
+  further failure doubles the wait (capped); an attempt during the wait is refused
+  without checking the secret. :class:`SignInSlowDown` says whose failures count for
+  a sign-in: the account at that address, the address, and the account as a whole
+  except at its usual stations (where it last signed in), so that failures from
+  anywhere else never lock a dealer out of their own console.
 
 Nothing here does network I/O; hashing is slow on purpose, so callers on the
 event loop run :meth:`UserStore.verify` in a worker thread.
@@ -34,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from studio.throttle import Throttle  # noqa: F401  (this module's API: the console's slow-down)
+from studio.throttle import Throttle
 
 USERS_FILE = "users.json"
 DEMO_USERS_FILE = "demo-users.json"
@@ -448,3 +451,39 @@ class SessionStore:
         for h in gone:
             del self._sessions[h]
         self._delete(gone)
+
+
+class SignInSlowDown:
+    """Which failures slow a sign-in down: per account and address, never locking out the usual station.
+
+    Keys (:class:`Throttle`): ``user:NAME@ADDR`` (that account from that address: three free attempts),
+    ``ip:ADDR`` (that address guessing any account: ten) and ``user:NAME`` (the account from anywhere), which is
+    neither counted nor waited on at the account's usual stations: the last `keep` addresses it signed in from
+    (kept in memory: after a restart every station is new until its first sign-in).
+    """
+
+    def __init__(self, throttle: Throttle, keep: int = 3) -> None:
+        self.throttle = throttle
+        self.keep = keep
+        self._usual: dict[str, list[str]] = {}
+
+    def usual(self, name: str, ip: str) -> bool:
+        return ip in self._usual.get(name, ())
+
+    def keys(self, name: str, ip: str) -> tuple[str, ...]:
+        keys = (f"user:{name}@{ip}", f"ip:{ip}")
+        return keys if self.usual(name, ip) else (*keys, f"user:{name}")
+
+    def wait(self, name: str, ip: str) -> float:
+        """Seconds before this account may try again from this address (0: now)."""
+        return self.throttle.wait(*self.keys(name, ip))
+
+    def failed(self, name: str, ip: str) -> None:
+        self.throttle.failed(*self.keys(name, ip))
+
+    def succeeded(self, name: str, ip: str) -> None:
+        self.throttle.succeeded(f"user:{name}@{ip}")
+        stations = [a for a in self._usual.get(name, []) if a != ip]
+        self._usual[name] = [ip, *stations][: self.keep]
+        if len(self._usual) > self.throttle.max_keys:  # many accounts: forget the oldest one's stations
+            self._usual.pop(next(iter(self._usual)))

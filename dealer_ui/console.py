@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse
 
 from studio.action_journal import ActionJournal, JournalUnavailable
 
-from .auth import SESSIONS_FILE, Session, SessionStore, Throttle, User, UserStore
+from .auth import SESSIONS_FILE, Session, SessionStore, SignInSlowDown, Throttle, User, UserStore
 from .live import ConsoleHub
 
 STATIC = Path(__file__).parent / "static"
@@ -68,6 +68,7 @@ class Console:
         if self.sessions.user_check is None:
             self.sessions.user_check = self.user_still_valid
         self.throttle = throttle or Throttle()
+        self.slow_down = SignInSlowDown(self.throttle)
         self.hub = ConsoleHub(studio)
         self.actions = ActionJournal(studio.journal)
         self.closing = False
@@ -162,8 +163,7 @@ class Console:
         A signing-in person gets 401; a supervisor's approval that fails gets 403, since the person at the
         screen stays signed in."""
         name = (username or "").strip().lower()
-        keys = (f"user:{name}", f"ip:{ip}")
-        wait = self.throttle.wait(*keys)
+        wait = self.slow_down.wait(name, ip)
         if wait > 0:
             self.journal(
                 "console_sign_in_failed",
@@ -185,11 +185,11 @@ class Console:
             )
         user = await asyncio.to_thread(self.users.verify, name, secret)
         if user is None:
-            self.throttle.failed(*keys)
+            self.slow_down.failed(name, ip)
             self.journal(
                 "console_sign_in_failed",
                 {"username": name, "ip": ip, "purpose": purpose, "reason": "wrong_credentials"},
             )
             raise HTTPException(status, {"error": "Wrong user name or PIN."})
-        self.throttle.succeeded(keys[0])
+        self.slow_down.succeeded(name, ip)
         return user

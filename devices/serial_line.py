@@ -15,6 +15,13 @@ emits :class:`DeviceDisconnected` and reopens it with exponential backoff
 until :meth:`stop`. Exceptions raised by ``handle_line`` or by ``on_event`` are
 counted and logged; they never end the thread.
 
+Reads take what has come, up to 64 KiB, on every transport (pyserial's socket handler says at most one byte is
+waiting, so after the first byte a ``socket://`` port is drained without waiting). A device path is opened
+exclusively (``flock``): a second studio on the same wheel is refused with "port in use" and its table pauses.
+A device that sends bytes but no line its driver understands (only unknown lines, over-long lines, no
+newline) for ``garbage_timeout`` seconds (10) is reported like a lost one, ``DeviceDisconnected`` with the
+reason "device sends garbage: ...", so its table holds; the first valid line brings ``DeviceConnected``.
+
 A plain device path (a tty or pty; not ``socket://``, ``loop://`` or ``spy://``)
 is read by one thread shared by all such drivers, ``serial-reader``: it waits
 on every open port at once, and for each port that has bytes it frames, parses
@@ -60,6 +67,18 @@ log = logging.getLogger(__name__)
 #: the pyserial URL handlers a serial device's URL may name (anything else is a device path)
 _URL_SCHEMES = ("socket", "rfc2217", "loop", "spy", "hwgrep", "alt")
 
+#: the most one read takes from a port (a pty's reads, a socket's drain)
+_CHUNK = 65536
+
+#: the words a port another program holds opens with (a second studio on the same wheel)
+PORT_IN_USE = "port in use"
+
+
+def _is_device_path(url: str) -> bool:
+    """A tty or pty path (not one of pyserial's URL handlers): opened exclusively."""
+    scheme, sep, _ = url.partition("://")
+    return not (sep and scheme.lower() in _URL_SCHEMES)
+
 
 class SerialLineDriver(ThreadedDriver):
     """Base class: subclasses set ``kind``/``baudrate`` and implement :meth:`handle_line`."""
@@ -102,6 +121,7 @@ class SerialLineDriver(ThreadedDriver):
         max_line: int = DEFAULT_MAX_LINE,
         partial_line_timeout: float | None = 2.0,
         silence_timeout: float | None = None,
+        garbage_timeout: float | None = 10.0,
         stop_timeout: float = 5.0,
         **options: Any,
     ) -> None:
@@ -120,6 +140,14 @@ class SerialLineDriver(ThreadedDriver):
         #: (a wheel losing mains power leaves its serial line open but silent); None: never
         self.silence_timeout = silence_timeout
         self.silent = False
+        if garbage_timeout is not None and garbage_timeout <= 0:
+            raise ValueError("garbage_timeout must be positive (or None: never)")
+        #: a device that sends bytes but no valid line for this long is reported (wrong baud rate, wrong
+        #: port, a broken device); None: never
+        self.garbage_timeout = garbage_timeout
+        self.garbage = False
+        #: when the bytes began that have not made a valid line yet (None: the last line was valid)
+        self._junk_since: float | None = None
         self.stop_timeout = stop_timeout
 
         # _state (ThreadedDriver) guards the counters and the last line for health()
@@ -127,6 +155,7 @@ class SerialLineDriver(ThreadedDriver):
             dict.fromkeys(
                 (
                     "bytes_in",
+                    "reads",
                     "lines",
                     "unknown_lines",
                     "commands_sent",
@@ -138,6 +167,7 @@ class SerialLineDriver(ThreadedDriver):
                     "callback_errors",
                     "partial_lines_dropped",
                     "silences",
+                    "garbage_spells",
                 ),
                 0,
             )
@@ -225,6 +255,7 @@ class SerialLineDriver(ThreadedDriver):
         counters["overlong_lines"] = self._framer.overlong_lines
         info["running"] = self.running
         info["silent"] = self.silent
+        info["garbage"] = self.garbage
         info["counters"] = counters
         info["device"] = self.device_info()
         return info
@@ -242,10 +273,17 @@ class SerialLineDriver(ThreadedDriver):
                     baudrate=self.baudrate,
                     timeout=self.read_timeout,
                     write_timeout=self.write_timeout,
+                    # two studios reading one wheel would both certify its results: the second is refused
+                    **({"exclusive": True} if _is_device_path(self.url) else {}),
                 )
             except Exception as exc:  # noqa: BLE001 - SerialException, OSError, ValueError (bad URL), ...: retry
                 self._count("open_failures")
                 reason = f"cannot open {self.url}: {exc}"
+                if "exclusively lock" in str(exc):
+                    reason = (
+                        f"cannot open {self.url}: {PORT_IN_USE}: another program (a second studio?) "
+                        f"has it open ({exc})"
+                    )
                 self._set_error(reason)
                 if not down_reported:
                     log.warning("%s: %s", self.thread_name, reason)
@@ -259,6 +297,7 @@ class SerialLineDriver(ThreadedDriver):
             got_data = False
             try:
                 self._framer.discard_partial()  # never join bytes from two connections
+                self.garbage, self._junk_since = False, None
                 with self._port_lock:
                     self._port = port
                 self._count("connects")
@@ -314,9 +353,19 @@ class SerialLineDriver(ThreadedDriver):
         got_data = False
         last_rx = time.monotonic()
         self.silent = False
+        from serial.urlhandler.protocol_socket import Serial as SocketSerial
+
+        # pyserial's socket:// says at most one byte is waiting: read what has come at once after the first
+        drain = isinstance(port, SocketSerial)
         while not stop.is_set():
             try:
-                data = port.read(port.in_waiting or 1)
+                data = port.read(max(1, port.in_waiting))  # waits up to read_timeout for the first byte
+                if data and drain:
+                    port.timeout = 0  # (the socket handler's reconfigure does nothing)
+                    try:
+                        data += port.read(_CHUNK)
+                    finally:
+                        port.timeout = self.read_timeout
             except Exception as exc:  # noqa: BLE001 - SerialException, OSError (EIO: the port vanished), ...
                 return f"read failed: {exc}", got_data
             now = time.monotonic()
@@ -371,7 +420,7 @@ class SerialLineDriver(ThreadedDriver):
     def _read_ready(self, link: _Link) -> None:
         """On the shared reader: the port has bytes (or an error)."""
         try:
-            data = os.read(link.fd, 4096)
+            data = os.read(link.fd, _CHUNK)
         except BlockingIOError:
             return
         except OSError as exc:  # EIO when a pty/USB port vanishes (the same words as pyserial's read)
@@ -388,7 +437,8 @@ class SerialLineDriver(ThreadedDriver):
         self._received(data)
 
     def _check_timers(self, link: _Link, now: float) -> None:
-        """On the shared reader, every read_timeout: the partial-line and silence timers."""
+        """On the shared reader, every read_timeout: the partial-line, silence and garbage timers."""
+        self._check_garbage(now)  # before the wait for a quiet moment: a flood has none
         if not any(self._timers_due(now - link.last_rx, link.got_data)):
             return
         if select.select([link.fd], [], [], 0)[0]:
@@ -415,6 +465,29 @@ class SerialLineDriver(ThreadedDriver):
             log.info("%s: dropped a %d-byte partial line after silence", self.thread_name, dropped)
         if silent:
             self._went_silent(quiet)
+        self._check_garbage(time.monotonic())
+
+    def _check_garbage(self, now: float) -> None:
+        """Bytes but no valid line for longer than garbage_timeout: the device is reported (as a lost one)."""
+        since = self._junk_since
+        if self.garbage or self.garbage_timeout is None or since is None or self.silent:
+            return
+        if now - since <= self.garbage_timeout:
+            return
+        self.garbage = True
+        self._count("garbage_spells")
+        reason = (
+            f"device sends garbage: no valid line for {now - since:.1f} s "
+            "(wrong port or baud rate, or a faulty device?)"
+        )
+        self._set_error(reason)
+        log.warning("%s: %s", self.thread_name, reason)
+        self._emit(DeviceDisconnected(device_id=self.device_id, reason=reason))
+
+    def _sane_again(self) -> None:
+        self.garbage = False
+        log.info("%s: the device sends valid lines again", self.thread_name)
+        self._announce_connected()  # what it meant meanwhile is unknown, as after a reconnect
 
     def _received(self, data: bytes) -> None:
         """Bytes from the port, on whichever reader read them (its own thread, the shared reader, the loop)."""
@@ -436,6 +509,7 @@ class SerialLineDriver(ThreadedDriver):
 
     def _spoke_again(self) -> None:
         self.silent = False
+        self.garbage, self._junk_since = False, None  # a fresh start: it has been quiet
         self._framer.discard_partial()
         log.info("%s: the device is talking again", self.thread_name)
         self._announce_connected()  # what happened while it was silent is unknown, as after a reconnect
@@ -449,8 +523,11 @@ class SerialLineDriver(ThreadedDriver):
         self._emit(DeviceConnected(device_id=self.device_id, port=self.url))
 
     def _feed(self, data: bytes) -> None:
+        now = time.monotonic()
         with self._state:
             self._counters["bytes_in"] += len(data)
+            self._counters["reads"] += 1  # bytes_in / reads: how well the transport is read in chunks
+        garbage_before = self._framer.garbage_bytes
         for line in self._framer.feed(data):
             with self._state:
                 self._counters["lines"] += 1
@@ -463,10 +540,22 @@ class SerialLineDriver(ThreadedDriver):
                 log.exception("%s: handle_line failed on %r", self.thread_name, line)
                 # keep the line in the journal even though we could not understand it
                 events = [DeviceUnknownMessage(device_id=self.device_id, raw=line)]
+            if all(isinstance(e, DeviceUnknownMessage) for e in events) and events:
+                if self._junk_since is None:
+                    self._junk_since = now
+            else:  # a line the driver understood (even one that changes nothing)
+                self._junk_since = None
+                if self.garbage:
+                    self._sane_again()
             for event in events:
                 if isinstance(event, DeviceUnknownMessage):
                     self._count("unknown_lines")
                 self._emit(event)
+        if self._junk_since is None and (
+            self._framer.pending or self._framer.garbage_bytes != garbage_before
+        ):
+            self._junk_since = now  # the start of a line, or an over-long one thrown away
+        self._check_garbage(now)
 
 
 class _Link:

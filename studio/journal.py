@@ -27,6 +27,7 @@ import re
 import signal
 import socket
 import sqlite3
+import stat
 import struct
 import subprocess
 import sys
@@ -66,6 +67,35 @@ from .journal_writer import (
 )
 
 log = logging.getLogger(__name__)
+
+
+def _tighten(path: Path, mode: int, what: str) -> None:
+    """Take every permission beyond `mode` away from `path`, and say so (it was readable by others)."""
+    before = stat.S_IMODE(path.stat().st_mode)
+    if before & ~mode:
+        path.chmod(before & mode)
+        log.warning(
+            "%s %s was %s, readable by others: permissions tightened to %s",
+            what,
+            path,
+            oct(before),
+            oct(before & mode),
+        )
+
+
+def keep_private(journal: Path) -> None:
+    """The data folder 0700 and the journal's files 0600: what the studio did is nobody else's to read.
+
+    A new journal file is made 0600 before SQLite opens it (its -wal and -shm files take the same mode);
+    existing ones are tightened, with a warning in the log."""
+    folder = journal.parent
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _tighten(folder, 0o700, "the data folder")
+    os.close(os.open(journal, os.O_RDWR | os.O_CREAT, 0o600))  # an empty file is a new SQLite database
+    for path in (journal, *(journal.with_name(journal.name + end) for end in ("-wal", "-shm", "-journal"))):
+        if path.exists():
+            _tighten(path, 0o600, "the journal file")
+
 
 #: the kinds stored as signed feed messages: every kind the feed's schema knows
 FEED_KINDS: tuple[str, ...] = tuple(get_args(FeedKind))
@@ -131,7 +161,7 @@ class Journal:
         if writer not in WRITERS:
             raise ValueError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
         self.path = Path(data_dir) / JOURNAL_FILE
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        keep_private(self.path)
         self.public_key_b64 = public_key_b64(signing_key.public_key())
         self.on_commit = on_commit
         self.on_failure = on_failure

@@ -40,7 +40,11 @@ from ..modbus_polling import ModbusPollingDriver, PollError, short_text
 from .events import BallReleased, MachineStatus
 from .registers import COUNTER_MODULUS, ReadBlock, RegisterMap, Snapshot, register_map_from_option
 
-__all__ = ["DRIVERS", "MachineTracker", "ModbusBallMachineDriver"]
+__all__ = ["DRIVERS", "IMPOSSIBLE_READING", "MachineTracker", "ModbusBallMachineDriver"]
+
+#: the fault code of a MachineStatus whose registers hold values no machine can have (a PLC's codes are 16-bit
+#: registers, never negative): the draw judge stops the draw on it as on any machine fault
+IMPOSSIBLE_READING = -1
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +64,12 @@ class MachineTracker:
 
     ``now`` is a monotonic number of seconds (for the heartbeat), ``at`` the wall-clock
     time stamped on the events.
+
+    A snapshot no machine can give is a fault, never an event of the draw: a state code the register map does
+    not name, or a release counter that went up by more than ``max_release_step`` balls (or by more than the
+    machine held) in one poll. It is reported as a :class:`MachineStatus` with ``fault_code``
+    :data:`IMPOSSIBLE_READING` and the reason in ``fault``; no :class:`BallReleased` comes of it, and the
+    counter's new value is the baseline of the next poll.
     """
 
     def __init__(
@@ -69,9 +79,13 @@ class MachineTracker:
         *,
         heartbeat_s: float | None = 1.0,
         command_watch_s: float = 30.0,
+        max_release_step: int = 100,
     ) -> None:
         if heartbeat_s is not None and heartbeat_s <= 0:
             raise ValueError("heartbeat_s must be positive (or None for no heartbeat)")
+        if max_release_step < 1:
+            raise ValueError("max_release_step must be at least 1")
+        self.max_release_step = max_release_step
         self.device_id = device_id
         self.map = register_map
         self.heartbeat_s = heartbeat_s
@@ -80,10 +94,13 @@ class MachineTracker:
         self._last_emit = 0.0
         self._last_command: float | None = None
         self.counter_resets = 0
+        self.impossible_readings = 0
+        self._last_key: tuple[Any, ...] | None = None
 
     def reset(self) -> None:
         """After a (re)connect: the next snapshot is a new baseline (no release is inferred across the gap)."""
         self._last = None
+        self._last_key = None
 
     def command_sent(self, now: float) -> None:
         self._last_command = now
@@ -95,7 +112,11 @@ class MachineTracker:
     def update(self, snap: Snapshot, now: float, at: datetime) -> list[DeviceEvent]:
         prev, self._last = self._last, snap
         out: list[DeviceEvent] = []
-        if prev is not None:
+        impossible = self._impossible(prev, snap)
+        if impossible is not None:
+            self.impossible_readings += 1
+            log.warning("%s: impossible reading from the PLC: %s (%s)", self.device_id, impossible, snap.raw)
+        elif prev is not None:
             step = (snap.balls_released - prev.balls_released) % COUNTER_MODULUS
             if 0 < step < COUNTER_MODULUS // 2:
                 out.append(
@@ -111,7 +132,8 @@ class MachineTracker:
                     prev.balls_released,
                     snap.balls_released,
                 )
-        changed = prev is None or _status_key(prev) != _status_key(snap)
+        key = (*_status_key(snap), impossible)
+        changed, self._last_key = key != self._last_key, key
         beat = (
             not changed
             and self.heartbeat_s is not None
@@ -120,10 +142,40 @@ class MachineTracker:
         )
         if changed or beat:
             self._last_emit = now
-            out.append(self.status_event(snap, at, repeated=not changed))
+            out.append(self.status_event(snap, at, repeated=not changed, impossible=impossible))
         return out
 
-    def status_event(self, snap: Snapshot, at: datetime, repeated: bool = False) -> MachineStatus:
+    def _impossible(self, prev: Snapshot | None, snap: Snapshot) -> str | None:
+        """Why this snapshot cannot be a machine's (None: it can)."""
+        names = self.map.state_names
+        if names and snap.state_code not in names:
+            known = ", ".join(f"{c} {n}" for c, n in sorted(names.items()))
+            return f"state code {snap.state_code} is not one the register map names ({known})"
+        if prev is None:
+            return None
+        step = (snap.balls_released - prev.balls_released) % COUNTER_MODULUS
+        if not 0 < step < COUNTER_MODULUS // 2:
+            return None
+        held = prev.balls_in_machine
+        if held is not None and step > held:
+            limit = f"the {held} in the machine"
+        elif step > self.max_release_step:
+            limit = f"{self.max_release_step} (max_release_step)"
+        else:
+            return None
+        return (
+            f"the release counter went from {prev.balls_released} to {snap.balls_released} in one poll: "
+            f"{step} balls, more than {limit}"
+        )
+
+    def status_event(
+        self, snap: Snapshot, at: datetime, repeated: bool = False, impossible: str | None = None
+    ) -> MachineStatus:
+        fault: str | None
+        if impossible is not None:
+            fault_code, fault = IMPOSSIBLE_READING, f"impossible reading from the PLC: {impossible}"
+        else:
+            fault_code, fault = snap.fault_code, self.map.fault_name(snap.fault_code)
         return MachineStatus(
             device_id=self.device_id,
             at=at,
@@ -134,8 +186,8 @@ class MachineTracker:
             ball_in_chute=snap.ball_in_chute,
             balls_released=snap.balls_released,
             balls_in_machine=snap.balls_in_machine,
-            fault_code=snap.fault_code,
-            fault=self.map.fault_name(snap.fault_code),
+            fault_code=fault_code,
+            fault=fault,
             repeated=repeated,
             raw=snap.raw,
         )
@@ -160,6 +212,7 @@ class ModbusBallMachineDriver(ModbusPollingDriver):
     * ``poll_interval``: seconds between polls (0.05);
     * ``heartbeat_s``: repeat MachineStatus this often while the machine is busy (1.0; 0 = never);
     * ``command_watch_s``: a command keeps the machine "busy" this long (30);
+    * ``max_release_step``: more balls than this released in one poll is an impossible reading (100);
     * ``failures_before_lost``: failed polls in a row that mean the link is lost (3);
     * ``reconnect_min`` / ``reconnect_max``: reconnect backoff bounds in seconds (0.1 / 5);
     * ``timeout``: seconds to wait for an answer (overrides the URL's ``timeout``).
@@ -180,13 +233,18 @@ class ModbusBallMachineDriver(ModbusPollingDriver):
         poll_interval: float = 0.05,
         heartbeat_s: float = 1.0,
         command_watch_s: float = 30.0,
+        max_release_step: int = 100,
         **options: Any,
     ) -> None:
         super().__init__(device_id, url, on_event, poll_interval=poll_interval, **options)
         self.register_map = register_map_from_option(register_map)
         self.plan: tuple[ReadBlock, ...] = self.register_map.read_plan()
         self.tracker = MachineTracker(
-            device_id, self.register_map, heartbeat_s=heartbeat_s or None, command_watch_s=command_watch_s
+            device_id,
+            self.register_map,
+            heartbeat_s=heartbeat_s or None,
+            command_watch_s=command_watch_s,
+            max_release_step=max_release_step,
         )
         self._last_snapshot: Snapshot | None = None
 
@@ -219,7 +277,10 @@ class ModbusBallMachineDriver(ModbusPollingDriver):
         self._wake.set()  # poll now: the change shows at once
 
     def _tracker_counters(self) -> dict[str, int]:
-        return {"counter_resets": self.tracker.counter_resets}
+        return {
+            "counter_resets": self.tracker.counter_resets,
+            "impossible_readings": self.tracker.impossible_readings,
+        }
 
     def _device_health(self) -> dict[str, Any]:
         snap = self._last_snapshot

@@ -64,6 +64,7 @@ __all__ = [
     "Echo",
     "Fault",
     "Flags",
+    "Impossible",
     "Message",
     "Reply",
     "SS2Tracker",
@@ -290,7 +291,18 @@ class Unknown:
     reason: str
 
 
-Message = Status | WinningNumber | Fault | Bonus | Calibration | SensorReport | Reply | Echo | Unknown
+@dataclass(frozen=True, slots=True)
+class Impossible:
+    """A well-formed line with a value the protocol never sends (a spin number above 256): the
+    wheel (or the line) is faulty, and nothing it says in that line may become a game's event."""
+
+    raw: str
+    reason: str
+
+
+Message = (
+    Status | WinningNumber | Fault | Bonus | Calibration | SensorReport | Reply | Echo | Unknown | Impossible
+)
 
 
 # ---------------------------------------------------------------------------
@@ -366,11 +378,13 @@ _COMMANDS: dict[str, tuple[re.Pattern[str] | None, re.Pattern[str] | None]] = {
 _T_ECHO_ONLY = {"f"}
 
 
-def _status(text: str) -> Status | Unknown:
+def _status(text: str) -> Status | Unknown | Impossible:
     m = _STATUS.fullmatch(text)
     if m is None:
         return Unknown(raw=text, reason="malformed status line")
     state, spin, num, flags, speed, direction = m.groups()
+    if int(spin) > COUNTER_MAX:
+        return Impossible(raw=text, reason=f"spin number {spin} (the range is 1-{COUNTER_MAX}, §7.4)")
     if num == "  ":
         number = None
     else:
@@ -485,6 +499,9 @@ class SS2Tracker:
     * :class:`WheelReply` for replies and command echoes (the echo's arguments are
       the ``text``), and for ``*C``/``*Y``/``*bs``/``*bn`` lines, whose command is
       ``"C"``, ``"Y"``, ``"bs"``, ``"bn"``.
+    * :class:`WheelWarning` ``hardware_fault`` for a line with an impossible value (:class:`Impossible`: a
+      spin number above 256), once until a valid status; the status is then unknown
+      (as after a reconnect), so no result is tied to a game number the wheel did not give.
     * :class:`DeviceUnknownMessage` for anything else.
 
     A winning-number line received before any status line on the current link
@@ -509,6 +526,7 @@ class SS2Tracker:
         self._status: Status | None = None
         self._status_key: tuple[int, int, int, str] | None = None
         self._pending: WinningNumber | None = None
+        self._impossible: str | None = None  # the impossible value reported since the last valid status
         # device info, for health()
         self.firmware_version: str | None = None
         self.firmware_full: str | None = None
@@ -522,6 +540,7 @@ class SS2Tracker:
             "unknown": 0,
             "result_conflicts": 0,
             "orphan_numbers": 0,
+            "impossible_values": 0,
         }
 
     # -- inputs besides messages ---------------------------------------------
@@ -580,11 +599,32 @@ class SS2Tracker:
             return [self._reply("Y", message.raw[3:], message.raw, at)]
         if isinstance(message, SensorReport):
             return [self._reply(message.kind, str(message.value), message.raw, at)]
+        if isinstance(message, Impossible):
+            return self._on_impossible(message, at)
         self.stats["unknown"] += 1
         return [DeviceUnknownMessage(device_id=self.device_id, at=at, raw=message.raw)]
 
     # -- handlers --------------------------------------------------------------
+    def _on_impossible(self, m: Impossible, at: datetime) -> list[DeviceEvent]:
+        self.stats["impossible_values"] += 1
+        self._status = None  # what the wheel's state is, is unknown now
+        self._status_key = None
+        log.warning("%s: impossible value from the wheel: %s in %r", self.device_id, m.reason, m.raw)
+        if self._impossible == m.reason:
+            return []  # the wheel repeats its status twice a second: one fault until it makes sense again
+        self._impossible = m.reason
+        return [
+            WheelWarning(
+                device_id=self.device_id,
+                at=at,
+                code="hardware_fault",
+                description=f"impossible value from the wheel: {m.reason}",
+                raw=m.raw,
+            )
+        ]
+
     def _on_status(self, s: Status, at: datetime) -> list[DeviceEvent]:
+        self._impossible = None
         events: list[DeviceEvent] = []
         previous = self._counter
         if previous is not None and s.game_counter != previous:
