@@ -15,10 +15,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from waiting import WAIT_S
 
 from devices.base import DeviceNotConnected, Driver
 from devices.events import DeviceConnected, DeviceEvent
 from devices.registry import all_drivers
+from devices.serial_line import SerialLineDriver
 from studio.simulated import Simulator, all_simulators
 
 DRIVERS = all_drivers()
@@ -27,8 +29,6 @@ SIMULATORS = all_simulators()
 DRIVER_OPTIONS: dict[str, Callable[[Any], dict[str, Any]]] = {
     "roulette-camera": lambda sim: {"calibration": sim.calibration()},
 }
-#: generous: a loaded machine may take long to open a port; the test waits for the condition, not the time
-WAIT_S = 60.0
 
 
 def wait_for(condition: Callable[[], bool], what: str) -> None:
@@ -39,15 +39,23 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
         time.sleep(0.01)
 
 
-@pytest.fixture(params=sorted(SIMULATORS))
-def simulated(request: pytest.FixtureRequest) -> Iterator[tuple[str, Simulator, str]]:
-    kind = request.param
+def _started(kind: str) -> Iterator[tuple[str, Simulator, str]]:
     sim, url = SIMULATORS[kind](speed=10.0, seed=1)
     sim.start()
     try:
         yield kind, sim, url
     finally:
         sim.stop()
+
+
+@pytest.fixture(params=sorted(SIMULATORS))
+def simulated(request: pytest.FixtureRequest) -> Iterator[tuple[str, Simulator, str]]:
+    yield from _started(request.param)
+
+
+@pytest.fixture(params=sorted(k for k in SIMULATORS if issubclass(DRIVERS[k], SerialLineDriver)))
+def serial_simulated(request: pytest.FixtureRequest) -> Iterator[tuple[str, Simulator, str]]:
+    yield from _started(request.param)
 
 
 def test_every_driver_kind_is_registered_under_its_own_kind_and_has_a_simulator() -> None:
@@ -106,10 +114,9 @@ def test_a_driver_connects_to_its_simulator_reports_and_stops(simulated: tuple[s
     assert not driver.connected
 
 
-def test_a_serial_driver_reads_on_the_loop_when_asked(simulated: tuple[str, Simulator, str]) -> None:
-    kind, sim, url = simulated
-    if not url.startswith("/dev/"):
-        pytest.skip(f"{kind} is not a serial device: it keeps its own thread")
+def test_a_serial_driver_reads_on_the_loop_when_asked(serial_simulated: tuple[str, Simulator, str]) -> None:
+    kind, sim, url = serial_simulated
+    assert url.startswith("/dev/"), f"{kind}'s simulator serves a pty"
     events: list[DeviceEvent] = []
     loop = asyncio.new_event_loop()
     runner = threading.Thread(target=loop.run_forever, daemon=True)

@@ -17,6 +17,9 @@ from recognition.game import BaseGame, GameRules, OpeningCheck
 from recognition.games import GAMES
 
 ALL = sorted(GAMES)
+#: the games with an optional ability, so that each ability's test runs over exactly the games that have it
+DECIDING = [g for g in ALL if GAMES[g].has_decisions]
+CHECKED = [g for g in ALL if GAMES[g].opening_check is not None]
 
 
 @pytest.fixture(params=ALL)
@@ -46,9 +49,13 @@ def test_the_declared_members_have_their_declared_types(game: GameRules) -> None
     assert isinstance(game.untimed_settings, Mapping)
 
 
-def test_a_decision_game_has_seats_or_one_common_hand(game: GameRules) -> None:
-    if not game.has_decisions:
-        pytest.skip(f"{game.game_id} takes no player decisions")
+def test_there_are_games_with_each_optional_ability() -> None:
+    assert DECIDING and CHECKED
+
+
+@pytest.mark.parametrize("game_id", DECIDING)
+def test_a_decision_game_has_seats_or_one_common_hand(game_id: str) -> None:
+    game = GAMES[game_id]
     assert bool(game.seats) != game.common_hand, "seats to sit at, or one common hand"
 
 
@@ -90,9 +97,10 @@ def test_check_devices_accepts_the_games_own_device_kinds_or_says_why(game: Game
         assert str(exc)  # refused with a reason (a game needing a second device)
 
 
-def test_an_opening_check_is_fed_events_and_reports(game: GameRules) -> None:
-    if game.opening_check is None:
-        pytest.skip(f"{game.game_id} has no opening check")
+@pytest.mark.parametrize("game_id", CHECKED)
+def test_an_opening_check_is_fed_events_and_reports(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert game.opening_check is not None
     check: OpeningCheck = game.opening_check({"reader": None})
     assert isinstance(check.feed(DeviceConnected(device_id="t/reader", port="test")), bool)
     assert not check.complete  # no ball was read
