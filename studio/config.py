@@ -54,6 +54,10 @@ class StudioSection(_Strict):
     pictures_dir: Path | None = None
     #: serve Prometheus metrics at GET /metrics, without a token (docs/operations.md)
     metrics: bool = True
+    #: the largest request body (bytes) an HTTP route takes: larger ones are refused with 413 before being read
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    #: the same for the routes that take a picture (the dice calibration desk, a shoe's card image)
+    max_upload_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
 
 
 class ServerSection(_Strict):
