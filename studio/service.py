@@ -50,6 +50,7 @@ class Studio:
         self._tokens = [c.token.encode() for c in config.consumers]
         self._started = False
         self._stopped = False
+        self._wound_down = False
 
     @property
     def public_key_b64(self) -> str:
@@ -145,6 +146,35 @@ class Studio:
             if tid == table_id and (role is None or r == role):
                 return sim
         raise KeyError(f"no simulator for table {table_id}" + (f" role {role}" if role else ""))
+
+    async def wind_down(self, timeout: float = 10.0) -> None:
+        """The first step of a shutdown, on the loop, while the feed's consumers are still connected: void the
+        open rounds, make that durable and let the feed hand it to every connected consumer (each for at most
+        `timeout` seconds in all), so that a backend learns of the voids now rather than at the next start."""
+        if self._wound_down or not self._started:
+            return
+        self._wound_down = True
+        self._void_open_rounds()
+        if self.journal.failure is not None:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            await asyncio.to_thread(self.journal.flush, timeout)
+            last = await asyncio.to_thread(self.journal.last_seq)
+        except Exception as exc:  # noqa: BLE001 - the journal failing now: stop() still stops the rest
+            log.warning("studio: the journal could not be flushed at shutdown: %s", exc)
+            return
+
+        def behind() -> bool:
+            return self.hub.last_seq < last or any(c.cursor < last for c in self.hub.consumers())
+
+        while behind() and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        if behind():
+            log.warning(
+                "studio: some feed consumers did not take the feed up to seq %d before shutdown", last
+            )
 
     def stop(self) -> None:
         if self._stopped:
