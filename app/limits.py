@@ -3,6 +3,7 @@ limit, before anything parses it (a 50 MB JSON body to the login would otherwise
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -30,9 +31,15 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, f"the request body is larger than {limit} bytes")
 
 
+#: after refusing, the rest of the body is read (and dropped) up to this many bytes and seconds before the
+#: connection closes: closing on unread bytes resets the connection, and the client may lose the 413 with it
+DRAIN_BYTES = 64 * 1024 * 1024
+DRAIN_S = 10.0
+
+
 class BodyLimit:
     """Refuses a body over the route's limit with 413: at once when Content-Length says so (nothing is read),
-    else as soon as the bytes streamed (a chunked body) pass it."""
+    else as soon as the bytes streamed (a chunked body) pass it. Nothing over the limit is kept."""
 
     def __init__(self, app: ASGI, *, max_body: int, max_upload: int) -> None:
         self.app = app
@@ -54,22 +61,26 @@ class BodyLimit:
                 except ValueError:
                     declared = 0  # the server itself refuses a malformed length
                 if declared > limit:
-                    await _refuse(send, limit)
+                    await _refuse(receive, send, limit, more=True)
                     return
         received = 0
-        started = False
+        over = more = started = False
 
         async def counted() -> Message:
-            nonlocal received
+            nonlocal received, over, more
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                more = bool(message.get("more_body", False))
                 if received > limit:
+                    over = True
                     raise BodyTooLarge(limit)
             return message
 
         async def watched(message: Message) -> None:
             nonlocal started
+            if over and not started:
+                return  # the route's answer to BodyTooLarge: the refusal below answers instead
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
@@ -77,13 +88,14 @@ class BodyLimit:
         try:
             await self.app(scope, counted, watched)
         except BodyTooLarge:
-            # read outside a route (another middleware): answered here, unless a response had begun
-            if started:
+            if started:  # a response had begun before the body was read: nothing more can be said
                 raise
-            await _refuse(send, limit)
+        if over and not started:
+            await _refuse(receive, send, limit, more=more)
 
 
-async def _refuse(send: Send, limit: int) -> None:
+async def _refuse(receive: Receive, send: Send, limit: int, *, more: bool) -> None:
+    """413, then what is left of the body read and dropped (bounded) before the response ends."""
     body = f'{{"detail": "the request body is larger than {limit} bytes"}}'.encode()
     await send(
         {
@@ -96,4 +108,16 @@ async def _refuse(send: Send, limit: int) -> None:
             ],
         }
     )
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": "http.response.body", "body": body, "more_body": True})
+    drained = 0
+    try:
+        async with asyncio.timeout(DRAIN_S):
+            while more and drained < DRAIN_BYTES:
+                message = await receive()
+                if message["type"] != "http.request":
+                    break
+                drained += len(message.get("body", b""))
+                more = bool(message.get("more_body", False))
+    except TimeoutError:
+        pass
+    await send({"type": "http.response.body", "body": b""})
