@@ -1,5 +1,5 @@
-"""On SIGTERM the studio voids its open rounds, makes that durable and delivers it to the connected feed
-consumers before the server closes their connections (app/serve.py, Studio.wind_down)."""
+"""On SIGTERM the studio voids its open rounds, writes its last checkpoint, makes that durable and delivers it to
+the connected feed consumers before the server closes their connections (app/serve.py, Studio.wind_down)."""
 
 from __future__ import annotations
 
@@ -114,5 +114,8 @@ def test_sigterm_delivers_the_studio_stopped_voids_before_closing_the_feed(tmp_p
             proc.wait()
     voids = [m for m in consumer.messages if m["kind"] == "void" and m["round_id"] == round_id]
     assert [v["reason"]["code"] for v in voids] == ["studio_stopped"], consumer.messages
+    # then the shutdown's checkpoint, naming a journal that holds the void
+    last = consumer.messages[-1]
+    assert last["kind"] == "checkpoint" and last["seq"] > voids[0]["seq"], consumer.messages
     assert consumer.closed is not None and consumer.closed.rcvd is not None
     assert consumer.closed.rcvd.code == 1012  # uvicorn's "service restart", after the voids
