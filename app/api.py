@@ -21,6 +21,7 @@ from studio.decisions_api import decisions_router
 from studio.service import Studio
 from studio.throttle import Throttle
 
+from .limits import BodyLimit
 from .operations import add_docs, add_operations
 
 
@@ -84,4 +85,7 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
     async def tables() -> list[dict[str, Any]]:
         return studio.table_snapshots()
 
+    # last, so outermost: no other middleware or route reads a body before its size is checked
+    settings = studio.config.studio
+    app.add_middleware(BodyLimit, max_body=settings.max_body_bytes, max_upload=settings.max_upload_bytes)
     return app

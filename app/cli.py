@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -72,11 +73,22 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from studio.journal import verify_journal
 
-    report = verify_journal(Path(args.data))
+    expect = None
+    if args.expect is not None:
+        seq, _, digest = args.expect.partition(":")
+        if not (seq.isdigit() and int(seq) >= 1 and re.fullmatch(r"[0-9a-f]{64}", digest)):
+            print(
+                f"studio verify: --expect {args.expect!r}: give SEQ:HASH (a feed seq, a 64-hex hash)",
+                file=sys.stderr,
+            )
+            return 2
+        expect = (int(seq), digest)
+    report = verify_journal(Path(args.data), expect=expect)
     if report.ok:
         print(
             f"journal ok: {report.records} records, {report.feed_messages} signed feed messages, "
             "chain and signatures verified"
+            + (f", feed message {expect[0]} is the one expected" if expect else "")
         )
         return 0
     print(f"journal BAD: {report.error}", file=sys.stderr)
@@ -163,6 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help="check the journal's hash chain and every signature")
     v.add_argument("--data", required=True)
+    v.add_argument(
+        "--expect",
+        metavar="SEQ:HASH",
+        help="the seq and hash of a feed message a backend holds (its newest checkpoint): the journal must "
+        "hold it (a journal whose last records were deleted does not; docs/design.md)",
+    )
     v.set_defaults(func=cmd_verify)
 
     rp = sub.add_parser("replay", help="run a raw device capture through the driver and the game rules")

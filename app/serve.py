@@ -52,6 +52,11 @@ def serve(
                     t.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
 
+        async def shutdown(self, sockets: Any = None) -> None:
+            # before uvicorn closes the feed's connections: the studio_stopped voids, durable and delivered
+            await studio.wind_down()
+            await super().shutdown(sockets)
+
     server = Server(
         uvicorn.Config(
             app,

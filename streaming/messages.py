@@ -28,19 +28,24 @@ from pydantic import (
 )
 
 __all__ = [
+    "CHECKPOINT",
     "DECISION_FIELDS",
     "DECISION_WINDOW_FIELDS",
     "GENESIS_PREV_HASH",
     "MAX_SAFE_INTEGER",
     "SCHEMA_FILES",
+    "CheckpointMessage",
     "Commitment",
     "ErrorMessage",
     "FeedKind",
     "FeedMessage",
+    "JournalHead",
     "PublicKey",
     "Reason",
     "Reveal",
+    "checkpoint_message",
     "format_timestamp",
+    "parse_feed_message",
     "schema_documents",
     "write_schemas",
 ]
@@ -52,6 +57,8 @@ GENESIS_PREV_HASH = "0" * 64
 MAX_SAFE_INTEGER = 2**53 - 1
 
 FeedKind = Literal["result", "void", "correction", "commitment", "decision_window", "decision"]
+#: the kind of the studio's checkpoints (`CheckpointMessage`), the one feed message about no round
+CHECKPOINT = "checkpoint"
 
 #: fields of the decision kinds: present in a message of that kind, absent from every other message
 DECISION_WINDOW_FIELDS = ("window", "seat", "hand", "allowed", "default", "detail", "deadline")
@@ -109,6 +116,20 @@ Ed25519PublicKeyB64 = Annotated[
         pattern=r"^[A-Za-z0-9+/]{43}=$",
         description="Standard base64 (with padding) of the 32 raw bytes of the Ed25519 public key.",
     ),
+]
+
+
+#: the chaining and signing fields of every feed message
+PrevHash = Annotated[
+    HexSha256, Field(description="'hash' of the feed message with seq - 1; 64 zeros for seq 1.")
+]
+MessageHash = Annotated[
+    HexSha256,
+    Field(description="SHA-256 hex of the canonical JSON of this message without 'hash' and 'signature'."),
+]
+MessageSignature = Annotated[
+    Ed25519SignatureB64,
+    Field(description="Ed25519 signature of the canonical JSON of this message without 'signature', base64."),
 ]
 
 
@@ -251,13 +272,9 @@ class FeedMessage(BaseModel):
         description="'decision' only: 'backend' (posted by the betting backend) or 'default' (the deadline passed).",
     )
     occurred_at: UtcTimestamp = Field(description="When the event happened (UTC).")
-    prev_hash: HexSha256 = Field(description="'hash' of the feed message with seq - 1; 64 zeros for seq 1.")
-    hash: HexSha256 = Field(
-        description="SHA-256 hex of the canonical JSON of this message without 'hash' and 'signature'."
-    )
-    signature: Ed25519SignatureB64 = Field(
-        description="Ed25519 signature of the canonical JSON of this message without 'signature', base64."
-    )
+    prev_hash: PrevHash
+    hash: MessageHash
+    signature: MessageSignature
 
     @model_validator(mode="after")
     def _check_kind_rules(self) -> FeedMessage:
@@ -339,6 +356,91 @@ def _check_portable(value: Any, path: str) -> None:
             _check_portable(item, f"{path}[{index}]")
 
 
+class JournalHead(BaseModel):
+    """The newest durable record of the studio's journal when a checkpoint was made."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    journal_seq: int = Field(
+        ge=1, le=MAX_SAFE_INTEGER, description="The record's number in the journal (1, 2, 3, ...)."
+    )
+    journal_hash: HexSha256 = Field(description="The record's hash in the journal's own hash chain.")
+
+
+class CheckpointMessage(BaseModel):
+    """The studio's signed statement of how far its journal and its feed go (kind 'checkpoint').
+
+    Published at least every minute (`[studio] checkpoint_seconds`) and at every shutdown, signed and chained
+    like every other feed message ('seq', 'prev_hash', 'hash', 'signature' exactly as in a FeedMessage). A
+    backend keeps the newest one's 'seq' and 'hash': `studio verify --expect SEQ:HASH` then tells whether a
+    journal still holds that message, which a journal cut short after it does not (docs/design.md).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    seq: int = Field(
+        ge=1, le=MAX_SAFE_INTEGER, description="Position in the feed: 1, 2, 3, ... without gaps."
+    )
+    kind: Literal["checkpoint"] = Field(description="'checkpoint': about no round or table.")
+    # the round fields every feed message has, null here: a backend reading them from every message finds them
+    table_id: None = Field(description="Always null: a checkpoint is about no table.")
+    game: None = Field(description="Always null.")
+    round_id: None = Field(description="Always null: a checkpoint is about no round.")
+    round_number: None = Field(description="Always null.")
+    version: None = Field(description="Always null.")
+    result: None = Field(description="Always null.")
+    outcome: None = Field(description="Always null.")
+    reason: None = Field(description="Always null.")
+    source: None = Field(description="Always null.")
+    commitment: None = Field(description="Always null.")
+    reveal: None = Field(description="Always null.")
+    head: JournalHead = Field(
+        description="The journal's newest durable record when the checkpoint was made (before this message)."
+    )
+    occurred_at: UtcTimestamp = Field(description="When the checkpoint was made (UTC).")
+    prev_hash: PrevHash
+    hash: MessageHash
+    signature: MessageSignature
+
+    @model_validator(mode="after")
+    def _check_genesis(self) -> CheckpointMessage:
+        if self.seq == 1 and self.prev_hash != GENESIS_PREV_HASH:
+            raise ValueError("the message with seq 1 has prev_hash = 64 zeros")
+        return self
+
+
+def checkpoint_message(journal_seq: int, journal_hash: str) -> dict[str, Any]:
+    """A checkpoint to sign: the journal's head; the signer adds seq, prev_hash, occurred_at, hash, signature."""
+    return {
+        "kind": CHECKPOINT,
+        **dict.fromkeys(_ROUND_FIELDS),
+        "head": {"journal_seq": journal_seq, "journal_hash": journal_hash},
+    }
+
+
+#: the fields of a message about a round, null in a checkpoint
+_ROUND_FIELDS = (
+    "table_id",
+    "game",
+    "round_id",
+    "round_number",
+    "version",
+    "result",
+    "outcome",
+    "reason",
+    "source",
+    "commitment",
+    "reveal",
+)
+
+
+def parse_feed_message(data: dict[str, Any]) -> FeedMessage | CheckpointMessage:
+    """The model of one feed message, by its kind (a checkpoint, or a message about a round)."""
+    if data.get("kind") == CHECKPOINT:
+        return CheckpointMessage.model_validate(data)
+    return FeedMessage.model_validate(data)
+
+
 class PublicKey(BaseModel):
     """Body of ``GET /v1/public-key``: the key that verifies feed signatures."""
 
@@ -364,6 +466,7 @@ class ErrorMessage(BaseModel):
 #: file name -> model, for the generated schemas
 SCHEMA_FILES: dict[str, type[BaseModel]] = {
     "feed-message.schema.json": FeedMessage,
+    "checkpoint-message.schema.json": CheckpointMessage,
     "public-key.schema.json": PublicKey,
     "error-message.schema.json": ErrorMessage,
 }

@@ -54,6 +54,13 @@ class StudioSection(_Strict):
     pictures_dir: Path | None = None
     #: serve Prometheus metrics at GET /metrics, without a token (docs/operations.md)
     metrics: bool = True
+    #: how often (seconds) the feed carries a signed checkpoint of the journal's head (docs/feed.md); one is
+    #: also published at every shutdown
+    checkpoint_seconds: float = Field(default=60.0, ge=0.05, le=60.0)
+    #: the largest request body (bytes) an HTTP route takes: larger ones are refused with 413 before being read
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    #: the same for the routes that take a picture (the dice calibration desk, a shoe's card image)
+    max_upload_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
 
 
 class ServerSection(_Strict):

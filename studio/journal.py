@@ -52,7 +52,7 @@ from streaming.canonical import (
     public_key_b64,
     verify_message,
 )
-from streaming.messages import FeedKind, FeedMessage
+from streaming.messages import CHECKPOINT, CheckpointMessage, FeedKind, FeedMessage
 
 from .journal_writer import (
     GENESIS_HASH,
@@ -97,8 +97,8 @@ def keep_private(journal: Path) -> None:
             _tighten(path, 0o600, "the journal file")
 
 
-#: the kinds stored as signed feed messages: every kind the feed's schema knows
-FEED_KINDS: tuple[str, ...] = tuple(get_args(FeedKind))
+#: the kinds stored as signed feed messages: every kind the feed's schemas know
+FEED_KINDS: tuple[str, ...] = (*get_args(FeedKind), CHECKPOINT)
 
 
 def utcnow() -> datetime:
@@ -352,6 +352,11 @@ class Journal:
         """The last feed seq (the FeedStore contract)."""
         row = self._reader().execute("SELECT MAX(feed_seq) FROM records").fetchone()
         return row[0] or 0
+
+    def head(self) -> tuple[int, str] | None:
+        """(seq, hash) of the newest durable record; None for a journal without records."""
+        row = self._reader().execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        return (row[0], row[1]) if row else None
 
     def read_after(self, seq: int, limit: int) -> list[tuple[int, str]]:
         """Feed messages with feed_seq > seq, in order (the FeedStore contract)."""
@@ -701,6 +706,13 @@ def check_feed_message(message: dict[str, Any]) -> None:
     if message.get("kind") not in FEED_KINDS:
         raise ValueError(f"feed message kind must be one of {FEED_KINDS}")
     probe = {"occurred_at": rfc3339(utcnow()), **message, **_PLACEHOLDERS}
+    if message["kind"] == CHECKPOINT:
+        try:
+            CheckpointMessage.model_validate(probe)
+            canonical_json(probe)
+        except (ValidationError, TypeError) as exc:
+            raise ValueError(f"not a valid checkpoint: {exc}") from None
+        return
     # Fast path. The schema's own portability check (no float, no integer beyond 2^53 - 1 in the free-form
     # values) walks every value in Python, ~2 KB of a roulette outcome each time. Here the schema validates the
     # message with its free-form values emptied, canonical_json checks them (strings as keys, JSON values) and
@@ -776,8 +788,13 @@ class VerifyReport:
     bad_seq: int | None = None
 
 
-def verify_journal(data_dir: Path, public_key: Ed25519PublicKey | None = None) -> VerifyReport:
-    """Check the whole chain and every signature; stop at the first bad record."""
+def verify_journal(
+    data_dir: Path, public_key: Ed25519PublicKey | None = None, expect: tuple[int, str] | None = None
+) -> VerifyReport:
+    """Check the whole chain and every signature; stop at the first bad record.
+
+    `expect`: (seq, hash) of a feed message a backend holds (its newest checkpoint): the journal must hold that
+    very message. The chain alone cannot tell a journal whose last records were deleted from a shorter one."""
     path = Path(data_dir) / JOURNAL_FILE
     if not path.exists():
         return VerifyReport(False, 0, 0, f"{path}: no journal here")
@@ -833,6 +850,10 @@ def verify_journal(data_dir: Path, public_key: Ed25519PublicKey | None = None) -
                 except InvalidMessage as exc:
                     return bad(seq, f"bad signature or message hash: {exc}")
                 problem = _check_commitment(data, seq, commitments, betting_closed)
+                if kind == CHECKPOINT:
+                    problem = _check_checkpoint(db, seq, data)
+                if expect is not None and fseq == expect[0] and data["hash"] != expect[1]:
+                    problem = f"feed message {fseq}'s hash is {data['hash']}, not the {expect[1]} expected"
                 if problem:
                     return bad(seq, problem)
                 feed_seq, feed_prev = fseq, data["hash"]
@@ -849,4 +870,21 @@ def verify_journal(data_dir: Path, public_key: Ed25519PublicKey | None = None) -
         )
     finally:
         db.close()
+    if expect is not None and feed_seq < expect[0]:
+        why = (
+            f"the journal is shorter than expected: its feed ends at seq {feed_seq}, "
+            f"feed message {expect[0]} is missing (records were removed from its end)"
+        )
+        return VerifyReport(False, count, feed_seq, why, None)
     return VerifyReport(True, count, feed_seq)
+
+
+def _check_checkpoint(db: sqlite3.Connection, seq: int, data: dict[str, Any]) -> str | None:
+    """A checkpoint names a record before it, by its number and hash."""
+    head = data["head"]
+    if not 1 <= head["journal_seq"] < seq:
+        return f"the checkpoint names record {head['journal_seq']}, not one before it"
+    row = db.execute("SELECT hash FROM records WHERE seq = ?", (head["journal_seq"],)).fetchone()
+    if row is None or row[0] != head["journal_hash"]:
+        return f"the checkpoint's hash of record {head['journal_seq']} is not the record's"
+    return None

@@ -11,9 +11,10 @@ from typing import Any
 
 from devices.registry import driver_class
 from streaming.feed import FeedHub
+from streaming.messages import checkpoint_message
 
 from .config import Consumer, DeviceConfig, StudioConfig, build_game
-from .journal import Committed, Journal
+from .journal import Committed, Journal, JournalClosed
 from .keys import load_or_create_key
 from .log_context import device_thread, table_context
 from .metrics import StudioMetrics
@@ -50,6 +51,9 @@ class Studio:
         self._tokens = [c.token.encode() for c in config.consumers]
         self._started = False
         self._stopped = False
+        self._wound_down = False
+        self._checkpointed = False  # the shutdown's checkpoint is written
+        self._checkpoint_task: asyncio.Task[None] | None = None
 
     @property
     def public_key_b64(self) -> str:
@@ -103,6 +107,9 @@ class Studio:
                     )
             table.start()
         self.metrics.watch(self.tables, self.hub)
+        self._checkpoint_task = loop.create_task(
+            self._checkpoints(self.config.studio.checkpoint_seconds), name="studio-checkpoints"
+        )
         # Everything built so far (games, tables, drivers, modules) lives as long as the studio: keep it out of the
         # cyclic collector's full passes, whose pauses otherwise land on results (bench/latency.py: the worst of
         # ~520 results 15-18 ms with it, 21-75 ms without, in three A/B pairs).
@@ -146,12 +153,47 @@ class Studio:
                 return sim
         raise KeyError(f"no simulator for table {table_id}" + (f" role {role}" if role else ""))
 
+    async def wind_down(self, timeout: float = 10.0) -> None:
+        """The first step of a shutdown, on the loop, while the feed's consumers are still connected: void the
+        open rounds, make that durable and let the feed hand it to every connected consumer (each for at most
+        `timeout` seconds in all), so that a backend learns of the voids now rather than at the next start."""
+        if self._wound_down or not self._started:
+            return
+        self._wound_down = True
+        self._void_open_rounds()
+        if self.journal.failure is not None:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            await asyncio.to_thread(self._final_checkpoint, timeout)
+            last = await asyncio.to_thread(self.journal.last_seq)
+        except Exception as exc:  # noqa: BLE001 - the journal failing now: stop() still stops the rest
+            log.warning("studio: the journal could not be flushed at shutdown: %s", exc)
+            return
+
+        def behind() -> bool:
+            return self.hub.last_seq < last or any(c.cursor < last for c in self.hub.consumers())
+
+        while behind() and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        if behind():
+            log.warning(
+                "studio: some feed consumers did not take the feed up to seq %d before shutdown", last
+            )
+
     def stop(self) -> None:
         if self._stopped:
             return
         self._stopped = True
         gc.unfreeze()  # what start() froze may be collected again (tests start many studios in one process)
         self._on_loop(self._void_open_rounds)
+        self._on_loop(self._cancel_checkpoints)
+        if self._started and self.journal.failure is None:
+            try:
+                self._final_checkpoint()
+            except Exception as exc:  # noqa: BLE001 - the journal failing now: the rest still stops
+                log.warning("studio: no checkpoint at shutdown: %s", exc)
         for table in self.tables.values():
             table.stop()
             for slot in table.devices.values():
@@ -161,6 +203,35 @@ class Studio:
             sim.stop()
         self._drain_loop()
         self.journal.close()
+
+    def _cancel_checkpoints(self) -> None:
+        if self._checkpoint_task is not None:
+            self._checkpoint_task.cancel()
+
+    async def _checkpoints(self, every: float) -> None:
+        """A checkpoint of the journal's head on the feed every `every` seconds (docs/feed.md)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                head = await asyncio.to_thread(self.journal.head)
+                if head is not None:
+                    self.journal.append_feed(checkpoint_message(*head))
+            except JournalClosed:
+                return  # stopping, or the journal failed (the tables hold and say why)
+            except Exception:
+                log.exception("studio: could not write a checkpoint")
+
+    def _final_checkpoint(self, timeout: float = 10.0) -> None:
+        """At shutdown, after the voids: everything durable, then a checkpoint naming the journal's head (off
+        the loop: it waits for the writer)."""
+        if self._checkpointed:
+            return
+        self._checkpointed = True
+        self.journal.flush(timeout)
+        head = self.journal.head()
+        if head is not None:
+            self.journal.append_feed(checkpoint_message(*head))
+        self.journal.flush(timeout)
 
     def _void_open_rounds(self) -> None:
         """A round cannot finish once the studio stops listening: void it now rather than leave bets hanging."""
