@@ -17,7 +17,7 @@ def _demo_token(data_dir: Path, name: str = "demo-consumer-token") -> str:
     if path.exists():
         return path.read_text().strip()
     token = secrets.token_urlsafe(24)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(token + "\n")

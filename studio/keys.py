@@ -31,7 +31,7 @@ def load_or_create_key(data_dir: Path) -> Ed25519PrivateKey:
     pem = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    Path(data_dir).mkdir(parents=True, exist_ok=True)
+    Path(data_dir).mkdir(mode=0o700, parents=True, exist_ok=True)
     # O_EXCL: two studios starting on one folder must not each write a key
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:

@@ -31,7 +31,7 @@ class Studio:
     def __init__(self, config: StudioConfig) -> None:
         self.config = config
         self.data_dir = config.studio.data_dir
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         #: technicians' test pictures (dice accuracy runs) are read from under this folder only
         self.pictures_dir = config.studio.pictures_dir or self.data_dir / "pictures"
         self._key = load_or_create_key(self.data_dir)
