@@ -1,5 +1,6 @@
 """docs/client.md's complete backend, run as written against a real studio: it settles results, and started
-again it goes on from where it stopped; and the package imports nothing of the studio's."""
+again it goes on from where it stopped (at least once, as the document says); and the package imports nothing
+of the studio's."""
 
 from __future__ import annotations
 
@@ -59,9 +60,12 @@ def test_the_docs_backend_settles_and_resumes_where_it_stopped(tmp_path: Path) -
         served.stop()
     assert stored.public_key == served.studio.public_key_b64 and stored.last_seq > 0
     settled = [x for x in first + second if x.startswith("settle ")]
-    assert len(settled) == len(set(settled))  # no round settled twice across the restart
     rounds = [int(x.split("#", 1)[1].split(" ", 1)[0]) for x in settled]
-    assert rounds == sorted(rounds)
+    assert sorted(set(rounds)) == list(range(1, max(rounds) + 1))  # none missed across the restart
+    # at least once, as documented: only the round being settled when the first run was stopped comes again
+    first_rounds = [r for r, x in zip(rounds, settled) if x in first]
+    assert len(rounds) - len(set(rounds)) <= 1 and rounds == sorted(rounds)
+    assert all(r == first_rounds[-1] for r in rounds if rounds.count(r) > 1)
 
 
 def test_the_package_stands_alone(tmp_path: Path) -> None:

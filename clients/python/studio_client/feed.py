@@ -110,7 +110,10 @@ class FeedClient:
         after = verifier.position.last_seq
         got_one = False
         async with connect(
-            f"{self.ws_url}?after={after}", additional_headers=self.headers, open_timeout=self.open_timeout
+            f"{self.ws_url}?after={after}",
+            additional_headers=self.headers,
+            open_timeout=self.open_timeout,
+            close_timeout=2,  # the feed reads nothing: leaving on an error need not wait long for its close
         ) as ws:
             self.connection = ws
             self.connections += 1
@@ -132,6 +135,9 @@ class FeedClient:
                     self.store.save(position)
                     verifier.accept(position)
                     got_one = True
+            except Exception:
+                ws.transport.abort()  # refusing this studio (or the callback failed): no close handshake
+                raise
             finally:
                 self.connection = None
         return got_one
