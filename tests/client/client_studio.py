@@ -39,7 +39,7 @@ def wheel_table(table_id: str = "t1", *, speed: float = 60) -> dict[str, Any]:
 class ServedStudio:
     """A studio on `data` with the given tables, served until `stop()`."""
 
-    def __init__(self, data: Path, tables: list[dict[str, Any]], **settings: Any) -> None:
+    def __init__(self, data: Path, tables: list[dict[str, Any]], port: int = 0, **settings: Any) -> None:
         self.studio = Studio(
             parse_config(
                 {
@@ -53,7 +53,9 @@ class ServedStudio:
             )
         )
         self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a studio started again on its port
+        self.sock.bind(("127.0.0.1", port))
+        self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         self.server = uvicorn.Server(
             uvicorn.Config(

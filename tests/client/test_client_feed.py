@@ -3,7 +3,9 @@ disconnect and after a restart of the backend with no gap and no duplicate, a fo
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from studio_client import (
     Position,
     Result,
 )
+from waiting import until
 
 
 @pytest.fixture(scope="module")
@@ -112,3 +115,31 @@ def test_a_wrong_token_is_refused_without_retrying(served: ServedStudio) -> None
     with pytest.raises(FeedRefused) as refused:
         run(client.run(lambda m: None))
     assert refused.value.status == 403 and client.connections == 0
+
+
+def test_the_client_rides_out_a_studio_restart_with_no_gap(tmp_path: Path) -> None:
+    first = ServedStudio(tmp_path / "data", [wheel_table()])
+    client = FeedClient(first.url, FEED_TOKEN, backoff=0.05, backoff_max=0.2)
+    got: list[Message] = []
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=lambda: loop.run_until_complete(client.run(got.append)), daemon=True)
+    thread.start()
+    second: ServedStudio | None = None
+    try:
+        until(lambda: results(got) >= 2, "two results from the first studio")
+        first.stop()  # closes the feed (1012) after its shutdown voids and last checkpoint
+        second = ServedStudio(tmp_path / "data", [wheel_table()], port=first.port)
+        before = len(got)
+        until(
+            lambda: client.connections >= 2 and results(got[before:]) >= 1, "a result from the second studio"
+        )
+    finally:
+        loop.call_soon_threadsafe(client.stop)
+        thread.join(60)
+        if second is not None:
+            second.stop()
+    assert not thread.is_alive()
+    loop.close()
+    seqs = [m.seq for m in got]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert any(isinstance(m, Checkpoint) for m in got)  # the first studio's last one, at its shutdown
