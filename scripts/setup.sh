@@ -35,11 +35,14 @@ PY=python3
 if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
-stamp=.venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)
+# the stamp covers both projects: a change to either reinstalls
+stamp=.venv/.installed-$(cat pyproject.toml clients/python/pyproject.toml | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
     echo "setup: installing Python packages into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
     .venv/bin/python -m pip install -q -e ".[test]"
+    # the betting backends' client library (its own package; a relative path is no dependency pip takes)
+    .venv/bin/python -m pip install -q -e clients/python
     rm -f .venv/.installed-*
     touch "$stamp"
 fi

@@ -1,7 +1,8 @@
 """A small betting backend for `studio demo`: it plays the demo's decision tables (blackjack) by itself.
 
-It uses only the public decisions API (docs/decisions.md), over HTTP, with the demo's decisions token,
-exactly as a betting platform would:
+It uses only the public decisions API (docs/decisions.md), through the betting backends' client library
+(clients/python, `studio_client.DecisionsClient`), with the demo's decisions token, exactly as a betting
+platform would:
 
 * while betting is open it "sits" 1 to 3 random seats (the seats with a main bet this round);
 * it answers each decision window it sees (`GET /v1/tables/{id}/decisions`) after a player's thinking
@@ -130,16 +131,16 @@ class DemoBackend:
 
     async def run(self, ready: Callable[[], bool] | None = None) -> None:
         """Play until cancelled; `ready()` (the server has started) is awaited first."""
-        import httpx
+        from studio_client import DecisionsClient  # the demo's only: the studio itself does not need it
 
         while ready is not None and not ready():
             await asyncio.sleep(0.05)
-        headers = {"Authorization": f"Bearer {self.token}"}
-        async with httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=10) as http:
-            await asyncio.gather(*(self._play(http, t) for t in self.tables))
+        async with DecisionsClient(self.base_url, self.token, timeout=10) as client:
+            await asyncio.gather(*(self._play(client, t) for t in self.tables))
 
-    async def _play(self, http: Any, table_id: str) -> None:
+    async def _play(self, client: Any, table_id: str) -> None:
         import httpx
+        from studio_client import DecisionError
 
         sat: set[str] = set()  # rounds we sat at
         seen: set[tuple[str, str]] = set()  # (round, window) already answered, or left to run out
@@ -147,13 +148,12 @@ class DemoBackend:
         last_round: str | None = None
         while True:
             try:
-                r = await http.get(f"/v1/tables/{table_id}/decisions")
-                view = r.json() if r.status_code == 200 else None
-            except (httpx.HTTPError, ValueError):
-                self.stats.errors += 1
+                view = await client.windows(table_id)
+            except DecisionError:
                 await asyncio.sleep(1.0)
                 continue
-            if view is None:
+            except httpx.HTTPError:
+                self.stats.errors += 1
                 await asyncio.sleep(1.0)
                 continue
             rid = view.get("round_id")
@@ -168,7 +168,7 @@ class DemoBackend:
                     picked = sorted(
                         self.rng.sample(seats, self.rng.randint(1, min(self.max_seats, len(seats))))
                     )
-                    task = asyncio.ensure_future(self._sit(http, table_id, rid, picked))
+                    task = asyncio.ensure_future(self._sit(client, table_id, rid, picked))
                     answering.add(task)
                     task.add_done_callback(answering.discard)
             seconds = float(view.get("decision_seconds") or 15)
@@ -181,20 +181,20 @@ class DemoBackend:
                     self.stats.left_to_default += 1
                     continue
                 think = self.rng.uniform(0.1, 0.5) * seconds
-                task = asyncio.ensure_future(self._answer(http, table_id, rid, w, think))
+                task = asyncio.ensure_future(self._answer(client, table_id, rid, w, think))
                 answering.add(task)
                 task.add_done_callback(answering.discard)
             await asyncio.sleep(self.poll)
 
-    async def _sit(self, http: Any, table_id: str, round_id: str, seats: list[str]) -> None:
+    async def _sit(self, client: Any, table_id: str, round_id: str, seats: list[str]) -> None:
         for seat in seats:
             await asyncio.sleep(self.rng.uniform(0.0, 0.3) / self.speed)
-            if await self._post(
-                http, table_id, {"round_id": round_id, "seat": seat, "hand": 1, "action": "sit"}
-            ):
+            if await self._post(client, table_id, {"round_id": round_id, "seat": seat, "action": "sit"}):
                 self.stats.sits += 1
 
-    async def _answer(self, http: Any, table_id: str, round_id: str, w: dict[str, Any], think: float) -> None:
+    async def _answer(
+        self, client: Any, table_id: str, round_id: str, w: dict[str, Any], think: float
+    ) -> None:
         await asyncio.sleep(think)
         action = choose(w.get("allowed") or [], w.get("detail") or {}, self.rng)
         body = {
@@ -204,27 +204,24 @@ class DemoBackend:
             "action": action,
             "window": w.get("window"),
         }
-        if await self._post(http, table_id, body):
+        if await self._post(client, table_id, body):
             self.stats.decisions += 1
 
-    async def _post(self, http: Any, table_id: str, body: dict[str, Any]) -> bool:
+    async def _post(self, client: Any, table_id: str, body: dict[str, Any]) -> bool:
         import httpx
+        from studio_client import DecisionError
 
         try:
-            r = await http.post(f"/v1/tables/{table_id}/decisions", json=body)
+            await client.decide(table_id, **body)
         except httpx.HTTPError as exc:
             self.stats.errors += 1
             log.debug("demo backend: %s: %s", table_id, exc)
             return False
-        if r.status_code == 200:
-            return True
-        try:
-            code = str(r.json().get("code"))
-        except ValueError:
-            code = str(r.status_code)
-        self.stats.refused[code] = self.stats.refused.get(code, 0) + 1
-        log.debug("demo backend: %s refused %s: %s", table_id, body, r.text[:300])
-        return False
+        except DecisionError as exc:
+            self.stats.refused[exc.code] = self.stats.refused.get(exc.code, 0) + 1
+            log.debug("demo backend: %s refused %s: %s", table_id, body, exc)
+            return False
+        return True
 
 
 def _game_seats(game_id: str) -> tuple[str, ...]:
