@@ -1,16 +1,18 @@
 """Do valid roulette spins lose revolutions under CPU load? Where is the time lost?
 
 Runs an SS2 wheel simulator (in this process on a thread, as the studio runs it, or in a process of its own
-serving a pty) and the real SS2 driver reading the pty on an asyncio loop (as the studio reads it,
-``read_on_loop``) or on the shared reader thread; optionally beside CPU hogs (busy processes) and with a busy
-event loop (callbacks that hold the loop for ``--loop-busy-ms``, like a studio with many tables). For every
-game the wheel played it takes the ``ball_in_rim`` -> ``no_more_bets`` time from the events' own ``at``, turns
-it into revolutions as the table judge does (``revolutions_from_wheel``, time scale = speed) and counts the
-games that would be voided ``too_few_revolutions`` (fewer than 4). The simulator's own rim lengths (its report
-count) make every one of these games valid: any void is time lost between the wheel and the judge.
+serving a pty) and the real SS2 driver, asked to read on an asyncio loop as the studio asks (``read_on_loop``;
+the SS2 keeps the shared reader thread, ``timed_reads``), really on the loop (``loop-untimed``, as before) or on
+the reader thread; optionally beside CPU hogs (busy processes) and with a busy event loop (callbacks that hold
+it for 0-``--loop-busy-ms`` at a time, like a studio with many tables). For every game it takes the
+``ball_in_rim`` -> ``no_more_bets`` time three ways and counts the games that would be voided
+``too_few_revolutions`` (fewer than 4 revolutions, ``revolutions_from_wheel`` at time scale = speed): from the
+events' own ``at`` (what the judge uses), from when the simulator wrote the two lines (its thread's clock) and
+from the simulator's count of rim reports (its model's clock, which nothing can starve: every game is valid).
+``read_lag_ms``: from the simulator's write to the driver's event.
 
-    python -m bench.spin_load --spins 40 --speed 10 --sim process --hog 2
-    python -m bench.spin_load --spins 40 --speed 10 --sim thread --hog 2 --loop-busy-ms 40
+    python -m bench.spin_load --spins 60 --speed 60 --sim process --hog 2 --loop-busy-ms 200 --reader loop-untimed
+    python -m bench.spin_load --spins 60 --speed 60 --sim thread --hog 2 --loop-busy-ms 200
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -180,9 +183,10 @@ def judged(seen: Spins, sim: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _busy_loop(stop: asyncio.Event, busy_ms: float) -> None:
-    """Hold the loop for busy_ms at a time, then let it run other callbacks once (a loaded studio's loop)."""
+    """Hold the loop for 0-busy_ms at a time (burst work: a loaded studio's loop), then let it run others."""
+    rng = random.Random(7)
     while not stop.is_set():
-        end = time.perf_counter() + busy_ms / 1000
+        end = time.perf_counter() + rng.uniform(0, busy_ms) / 1000
         while time.perf_counter() < end:
             pass
         await asyncio.sleep(0)
@@ -193,7 +197,7 @@ async def run_spins(
     *,
     spins: int,
     speed: float,
-    on_loop: bool = True,
+    reader: str = "loop",
     loop_busy_ms: float = 0,
     timeout: float = 600,
 ) -> Spins:
@@ -202,7 +206,9 @@ async def run_spins(
     seen = Spins(speed=speed)
     stop = asyncio.Event()
     driver = CammeghSS2Driver("bench/wheel", path, seen.on_event)
-    if on_loop:
+    if reader == "loop-untimed":
+        driver.timed_reads = False  # the studio's loop reads the port and stamps the lines (before the fix)
+    if reader != "thread":
         driver.read_on_loop(loop)
     busy = asyncio.create_task(_busy_loop(stop, loop_busy_ms)) if loop_busy_ms else None
     driver.start()
@@ -219,17 +225,17 @@ async def run_spins(
 
 
 def measure(
-    *, spins: int, speed: float, sim: str, hog: int, on_loop: bool, loop_busy_ms: float, seed: int
+    *, spins: int, speed: float, sim: str, hog: int, reader: str, loop_busy_ms: float, seed: int
 ) -> dict[str, Any]:
     wheel = wheel_in_process if sim == "process" else wheel_in_thread
     started = time.monotonic()
     with cpu_hogs(hog), wheel(speed, seed) as (path, record):
         seen = asyncio.run(
-            run_spins(path, spins=spins, speed=speed, on_loop=on_loop, loop_busy_ms=loop_busy_ms)
+            run_spins(path, spins=spins, speed=speed, reader=reader, loop_busy_ms=loop_busy_ms)
         )
     return {
         "sim": sim,
-        "reader": "loop" if on_loop else "thread",
+        "reader": reader,
         "hog": hog,
         "loop_busy_ms": loop_busy_ms,
         "speed": speed,
@@ -244,8 +250,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--speed", type=float, default=10.0)
     p.add_argument("--sim", choices=("process", "thread"), default="process")
     p.add_argument("--hog", type=int, default=0, help="busy processes beside the run")
-    p.add_argument("--reader", choices=("loop", "thread"), default="loop")
-    p.add_argument("--loop-busy-ms", type=float, default=0)
+    p.add_argument(
+        "--reader",
+        choices=("loop", "loop-untimed", "thread"),
+        default="loop",
+        help="read_on_loop as the studio asks (the SS2 keeps the reader thread: timed_reads); loop-untimed: "
+        "really on the loop; thread: the shared reader thread",
+    )
+    p.add_argument("--loop-busy-ms", type=float, default=0, help="hold the loop 0-N ms at a time")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args(argv)
     row = measure(
@@ -253,7 +265,7 @@ def main(argv: list[str] | None = None) -> None:
         speed=a.speed,
         sim=a.sim,
         hog=a.hog,
-        on_loop=a.reader == "loop",
+        reader=a.reader,
         loop_busy_ms=a.loop_busy_ms,
         seed=a.seed,
     )

@@ -34,7 +34,9 @@ link is up and reconnects. The shared thread ends when no port is open.
 an asyncio event loop instead (``loop.add_reader``): ``handle_line``, ``on_event`` and
 the timers then run on the loop's thread, with no thread hop between the port and the
 loop. The driver's thread still opens, reconnects and backs off; the port is taken off
-the loop before it is closed.
+the loop before it is closed. A driver whose event times are judged (``timed_reads``: a
+wheel's time in the rim) stays on the shared reader, so that a busy loop cannot delay the
+moment its lines are stamped.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ processes, and the real SS2 driver reads its pty for a studio-like event loop th
 studio with many tables is); the real table judge judges every game from the events' times. The simulator's
 games all spend 14-16 reports in ``ball_in_rim`` (5-6 revolutions at the default no-more-bets threshold), so
 the idle figure is no ``too_few_revolutions`` void; the test wants that figure under load. Reading the wheel on
-the loop instead (``timed_reads = False``) voided 2-6 of 20 such games here.
+the loop instead (``timed_reads = False``) voided 1-4 of 20 such games here.
 """
 
 from __future__ import annotations
