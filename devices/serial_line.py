@@ -34,7 +34,9 @@ link is up and reconnects. The shared thread ends when no port is open.
 an asyncio event loop instead (``loop.add_reader``): ``handle_line``, ``on_event`` and
 the timers then run on the loop's thread, with no thread hop between the port and the
 loop. The driver's thread still opens, reconnects and backs off; the port is taken off
-the loop before it is closed.
+the loop before it is closed. A driver whose event times are judged (``timed_reads``: a
+wheel's time in the rim) stays on the shared reader, so that a busy loop cannot delay the
+moment its lines are stamped.
 """
 
 from __future__ import annotations
@@ -106,6 +108,10 @@ class SerialLineDriver(ThreadedDriver):
     terminator: str = "\r\n"
     #: read a plain device path on the shared ``serial-reader`` thread (False: on this driver's thread)
     shared_reader: bool = True
+    #: this driver's event times are judged (a wheel's time in the rim gives the ball's revolutions): its plain
+    #: device path is read on the shared reader thread even when read_on_loop() asks for the loop, so that an
+    #: event's `at` is when the bytes came, not when a busy loop got round to them (docs/roulette.md)
+    timed_reads: bool = False
 
     def __init__(
         self,
@@ -199,9 +205,10 @@ class SerialLineDriver(ThreadedDriver):
 
         Call before :meth:`start`. ``handle_line`` and ``on_event`` then run on the loop's thread (they must not
         block it); the connect/disconnect events still come from the driver's own thread. ``None``: the shared
-        reader thread (the default). socket://, loop:// and spy:// ports keep their own thread either way.
+        reader thread (the default). socket://, loop:// and spy:// ports keep their own thread either way, and a
+        driver with ``timed_reads`` keeps the shared reader thread.
         """
-        self._loop = loop
+        self._loop = None if self.timed_reads else loop
 
     # -- Driver contract -----------------------------------------------------
     def _unblock(self) -> None:

@@ -144,6 +144,8 @@ class PointerReaderDriver(SerialLineDriver, ReadsWheelPointer):
 
     kind = "wheel-pointer"
     baudrate = 115200
+    #: a read steady for rest_ms means the wheel stopped: time reads off the port, not when a busy loop gets there
+    timed_reads = True
 
     def __init__(
         self,

@@ -832,6 +832,9 @@ class CammeghSS2Driver(SerialLineDriver, SelfTests):
     baudrate = 9600
     #: minimum spacing of ``*X`` polls (§3.1, §9.24)
     poll_interval = 0.1
+    #: the time between ball_in_rim and no_more_bets gives the ball's revolutions: stamp lines when they are read
+    #: off the port, never when a busy event loop gets to them
+    timed_reads = True
 
     def __init__(
         self, device_id: str, url: str, on_event: Callable[[DeviceEvent], None], **options: Any
