@@ -10,18 +10,15 @@ import random
 import cv2
 import numpy as np
 import pytest
+from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
 from playwright.sync_api import expect
-
-try:
-    from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
-except ImportError:  # until the console helpers leave tests/console/conftest.py (issue #21)
-    from conftest import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
+from waiting import WAIT_S
 
 from dealer_ui.dice import router as dice_router
 from simulators import dice as sim
 
 W, H = 640, 360
-TIMEOUT = 30_000
+TIMEOUT = int(WAIT_S * 1000)  # ms
 
 
 def _pictures(folder):
