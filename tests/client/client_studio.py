@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
 from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import uvicorn
-from waiting import WAIT_S, until
+import served
+from waiting import WAIT_S
 
-from app.api import create_app
 from studio.config import parse_config
 from studio.service import Studio
 
@@ -22,25 +19,14 @@ T = TypeVar("T")
 
 
 def wheel_table(table_id: str = "t1", *, speed: float = 60) -> dict[str, Any]:
-    return {
-        "id": table_id,
-        "game": "european_roulette",
-        "device": {
-            "kind": "cammegh-ss2",
-            "role": "wheel",
-            "url": "simulator",
-            "serial_number": f"SIM-{table_id}",
-            "options": {"keep_powered": True},
-            "simulator": {"speed": speed, "seed": 5},
-        },
-    }
+    return served.wheel_table(table_id, speed=speed, seed=5)
 
 
-class ServedStudio:
+class ServedStudio(served.Served):
     """A studio on `data` with the given tables, served until `stop()`."""
 
     def __init__(self, data: Path, tables: list[dict[str, Any]], port: int = 0, **settings: Any) -> None:
-        self.studio = Studio(
+        studio = Studio(
             parse_config(
                 {
                     "studio": {"data_dir": str(data), "journal_writer": "thread", **settings},
@@ -52,28 +38,7 @@ class ServedStudio:
                 }
             )
         )
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a studio started again on its port
-        self.sock.bind(("127.0.0.1", port))
-        self.port = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        self.server = uvicorn.Server(
-            uvicorn.Config(
-                create_app(self.studio), log_level="warning", lifespan="on", timeout_graceful_shutdown=2
-            )
-        )
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, name="client-uvicorn", daemon=True
-        )
-        self.thread.start()
-        until(lambda: self.server.started or not self.thread.is_alive(), "uvicorn to start")
-        assert self.thread.is_alive(), "uvicorn stopped at start"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(60)
-        self.sock.close()
-        assert not self.thread.is_alive(), "uvicorn did not stop"
+        super().__init__(studio, port=port, name="client-uvicorn")
 
 
 def run(coro: Awaitable[T]) -> T:

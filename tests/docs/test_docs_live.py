@@ -5,24 +5,20 @@ decisions API answers the documented `sit` request as documented, and the feed's
 
 from __future__ import annotations
 
-import asyncio
 import json
-import socket
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from docs_examples_helpers import Example, examples, same_shape
+from served import Served, wheel_table
 from waiting import WAIT_S, until
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from app.api import create_app
 from app.demo import demo_family_tables
 from studio.config import parse_config
 from studio.service import Studio
@@ -37,25 +33,14 @@ def _only(what: str) -> Example:
     return example
 
 
-class Live:
+class Live(Served):
     """The studio under uvicorn on a thread; what it sent and answered, gathered while it plays."""
 
     def __init__(self, data: Path) -> None:
         blackjack = next(t for t in demo_family_tables(20, 7) if t["game"] == "blackjack")
         blackjack["decision_seconds"] = 1.5
-        wheel = {
-            "id": "roulette-1",
-            "game": "european_roulette",
-            "device": {
-                "kind": "cammegh-ss2",
-                "role": "wheel",
-                "url": "simulator",
-                "serial_number": "SIM-DOCS-1",
-                "options": {"keep_powered": True},
-                "simulator": {"speed": 40, "seed": 3},
-            },
-        }
-        self.studio = Studio(
+        wheel = wheel_table("roulette-1")
+        studio = Studio(
             parse_config(
                 {
                     "studio": {"data_dir": str(data), "checkpoint_seconds": 0.5},
@@ -65,27 +50,10 @@ class Live:
             )
         )
         self.blackjack = blackjack["id"]
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(create_app(self.studio), log_level="warning", ws_ping_interval=None)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, name="docs-uvicorn", daemon=True
-        )
-        self.thread.start()
-        until(lambda: self.server.started or not self.thread.is_alive(), "uvicorn to start")
-        assert self.thread.is_alive(), "uvicorn stopped at start"
+        super().__init__(studio, name="docs-uvicorn")
         self.http = httpx.Client(base_url=self.url, timeout=30, headers=AUTH)
         self.sit_answers: list[tuple[str, int, dict[str, Any]]] = []
         self.views: list[dict[str, Any]] = []
-
-    def on_loop(self, fn: Callable[[], Any]) -> Any:
-        async def run() -> Any:
-            return fn()
-
-        assert self.studio.loop is not None
-        return asyncio.run_coroutine_threadsafe(run(), self.studio.loop).result(WAIT_S)
 
     def feed(self) -> list[dict[str, Any]]:
         """Every message the feed sends from seq 1 up to its last seq now."""
@@ -101,10 +69,7 @@ class Live:
 
     def stop(self) -> None:
         self.http.close()
-        self.server.should_exit = True
-        self.thread.join(WAIT_S)
-        self.sock.close()
-        assert not self.thread.is_alive(), "uvicorn did not stop"
+        super().stop()
 
 
 def _play(live: Live, rounds: int) -> None:
