@@ -158,11 +158,10 @@ class TableConfig(_Strict):
             raise ValueError(
                 f"two devices of this table have the role {', '.join(sorted(dup))}; give each its own"
             )
-        if self.game_options:
-            try:
-                build_game(self.game, self.game_options)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"game_options for {self.game}: {exc}") from None
+        try:
+            game = build_game(self.game, self.game_options)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"game_options for {self.game}: {exc}") from None
         key = GAMES[self.game].time_scale_setting
         speeds = {d.simulator.speed for d in devices if d.is_simulator}
         if key and key not in self.settings and len(speeds) == 1 and all(d.is_simulator for d in devices):
@@ -171,10 +170,10 @@ class TableConfig(_Strict):
             speed = speeds.pop()
             self.settings[key] = int(speed) if float(speed).is_integer() else speed
         try:  # a wrong game setting is refused now, not when the studio starts
-            build_game(self.game, self.game_options).new_judge(**self.settings)
+            game.new_judge(**self.settings)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"settings for {self.game}: {exc}") from None
-        self._simulated_shoes_deal_the_games_decks()
+        self._simulated_shoes_deal_the_games_decks(game)
         kinds = GAMES[self.game].device_kinds
         for d in devices:
             if d.kind not in kinds and driver_class(d.kind).family not in kinds:
@@ -183,18 +182,17 @@ class TableConfig(_Strict):
                 )
         # a game whose settings must fit its devices (Monopoly Live's bonus dice from a dice camera)
         try:
-            build_game(self.game, self.game_options).check_devices(
+            game.check_devices(
                 self.settings, {d.role: d.kind for d in devices}
             )
         except ValueError as exc:
             raise ValueError(f"devices for {self.game}: {exc}") from None
         return self
 
-    def _simulated_shoes_deal_the_games_decks(self) -> None:
+    def _simulated_shoes_deal_the_games_decks(self, game: Any) -> None:
         """A game that declares its decks (a card game: its devices are shoes) has its simulated shoes deal that
         many, unless the file says otherwise; a different number is refused, since the judge would refuse the
         cards (a second copy of a card in a single-deck game) or certify from a shoe that is not the game's."""
-        game = build_game(self.game, self.game_options)
         decks = self.settings.get("decks", game.decks if isinstance(game, CardGame) else None)
         if not isinstance(decks, int) or isinstance(decks, bool):
             return
