@@ -182,9 +182,7 @@ class TableConfig(_Strict):
                 )
         # a game whose settings must fit its devices (Monopoly Live's bonus dice from a dice camera)
         try:
-            game.check_devices(
-                self.settings, {d.role: d.kind for d in devices}
-            )
+            game.check_devices(self.settings, {d.role: d.kind for d in devices})
         except ValueError as exc:
             raise ValueError(f"devices for {self.game}: {exc}") from None
         return self
