@@ -539,6 +539,20 @@ def _ws(env, token: str | None, query: str, origin: str | None = None):
     )
 
 
+def _opened(got: list[dict]) -> bool:
+    return any(
+        m["type"] == "event" and m["what"] == "round" and m["data"]["transition"] == "open_round" for m in got
+    )
+
+
+def _betting_views(got: list[dict]) -> list[dict]:
+    return [
+        m
+        for m in got
+        if m["type"] == "table" and m["view"]["round"] and m["view"]["round"]["state"] == "betting_open"
+    ]
+
+
 def test_live_updates_follow_the_table_and_refuse_strangers(env, people):
     dana = people(env.url, "dealer")
     token = dana.client.cookies.get("studio_console")
@@ -554,23 +568,15 @@ def test_live_updates_follow_the_table_and_refuse_strangers(env, people):
             first = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
             assert first["type"] == "table" and first["view"]["table_id"] == "cards-1"
             await asyncio.to_thread(action, dana, "cards-1", "open_round")
+            # the round's event and the table's new view are two pushes: either may come first
             deadline = time.monotonic() + WAIT_S
-            while time.monotonic() < deadline:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
-                got.append(msg)
-                if (
-                    msg["type"] == "table"
-                    and msg["view"]["round"]
-                    and msg["view"]["round"]["state"] == "betting_open"
-                ):
-                    break
+            while time.monotonic() < deadline and not (_opened(got) and _betting_views(got)):
+                got.append(json.loads(await asyncio.wait_for(ws.recv(), WAIT_S)))
         return got
 
     got = asyncio.run(follow())
-    assert any(
-        m["type"] == "event" and m["what"] == "round" and m["data"]["transition"] == "open_round" for m in got
-    )
-    assert got[-1]["view"]["choices"]
+    assert _opened(got)
+    assert _betting_views(got)[0]["view"]["choices"]
 
     async def refused(token, query, origin=None):
         try:
