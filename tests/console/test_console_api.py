@@ -77,14 +77,18 @@ def deal(env, table_id: str, *cards: str) -> None:
         )
 
 
-def fresh_round(env, p: Person, table_id: str = "cards-1") -> dict:
-    """End whatever round is open (by hand, with a supervisor) and open a new one."""
-    v = view(p, table_id)
-    r = v["round"]
+def end_round(p: Person, table_id: str = "cards-1") -> None:
+    """End whatever round is open (by hand, with a supervisor), so the table can open the next one."""
+    r = view(p, table_id)["round"]
     if r and r["state"] not in ("certified", "voided"):
         sam, pin = PINS["supervisor"]
         res = action(p, table_id, "void", code="dealer_error", approval={"username": sam, "secret": pin})
         assert res.status_code == 200, res.text
+
+
+def fresh_round(env, p: Person, table_id: str = "cards-1") -> dict:
+    """End whatever round is open and open a new one."""
+    end_round(p, table_id)
     res = action(p, table_id, "open_round")
     assert res.status_code == 200, res.text
     return res.json()["view"]
@@ -556,9 +560,7 @@ def _betting_views(got: list[dict]) -> list[dict]:
 def test_live_updates_follow_the_table_and_refuse_strangers(env, people):
     dana = people(env.url, "dealer")
     token = dana.client.cookies.get("studio_console")
-    v = view(dana, "cards-1")
-    if v["round"] and v["round"]["state"] not in ("certified", "voided"):
-        fresh_round(env, dana)
+    end_round(dana)
 
     async def follow() -> list[dict]:
         got: list[dict] = []
@@ -567,7 +569,8 @@ def test_live_updates_follow_the_table_and_refuse_strangers(env, people):
             assert first["type"] == "session" and first["expires_in"] > 3000
             first = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
             assert first["type"] == "table" and first["view"]["table_id"] == "cards-1"
-            await asyncio.to_thread(action, dana, "cards-1", "open_round")
+            opened = await asyncio.to_thread(action, dana, "cards-1", "open_round")
+            assert opened.status_code == 200, opened.text
             # the round's event and the table's new view are two pushes: either may come first
             deadline = time.monotonic() + WAIT_S
             while time.monotonic() < deadline and not (_opened(got) and _betting_views(got)):
