@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # libzbar0: the pyzbar barcode backend; chromium: the console's browser tests (driven by Playwright,
-# which must never download a browser of its own)
-APT_PACKAGES=(python3 python3-venv python3-pip libzbar0 chromium)
+# which must never download a browser of its own); nats-server: the JetStream delivery's tests and
+# `studio demo --nats`
+APT_PACKAGES=(python3 python3-venv python3-pip libzbar0 chromium nats-server)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
