@@ -15,9 +15,10 @@ from devices.events import CardDrawn
 from recognition.cards import CardGame
 from recognition.game import Hold, ResultReady, RoundSignal
 from recognition.games import GAMES
+from recognition.payouts import as_fraction
 
 T = datetime(2026, 1, 1, tzinfo=UTC)
-IDS = ("red_dog", "top_card_trumps", "thirty_two_cards", "draw_hi_lo")
+IDS = ("red_dog", "top_card_trumps", "thirty_two_cards", "draw_hi_lo", "peek_baccarat")
 HIGH = "23456789TJQKA"  # ace high: the index is the order
 
 
@@ -147,4 +148,17 @@ def test_the_judge_certifies_what_evaluate_gives(game_id: str) -> None:
 
 def test_odds_are_exact() -> None:
     out = game("top_card_trumps").evaluate({"cards": ["5S", "5H", "KD", "2C"]})["outcome"]
-    assert Fraction(pushes(out)["surrender"]) == Fraction(1, 2)
+    assert as_fraction(str(pushes(out)["surrender"])) == Fraction(1, 2)
+
+
+def test_peek_baccarat_deals_and_pays_as_baccarat() -> None:
+    peek, baccarat = game("peek_baccarat"), game("baccarat")
+    rng = random.Random(9)
+    spec = baccarat.shoe_spec()
+    for _ in range(500):
+        pool = [c for c, k in spec.copies.items() for _ in range(k)]
+        rng.shuffle(pool)
+        cards: list[str] = []
+        while baccarat.next_position(cards) is not None:
+            cards.append(pool.pop())
+        assert peek.evaluate({"cards": cards}) == baccarat.evaluate({"cards": cards})
