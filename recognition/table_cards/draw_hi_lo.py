@@ -1,12 +1,17 @@
-"""Draw Hi-Lo (seed 000:L5, "table card games (..., Draw High Low, ...)": named, no rules given). Pure.
+"""Draw Hi-Lo (seed 000:L1593-1595; listed at L5 as "Draw High Low"). Pure.
 
-The published rules of the game, on the card shoe: 8 decks (``decks``), the ace high; the dealer turns a
-base card ("base"), players bet whether the next card ("draw") is higher, lower or the same rank, or on its
-colour; then the dealer draws it.
+The seed's rules, dealt from the card shoe: one deck (``decks``), the king highest and the ace lowest
+(L1595); the dealer turns a base card ("base"), players bet whether the next card ("draw") is higher or lower,
+and may add a Tie bet (the same rank) that pays 10 to 1; then the dealer draws it.
 
-Bet spots: ``higher``, ``lower``, ``same``, ``red``, ``black``. The odds of higher and lower depend on the base
-card (the fewer ranks above it, the more "higher" pays): they are the platform's published table, so the
-winning spots carry no payout here, as for the other games whose odds the seed does not give.
+Bet spots: ``higher``, ``lower``, ``tie``. Higher and lower pay "according to the odd which is on the table for
+that moment" (L1595): odds that depend on the base card, the platform's table, so those spots carry no payout
+here, as for the other games whose odds the seed does not give.
+
+Left open by the seed and chosen here: the seed's game is a chain ("higher or lower than the previous" card,
+"it is possible to continue the main game"); a studio round here is one base card and one draw, each round
+with a new base card, so that every round is certified on its own. A chain is a backend that offers the next
+round's bet on the previous draw.
 """
 
 from __future__ import annotations
@@ -15,14 +20,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from recognition.cards.base import CardGame, need
-from recognition.cards.cards import ACE_HIGH, is_red
+from recognition.cards.cards import ACE_LOW
 
 POSITIONS = ("base", "draw")
+#: the Tie bet (L1595)
+TIE_ODDS = 10
 
 
 class DrawHiLo(CardGame):
     game_id = "draw_hi_lo"
-    decks = 8
+    decks = 1
 
     def next_position(self, cards: Sequence[str], context: Any = None) -> str | None:
         return POSITIONS[len(cards)] if len(cards) < 2 else None
@@ -34,15 +41,17 @@ class DrawHiLo(CardGame):
         return [need(result, "base_card", self.game_id), need(result, "draw_card", self.game_id)]
 
     def result_from_cards(self, cards: Sequence[str], context: Any = None) -> dict[str, Any]:
-        base, draw = ACE_HIGH[cards[0][0]], ACE_HIGH[cards[1][0]]
+        base, draw = ACE_LOW[cards[0][0]], ACE_LOW[cards[1][0]]
         relation = "higher" if draw > base else "lower" if draw < base else "same"
         return {"base_card": cards[0], "draw_card": cards[1], "relation": relation}
 
     def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:
         self.check_extras(extras)
-        colour = "red" if is_red(result["draw_card"]) else "black"
+        relation = result["relation"]
         return {
-            "winning_bets": [{"bet": result["relation"]}, {"bet": colour}],
+            "winning_bets": [{"bet": "tie", "payout": TIE_ODDS}]
+            if relation == "same"
+            else [{"bet": relation}],
             "pushed_bets": [],
             "base_card": result["base_card"],
         }

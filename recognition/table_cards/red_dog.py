@@ -1,14 +1,14 @@
-"""Red Dog (seed 000:L5, "table card games (Red Dog, ...)": named, no rules given). Pure.
+"""Red Dog (seed 000:L1589-1591; listed at L5). Pure.
 
-The standard casino rules (as dealt in land casinos and described by the published guides), on the card shoe:
+The seed's rules, dealt from the card shoe, with the standard spread table where the seed gives no odds:
 
-* 8 decks (``decks``), suits do not count, the ace high (2 lowest .. A highest);
-* two cards ("first", "second"); consecutive ranks: a push, no third card; a pair: a third card, three of a
-  kind pays 11 to 1, anything else is a push;
-* otherwise the spread (the ranks strictly between the two) is announced, players may raise (the raise equals
-  the ante: a betting-backend matter, the deal does not change), and a third card is dealt: strictly between
-  the two wins at the spread's odds (1: 5 to 1, 2: 4 to 1, 3: 2 to 1, 4 or more: 1 to 1), else the ante and the
-  raise lose.
+* 8 decks (``decks``), suits do not count, the ace high, the two low (L1591);
+* two cards ("first", "second"); consecutive ranks: the bet is refunded, no third card; a pair: a third card,
+  three of a kind pays 11 to 1, anything else is refunded (L1591);
+* otherwise the spread (the ranks strictly between the two) is announced, players "Ride" (double the bet: a
+  raise equal to the ante, a betting-backend matter; the deal does not change) or "Stand", and a third card is
+  dealt: strictly between the two wins, else the ante and the raise lose. The seed gives no odds for the
+  spread: the standard table, 1: 5 to 1, 2: 4 to 1, 3: 2 to 1, 4 or more: 1 to 1.
 
 Bet spots: ``ante``, and ``raise`` (settled at the same odds as the ante when the spread wins).
 """

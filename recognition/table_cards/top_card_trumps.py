@@ -1,14 +1,15 @@
-"""Top Card Trumps (seed 000:L5, "table card games (... Top Card Trumps)": named, no rules given). Pure.
+"""Top Card Trumps (seed 000:L1597-1599, "TOP CARD TRUMP"; listed at L5). Pure.
 
-Top Card Trumps is the published name of Casino War; the standard rules, on the card shoe:
+The seed's rules (Casino War), dealt from the card shoe:
 
-* 6 decks (``decks``), the ace high, suits do not count;
-* one card to the player, one to the dealer: the higher card wins, the ante pays 1 to 1;
-* equal ranks: the Tie side bet pays 10 to 1, and each player either surrenders (half the ante returned:
-  spot ``surrender``) or goes to war (a raise equal to the ante); the dealer deals one war card to the
-  player and one to the dealer ("war_player", "war_dealer"; the burn cards some casinos deal first are not
-  dealt here); the player's war card equal or higher: the raise pays 1 to 1 and the ante is returned,
-  lower: both lose.
+* 6 decks (``decks``), the ace high, the two low, suits do not count;
+* one card to the player, one to the dealer: the higher card wins, the ante pays 1 to 1 (even money: the
+  seed says "the winner is the player with the highest card value" and gives no other odds);
+* equal ranks: each player either folds (the dealer takes half the ante: spot ``surrender`` returns half) or
+  goes to war (a raise equal to the ante); the dealer deals three cards face down ("burn_1".."burn_3"), then
+  one face up to the player and one to himself ("war_player", "war_dealer"); the player's war card equal or
+  higher: the raise pays 1 to 1 and the ante is returned, lower: both lose (L1599);
+* the Tie side bet (10 to 1 on equal first cards) is the standard Casino War side bet, not in the seed.
 
 Whether a player surrenders or goes to war is the betting backend's (no decision window: the war cards are
 dealt on every tie, as a live table deals them for whoever went to war).
@@ -23,7 +24,7 @@ from typing import Any
 from recognition.cards.base import CardGame, need
 from recognition.cards.cards import ACE_HIGH, Settlement
 
-POSITIONS = ("player", "dealer", "war_player", "war_dealer")
+POSITIONS = ("player", "dealer", "burn_1", "burn_2", "burn_3", "war_player", "war_dealer")
 TIE_ODDS = 10
 
 
@@ -38,19 +39,21 @@ class TopCardTrumps(CardGame):
     def next_position(self, cards: Sequence[str], context: Any = None) -> str | None:
         if len(cards) < 2:
             return POSITIONS[len(cards)]
-        if len(cards) < 4 and _higher(cards[0], cards[1]) == 0:
+        if len(cards) < len(POSITIONS) and _higher(cards[0], cards[1]) == 0:
             return POSITIONS[len(cards)]
         return None
 
     def position_label(self, position: str) -> str:
-        return (
-            f"the {position.replace('_', ' ')}'s card"
-            if position.startswith("war")
-            else f"the {position}'s card"
-        )
+        if position.startswith("burn"):
+            return f"face-down card {position[-1]} before the war"
+        return f"the {position.replace('_', ' ')}'s card"
 
     def cards_from_result(self, result: Mapping[str, Any]) -> list[Any]:
         cards = [need(result, "player_card", self.game_id), need(result, "dealer_card", self.game_id)]
+        burns = result.get("burn_cards") or []
+        if not isinstance(burns, list):
+            raise ValueError("'burn_cards' is the list of the three face-down cards before the war")
+        cards.extend(burns)
         for key in ("war_player_card", "war_dealer_card"):
             if result.get(key) is not None:
                 cards.append(result[key])
@@ -61,6 +64,7 @@ class TopCardTrumps(CardGame):
         out: dict[str, Any] = {
             "player_card": cards[0],
             "dealer_card": cards[1],
+            "burn_cards": [],
             "war_player_card": None,
             "war_dealer_card": None,
         }
@@ -68,9 +72,10 @@ class TopCardTrumps(CardGame):
             out["winner"] = "player" if first > 0 else "dealer"
             out["war"] = None
         else:
-            out["war_player_card"], out["war_dealer_card"] = cards[2], cards[3]
+            out["burn_cards"] = list(cards[2:5])
+            out["war_player_card"], out["war_dealer_card"] = cards[5], cards[6]
             out["winner"] = "tie"
-            out["war"] = "player" if _higher(cards[2], cards[3]) >= 0 else "dealer"
+            out["war"] = "player" if _higher(cards[5], cards[6]) >= 0 else "dealer"
         return out
 
     def outcome(self, result: dict[str, Any], extras: dict[str, Any] | None = None) -> dict[str, Any]:

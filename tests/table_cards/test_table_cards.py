@@ -68,20 +68,28 @@ def test_top_card_trumps_every_rank_pair_and_war(p: str, d: str) -> None:
         out = g.evaluate({"cards": [p + "S", d + "H"]})["outcome"]
         assert wins(out) == ({"ante": 1} if HIGH.index(p) > HIGH.index(d) else {}) and pushes(out) == {}
         with pytest.raises(ValueError, match="not used by the rules"):
-            g.evaluate({"cards": [p + "S", d + "H", "2C", "3C"]})
+            g.evaluate({"cards": [p + "S", d + "H", "2C"]})
         return
+    with pytest.raises(ValueError, match="too few cards .* face-down card 1 before the war"):
+        g.evaluate({"cards": [p + "S", d + "H"]})
     for wp, wd in itertools.product(HIGH, repeat=2):
-        out = g.evaluate({"cards": [p + "S", d + "H", wp + "D", wd + "C"]})["outcome"]
+        # three face-down cards, then one to the player and one to the dealer (000:L1599)
+        out = g.evaluate({"cards": [p + "S", d + "H", "2C", "3C", "4C", wp + "D", wd + "C"]})["outcome"]
         won_war = HIGH.index(wp) >= HIGH.index(wd)
         assert wins(out) == ({"tie": 10, "raise": 1} if won_war else {"tie": 10})
         assert pushes(out) == ({"surrender": "1/2", "ante": 1} if won_war else {"surrender": "1/2"})
 
 
-@pytest.mark.parametrize(("b", "d"), list(itertools.product(HIGH, repeat=2)))
+LOW = "A23456789TJQK"  # Draw Hi-Lo: the king highest, the ace lowest (000:L1595)
+
+
+@pytest.mark.parametrize(("b", "d"), list(itertools.product(LOW, repeat=2)))
 def test_draw_hi_lo_every_rank_pair(b: str, d: str) -> None:
     out = game("draw_hi_lo").evaluate({"cards": [b + "S", d + "H"]})["outcome"]
-    rel = "higher" if HIGH.index(d) > HIGH.index(b) else "lower" if HIGH.index(d) < HIGH.index(b) else "same"
-    assert set(wins(out)) == {rel, "red"}
+    if b == d:
+        assert wins(out) == {"tie": 10}
+    else:
+        assert wins(out) == {("higher" if LOW.index(d) > LOW.index(b) else "lower"): None}
 
 
 POINTS_32 = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13}
@@ -147,7 +155,7 @@ def test_the_judge_certifies_what_evaluate_gives(game_id: str) -> None:
 
 
 def test_odds_are_exact() -> None:
-    out = game("top_card_trumps").evaluate({"cards": ["5S", "5H", "KD", "2C"]})["outcome"]
+    out = game("top_card_trumps").evaluate({"cards": ["5S", "5H", "7C", "8C", "9C", "KD", "2C"]})["outcome"]
     assert as_fraction(str(pushes(out)["surrender"])) == Fraction(1, 2)
 
 
