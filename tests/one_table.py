@@ -53,3 +53,23 @@ def feed_results(studio: Studio) -> list[dict[str, Any]]:
 async def wait_until(cond: Callable[[], Any], what: str) -> Any:
     """`waiting.until` off the studio's loop, so the studio runs while the test waits."""
     return await asyncio.to_thread(until, cond, what)
+
+
+async def enter_result_with_a_supervisor(studio: Studio, table_id: str, result: dict[str, Any]) -> None:
+    """The dealer enters `result` for the table's open round in play: refused alone, taken with a supervisor."""
+    from studio.rounds import RoundError, RoundState
+
+    table = studio.tables[table_id]
+
+    def in_play() -> bool:
+        r = table.lifecycle.round
+        return r is not None and r.state in (RoundState.IN_PLAY, RoundState.BETTING_CLOSED)
+
+    await wait_until(in_play, "a round in play")
+    try:
+        table.manual_result_by(result, by="dealer-1", approved_by=None, reason="no device reading")
+    except RoundError as exc:
+        assert "supervisor" in str(exc)
+    else:
+        raise AssertionError("a manual result without a supervisor was taken")
+    table.manual_result_by(result, by="dealer-1", approved_by="supervisor-1", reason="no device reading")

@@ -4,11 +4,13 @@ round until the simulated dealer counts again."""
 
 from __future__ import annotations
 
-from one_table import feed_results, run_one_table, wait_until
+from typing import Any
+
+from one_table import enter_result_with_a_supervisor, feed_results, run_one_table, wait_until
 
 from studio.service import Studio
 
-TABLE = {
+TABLE: dict[str, Any] = {
     "id": "fan-tan-1",
     "game": "fan_tan",
     "betting_seconds": 0.2,
@@ -42,3 +44,18 @@ def test_a_fan_tan_table_certifies_the_counted_beads(tmp_path) -> None:
     for message in results:
         result = message["result"]
         assert result["beads"] in counted and result["result"] == (result["beads"] - 1) % 4 + 1
+
+
+def test_without_a_count_the_dealer_enters_the_last_line_with_a_supervisor(tmp_path) -> None:
+    device: dict[str, Any] = dict(TABLE["devices"][0])
+    device["simulator"] = {"speed": 10, "seed": 3, "options": {"act_as_dealer": False}}
+    table = {**TABLE, "devices": [device]}
+
+    async def scenario(studio: Studio) -> None:
+        await enter_result_with_a_supervisor(studio, "fan-tan-1", {"result": 3})
+        await wait_until(lambda: feed_results(studio), "the entered result on the feed")
+
+    studio = run_one_table(tmp_path, table, scenario)
+    (message, *_) = feed_results(studio)
+    assert message["result"] == {"result": 3}
+    assert {"bet": "fan_3", "payout": "57/20"} in message["outcome"]["winning_bets"]
