@@ -30,3 +30,14 @@ def test_each_row_names_the_games_own_device_kinds() -> None:
         (row,) = [line for line in text.splitlines() if line.startswith(f"| `{game_id}` |")]
         cells = [c.strip() for c in row.strip("|").split("|")]
         assert re.findall(r"`([a-z0-9-]+)`", cells[3]) == list(rules.device_kinds), game_id
+
+
+def test_the_configuration_example_is_a_valid_studio_file(tmp_path: Path) -> None:
+    import tomllib
+
+    from studio.config import parse_config
+
+    (block,) = re.findall(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
+    data = tomllib.loads(re.sub(r'url = "/dev/tty\w+"', 'url = "simulator"', block))
+    config = parse_config({"studio": {"data_dir": str(tmp_path)}, **data})
+    assert {t.game for t in config.tables} == {"fan_tan", "deal_or_no_deal"}
