@@ -132,3 +132,10 @@ def test_the_scanner_lines() -> None:
     assert driver.handle_line("HELLO SCANNER")[0].kind == "device_unknown"
     folding = BriefcaseScannerDriver("t/scanner", "/dev/null", events.append, fold_s=60)
     assert len(folding.handle_line("CASE01")) == 1 and folding.handle_line("CASE01") == []
+
+
+def test_the_manual_result_dialog_shows_an_example_the_game_takes() -> None:
+    from dealer_ui.result_forms import result_form
+
+    form = result_form(DOND)
+    assert form["type"] == "json" and DOND.validate_result(form["example"]) == form["example"]

@@ -95,3 +95,10 @@ def test_a_wrong_result_is_refused_with_a_reason(bad: dict) -> None:
 def test_evaluate_takes_the_count_or_the_last_line() -> None:
     assert FAN_TAN.evaluate({"beads": 37})["result"] == {"result": 1, "beads": 37}
     assert FAN_TAN.evaluate({"result": 4})["outcome"]["result"] == 4
+
+
+def test_the_manual_result_dialog_shows_an_example_the_game_takes() -> None:
+    from dealer_ui.result_forms import result_form
+
+    form = result_form(FAN_TAN)
+    assert form["type"] == "json" and FAN_TAN.validate_result(form["example"]) == form["example"]
