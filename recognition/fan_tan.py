@@ -2,8 +2,9 @@
 result is the number of beads in the last line, 1 to 4. Pure.
 
 Result: ``{"result": k}`` (1-4), with ``"beads": n`` when the beads were counted: the last line holds
-``n mod 4`` beads, 4 when that is 0 (L3987, L3991). A count comes from the bead counter (the
-``serial-bead-counter``, devices/beads/counter.py); without one, or when it cannot count, the dealer enters
+``n mod 4`` beads, 4 when that is 0 (L3987, L3991). A count comes from a bead counter: a camera over the
+tray (``camera-bead-counter``, devices/beads/camera.py) or a counter on a serial line
+(``serial-bead-counter``, devices/beads/counter.py); without one, or when it cannot count, the dealer enters
 the last line (or the count) with a supervisor: the table's manual result, four eyes (docs/games.md).
 
 Bets (L3993-4003), bet spots of the outcome:
@@ -68,7 +69,7 @@ def _whole(value: Any, what: str) -> int:
 
 class FanTan(BaseGame):
     game_id = "fan_tan"
-    device_kinds = ("serial-bead-counter",)
+    device_kinds = ("serial-bead-counter", "camera-bead-counter")
     pacing = "dealer"  # type: ignore[assignment]
 
     def __init__(self, commission: str | int = "1/20") -> None:

@@ -28,14 +28,20 @@ class LineDealerSimulator:
 
     thread_name = "line-dealer-sim"
 
-    def __init__(self, *, speed: float = 1.0, seed: int | None = None, act_as_dealer: bool = True) -> None:
+    def __init__(
+        self, *, speed: float = 1.0, seed: int | None = None, act_as_dealer: bool = True, pty: bool = True
+    ) -> None:
+        """`pty` False: a twin that serves its own transport (a camera's frames) and only keeps the timing."""
         if speed <= 0:
             raise ValueError("speed must be positive")
         self.speed = float(speed)
         self.rng = random.Random(seed)
         self.act_as_dealer = act_as_dealer
-        self._master, self.url = open_pty_pair()
-        os.set_blocking(self._master, False)
+        self._master: int | None = None
+        self.url = ""
+        if pty:
+            self._master, self.url = open_pty_pair()
+            os.set_blocking(self._master, False)
         #: every line written, in order (the truth, for tests)
         self.lines: list[str] = []
         self.dropped = 0
@@ -60,10 +66,11 @@ class LineDealerSimulator:
             self._cv.notify_all()
         if self._thread is not None:
             self._thread.join(5)
-        try:
-            os.close(self._master)
-        except OSError:
-            pass
+        if self._master is not None:
+            try:
+                os.close(self._master)
+            except OSError:
+                pass
 
     def table_event(self, what: str, data: dict[str, Any]) -> None:
         """The studio's table listener (on its loop: never blocks); the dealer's part when `act_as_dealer`."""
@@ -87,7 +94,7 @@ class LineDealerSimulator:
         """One line to the driver, now (from any thread)."""
         data = text.encode("ascii", "replace") + b"\r\n"
         with self._cv:
-            if self._stopped:
+            if self._stopped or self._master is None:
                 return
             self.lines.append(text)
             self._drain()
@@ -98,6 +105,7 @@ class LineDealerSimulator:
 
     def _drain(self) -> None:
         """Throw away what the driver sent (the device takes no commands)."""
+        assert self._master is not None
         while select.select([self._master], [], [], 0)[0]:
             try:
                 if not os.read(self._master, 4096):
