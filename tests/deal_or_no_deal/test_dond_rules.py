@@ -139,3 +139,28 @@ def test_the_manual_result_dialog_shows_an_example_the_game_takes() -> None:
 
     form = result_form(DOND)
     assert form["type"] == "json" and DOND.validate_result(form["example"]) == form["example"]
+
+
+def test_the_camera_barcode_reader_reads_the_number_cards() -> None:
+    """A camera over the briefcases through the existing camera barcode reader: each card's Code128."""
+    from devices.balls.camera_reader import CameraBallReaderDriver
+    from simulators.balls import BallCameraSimulator
+
+    camera = BallCameraSimulator(machine_id="dond-camera-test")
+    try:
+        driver = CameraBallReaderDriver(
+            "dond-1/camera",
+            "frames+tcp://127.0.0.1:9",
+            lambda e: None,
+            ball_set="1-16",
+            tag_format="CASE{n:02d}",
+        )
+        judge = started()
+        order = [12, 3, 7, 1, 16, 2, 4, 5, 6, 8, 9, 10, 11, 13, 14, 15]
+        decisions = []
+        for i, n in enumerate(order):
+            (read,) = driver.handle_frame(camera.frame(f"CASE{n:02d}"), now=float(10 * i))
+            decisions += judge.feed(read)
+        assert [d.result for d in decisions if isinstance(d, ResultReady)] == [{"opened": order}]
+    finally:
+        camera.stop()
