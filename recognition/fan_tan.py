@@ -168,7 +168,9 @@ class FanTanJudge(BaseJudge):
                 self.round, self.betting_closed, self.done, self.holds = None, False, False, set()
             return []
         if isinstance(event, DeviceDisconnected):
-            return self._hold("device_lost", event.reason) if self.round is not None and not self.done else []
+            if self.round is None or self.done or "device_lost" in self.holds:
+                return []
+            return self._hold("device_lost", event.reason)
         if isinstance(event, DeviceConnected):
             return self._release("device_lost")
         if isinstance(event, BeadCountUnreadable):

@@ -63,6 +63,7 @@ def test_a_lost_counter_holds_and_its_return_releases() -> None:
     judge = opened_and_closed()
     (hold,) = judge.feed(DeviceDisconnected(device_id=DEV, at=T, reason="cable"))
     assert isinstance(hold, Hold) and hold.code == "device_lost"
+    assert judge.feed(DeviceDisconnected(device_id=DEV, at=T, reason="still out")) == []  # one hold
     (release,) = judge.feed(DeviceConnected(device_id=DEV, at=T, port="/dev/pts/9"))
     assert isinstance(release, Release)
 
