@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 from recognition.games import GAMES
 from recognition.roulette import EUROPEAN
@@ -49,3 +50,43 @@ def test_the_default_weights_return_97_4_percent_on_a_straight_up() -> None:
 def test_the_operator_may_set_its_own_weights() -> None:
     extras = MEGA.draw_extras(random.Random(1), lucky_payout_weights={"499": 1})
     assert extras is not None and {e["payout"] for e in extras["lucky_numbers"]} == {499}
+
+
+def test_a_mega_roulette_table_pays_the_committed_mega_number_on_the_wheel(tmp_path) -> None:
+    """The SS2 wheel's simulator through the real driver; the Mega Numbers committed on the feed at the round's
+    opening; a spin forced onto one of them pays its multiplier."""
+    from one_table import feed_results, run_one_table, wait_until
+
+    from studio.service import Studio
+
+    table = {
+        "id": "mega-1",
+        "game": "mega_roulette",
+        "device": {
+            "kind": "cammegh-ss2",
+            "role": "wheel",
+            "url": "simulator",
+            "serial_number": "SS2-MEGA",
+            "options": {"keep_powered": True},
+            "simulator": {"speed": 20, "seed": 5},
+        },
+    }
+    forced: list[dict[str, Any]] = []
+
+    async def scenario(studio: Studio) -> None:
+        t, ss2 = studio.tables["mega-1"], studio.simulator("mega-1", "wheel")
+        await wait_until(
+            lambda: t.round and not t.round.is_final and t.draw, "a round with its committed draw"
+        )
+        assert t.round is not None and t.draw is not None
+        mega = t.draw.extras["lucky_numbers"][0]  # the test peeks at the secret to make it come up
+        forced.append({**mega, "round_id": t.round.round_id})
+        ss2.force_next_number(mega["number"])
+        await wait_until(
+            lambda: [m for m in feed_results(studio) if m["round_id"] == forced[0]["round_id"]], "its result"
+        )
+
+    studio = run_one_table(tmp_path, table, scenario)
+    (result,) = [m for m in feed_results(studio) if m["round_id"] == forced[0]["round_id"]]
+    assert result["result"]["number"] == forced[0]["number"]
+    assert straight(result["outcome"])["payout"] == forced[0]["payout"]
