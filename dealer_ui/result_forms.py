@@ -124,4 +124,6 @@ _EXAMPLES: dict[str, dict[str, Any]] = {
     "craps": {"dice": [3, 4], "point": None},
     "bac_bo": {"player": [2, 5], "banker": [6, 6]},
     "dice_duel": {"red": 4, "blue": 2},
+    "fan_tan": {"result": 3},  # the beads in the last line, or {"beads": 39}: the count
+    "deal_or_no_deal": {"opened": [5, 9, 1, 16, 2, 3, 4, 6, 7, 8, 10, 11, 12, 13, 14, 15]},
 }
