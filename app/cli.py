@@ -15,6 +15,7 @@ from .audit import cmd_evaluate, cmd_replay
 from .demo import cmd_demo
 from .logs import FORMATS, configure_logging
 from .serve import serve
+from .stats_cli import add_stats_parser
 
 
 def cmd_user_add(args: argparse.Namespace) -> int:
@@ -216,6 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schema", help="write the feed message JSON Schemas")
     s.add_argument("--out", default="docs/schemas")
     s.set_defaults(func=cmd_schema)
+
+    add_stats_parser(sub)
     return p
 
 

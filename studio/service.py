@@ -18,6 +18,7 @@ from .journal import Committed, Journal, JournalClosed
 from .keys import load_or_create_key
 from .log_context import device_thread, table_context
 from .metrics import StudioMetrics
+from .statistics import JournalStatistics
 from .table import DeviceSlot, Table
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,8 @@ class Studio:
         )
         self.hub = FeedHub(self.journal)
         self.metrics = StudioMetrics()
+        #: statistics of the rounds, folded from the journal on demand (docs/statistics.md)
+        self.statistics = JournalStatistics(self.journal.path)
         self.journal.on_latency = self.metrics.observe_commit
         self.tables: dict[str, Table] = {}
         self.simulators: dict[str, Any] = {}
