@@ -61,6 +61,12 @@ class StudioSection(_Strict):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     #: the same for the routes that take a picture (the dice calibration desk, a shoe's card image)
     max_upload_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    #: the bias watch (docs/statistics.md): the chance that fair equipment ever raises an alarm, per series
+    bias_alert_level: float = Field(default=0.001, gt=0, lt=0.5)
+    #: how often (seconds) the watch tests the series whose look is due and journals new alarms
+    bias_check_seconds: float = Field(default=60.0, ge=0.05, le=3600)
+    #: the count of a series' first look (then every doubling); default: 5 per category, at least 30
+    bias_first_look: int | None = Field(default=None, ge=2)
 
 
 class ServerSection(_Strict):

@@ -18,6 +18,7 @@ from .journal import Committed, Journal, JournalClosed
 from .keys import load_or_create_key
 from .log_context import device_thread, table_context
 from .metrics import StudioMetrics
+from .bias_watch import BiasCollector, BiasModel, BiasWatch
 from .statistics import JournalStatistics
 from .table import DeviceSlot, Table
 
@@ -46,8 +47,16 @@ class Studio:
         )
         self.hub = FeedHub(self.journal)
         self.metrics = StudioMetrics()
-        #: statistics of the rounds, folded from the journal on demand (docs/statistics.md)
-        self.statistics = JournalStatistics(self.journal.path)
+        #: statistics of the rounds and the bias watch, folded from the journal (docs/statistics.md)
+        settings = config.studio
+        bias = BiasModel(
+            {t.id: t.settings for t in config.tables},
+            level=settings.bias_alert_level,
+            first_look=settings.bias_first_look,
+        )
+        self.statistics = JournalStatistics(self.journal.path, bias=bias)
+        self.bias_watch = BiasWatch(self.statistics, self.journal, settings.bias_check_seconds)
+        self.metrics.registry.register(BiasCollector(self.statistics))
         self.journal.on_latency = self.metrics.observe_commit
         self.tables: dict[str, Table] = {}
         self.simulators: dict[str, Any] = {}
@@ -113,6 +122,7 @@ class Studio:
         self._checkpoint_task = loop.create_task(
             self._checkpoints(self.config.studio.checkpoint_seconds), name="studio-checkpoints"
         )
+        self.bias_watch.start(loop)
         # Everything built so far (games, tables, drivers, modules) lives as long as the studio: keep it out of the
         # cyclic collector's full passes, whose pauses otherwise land on results (bench/latency.py: the worst of
         # ~520 results 15-18 ms with it, 21-75 ms without, in three A/B pairs).
@@ -210,6 +220,7 @@ class Studio:
     def _cancel_checkpoints(self) -> None:
         if self._checkpoint_task is not None:
             self._checkpoint_task.cancel()
+        self.bias_watch.stop()
 
     async def _checkpoints(self, every: float) -> None:
         """A checkpoint of the journal's head on the feed every `every` seconds (docs/feed.md)."""

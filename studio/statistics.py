@@ -29,6 +29,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from .bias_watch import Alarm, BiasModel, Series, SeriesKey
+
 #: a round's bucket: game, table id, dealer ("" when nobody was signed in), hour ("2026-12-01T16")
 RoundKey = tuple[str, str, str, str]
 #: a device's bucket: table id, device id, hour
@@ -125,7 +127,8 @@ def _devices_of(source: dict[str, Any]) -> list[str]:
 class StatisticsModel:
     """The fold: records in seq order in, buckets out. Pure: no I/O."""
 
-    def __init__(self) -> None:
+    def __init__(self, bias: BiasModel | None = None) -> None:
+        self.bias = bias or BiasModel()
         self.seq = 0
         self.rounds: dict[RoundKey, Tally] = {}
         self.devices: dict[DeviceKey, DeviceTally] = {}
@@ -175,6 +178,8 @@ class StatisticsModel:
                 device = str(body.get("device_id") or "")
                 self._device((table_id, device, hour_of(at))).faults[event] += 1
                 self._tally(self._key_now(table_id, at)).device_faults[event] += 1
+        elif kind == "bias_alert":
+            self.bias.journaled(table_id, body)
         elif kind == "note" and body.get("code") == "table_hold":
             code = str(body.get("message", "")).partition(":")[0] or "table_hold"
             self._tally(self._key_now(table_id, at)).table_holds[code] += 1
@@ -215,6 +220,7 @@ class StatisticsModel:
             t.voided[str(reason.get("code") or "unknown")] += 1
             return
         t.certified += 1
+        self.bias.add(table_id, body)
         if manual:
             t.manual_results += 1
         if r is not None:
@@ -277,7 +283,7 @@ def _hour_key(at: datetime, ceil: bool = False) -> str:
 _RELEVANT = f"""
 SELECT seq, at, kind, table_id, round_id, body FROM records
 WHERE seq > ? AND (
-    kind IN ('round_state', {", ".join(repr(k) for k in FEED_KINDS)})
+    kind IN ('round_state', 'bias_alert', {", ".join(repr(k) for k in FEED_KINDS)})
     OR (kind = 'console_action' AND json_extract(body, '$.action') IN ('dealer_sign_in', 'dealer_sign_out'))
     OR (kind = 'note' AND json_extract(body, '$.code') = 'table_hold')
     OR (kind = 'device_event' AND (
@@ -291,10 +297,10 @@ ORDER BY seq LIMIT ?
 class JournalStatistics:
     """The read model over one journal file, caught up on every query (thread-safe)."""
 
-    def __init__(self, journal_path: Path, batch: int = 20_000) -> None:
+    def __init__(self, journal_path: Path, batch: int = 20_000, bias: BiasModel | None = None) -> None:
         self.path = Path(journal_path)
         self.batch = batch
-        self.model = StatisticsModel()
+        self.model = StatisticsModel(bias)
         self._lock = threading.Lock()
 
     def catch_up(self) -> int:
@@ -329,3 +335,22 @@ class JournalStatistics:
         self.catch_up()
         with self._lock:
             return self.model.dealer_at(table_id)
+
+    # --- the bias watch's view ------------------------------------------------------------------------
+
+    def bias_report(self, table: str | None = None) -> list[dict[str, Any]]:
+        self.catch_up()
+        with self._lock:
+            return self.model.bias.report(table)
+
+    def pending_alarms(self) -> list[Alarm]:
+        with self._lock:
+            return self.model.bias.pending()
+
+    def mark_journaled(self, table_id: str, body: dict[str, Any]) -> None:
+        with self._lock:
+            self.model.bias.journaled(table_id, body)
+
+    def series_snapshot(self) -> list[tuple[SeriesKey, Series]]:
+        with self._lock:
+            return list(self.model.bias.series.items())
