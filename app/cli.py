@@ -14,6 +14,7 @@ from typing import Any
 from .audit import cmd_evaluate, cmd_replay
 from .demo import cmd_demo
 from .logs import FORMATS, configure_logging
+from .manifest_cli import add_manifest_parser
 from .serve import serve
 from .stats_cli import add_stats_parser
 
@@ -219,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_schema)
 
     add_stats_parser(sub)
+    add_manifest_parser(sub)
     return p
 
 

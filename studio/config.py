@@ -67,6 +67,14 @@ class StudioSection(_Strict):
     bias_check_seconds: float = Field(default=60.0, ge=0.05, le=3600)
     #: the count of a series' first look (then every doubling); default: 5 per category, at least 30
     bias_first_look: int | None = Field(default=None, ge=2)
+    #: the certified manifest of the software (`studio manifest`; docs/operations.md): checked at start and
+    #: every software_check_seconds; None: not checked
+    manifest: Path | None = None
+    #: the public key (base64 Ed25519) the manifest must be signed with; None: whatever key signed it
+    manifest_public_key: str | None = None
+    #: while the software differs: "refuse" pauses every table, "warn" only journals and logs it
+    manifest_action: Literal["refuse", "warn"] = "refuse"
+    software_check_seconds: float = Field(default=86400.0, ge=1.0)
 
 
 class ServerSection(_Strict):

@@ -13,12 +13,13 @@ from devices.registry import driver_class
 from streaming.feed import FeedHub
 from streaming.messages import checkpoint_message
 
+from .bias_watch import BiasCollector, BiasModel, BiasWatch
 from .config import Consumer, DeviceConfig, StudioConfig, build_game
 from .journal import Committed, Journal, JournalClosed
 from .keys import load_or_create_key
 from .log_context import device_thread, table_context
 from .metrics import StudioMetrics
-from .bias_watch import BiasCollector, BiasModel, BiasWatch
+from .software_check import SoftwareWatch
 from .statistics import JournalStatistics
 from .table import DeviceSlot, Table
 
@@ -59,6 +60,7 @@ class Studio:
         self.metrics.registry.register(BiasCollector(self.statistics))
         self.journal.on_latency = self.metrics.observe_commit
         self.tables: dict[str, Table] = {}
+        self.software = SoftwareWatch(config.studio, self.journal, self.tables)
         self.simulators: dict[str, Any] = {}
         self._tokens = [c.token.encode() for c in config.consumers]
         self._started = False
@@ -92,6 +94,8 @@ class Studio:
             return
         self._started = True
         self.loop = loop
+        # before any table opens: a studio whose software differs from its manifest opens none
+        self.software.check_now()
         for tcfg in self.config.tables:
             slots = [
                 DeviceSlot(f"{tcfg.id}/{d.role}", d.kind, d.role, d.serial_number) for d in tcfg.all_devices
@@ -108,6 +112,7 @@ class Studio:
                 decision_seconds=tcfg.decision_seconds,
             )
             self.tables[tcfg.id] = table
+            self.software.apply(table)
             for dcfg, slot in zip(tcfg.all_devices, slots):
                 try:
                     self._start_device(table, slot, dcfg)
@@ -123,6 +128,7 @@ class Studio:
             self._checkpoints(self.config.studio.checkpoint_seconds), name="studio-checkpoints"
         )
         self.bias_watch.start(loop)
+        self.software.start(loop)
         # Everything built so far (games, tables, drivers, modules) lives as long as the studio: keep it out of the
         # cyclic collector's full passes, whose pauses otherwise land on results (bench/latency.py: the worst of
         # ~520 results 15-18 ms with it, 21-75 ms without, in three A/B pairs).
@@ -221,6 +227,7 @@ class Studio:
         if self._checkpoint_task is not None:
             self._checkpoint_task.cancel()
         self.bias_watch.stop()
+        self.software.stop()
 
     async def _checkpoints(self, every: float) -> None:
         """A checkpoint of the journal's head on the feed every `every` seconds (docs/feed.md)."""
