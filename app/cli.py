@@ -13,6 +13,7 @@ from typing import Any
 
 from .audit import cmd_evaluate, cmd_replay
 from .demo import cmd_demo
+from .export_cli import add_export_parser
 from .logs import FORMATS, configure_logging
 from .manifest_cli import add_manifest_parser
 from .serve import serve
@@ -221,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_stats_parser(sub)
     add_manifest_parser(sub)
+    add_export_parser(sub)
     return p
 
 

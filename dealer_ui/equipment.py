@@ -1,12 +1,17 @@
-"""The technicians' view of the equipment's statistics: the bias watch's series and alarms (studio/bias_watch.py),
-read from the studio's statistics service."""
+"""The technicians' view of the equipment: the bias watch's series and alarms (studio/bias_watch.py) and each
+device's equipment log (studio/equipment_log.py), as JSON or as CSV to download."""
 
 # no `from __future__ import annotations`: FastAPI must evaluate the routes' Annotated[..., Depends(...)]
 # hints, and they name the console of the enclosing function
 import asyncio
+import csv
+import io
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
+from fastapi.responses import Response
+
+from studio import equipment_log
 
 from .auth import Session
 from .console import PREFIX, Console, error
@@ -29,5 +34,34 @@ def equipment_router(console: Console) -> APIRouter:
             "alarms": sum(1 for s in series if s["alarm"]),
             "series": series,
         }
+
+    @router.get(PREFIX + "/api/devices/{table_id}/{role}/equipment-log")
+    async def device_equipment_log(
+        found: Annotated[tuple[Any, Any], Depends(console.get_device)],
+        session: Annotated[Session, Depends(console.require("devices"))],
+        format: str = "json",
+    ) -> Any:
+        """The device's entries and its table's, newest first (json) or oldest first (csv, to download)."""
+        if format not in ("json", "csv"):
+            raise error(400, "format is json or csv")
+        _table, slot = found
+
+        def read() -> list[dict[str, Any]]:
+            studio.journal.flush()  # what was just done is in the log
+            return list(equipment_log.read(studio.journal.path, device=slot.device_id))
+
+        entries = await asyncio.to_thread(read)
+        if format == "json":
+            return {"device_id": slot.device_id, "entries": entries[::-1][:500], "total": len(entries)}
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=equipment_log.COLUMNS)
+        writer.writeheader()
+        writer.writerows(entries)
+        name = slot.device_id.replace("/", "-")
+        return Response(
+            out.getvalue(),
+            media_type="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="equipment-log-{name}.csv"'},
+        )
 
     return router
