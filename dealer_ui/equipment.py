@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 
 from studio import equipment_log
+from studio.roads import bead_plate, big_road
 
 from .auth import Session
 from .console import PREFIX, Console, error
@@ -33,6 +34,34 @@ def equipment_router(console: Console) -> APIRouter:
             "level": studio.config.studio.bias_alert_level,
             "alarms": sum(1 for s in series if s["alarm"]),
             "series": series,
+        }
+
+    @router.get(PREFIX + "/api/statistics")
+    async def statistics(
+        session: Annotated[Session, Depends(console.require("statistics"))],
+        table: str | None = None,
+        dealer: str | None = None,
+        by: str | None = None,
+    ) -> dict[str, Any]:
+        """The studio's statistics for the shift manager's page (as /v1/statistics, over the console)."""
+        try:
+            return await asyncio.to_thread(studio.statistics.query, table=table, dealer=dealer, by=by)
+        except ValueError as exc:
+            raise error(400, str(exc)) from None
+
+    @router.get(PREFIX + "/api/tables/{table_id}/roads")
+    async def roads(
+        table: Annotated[Any, Depends(console.get_table)],
+        session: Annotated[Session, Depends(console.require("statistics"))],
+    ) -> dict[str, Any]:
+        recent = await asyncio.to_thread(studio.statistics.recent_winners, table.table_id)
+        winners = [r["winner"] for r in recent]
+        return {
+            "table_id": table.table_id,
+            "game": table.game.game_id,
+            "rounds": recent,
+            "bead_plate": bead_plate(winners),
+            "big_road": big_road(winners),
         }
 
     @router.get(PREFIX + "/api/devices/{table_id}/{role}/equipment-log")

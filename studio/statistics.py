@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -37,6 +37,8 @@ RoundKey = tuple[str, str, str, str]
 DeviceKey = tuple[str, str, str]
 
 DIMENSIONS = ("game", "table", "dealer", "day", "hour")
+#: winners kept per table for the roads
+RECENT = 120
 FEED_KINDS = ("result", "void", "correction")
 FAULT_SUFFIXES = ("_unreadable", "_fault", "_warning")
 FAULT_KINDS = ("device_disconnected", "device_unknown")
@@ -129,6 +131,8 @@ class StatisticsModel:
 
     def __init__(self, bias: BiasModel | None = None) -> None:
         self.bias = bias or BiasModel()
+        #: each table's latest winners (games whose result names one), for the roads
+        self.recent: dict[str, deque[dict[str, Any]]] = {}
         self.seq = 0
         self.rounds: dict[RoundKey, Tally] = {}
         self.devices: dict[DeviceKey, DeviceTally] = {}
@@ -210,6 +214,10 @@ class StatisticsModel:
         manual = source.get("type") == "manual"
         if kind == "correction":
             self._tally(self._key_now(table_id, at, body.get("game"))).corrections += 1
+            result = body.get("result")
+            for r in self.recent.get(table_id, ()):
+                if r["round_number"] == body.get("round_number") and isinstance(result, dict):
+                    r["winner"] = result.get("winner", r["winner"])
             return
         r = self._open.pop(round_id, None) if round_id else None
         key = r.key if r is not None else self._key_now(table_id, at, body.get("game"))
@@ -221,6 +229,11 @@ class StatisticsModel:
             return
         t.certified += 1
         self.bias.add(table_id, body)
+        result = body.get("result")
+        if isinstance(result, dict) and isinstance(result.get("winner"), str):
+            self.recent.setdefault(table_id, deque(maxlen=RECENT)).append(
+                {"round_number": body.get("round_number"), "winner": result["winner"], "at": at}
+            )
         if manual:
             t.manual_results += 1
         if r is not None:
@@ -354,3 +367,8 @@ class JournalStatistics:
     def series_snapshot(self) -> list[tuple[SeriesKey, Series]]:
         with self._lock:
             return list(self.model.bias.series.items())
+
+    def recent_winners(self, table_id: str) -> list[dict[str, Any]]:
+        self.catch_up()
+        with self._lock:
+            return list(self.model.recent.get(table_id, ()))
