@@ -215,9 +215,9 @@ class StatisticsModel:
         if kind == "correction":
             self._tally(self._key_now(table_id, at, body.get("game"))).corrections += 1
             result = body.get("result")
-            for r in self.recent.get(table_id, ()):
-                if r["round_number"] == body.get("round_number") and isinstance(result, dict):
-                    r["winner"] = result.get("winner", r["winner"])
+            for seen in self.recent.get(table_id, ()):
+                if seen["round_number"] == body.get("round_number") and isinstance(result, dict):
+                    seen["winner"] = result.get("winner", seen["winner"])
             return
         r = self._open.pop(round_id, None) if round_id else None
         key = r.key if r is not None else self._key_now(table_id, at, body.get("game"))
