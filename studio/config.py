@@ -75,6 +75,21 @@ class StudioSection(_Strict):
     #: while the software differs: "refuse" pauses every table, "warn" only journals and logs it
     manifest_action: Literal["refuse", "warn"] = "refuse"
     software_check_seconds: float = Field(default=86400.0, ge=1.0)
+    #: the time server (SNTP, UDP) the studio's clock is measured against (docs/operations.md); None: not
+    #: measured. "host" or "host:port"
+    time_server: str | None = None
+    clock_check_seconds: float = Field(default=600.0, ge=0.05)
+    #: /v1/health is degraded when the clock is further than this off its time server
+    clock_max_offset_ms: float = Field(default=1000.0, gt=0)
+
+    @field_validator("time_server")
+    @classmethod
+    def _time_server(cls, value: str | None) -> str | None:
+        if value is not None:
+            from .clock import parse_server
+
+            parse_server(value)
+        return value
 
 
 class ServerSection(_Strict):

@@ -14,6 +14,7 @@ from streaming.feed import FeedHub
 from streaming.messages import checkpoint_message
 
 from .bias_watch import BiasCollector, BiasModel, BiasWatch
+from .clock import ClockCollector, ClockWatch
 from .config import Consumer, DeviceConfig, StudioConfig, build_game
 from .journal import Committed, Journal, JournalClosed
 from .keys import load_or_create_key
@@ -61,6 +62,8 @@ class Studio:
         self.journal.on_latency = self.metrics.observe_commit
         self.tables: dict[str, Table] = {}
         self.software = SoftwareWatch(config.studio, self.journal, self.tables)
+        self.clock = ClockWatch(config.studio.time_server, self.journal, config.studio.clock_check_seconds)
+        self.metrics.registry.register(ClockCollector(self.clock))
         self.simulators: dict[str, Any] = {}
         self._tokens = [c.token.encode() for c in config.consumers]
         self._started = False
@@ -129,6 +132,7 @@ class Studio:
         )
         self.bias_watch.start(loop)
         self.software.start(loop)
+        self.clock.start(loop)
         # Everything built so far (games, tables, drivers, modules) lives as long as the studio: keep it out of the
         # cyclic collector's full passes, whose pauses otherwise land on results (bench/latency.py: the worst of
         # ~520 results 15-18 ms with it, 21-75 ms without, in three A/B pairs).
@@ -228,6 +232,7 @@ class Studio:
             self._checkpoint_task.cancel()
         self.bias_watch.stop()
         self.software.stop()
+        self.clock.stop()
 
     async def _checkpoints(self, every: float) -> None:
         """A checkpoint of the journal's head on the feed every `every` seconds (docs/feed.md)."""

@@ -116,7 +116,6 @@ def _records(data: Path, kind: str) -> list[dict]:
 @pytest.mark.parametrize("action", ["refuse", "warn"])
 def test_a_studio_whose_software_differs_pauses_its_tables_or_warns(tmp_path: Path, action: str) -> None:
 
-
     key = Ed25519PrivateKey.generate()
     body = build(key)
     del body["signature"]
