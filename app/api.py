@@ -23,6 +23,7 @@ from studio.throttle import Throttle
 
 from .limits import BodyLimit
 from .operations import add_docs, add_operations
+from .statistics_api import statistics_router
 
 
 def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> FastAPI:
@@ -84,6 +85,8 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
     @app.get("/v1/tables", dependencies=[Depends(consumer)])
     async def tables() -> list[dict[str, Any]]:
         return studio.table_snapshots()
+
+    app.include_router(statistics_router(studio, consumer))
 
     # last, so outermost: no other middleware or route reads a body before its size is checked
     settings = studio.config.studio

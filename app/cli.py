@@ -13,8 +13,11 @@ from typing import Any
 
 from .audit import cmd_evaluate, cmd_replay
 from .demo import cmd_demo
+from .export_cli import add_export_parser
 from .logs import FORMATS, configure_logging
+from .manifest_cli import add_manifest_parser
 from .serve import serve
+from .stats_cli import add_stats_parser
 
 
 def cmd_user_add(args: argparse.Namespace) -> int:
@@ -216,6 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schema", help="write the feed message JSON Schemas")
     s.add_argument("--out", default="docs/schemas")
     s.set_defaults(func=cmd_schema)
+
+    add_stats_parser(sub)
+    add_manifest_parser(sub)
+    add_export_parser(sub)
     return p
 
 

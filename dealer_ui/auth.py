@@ -49,11 +49,13 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     # a dealer runs the game at one table
     "dealer": frozenset({"view_tables", "deal"}),
     # a supervisor does what a dealer does, and is the second pair of eyes
-    "supervisor": frozenset({"view_tables", "deal", "approve", "view_incidents"}),
+    "supervisor": frozenset({"view_tables", "deal", "approve", "view_incidents", "statistics"}),
     # a technician looks after devices; sees the tables but cannot act on a round
-    "technician": frozenset({"view_tables", "devices", "device_commands"}),
+    "technician": frozenset({"view_tables", "devices", "device_commands", "statistics"}),
     # an administrator manages people and may look at everything, but is not a second pair of eyes
-    "admin": frozenset({"view_tables", "devices", "device_commands", "users", "view_incidents"}),
+    "admin": frozenset(
+        {"view_tables", "devices", "device_commands", "users", "view_incidents", "statistics"}
+    ),
 }
 
 USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,31}$")

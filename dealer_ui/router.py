@@ -26,7 +26,9 @@ from .auth import PERMISSIONS, SessionStore, Throttle, UserStore
 from .console import COOKIE, CSRF_HEADER, PREFIX, STATIC, Console
 from .console import same_origin as _same_origin
 from .devices import devices_router
+from .equipment import equipment_router
 from .sessions import sessions_router
+from .shifts import shifts_router
 from .tables import tables_router
 from .updates import updates_router
 from .users import users_router
@@ -54,7 +56,15 @@ def console_router(
 
     router = APIRouter(lifespan=lifespan)
     router.console = console  # type: ignore[attr-defined]  # tests and the dice page reach the shared state
-    for area in (sessions_router, tables_router, devices_router, users_router, updates_router):
+    for area in (
+        sessions_router,
+        tables_router,
+        shifts_router,
+        devices_router,
+        equipment_router,
+        users_router,
+        updates_router,
+    ):
         router.include_router(area(console))
     return router
 

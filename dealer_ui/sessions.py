@@ -50,6 +50,7 @@ def sessions_router(console: Console) -> APIRouter:
         PREFIX + "/tech/{table_id}/{role}", page("devices", "device.html"), include_in_schema=False
     )
     router.add_api_route(f"{PREFIX}/users", page("users", "users.html"), include_in_schema=False)
+    router.add_api_route(f"{PREFIX}/stats", page("statistics", "stats.html"), include_in_schema=False)
 
     @router.get(PREFIX + "/static/{path:path}", include_in_schema=False)
     def static(

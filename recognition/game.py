@@ -331,6 +331,18 @@ class GameRules(Protocol):
         the CLI goes through `evaluate`)."""
         ...
 
+    def equipment_reading(
+        self, result: Mapping[str, Any], source: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        """What the equipment produced in a certified round, for the bias watch: (quantity, category) pairs,
+        one per pocket, segment, die, ball or card (e.g. ("pocket", "17"), ("face white", "4")); [] for none."""
+        ...
+
+    def equipment_odds(self, quantity: str, settings: Mapping[str, Any]) -> Mapping[str, float] | None:
+        """Each category's probability for `quantity` on fair equipment (the table's `settings`: a money
+        wheel's layout); None: the quantity is not watched."""
+        ...
+
 
 class BaseGame:
     """Defaults for a game module: device pacing, no computer draws, evaluate = validate + outcome, and none
@@ -376,4 +388,12 @@ class BaseGame:
         return {"result": result, "outcome": self.outcome(result, extras)}
 
     def evaluate_json(self, line: str) -> str | None:
+        return None
+
+    def equipment_reading(
+        self, result: Mapping[str, Any], source: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        return []
+
+    def equipment_odds(self, quantity: str, settings: Mapping[str, Any]) -> Mapping[str, float] | None:
         return None

@@ -39,10 +39,12 @@ gross, see the digest).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
+from recognition import equipment
 from recognition.game import BaseGame, Judge
 from recognition.roulette_variants.table_judge import TABLE_SETTINGS, RouletteTableJudge
 from recognition.wheel_judge import WheelJudge
@@ -335,6 +337,14 @@ class RouletteRules(BaseGame):
     @property
     def spots(self) -> tuple[BetSpot, ...]:
         return bet_spots(self.wheel)
+
+    def equipment_reading(
+        self, result: Mapping[str, Any], source: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        return equipment.wheel_reading(self.wheel.order, equipment.roulette_pockets(result))
+
+    def equipment_odds(self, quantity: str, settings: Mapping[str, Any]) -> Mapping[str, float] | None:
+        return equipment.wheel_odds(self.wheel.order, quantity)
 
     def spot(self, spot_id: str) -> BetSpot:
         for s in self.spots:

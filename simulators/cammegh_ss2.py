@@ -56,7 +56,7 @@ import random
 import select
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, Self
@@ -183,7 +183,10 @@ class SS2Model:
         last_result: str | None = None,
         echo_commands: bool = False,
         games_per_hour: int = 120,
+        bias: Mapping[str, float] | None = None,
     ) -> None:
+        """`bias`: pocket -> relative weight (others 1), a wheel that favours pockets, for the bias watch's
+        tests; None: every pocket equally likely."""
         if not 1 <= spin <= 256:
             raise ValueError("spin must be 1..256")
         if games_per_hour < 1:
@@ -191,6 +194,9 @@ class SS2Model:
         last_result = (last_result or "").strip() or None  # " 6" and "6" both mean pocket 6
         self._rng = random.Random(seed)
         self._labels = pocket_labels(pockets)
+        self._bias = {str(k): float(v) for k, v in (bias or {}).items()}
+        if set(self._bias) - set(self._labels) or any(not w > 0 for w in self._bias.values()):
+            raise ValueError("bias is pocket -> a positive weight, for pockets of this wheel")
         self._settings: dict[str, tuple[Any, ...]] = dict(_T_DEFAULTS, z=(pockets,), h=(int(games_per_hour),))
         self._flash = dict(self._settings)  # what *T f saved; restored at mains power-up
         if last_result is not None:
@@ -766,6 +772,8 @@ class SS2Model:
         elif "repeat_result" in self._pending and self._last is not None:
             del self._pending["repeat_result"]
             label = self._last
+        elif self._bias:
+            label = rng.choices(self._labels, weights=[self._bias.get(p, 1.0) for p in self._labels])[0]
         else:
             label = self._labels[rng.randrange(len(self._labels))]
         if self.mode & MODE_DELAY_IN_STATE1:

@@ -61,6 +61,35 @@ class StudioSection(_Strict):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     #: the same for the routes that take a picture (the dice calibration desk, a shoe's card image)
     max_upload_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    #: the bias watch (docs/statistics.md): the chance that fair equipment ever raises an alarm, per series
+    bias_alert_level: float = Field(default=0.001, gt=0, lt=0.5)
+    #: how often (seconds) the watch tests the series whose look is due and journals new alarms
+    bias_check_seconds: float = Field(default=60.0, ge=0.05, le=3600)
+    #: the count of a series' first look (then every doubling); default: 5 per category, at least 30
+    bias_first_look: int | None = Field(default=None, ge=2)
+    #: the certified manifest of the software (`studio manifest`; docs/operations.md): checked at start and
+    #: every software_check_seconds; None: not checked
+    manifest: Path | None = None
+    #: the public key (base64 Ed25519) the manifest must be signed with; None: whatever key signed it
+    manifest_public_key: str | None = None
+    #: while the software differs: "refuse" pauses every table, "warn" only journals and logs it
+    manifest_action: Literal["refuse", "warn"] = "refuse"
+    software_check_seconds: float = Field(default=86400.0, ge=1.0)
+    #: the time server (SNTP, UDP) the studio's clock is measured against (docs/operations.md); None: not
+    #: measured. "host" or "host:port"
+    time_server: str | None = None
+    clock_check_seconds: float = Field(default=600.0, ge=0.05)
+    #: /v1/health is degraded when the clock is further than this off its time server
+    clock_max_offset_ms: float = Field(default=1000.0, gt=0)
+
+    @field_validator("time_server")
+    @classmethod
+    def _time_server(cls, value: str | None) -> str | None:
+        if value is not None:
+            from .clock import parse_server
+
+            parse_server(value)
+        return value
 
 
 class ServerSection(_Strict):

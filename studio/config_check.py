@@ -70,6 +70,17 @@ def validate(path: Path | str) -> StudioConfig | list[Problem]:
         studio.data_dir = (path.parent / studio.data_dir).resolve()
     if studio.pictures_dir is not None and not studio.pictures_dir.is_absolute():
         studio.pictures_dir = (path.parent / studio.pictures_dir).resolve()
+    if studio.manifest is not None:
+        if not studio.manifest.is_absolute():
+            studio.manifest = (path.parent / studio.manifest).resolve()
+        if not studio.manifest.is_file():
+            return [
+                Problem(
+                    source,
+                    "studio.manifest",
+                    f"{studio.manifest}: no such file (`studio manifest` writes it)",
+                )
+            ]
     return config
 
 

@@ -66,6 +66,15 @@ class JournalHealth(BaseModel):
     error: str | None = Field(description="why the journal stopped (a restart is needed)")
 
 
+class ClockHealth(BaseModel):
+    server: str
+    offset_ms: float | None = Field(None, description="the time server minus the studio's clock")
+    delay_ms: float | None = None
+    stratum: int | None = None
+    age_s: float | None = Field(None, description="seconds since the last answer")
+    error: str | None = Field(None, description="why the last query failed")
+
+
 class Health(BaseModel):
     """The body of `GET /v1/health` (HTTP 200 for ok and degraded, 503 for down)."""
 
@@ -74,6 +83,9 @@ class Health(BaseModel):
     checked_at: datetime
     journal: JournalHealth
     tables: list[TableHealth]
+    clock: ClockHealth | None = Field(
+        None, description="the studio's clock against its time server (null: none configured)"
+    )
 
 
 def device_health(table: Table, now: datetime) -> list[DeviceHealth]:
@@ -139,4 +151,16 @@ def studio_health(studio: Studio) -> Health:
     journal = JournalHealth(ok=failure is None, error=str(failure) if failure is not None else None)
     tables = [table_health(t, now) for t in studio.tables.values()]
     status, problems = overall(journal, tables)
-    return Health(status=status, problems=problems, checked_at=now, journal=journal, tables=tables)
+    view = studio.clock.view()
+    clock = ClockHealth(**view) if view is not None else None
+    if clock is not None:
+        limit = studio.config.studio.clock_max_offset_ms
+        if clock.offset_ms is not None and abs(clock.offset_ms) > limit:
+            problems.append(f"the clock is {clock.offset_ms:+.0f} ms off its time server {clock.server}")
+        elif clock.error:
+            problems.append(f"the clock cannot be checked: {clock.error}")
+        if status == "ok" and problems:
+            status = "degraded"
+    return Health(
+        status=status, problems=problems, checked_at=now, journal=journal, tables=tables, clock=clock
+    )

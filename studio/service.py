@@ -13,11 +13,15 @@ from devices.registry import driver_class
 from streaming.feed import FeedHub
 from streaming.messages import checkpoint_message
 
+from .bias_watch import BiasCollector, BiasModel, BiasWatch
+from .clock import ClockCollector, ClockWatch
 from .config import Consumer, DeviceConfig, StudioConfig, build_game
 from .journal import Committed, Journal, JournalClosed
 from .keys import load_or_create_key
 from .log_context import device_thread, table_context
 from .metrics import StudioMetrics
+from .software_check import SoftwareWatch
+from .statistics import JournalStatistics
 from .table import DeviceSlot, Table
 
 log = logging.getLogger(__name__)
@@ -45,8 +49,21 @@ class Studio:
         )
         self.hub = FeedHub(self.journal)
         self.metrics = StudioMetrics()
+        #: statistics of the rounds and the bias watch, folded from the journal (docs/statistics.md)
+        settings = config.studio
+        bias = BiasModel(
+            {t.id: t.settings for t in config.tables},
+            level=settings.bias_alert_level,
+            first_look=settings.bias_first_look,
+        )
+        self.statistics = JournalStatistics(self.journal.path, bias=bias)
+        self.bias_watch = BiasWatch(self.statistics, self.journal, settings.bias_check_seconds)
+        self.metrics.registry.register(BiasCollector(self.statistics))
         self.journal.on_latency = self.metrics.observe_commit
         self.tables: dict[str, Table] = {}
+        self.software = SoftwareWatch(config.studio, self.journal, self.tables)
+        self.clock = ClockWatch(config.studio.time_server, self.journal, config.studio.clock_check_seconds)
+        self.metrics.registry.register(ClockCollector(self.clock))
         self.simulators: dict[str, Any] = {}
         self._tokens = [c.token.encode() for c in config.consumers]
         self._started = False
@@ -80,6 +97,8 @@ class Studio:
             return
         self._started = True
         self.loop = loop
+        # before any table opens: a studio whose software differs from its manifest opens none
+        self.software.check_now()
         for tcfg in self.config.tables:
             slots = [
                 DeviceSlot(f"{tcfg.id}/{d.role}", d.kind, d.role, d.serial_number) for d in tcfg.all_devices
@@ -96,6 +115,7 @@ class Studio:
                 decision_seconds=tcfg.decision_seconds,
             )
             self.tables[tcfg.id] = table
+            self.software.apply(table)
             for dcfg, slot in zip(tcfg.all_devices, slots):
                 try:
                     self._start_device(table, slot, dcfg)
@@ -110,6 +130,9 @@ class Studio:
         self._checkpoint_task = loop.create_task(
             self._checkpoints(self.config.studio.checkpoint_seconds), name="studio-checkpoints"
         )
+        self.bias_watch.start(loop)
+        self.software.start(loop)
+        self.clock.start(loop)
         # Everything built so far (games, tables, drivers, modules) lives as long as the studio: keep it out of the
         # cyclic collector's full passes, whose pauses otherwise land on results (bench/latency.py: the worst of
         # ~520 results 15-18 ms with it, 21-75 ms without, in three A/B pairs).
@@ -207,6 +230,9 @@ class Studio:
     def _cancel_checkpoints(self) -> None:
         if self._checkpoint_task is not None:
             self._checkpoint_task.cancel()
+        self.bias_watch.stop()
+        self.software.stop()
+        self.clock.stop()
 
     async def _checkpoints(self, every: float) -> None:
         """A checkpoint of the journal's head on the feed every `every` seconds (docs/feed.md)."""

@@ -98,6 +98,7 @@ export function header(title) {
   const nav = el("nav", {});
   if (can("view_tables")) nav.append(el("a", { class: "button", href: `${ROOT}/tables` }, "Tables"));
   if (can("devices")) nav.append(el("a", { class: "button", href: `${ROOT}/tech` }, "Devices"));
+  if (can("statistics")) nav.append(el("a", { class: "button", href: `${ROOT}/stats` }, "Statistics"));
   if (can("users")) nav.append(el("a", { class: "button", href: `${ROOT}/users` }, "Users"));
   const out = el("button", { type: "button", id: "sign-out", onclick: signOut }, "Sign out");
   const bar = el("header", { class: "bar" },

@@ -83,6 +83,23 @@ function renderLog() {
   parts.log.append(list);
 }
 
+// every calibration, setting, self-test, check, shoe change, maintenance switch and connection, from the journal
+async function renderEquipmentLog() {
+  const base = `/devices/${encodeURIComponent(tableId)}/${encodeURIComponent(role)}/equipment-log`;
+  const data = await api(base);
+  const rows = data.entries.map((e) => el("tr", {},
+    el("td", { class: "at" }, timeOf(e.at)), el("td", {}, e.what.replace(/_/g, " ")),
+    el("td", {}, e.by || "\u2014"), el("td", {}, e.device_id ? e.detail : `table: ${e.detail}`)));
+  clear(parts.equipment).append(
+    el("div", { class: "row" }, el("h2", { style: "margin:0" }, "Equipment log"),
+      el("a", { class: "button", href: `${ROOT}/api${base}?format=csv`, download: "" }, "Download CSV")),
+    el("p", { class: "muted" }, `${data.total} entries in the journal`),
+    el("div", { class: "scroll", style: "max-height:360px;overflow:auto" },
+      el("table", { class: "devices", id: "equipment-log" },
+        el("thead", {}, el("tr", {}, ["When", "What", "Who", "Detail"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, rows))));
+}
+
 async function start() {
   await requireMe();
   const data = await api(`/devices/${encodeURIComponent(tableId)}/${encodeURIComponent(role)}`);
@@ -95,11 +112,12 @@ async function start() {
   parts.maintenance = el("section", { class: "panel", id: "maintenance" });
   parts.family = el("section", { class: "panel", id: "family-page" });
   parts.log = el("section", { class: "panel", id: "log" });
+  parts.equipment = el("section", { class: "panel", id: "equipment" });
   clear(main).append(
     el("div", { class: "row" }, el("a", { class: "button", href: `${ROOT}/tech` }, "All devices"),
       el("h1", { style: "margin:0" }, `${data.family.name}: ${deviceId}`)),
     el("div", { class: "grid-2", style: "margin-top:12px" },
-      el("div", {}, parts.maintenance, parts.family), el("div", {}, parts.health, parts.log)));
+      el("div", {}, parts.maintenance, parts.family), el("div", {}, parts.health, parts.log, parts.equipment)));
   const render = await loadPage(data.family.page);
   const base = `/devices/${encodeURIComponent(tableId)}/${encodeURIComponent(role)}`;
   page = render(parts.family, {
@@ -114,6 +132,7 @@ async function start() {
   renderHealth();
   renderLog();
   renderMaintenance();
+  renderEquipmentLog().catch(() => {});
   live("devices=1", (msg) => {
     if (msg.type === "event" && msg.table_id === tableId) {
       if (msg.what === "maintenance") setMaintenance(msg.data);

@@ -1,6 +1,7 @@
 // Technician overview: every device with its connection, last message, error counters and firmware/mode.
 import { ROOT, clear, el, header, live, requireMe, timeOf, api } from "./common.js";
 import { sendCommand } from "./device_commands.js";
+import { renderBias } from "./bias.js";
 
 const main = document.getElementById("main");
 let body = null;
@@ -59,8 +60,12 @@ async function start() {
       el("thead", {}, el("tr", {}, ["Device", "Connection", "Last message", "Errors", "Firmware / mode", ""]
         .map((h) => el("th", {}, h)))),
       body = el("tbody", {}))));
+  const watch = el("section", { id: "bias" });
+  main.append(watch);
   render(await api("/devices"));
   live("devices=1", (msg) => { if (msg.type === "devices") render(msg.devices); });
+  await renderBias(watch);
+  setInterval(() => renderBias(watch).catch(() => {}), 15000);
 }
 
 if (document.body.classList.contains("tech")) start();

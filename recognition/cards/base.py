@@ -35,6 +35,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from recognition import equipment
 from recognition.game import BaseGame
 
 from .cards import ShoeSpec, check_copies, describe, parse_card, standard_shoe
@@ -150,6 +151,14 @@ class CardGame(BaseGame):
 
     def shoe_spec(self, decks: int | None = None) -> ShoeSpec:
         return standard_shoe(decks or self.decks)
+
+    def equipment_reading(
+        self, result: Mapping[str, Any], source: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        return equipment.card_reading(source)
+
+    def equipment_odds(self, quantity: str, settings: Mapping[str, Any]) -> Mapping[str, float] | None:
+        return equipment.card_odds(self.shoe_spec().copies, quantity)
 
     # --- the deal script (subclasses) --------------------------------------------------------
 

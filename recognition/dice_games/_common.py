@@ -18,6 +18,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from recognition import equipment
 from recognition.game import BaseGame, Pacing
 from recognition.payouts import (
     Payout,
@@ -116,6 +117,14 @@ class DiceGame(BaseGame):
     #: a game whose result groups its dice by side: side -> the colour of that side's dice (Bac Bo); empty
     #: for a game of one group
     side_colors: ClassVar[Mapping[str, str]] = MappingProxyType({})
+
+    def equipment_reading(
+        self, result: Mapping[str, Any], source: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        return equipment.dice_reading(result, source)
+
+    def equipment_odds(self, quantity: str, settings: Mapping[str, Any]) -> Mapping[str, float] | None:
+        return equipment.dice_odds(quantity)
 
     @property
     def spots(self) -> tuple[BetSpot, ...]:

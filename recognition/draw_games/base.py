@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from recognition import equipment
 from recognition.game import BaseGame, Judge
 from recognition.payouts import exact_text
 
@@ -220,6 +221,15 @@ class DrawGame(BaseGame):
     game_settings: frozenset[str] = frozenset()
 
     # --- the ball set ---------------------------------------------------------------
+
+    def equipment_reading(
+        self, result: Mapping[str, Any], source: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        balls = result.get("balls")
+        return [("ball", str(b)) for b in balls] if isinstance(balls, list) else []
+
+    def equipment_odds(self, quantity: str, settings: Mapping[str, Any]) -> Mapping[str, float] | None:
+        return equipment.uniform(self.ball_labels) if quantity == "ball" else None
 
     @property
     def numeric(self) -> bool:

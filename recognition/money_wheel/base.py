@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from recognition import equipment
 from recognition.game import BaseGame
 from recognition.payouts import as_fraction, payout
 
@@ -136,6 +137,21 @@ class MoneyWheelGame(BaseGame):
     def default_layout(self) -> Layout:
         order = list(self.default_order) if self.default_order is not None else spread(self.segment_counts)
         return Layout.build(order, self.default_colors)
+
+    def equipment_reading(
+        self, result: Mapping[str, Any], source: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        out = [("label", str(result["segment"]))] if result.get("segment") is not None else []
+        if isinstance(result.get("index"), int):
+            out.append(("segment", str(result["index"])))
+        return out
+
+    def equipment_odds(self, quantity: str, settings: Mapping[str, Any]) -> Mapping[str, float] | None:
+        if quantity == "segment":
+            return equipment.uniform(str(i) for i in range(self.segments))
+        if quantity == "label":
+            return equipment.weighted(self.layout_from(settings).counts())
+        return None
 
     def layout_from(self, settings: Mapping[str, Any]) -> Layout:
         colors = settings.get("colors")
