@@ -136,8 +136,8 @@ function renderNotice() {
 const RESULT_HOLD_MS = 5000;
 let shownResult = null; // {round, since}: the final round whose result is on screen
 
-/** The round whose result the panel shows: the current one, or the last final round while the next round has
- * not opened betting yet or its result has been on screen for less than RESULT_HOLD_MS. */
+/** The round whose result the panel shows: the current one, or the last final round until the next round opens
+ * betting, and then for what is left of its RESULT_HOLD_MS on screen (unless the new round has a result). */
 function resultRound() {
   const r = view.round;
   if (r && ["certified", "voided"].includes(r.state)) {
@@ -146,8 +146,9 @@ function resultRound() {
     return r;
   }
   if (shownResult && (!r || r.round_id !== shownResult.round.round_id)) {
+    // a round other than the one shown has opened betting: the old result stays its RESULT_HOLD_MS
     const held = Date.now() - shownResult.since < RESULT_HOLD_MS;
-    if (!r || r.state !== "betting_open" || held) return shownResult.round;
+    if (!r || (held && !r.result)) return shownResult.round;
   }
   return r;
 }
@@ -165,8 +166,9 @@ function renderResultPanel() {
   } else {
     parts.result.append(renderResult(r ? r.result : null, ctx()));
     if (r && r.state === "certified") {
-      parts.result.append(el("div", { class: "pill ok", id: "certified" }, r.version > 1 ? `Certified, corrected (v${r.version})`
-        : "Certified"));
+      // the current round's pill is #certified; the previous round's, still on screen, is not
+      parts.result.append(el("div", { class: "pill ok", id: held ? "previous-certified" : "certified" },
+        r.version > 1 ? `Certified, corrected (v${r.version})` : "Certified"));
     } else if (r && r.result) {
       parts.result.append(el("div", { class: "pill warn" }, "Not certified yet"));
     }

@@ -182,14 +182,17 @@ function diceLive(events, ctx) {
   const last = {};
   for (const e of events) if (e.kind === "camera_frame") last[e.data.device_id || "camera"] = e;
   const box = el("div", { id: "dice-live" });
-  for (const [device, e] of Object.entries(last)) {
-    box.append(el("p", { class: "caption", "data-device": device },
-      `${cameraName(device)}: ${DICE_MOTION[e.data.reason] || (e.data.moving ? DICE_MOTION.motion : DICE_MOTION.still)}`));
-  }
   const result = ctx.round && ctx.round.result;
+  for (const [device, e] of Object.entries(last)) {
+    const d = e.data;
+    // once the faces are read the dice are at rest, whatever the last frame sent said (it may be "settling")
+    const words = d.moving ? DICE_MOTION.motion : result ? DICE_MOTION.still : DICE_MOTION[d.reason] || DICE_MOTION.still;
+    box.append(el("p", { class: "caption", "data-device": device }, `${cameraName(device)}: ${words}`));
+  }
   if (result) {
-    box.append(el("div", { class: "row", id: "dice-read" }, el("span", { class: "caption" }, "Faces read:"),
-      renderResult(result, { ...ctx, game: null })));
+    const faces = Array.isArray(result.dice) && isDice(result.dice)
+      ? el("div", { class: "dice" }, result.dice.map(dieNode)) : renderResult(result, { ...ctx, game: null });
+    box.append(el("div", { class: "row", id: "dice-read" }, el("span", { class: "caption" }, "Faces read:"), faces));
   } else if (Object.keys(last).length) {
     box.append(el("p", { class: "muted", id: "dice-read" }, "No faces read yet: the dice must come to rest."));
   }
@@ -204,5 +207,14 @@ export function eventWords(e, ctx = {}) {
     const d = e.data || {};
     return `${cameraName(d.device_id)}: ${d.frozen ? "the picture is frozen" : `picture ${d.width}\u00d7${d.height}`}`;
   }
+  const d = e.data || {};
+  if (e.kind === "roulette_balls_at_rest") {
+    return `camera: ball${(d.pockets || []).length === 1 ? "" : "s"} at rest in ${(d.pockets || []).join(", ") || "?"}`;
+  }
+  if (e.kind === "roulette_ball_spin") {
+    return `camera: the ball left the track${d.revolutions && d.revolutions.length ? ` after ${d.revolutions.join(", ")} turns` : ""}` +
+      (d.complete === false ? " (not followed all the way)" : "");
+  }
+  if (e.kind === "roulette_camera_unreadable") return `camera cannot read: ${String(d.reason || "").replace(/_/g, " ")}`;
   return e.summary;
 }

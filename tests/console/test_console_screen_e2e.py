@@ -208,7 +208,7 @@ WATCH_RESULT = """() => {
   window.__shown = null; window.__gone = null;
   const panel = document.getElementById("result");
   const look = () => {
-    const certified = !!panel.querySelector("#certified");
+    const certified = !!panel.querySelector("#certified, #previous-certified");
     if (certified && window.__shown === null) window.__shown = performance.now();
     if (window.__shown !== null && !certified && window.__gone === null) window.__gone = performance.now();
   };
@@ -233,7 +233,8 @@ def test_the_result_stays_until_the_next_round_opens_betting_at_least_5_s(env, b
         env.on_loop(lambda: table.open_round_by("dana"))
         expect(page.locator("#phase")).to_have_attribute("data-state", "betting_open")
         expect(page.locator("#result-title")).to_contain_text(f"Result of round {certified}")
-        expect(page.locator("#certified")).to_be_visible()
+        expect(page.locator("#previous-certified")).to_be_visible()
+        expect(page.locator("#certified")).to_have_count(0)  # #certified is the current round's own
         check_screen(page, "screen-result-held", size)
         page.wait_for_function("() => window.__gone !== null")
         held = page.evaluate("() => window.__gone - window.__shown")
