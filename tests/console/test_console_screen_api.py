@@ -8,7 +8,14 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from console_helpers import Person, add_users, assert_no_studio_threads, cards_table, start_custom
+from console_helpers import (
+    Person,
+    add_users,
+    assert_no_studio_threads,
+    cards_table,
+    no_round_and_no_maintenance,
+    start_custom,
+)
 
 from dealer_ui.actions import VOID_STARTED_GRACE_S
 from devices.events import CardDrawn
@@ -28,18 +35,8 @@ def env(tmp_path_factory):
 
 @pytest.fixture
 def table(env):
-    t = env.table("cards-1")
-    yield t
-
-    def clean() -> None:
-        if t.maintenance.pending:
-            t.set_maintenance_by("tom", False, "")
-        if t.maintenance.on:
-            t.set_maintenance_by("tom", False, "")
-        if t.round is not None and not t.round.is_final:
-            t.void_by("dealer_error", "test clean-up", "sue", "sam")
-
-    env.on_loop(clean)
+    yield env.table("cards-1")
+    no_round_and_no_maintenance(env, "cards-1")
 
 
 def void(p: Person, **body: Any):

@@ -5,7 +5,7 @@ records (frame numbers, capture times, picture sizes)."""
 from __future__ import annotations
 
 import pytest
-from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_custom
+from console_helpers import add_users, assert_no_studio_threads, check_screen, signed_in_page, start_custom
 from playwright.sync_api import expect
 from waiting import WAIT_S
 
@@ -60,18 +60,8 @@ def env(tmp_path_factory):
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_dice_tables_devices_read_panel_speaks_the_dealers_words(env, browser, size):
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    ctx.set_default_timeout(TIMEOUT)
+    ctx, page, errors = signed_in_page(browser, env.url, size, "dealer", "/console/table/sicbo-1", TIMEOUT)
     try:
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(env.url + "/console/?next=/console/table/sicbo-1")
-        name, pin = PINS["dealer"]
-        page.fill("#username", name)
-        page.fill("#pin", pin)
-        page.click("#sign-in")
-        page.wait_for_url("**/console/table/sicbo-1")
         page.locator("#action-open_round").click()
         expect(page.locator("#phase")).to_have_attribute("data-state", "betting_open")
         page.locator("#action-close_betting").click()  # the simulator throws when betting closes

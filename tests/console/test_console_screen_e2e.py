@@ -15,6 +15,8 @@ from console_helpers import (
     assert_no_studio_threads,
     cards_table,
     check_screen,
+    no_round_and_no_maintenance,
+    signed_in_page,
     start_custom,
 )
 from playwright.sync_api import expect
@@ -75,20 +77,7 @@ def env(tmp_path_factory):
 
 
 def sign_in(browser: Any, env: Any, size: tuple[int, int], key: str, path: str) -> tuple[Any, Any, list[str]]:
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    ctx.set_default_timeout(TIMEOUT)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{env.url}/console/?next={path}")
-    name, pin = PINS[key]
-    page.fill("#username", name)
-    page.fill("#pin", pin)
-    page.click("#sign-in")
-    page.wait_for_url(f"**{path}")
-    # the page has drawn the table (the dealer's round panel, the technician's maintenance panel)
-    expect(page.locator("#phase, #maintenance-state").first).to_be_visible()
-    return ctx, page, errors
+    return signed_in_page(browser, env.url, size, key, path, TIMEOUT)
 
 
 def draw(env: Any, table_id: str, *cards: str) -> None:
@@ -102,18 +91,7 @@ def draw(env: Any, table_id: str, *cards: str) -> None:
 
 
 def end_open_round(env: Any, table_id: str) -> None:
-    """Leave the table with no open round (a test may have left one open when it failed)."""
-    table = env.table(table_id)
-
-    def run() -> None:
-        if table.maintenance.on:
-            table.set_maintenance_by("tom", False, "test over")
-        if table.maintenance.pending:
-            table.set_maintenance_by("tom", False, "test over")
-        if table.round is not None and not table.round.is_final:
-            table.void_by("dealer_error", "test clean-up", "sue", "sam")
-
-    env.on_loop(run)
+    no_round_and_no_maintenance(env, table_id)
 
 
 def inside(page: Any, inner: str, outer: str) -> bool:
