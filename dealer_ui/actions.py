@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from fastapi import Request
@@ -21,6 +22,9 @@ NOT_DEALING = {
     "start_opening_check": ("deal", "devices"),
     "finish_opening_check": ("deal", "devices"),
 }
+#: a void the dealer started while betting was open still counts as one during betting (no supervisor) if it
+#: arrives at most this long after the latest moment the betting timer could have closed betting
+VOID_STARTED_GRACE_S = 60.0
 
 
 @dataclass
@@ -60,6 +64,9 @@ async def act(
         record["approved_by"] = approver.username
     # decide on the loop, with no await between the check and the action
     choice = _find_choice(console, table, user, action, body)
+    if action == "void" and choice["needs_approval"] and _void_started_in_betting(table, body):
+        choice = dict(choice, needs_approval=False, started_in_betting=True)
+        record.update(started_in="betting_open", state_at_void=table.round.state.value)
     if choice["needs_approval"] and approver is None:
         raise error(
             409,
@@ -99,6 +106,19 @@ async def _approver(
         round_id=table.round.round_id if table.round is not None else None,
     )
     return approver
+
+
+def _void_started_in_betting(table: Any, body: ActionBody) -> bool:
+    """The dealer pressed Void on this round while its betting was open (the screen says which round and state it
+    showed), and betting closed since, by the timer or at another screen: the void is judged by the state at the
+    press. Only on a dealer-paced table, before any result, and within the grace after the timer's close."""
+    r = table.round
+    if body.seen_state != "betting_open" or r is None or body.seen_round_id != r.round_id:
+        return False
+    if table.pacing != "dealer" or r.state.value not in ("betting_closed", "in_play") or r.result is not None:
+        return False
+    latest_close = r.opened_at + timedelta(seconds=table.betting_seconds)
+    return bool(table.clock() - latest_close <= timedelta(seconds=VOID_STARTED_GRACE_S))
 
 
 def _find_choice(console: Console, table: Any, user: User, action: str, body: ActionBody) -> dict[str, Any]:
@@ -145,7 +165,8 @@ def _void(a: Act) -> Any:
         raise error(400, "Say in a few words why the round is void.")
     message = reasons[body.code] + (f" ({note})" if note else "")
     a.record.update(code=body.code, message=message)
-    return a.table.void_by(body.code, message, a.by, a.approved_by).projection()
+    started = bool(a.choice.get("started_in_betting"))
+    return a.table.void_by(body.code, message, a.by, a.approved_by, started_in_betting=started).projection()
 
 
 def _result_and_reason(body: ActionBody) -> tuple[dict[str, Any], str]:

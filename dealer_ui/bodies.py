@@ -30,6 +30,9 @@ class ActionBody(_Body):
     category: str | None = Field(None, max_length=32)
     text: str | None = Field(None, max_length=2000)
     approval: Approval | None = None
+    #: the round and its state on the screen when the person started the action (a void started during betting)
+    seen_round_id: str | None = Field(None, max_length=64)
+    seen_state: str | None = Field(None, max_length=32)
 
 
 class CommandBody(_Body):

@@ -83,6 +83,21 @@ def summarize_event(data: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in data.items() if k not in skip and v is not None)
 
 
+def _maintenance_words(data: dict[str, Any]) -> str:
+    """A maintenance change for the table's messages: on, asked for (pending), request cancelled, off."""
+    asked, cancelled = data.get("pending"), data.get("cancelled")
+    if data.get("on"):
+        return f"Maintenance on ({data.get('by')}): {data.get('reason')}"
+    if asked:
+        return (
+            f"Maintenance asked for ({asked.get('by')}): {asked.get('reason')}; it comes on when round "
+            f"{asked.get('round_number')} ends"
+        )
+    if cancelled:
+        return f"Maintenance request cancelled ({cancelled.get('cancelled_by')})"
+    return f"Maintenance off ({data.get('by')})" + (f": {data.get('reason')}" if data.get("reason") else "")
+
+
 @dataclass(eq=False)
 class Client:
     """One WebSocket: which tables it follows, whether it wants device health, and its pending news."""
@@ -163,12 +178,7 @@ class ConsoleHub:
             self._table_events[table_id].appendleft(entry)
         if what == "maintenance":
             on = bool(data.get("on"))
-            message = (
-                f"Maintenance on ({data.get('by')}): {data.get('reason')}"
-                if on
-                else f"Maintenance off ({data.get('by')})"
-                + (f": {data.get('reason')}" if data.get("reason") else "")
-            )
+            message = _maintenance_words(data)
             self._table_events[table_id].appendleft(
                 {
                     "at": _now(),

@@ -198,9 +198,11 @@ def choices(
     dealer_paced = snap.get("pacing") == "dealer"
     families = table_families(table)
     checked = not check.get("required") or (check.get("passed") and not check.get("running"))
+    # maintenance asked for while a round was open comes on when it ends: no new round meanwhile
+    pending = bool((snap.get("maintenance") or {}).get("pending"))
 
     if not open_round:
-        if dealer_paced and not paused and checked:
+        if dealer_paced and not paused and checked and not pending:
             out.append(_choice("open_round", "Open betting"))
         for f in families:
             dev = device_of_family(devices, f)

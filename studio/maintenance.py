@@ -5,6 +5,12 @@ as always), and what it would have decided about the round is journaled as `main
 being done: nothing reaches the feed. Its commands to the device (the SS2's *R after a miss-spin) still go out.
 A dealer-paced table tells its judge about a test round (number 0) so a test deal is judged as a round would be.
 Turning maintenance off gives the table a fresh judge, so nothing of the tests carries into real rounds.
+
+Asked for while a round is open, maintenance is *pending*: the round plays on to its end (a round is never
+ended by this switch), no new round opens meanwhile, and maintenance comes on as soon as the round is
+certified or voided. The request and its cancellation are journaled (`maintenance_requested`,
+`maintenance_request_cancelled`); the `maintenance` record that turns it on carries `requested_at`. A request
+still pending when the studio stops is not kept (the technician asks again).
 """
 
 from __future__ import annotations
@@ -77,21 +83,27 @@ class Maintenance:
         self.state: dict[str, Any] | None = None
         self.decisions: deque[dict[str, Any]] = deque(maxlen=MAINTENANCE_KEEP)
         self._test_extras: dict[str, Any] | None = None
+        #: maintenance asked for while a round is open: {"by", "reason", "requested_at", "round_id",
+        #: "round_number"}; it comes on when that round ends
+        self.pending: dict[str, Any] | None = None
 
     @property
     def on(self) -> bool:
         return bool(self.state and self.state.get("on"))
 
     def view(self) -> dict[str, Any] | None:
-        """{"on", "by", "reason", "since", "decisions"} of the last change (None: never in maintenance)."""
-        if self.state is None:
+        """{"on", "by", "reason", "since", "decisions", "pending"} of the last change (None: never in
+        maintenance and none asked for)."""
+        if self.state is None and self.pending is None:
             return None
-        return {**self.state, "decisions": list(self.decisions) if self.on else []}
+        state = self.state or {"on": False, "by": None, "reason": None, "since": None}
+        return {**state, "decisions": list(self.decisions) if self.on else [], "pending": self.pending}
 
     def set_by(self, by: str, on: bool, reason: str) -> dict[str, Any]:
         """Turn maintenance mode on or off (the console lets technicians and admins do it).
 
-        On is refused while a round is open (finish or void it first): a round is never ended by this switch."""
+        On while a round is open is a request: it comes on when the round ends (a round is never ended by this
+        switch). Off while a request is pending cancels the request."""
         t = self.t
         reason = (reason or "").strip()
         if on:
@@ -100,17 +112,82 @@ class Maintenance:
                     f"table {t.table_id} is already in maintenance since "
                     f"{self.state['since']} ({self.state['by']}: {self.state['reason']})"
                 )
+            if self.pending is not None:
+                p = self.pending
+                raise RoundError(
+                    f"maintenance of table {t.table_id} is already asked for ({p['by']}: {p['reason']}); it "
+                    f"comes on when round {p['round_number']} ends"
+                )
             if len(reason) < 3:
                 raise RoundError("say in a few words why the table goes into maintenance")
             r = t.round
             if r is not None and not r.is_final:
-                raise RoundError(
-                    f"round {r.round_number} of table {t.table_id} is "
-                    f"{r.state.value.replace('_', ' ')}: finish or void it before maintenance mode"
-                )
+                return self._request(by, reason)
+        elif self.pending is not None and not self.on:
+            return self._cancel(by, reason)
         elif not self.on:
             raise RoundError(f"table {t.table_id} is not in maintenance")
+        return self._switch(by, bool(on), reason)
+
+    def _request(self, by: str, reason: str) -> dict[str, Any]:
+        """Maintenance asked for while a round is open: journaled, shown, and turned on when the round ends."""
+        t = self.t
+        r = t.round
+        assert r is not None
+        self.pending = {
+            "by": by,
+            "reason": reason,
+            "requested_at": rfc3339(t.clock()),
+            "round_id": r.round_id,
+            "round_number": r.round_number,
+        }
+        t.journal.append(
+            "maintenance_requested", dict(self.pending), table_id=t.table_id, round_id=r.round_id
+        )
+        if self._on_round not in t.listeners:
+            t.listeners.append(self._on_round)
+        view = self.view()
+        t.emit("maintenance", view or {})
+        return view or {}
+
+    def _cancel(self, by: str, reason: str) -> dict[str, Any]:
+        t = self.t
+        assert self.pending is not None
+        data = {**self.pending, "cancelled_by": by, "note": reason, "at": rfc3339(t.clock())}
+        t.journal.append("maintenance_request_cancelled", data, table_id=t.table_id)
+        self._forget_request()
+        view = self.view() or {"on": False, "decisions": [], "pending": None}
+        t.emit("maintenance", {**view, "cancelled": data})
+        return view
+
+    def _forget_request(self) -> None:
+        self.pending = None
+        if self._on_round in self.t.listeners:
+            self.t.listeners.remove(self._on_round)
+
+    def _on_round(self, what: str, data: dict[str, Any]) -> None:
+        """The round asked about ended: maintenance comes on once the round's own ending is done (the judge
+        hears of the round's end before it hears of the test round)."""
+        if what != "round" or self.pending is None or data.get("state") not in ("certified", "voided"):
+            return
+        if self.t.schedule(0, self._apply_request) is None:
+            self._apply_request()  # no event loop (replays, pure tests)
+
+    def _apply_request(self) -> None:
+        p, t = self.pending, self.t
+        if p is None or self.on:
+            return
+        r = t.round
+        if r is not None and not r.is_final:
+            return  # a new round opened meanwhile (a device started it): wait for its end too
+        self._forget_request()
+        self._switch(p["by"], True, p["reason"], requested_at=p["requested_at"])
+
+    def _switch(self, by: str, on: bool, reason: str, requested_at: str | None = None) -> dict[str, Any]:
+        t = self.t
         state = {"on": bool(on), "by": by, "reason": reason, "since": rfc3339(t.clock())}
+        if requested_at is not None:
+            state["requested_at"] = requested_at
         t.journal.append("maintenance", state, table_id=t.table_id)
         self.state = state
         self.decisions.clear()
@@ -119,13 +196,20 @@ class Maintenance:
             self._begin_test_round()
         else:
             t.fresh_judge()
-        t.emit("maintenance", {**state, "decisions": list(self.decisions) if on else []})
+        view = {**state, "decisions": list(self.decisions) if on else [], "pending": None}
+        t.emit("maintenance", view)
         if not on:
             t.lifecycle.schedule_auto_open()
-        return {**state, "decisions": list(self.decisions) if on else []}
+        return view
 
     def refusal(self) -> str | None:
-        """Why no round opens (None: the table is not in maintenance)."""
+        """Why no round opens (None: the table is not in maintenance and none is asked for)."""
+        if self.pending is not None and not self.on:
+            p = self.pending
+            return (
+                f"table {self.t.table_id} goes into maintenance when round {p['round_number']} ends "
+                f"({p['by']}: {p['reason']}); no new round opens"
+            )
         if self.state is None or not self.on:
             return None
         return (

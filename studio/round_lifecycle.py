@@ -314,11 +314,26 @@ class RoundLifecycle:
         t.operator("open_round", by)
         return self.open_round(None, by=by)
 
-    def void_by(self, code: str, message: str, by: str, approved_by: str | None = None) -> Round:
+    def void_by(
+        self,
+        code: str,
+        message: str,
+        by: str,
+        approved_by: str | None = None,
+        started_in_betting: bool = False,
+    ) -> Round:
+        """`started_in_betting`: the dealer started this void while betting was open (the console checked it),
+        so it needs no supervisor even if betting closed meanwhile; the journal says so."""
         r = self.current("void")
-        if r.state is not RoundState.BETTING_OPEN:
+        late = r.state is not RoundState.BETTING_OPEN
+        if late and not started_in_betting:
             four_eyes(by, approved_by, "a void after betting closed")
-        self.t.operator("void", by, approved_by, code=code, message=message)
+        extra = (
+            {"started_in": "betting_open", "state_at_void": r.state.value}
+            if late and started_in_betting
+            else {}
+        )
+        self.t.operator("void", by, approved_by, code=code, message=message, **extra)
         people = [p for p in (by, approved_by) if p]
         self.void(code, message, {"type": "manual", "people": people}, by=by)
         return self.current_or_last()

@@ -194,8 +194,15 @@ class Table:
         self.lifecycle.close_betting(by=by)
         return self.lifecycle.current_or_last()
 
-    def void_by(self, code: str, message: str, by: str, approved_by: str | None = None) -> Round:
-        return self.lifecycle.void_by(code, message, by, approved_by)
+    def void_by(
+        self,
+        code: str,
+        message: str,
+        by: str,
+        approved_by: str | None = None,
+        started_in_betting: bool = False,
+    ) -> Round:
+        return self.lifecycle.void_by(code, message, by, approved_by, started_in_betting)
 
     def manual_result_by(
         self, result: dict[str, Any], by: str, approved_by: str | None, reason: str
@@ -221,7 +228,7 @@ class Table:
         self.slots.send(command, slot.device_id, by=by)
 
     def set_maintenance_by(self, by: str, on: bool, reason: str) -> dict[str, Any]:
-        """Turn maintenance mode on or off (refused while a round is open: finish or void it first)."""
+        """Turn maintenance mode on or off (asked for while a round is open: it comes on when the round ends)."""
         return self.maintenance.set_by(by, on, reason)
 
     def maintenance_view(self) -> dict[str, Any] | None:

@@ -4,7 +4,7 @@
 import {
   ApiError, ROOT, api, approvalBox, can, clear, dialogButtons, el, header, live, modal, requireMe, timeOf, toast,
 } from "./common.js";
-import { cardNode, renderResult, renderRoundEvents, resultText } from "./render.js";
+import { cardNode, eventWords, renderResult, renderRoundEvents, resultText } from "./render.js";
 
 const main = document.getElementById("main");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -107,6 +107,7 @@ function tickJudge() {
 
 function tick() {
   tickJudge();
+  if (view && parts.result && parts.result.dataset.round !== ((resultRound() || {}).round_id || "")) renderResultPanel();
   const box = document.getElementById("countdown");
   if (!box || !view) return;
   const r = view.round;
@@ -131,22 +132,53 @@ function renderNotice() {
     ...n.lines.map((line) => el("p", {}, line)));
 }
 
-function renderResultPanel() {
+//: the result of a round stays on screen at least this long, even when the next round opens sooner
+const RESULT_HOLD_MS = 5000;
+let shownResult = null; // {round, since}: the final round whose result is on screen
+
+/** The round whose result the panel shows: the current one, or the last final round until the next round opens
+ * betting, and then for what is left of its RESULT_HOLD_MS on screen (unless the new round has a result). */
+function resultRound() {
   const r = view.round;
-  clear(parts.result).append(el("h2", {}, "Result"));
+  if (r && ["certified", "voided"].includes(r.state)) {
+    if (!shownResult || shownResult.round.round_id !== r.round_id) shownResult = { round: r, since: Date.now() };
+    else shownResult.round = r;  // a correction: the same round, a new version
+    return r;
+  }
+  if (shownResult && (!r || r.round_id !== shownResult.round.round_id)) {
+    // a round other than the one shown has opened betting: the old result stays its RESULT_HOLD_MS
+    const held = Date.now() - shownResult.since < RESULT_HOLD_MS;
+    if (!r || (held && !r.result)) return shownResult.round;
+  }
+  return r;
+}
+
+function renderResultPanel() {
+  const r = resultRound();
+  const held = r && view.round && r.round_id !== view.round.round_id;
+  parts.result.dataset.round = r ? r.round_id : "";
+  parts.result.classList.toggle("previous", !!held);
+  clear(parts.result).append(el("h2", { id: "result-title" },
+    held ? `Result of round ${r.round_number} (round ${view.round.round_number} is open)` : "Result"));
   if (r && r.state === "voided") {
     parts.result.append(el("div", { class: "result" }, el("div", { class: "caption", id: "void-code" },
       `Void (${r.void_code})`)));
   } else {
     parts.result.append(renderResult(r ? r.result : null, ctx()));
     if (r && r.state === "certified") {
-      parts.result.append(el("div", { class: "pill ok", id: "certified" }, r.version > 1 ? `Certified, corrected (v${r.version})`
-        : "Certified"));
+      // the current round's pill is #certified; the previous round's, still on screen, is not
+      parts.result.append(el("div", { class: "pill ok", id: held ? "previous-certified" : "certified" },
+        r.version > 1 ? `Certified, corrected (v${r.version})` : "Certified"));
     } else if (r && r.result) {
       parts.result.append(el("div", { class: "pill warn" }, "Not certified yet"));
     }
   }
-  if (view.extras) {  // computer-drawn values (lightning numbers, multipliers), shown once betting has closed
+  if (!held && shownResult && r && r.round_id !== shownResult.round.round_id) {
+    const last = shownResult.round;
+    parts.result.append(el("p", { class: "muted", id: "last-result" },
+      `Last result, round ${last.round_number}: ${last.state === "voided" ? "void" : resultText(last.result)}`));
+  }
+  if (view.extras && !held) {  // computer-drawn values (lightning numbers, multipliers), shown once betting has closed
     parts.result.append(el("h2", { style: "margin-top:10px" }, "Drawn by the studio"),
       renderResult(view.extras, { ...ctx(), game: null }));
   }
@@ -161,10 +193,12 @@ function renderLive() {
       `Wheel: ${device.title}${speed ? `, ${speed}` : ""}${device.direction ? `, ${device.direction}` : ""}` +
       (device.flags && device.flags.length ? `, warnings: ${device.flags.join(", ")}` : "")));
   }
-  parts.live.append(renderRoundEvents(view.round_events || [], ctx()));
+  const c = { ...ctx(), round: view.round };
+  parts.live.append(renderRoundEvents(view.round_events || [], c));
   const list = el("ul", { class: "live-list", id: "device-events" });
-  for (const e of (view.round_events || []).slice(-8).reverse()) {
-    list.append(el("li", {}, el("span", { class: "at" }, timeOf(e.at)), e.summary));
+  const shown = (view.round_events || []).map((e) => [e, eventWords(e, c)]).filter(([, text]) => text);
+  for (const [e, text] of shown.slice(-8).reverse()) {
+    list.append(el("li", {}, el("span", { class: "at" }, timeOf(e.at)), text));
   }
   parts.live.append(list);
 }
@@ -191,6 +225,14 @@ function renderActions() {
     box.append(el("p", { class: "none" }, "Nothing to do at this table for your role."));
   }
   parts.actions.append(box);
+  if (m && m.pending && !m.on) parts.actions.append(maintenancePending(m.pending));
+}
+
+/** Maintenance asked for while a round is open: it comes on when the round ends (studio/maintenance.py). */
+function maintenancePending(p) {
+  return el("p", { class: "pill warn", id: "maintenance-pending" },
+    `Maintenance asked for by ${p.by} (${p.reason}): the table goes into maintenance when round ` +
+    `${p.round_number} ends. No new round opens.`);
 }
 
 function renderDevices() {
@@ -208,8 +250,9 @@ function renderRecent() {
   const strip = el("div", { class: "recent", id: "recent-strip" });
   for (const r of (view.recent_rounds || []).slice(0, 12)) {
     const color = r.result && r.result.color ? r.result.color : "";
-    strip.append(el("div", { class: `chip ${r.state === "voided" ? "void" : color}` },
-      r.state === "voided" ? "void" : resultText(r.result)));
+    const text = r.state === "voided" ? `void${r.void_code ? ` (${r.void_code.replace(/_/g, " ")})` : ""}` : resultText(r.result);
+    strip.append(el("div", { class: `chip ${r.state === "voided" ? "void" : color}`, title: `Round ${r.round_number}` },
+      el("span", { class: "chip-round" }, `#${r.round_number}`), el("span", { class: "chip-text" }, text)));
   }
   parts.recent.append(strip);
 }
@@ -264,7 +307,26 @@ function checkOpenDialog() {
   if (stale) stale.remove();
   if (submit) submit.disabled = false;
   const approval = d.querySelector(".approval");
+  if (voidStartedInBetting(d)) { showStartedInBetting(d); return; }
   if (approval && choice.needs_approval) approval.classList.remove("hidden");  // e.g. betting closed meanwhile
+}
+
+/** A void the dealer started while betting was open: the server judges it by that state (no supervisor), even
+ * when the betting timer closed betting while the dialog was open (actions.py `_void_started_in_betting`). */
+function voidStartedInBetting(d) {
+  const r = view.round;
+  return d.dataset.choice === "void" && d.dataset.seenState === "betting_open" && !!r
+    && r.round_id === d.dataset.round && ["betting_closed", "in_play"].includes(r.state) && !r.result
+    && view.pacing === "dealer" && !d.dataset.needsApproval;
+}
+
+function showStartedInBetting(d) {
+  if (d.querySelector("#void-started")) return;
+  const note = el("p", { class: "caption", id: "void-started", role: "status" },
+    "Betting closed after you pressed Void: the void counts as started during betting (no supervisor) and is " +
+    "recorded so.");
+  const form = d.querySelector("form");
+  d.insertBefore(note, form);
 }
 
 /** Tie an open dialog to the choice (and the round) it was opened for. */
@@ -323,7 +385,7 @@ function choiceButtons(items, onPick, prefix, initial = null) {
   return box;
 }
 
-function submitWithApproval(d, ui, choice, approval, makeBody, label) {
+function submitWithApproval(d, ui, choice, approval, makeBody, label, onNeedsApproval = null) {
   const submit = el("button", { type: "submit", class: choice.danger ? "danger big" : "primary big", id: "dialog-submit" },
     label);
   const cancel = el("button", { type: "button", class: "big", id: "dialog-cancel", onclick: () => ui.close() }, "Cancel");
@@ -340,7 +402,10 @@ function submitWithApproval(d, ui, choice, approval, makeBody, label) {
       ui.close();
       toast(`${label}: done.`, "good");
     } catch (e) {
-      if (e instanceof ApiError && e.data.needs_approval && approval) approval.show(true);
+      if (e instanceof ApiError && e.data.needs_approval && approval) {
+        approval.show(true);
+        if (onNeedsApproval) onNeedsApproval();
+      }
       if (approval) approval.reset();
       ui.fail(e.message);
     } finally {
@@ -352,7 +417,8 @@ function submitWithApproval(d, ui, choice, approval, makeBody, label) {
 }
 
 function voidDialog(c) {
-  bind(modal("Void the round", (d, ui) => {
+  const seen = view.round ? { seen_round_id: view.round.round_id, seen_state: view.round.state } : {};
+  const dialog = bind(modal("Void the round", (d, ui) => {
     let code = null;
     const note = el("textarea", { id: "void-note", maxlength: "500" });
     const approval = approvalBox("A void after betting closed");
@@ -363,9 +429,10 @@ function voidDialog(c) {
       el("label", { for: "void-note" }, "Note (needed for 'other')"), note, approval.node);
     submitWithApproval(d, ui, c, approval, () => {
       if (!code) { ui.fail("Choose a reason."); return null; }
-      return { code, note: note.value };
-    }, "Void round");
+      return { code, note: note.value, ...seen };
+    }, "Void round", () => { d.dataset.needsApproval = "1"; const n = d.querySelector("#void-started"); if (n) n.remove(); });
   }), c);
+  dialog.dataset.seenState = seen.seen_state || "";
 }
 
 function resultInput(d) {

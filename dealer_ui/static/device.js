@@ -16,41 +16,72 @@ const parts = {};
 
 const OPEN = ["betting_open", "betting_closed", "in_play", "result_pending"];
 
-/** Maintenance mode of the device's table: while it is on, device tests are journaled and never published. */
+const box = {}; // the maintenance panel's parts, made once: a live update never wipes what is being typed
+
+/** Maintenance mode of the device's table: while it is on, device tests are journaled and never published.
+ * Asked for while a round is open, it is pending and comes on when the round ends (studio/maintenance.py). */
 function renderMaintenance() {
   const m = maintenance;
   const on = !!(m && m.on);
-  const reason = el("input", { id: "maintenance-reason", autocomplete: "off", maxlength: "500",
-    placeholder: on ? "What was done (optional)" : "Why (e.g. wheel settings and test spin)" });
-  const roundOpen = !on && round && OPEN.includes(round.state);
-  const toggle = el("button", { type: "button", id: "maintenance-toggle", class: on ? "go big" : "danger big",
-    disabled: roundOpen ? "" : null, onclick: async () => {
-      const text = reason.value.trim();
-      if (!on && text.length < 3) { toast("Say in a few words why the table goes into maintenance.", "bad"); return; }
-      try {
-        const res = await api(`/tables/${encodeURIComponent(tableId)}/maintenance`,
-          { method: "POST", body: { on: !on, reason: text } });
-        setMaintenance(res.maintenance);
-        toast(on ? "Maintenance off: the table runs real rounds again." : "Maintenance on: nothing is published.",
-          "good", 4000);
-      } catch (e) { toast(e.message, "bad"); }
-    } }, on ? "Turn maintenance off" : "Turn maintenance on");
-  clear(parts.maintenance).append(el("h2", {}, `Maintenance mode: table ${tableId}`),
-    el("div", { class: "row" },
-      el("span", { class: `pill ${on ? "warn" : "ok"}`, id: "maintenance-state" },
-        on ? "In maintenance" : "Live: real rounds"),
-      el("span", {}, on ? `${m.reason} (${m.by}, since ${timeOf(m.since)})` : "")),
-    el("p", {}, on ? "No round opens. What the judge would decide about a test (a test spin's number, a void) is " +
-      "journaled and shown here and on the dealer's screen, never published."
-      : "Turn it on before testing the device: a test outside maintenance is a real game for the players."),
-    roundOpen ? el("p", { class: "muted" }, `Round ${round.round_number} is open: finish or void it first.`) : null,
-    el("label", { for: "maintenance-reason" }, on ? "What was done" : "Reason"),
-    el("div", { class: "row" }, reason, toggle));
+  const pending = !on && m && m.pending ? m.pending : null;
+  if (!box.reason) buildMaintenance();
+  box.title.textContent = `Maintenance mode: table ${tableId}`;
+  box.pill.className = `pill ${on ? "warn" : pending ? "warn" : "ok"}`;
+  box.pill.textContent = on ? "In maintenance" : pending ? "Maintenance pending" : "Live: real rounds";
+  box.who.textContent = on ? `${m.reason} (${m.by}, since ${timeOf(m.since)})`
+    : pending ? `${pending.reason} (${pending.by}, asked at ${timeOf(pending.requested_at)})` : "";
+  box.text.textContent = on ? "No round opens. What the judge would decide about a test (a test spin's number, a " +
+    "void) is journaled and shown here and on the dealer's screen, never published."
+    : pending ? `Round ${pending.round_number} plays on to its end; then the table goes into maintenance. No new ` +
+      "round opens meanwhile."
+    : "Turn it on before testing the device: a test outside maintenance is a real game for the players.";
+  const roundOpen = !on && !pending && round && OPEN.includes(round.state);
+  box.open.textContent = roundOpen ? `Round ${round.round_number} is open: maintenance comes on when it ends.` : "";
+  box.open.classList.toggle("hidden", !roundOpen);
+  box.label.textContent = on ? "What was done" : pending ? "Note (optional)" : "Reason";
+  box.reason.placeholder = on ? "What was done (optional)" : pending ? "Why the request is cancelled (optional)"
+    : "Why (e.g. wheel settings and test spin)";
+  box.toggle.className = on || pending ? "go big" : "danger big";
+  box.toggle.textContent = on ? "Turn maintenance off" : pending ? "Cancel the request" : "Turn maintenance on";
+  clear(box.decisions);
   if (on) {
     const list = el("ul", { class: "live-list", id: "maintenance-decisions" });
     for (const d of m.decisions || []) list.append(el("li", {}, el("span", { class: "at" }, timeOf(d.at)), d.message));
-    parts.maintenance.append(el("h3", {}, "What the judge would have decided"), list);
+    box.decisions.append(el("h3", {}, "What the judge would have decided"), list);
   }
+}
+
+function buildMaintenance() {
+  box.title = el("h2", {});
+  box.pill = el("span", { id: "maintenance-state" });
+  box.who = el("span", {});
+  box.text = el("p", {});
+  box.open = el("p", { class: "muted", id: "maintenance-round" });
+  box.label = el("label", { for: "maintenance-reason" });
+  box.reason = el("input", { id: "maintenance-reason", autocomplete: "off", maxlength: "500" });
+  box.toggle = el("button", { type: "button", id: "maintenance-toggle", onclick: toggleMaintenance });
+  box.decisions = el("div", {});
+  clear(parts.maintenance).append(box.title, el("div", { class: "row" }, box.pill, box.who), box.text, box.open,
+    box.label, el("div", { class: "row" }, box.reason, box.toggle), box.decisions);
+}
+
+async function toggleMaintenance() {
+  const m = maintenance;
+  const on = !!(m && m.on);
+  const pending = !on && m && m.pending;
+  const text = box.reason.value.trim();
+  if (!on && !pending && text.length < 3) { toast("Say in a few words why the table goes into maintenance.", "bad"); return; }
+  try {
+    const res = await api(`/tables/${encodeURIComponent(tableId)}/maintenance`,
+      { method: "POST", body: { on: !on && !pending, reason: text } });
+    box.reason.value = "";
+    setMaintenance(res.maintenance);
+    const now = res.maintenance || {};
+    toast(on ? "Maintenance off: the table runs real rounds again."
+      : pending ? "Request cancelled: the table goes on with real rounds."
+      : now.pending ? "Maintenance asked for: it comes on when the round ends." : "Maintenance on: nothing is published.",
+    "good", 4000);
+  } catch (e) { toast(e.message, "bad"); }
 }
 
 function setMaintenance(m) {
@@ -141,7 +172,7 @@ async function start() {
         renderMaintenance();
       } else if (msg.what === "round") {
         round = msg.data;
-        if (!(maintenance && maintenance.on)) renderMaintenance();
+        renderMaintenance();
       }
       return;
     }

@@ -411,3 +411,40 @@ def assert_no_studio_threads(timeout: float = 5) -> None:
             break
         time.sleep(0.05)
     assert not left, f"threads left running: {left}"
+
+
+def signed_in_page(
+    browser: Any, url: str, size: tuple[int, int], key: str, path: str, timeout_ms: int
+) -> tuple[Any, Any, list[str]]:
+    """A browser context at `size`, signed in as PINS[key] on the console's page `path`: (context, page, the
+    page's errors). The caller closes the context."""
+    from playwright.sync_api import expect
+
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    ctx.set_default_timeout(timeout_ms)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/console/?next={path}")
+    name, pin = PINS[key]
+    page.fill("#username", name)
+    page.fill("#pin", pin)
+    page.click("#sign-in")
+    page.wait_for_url(f"**{path}")
+    # the page has drawn its table (the dealer's round panel, the technician's maintenance panel)
+    expect(page.locator("#phase, #maintenance-state").first).to_be_visible()
+    return ctx, page, errors
+
+
+def no_round_and_no_maintenance(run: Running, table_id: str) -> None:
+    """Leave a table between rounds, out of maintenance, with no request pending (a test's clean-up)."""
+    table = run.table(table_id)
+
+    def clean() -> None:
+        for _ in range(2):  # a pending request is cancelled first, then maintenance is turned off
+            if table.maintenance.pending or table.maintenance.on:
+                table.set_maintenance_by("tom", False, "test over")
+        if table.round is not None and not table.round.is_final:
+            table.void_by("dealer_error", "test clean-up", "sue", "sam")
+
+    run.on_loop(clean)

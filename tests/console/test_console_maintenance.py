@@ -157,14 +157,17 @@ def test_a_test_spin_in_maintenance_is_journaled_and_never_published(env, people
 def test_a_dealer_cannot_open_a_round_in_maintenance_and_a_test_deal_is_not_published(env, people):
     tom = people(env.url, "technician")
     dana = people(env.url, "dealer")
-    # a round is open: maintenance is refused (finish or void it first), nothing is voided by the switch
+    # a round is open: maintenance is asked for and comes on when the round ends; the switch voids nothing
     assert action(dana, "cards-1", "open_round").status_code == 200
-    r = maintenance(tom, "cards-1", True, "shoe reader check")
-    assert r.status_code == 409 and "finish or void" in r.json()["detail"]["error"]
-    assert env.round_state("cards-1") == "betting_open"
-    assert action(dana, "cards-1", "void", code="dealer_error").status_code == 200
     assert maintenance(tom, "cards-1", True, "").status_code == 400  # a reason is needed
-    assert maintenance(tom, "cards-1", True, "shoe reader check").status_code == 200
+    r = maintenance(tom, "cards-1", True, "shoe reader check")
+    assert r.status_code == 200 and r.json()["maintenance"]["pending"]["by"] == "tom"
+    assert not r.json()["maintenance"]["on"]
+    assert env.round_state("cards-1") == "betting_open"
+    again = maintenance(tom, "cards-1", True, "shoe reader check")
+    assert again.status_code == 409 and "already asked for" in again.json()["detail"]["error"]
+    assert action(dana, "cards-1", "void", code="dealer_error").status_code == 200
+    env.wait(lambda: env.table("cards-1").maintenance.on, what="maintenance on once the round ended")
 
     feed_before = len(table_feed(env, "cards-1"))
     rounds_before = env.table("cards-1").last_round_number
