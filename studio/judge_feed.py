@@ -145,7 +145,11 @@ class JudgeFeed:
         elif isinstance(d, StartPlay):
             life.step(life.current("start play").start_play(), "start_play")
         elif isinstance(d, ResultReady):
-            life.take_result(d.result, t.slots.source(d.source))
+            source = t.slots.source(d.source)
+            if not t.readings.took(
+                d.result, source
+            ):  # a round settled by hand: journaled, compared, not taken
+                life.take_result(d.result, source)
         elif isinstance(d, Hold):
             t.holds.hold(d.code, d.message)
         elif isinstance(d, Release):
