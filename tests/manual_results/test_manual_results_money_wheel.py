@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "money_wheel"))
-from manual_helpers import DEALER, SUPERVISOR, records, until  # noqa: E402
-from moneywheel_helpers import feed, results, run  # noqa: E402
+from manual_helpers import DEALER, SUPERVISOR, records, until
+from moneywheel_helpers import feed, results, run
 
-from studio.rounds import RoundError  # noqa: E402
+from studio.rounds import RoundError
 
 SPEED = 5  # the presenter spins 0.06 s after betting closes; the wheel then turns for seconds
 
@@ -31,7 +31,7 @@ def _at_start_play(table, action):
             def run_it():
                 try:
                     done.set_result(action(table))
-                except Exception as exc:  # handed to the test
+                except Exception as exc:  # noqa: BLE001 - handed to the test
                     done.set_exception(exc)
 
             loop.call_soon(run_it)
@@ -47,6 +47,7 @@ def _label(table, index):
 def test_refused_while_the_encoder_can_report_then_the_wheel_is_certified(tmp_path):
     async def scenario(studio, sim, table):
         await until(lambda: table.readings.reporting(), "the encoder connected")
+
         def try_by_hand(t):
             with pytest.raises(RoundError, match="can still report") as refused:
                 t.manual_result_by({"segment": _label(t, 2)}, DEALER, SUPERVISOR, "the wheel is slow")

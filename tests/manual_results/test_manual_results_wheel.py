@@ -45,11 +45,15 @@ def test_declaring_the_wheel_failed_needs_a_supervisor_and_a_reason(tmp_path) ->
     async def scenario(studio, wheel, table) -> None:
         await wheel_in_no_more_bets(wheel, table, 11)
         with pytest.raises(RoundError, match="supervisor"):
-            table.manual_result_by({"number": "17"}, DEALER, None, "by hand", device_failed="the sensor is dead")
+            table.manual_result_by(
+                {"number": "17"}, DEALER, None, "by hand", device_failed="the sensor is dead"
+            )
         with pytest.raises(RoundError, match="why the device has failed"):
             table.manual_result_by({"number": "17"}, DEALER, SUPERVISOR, "by hand", device_failed=" ")
         assert table.round.result is None and not feed(studio, "result")
-        table.manual_result_by({"number": "17"}, DEALER, SUPERVISOR, "by hand", device_failed="the sensor is dead")
+        table.manual_result_by(
+            {"number": "17"}, DEALER, SUPERVISOR, "by hand", device_failed="the sensor is dead"
+        )
 
     studio = run_wheel(tmp_path, scenario)
     declared = [x for x in records(studio, "operator_action") if x["action"] == "declare_device_failed"]
@@ -86,7 +90,9 @@ def test_a_late_reading_that_differs_opens_a_correction_a_supervisor_settles(tmp
             table.resolve_reading_by(r.round_id, "manual", SUPERVISOR2, SUPERVISOR, "twice")
 
     studio = run_wheel(tmp_path, scenario)
-    assert [m["result"]["number"] for m in feed(studio, "result")] == ["17"]  # one result, then its correction
+    assert [m["result"]["number"] for m in feed(studio, "result")] == [
+        "17"
+    ]  # one result, then its correction
     (late,) = records(studio, "late_reading")
     assert late["status"] == "correction_open" and late["reading"]["number"] == "19"
     (correction,) = feed(studio, "correction")
@@ -149,4 +155,3 @@ def test_a_reading_of_a_round_declared_failed_before_its_result_by_hand_is_set_a
     studio = run_wheel(tmp_path, scenario)
     assert [x["status"] for x in records(studio, "late_reading")] == ["waiting_for_manual", "correction_open"]
     assert [m["result"]["number"] for m in feed(studio, "result")] == ["17"]
-
