@@ -9,19 +9,15 @@ from typing import TYPE_CHECKING, Any
 from .console import error
 
 if TYPE_CHECKING:  # pragma: no cover
-    from studio.table import Table
-
     from .actions import Act
 
 KEEP = ("device", "manual")
 
 
-def manual_extra(table: Table, r: dict[str, Any] | None) -> dict[str, Any]:
+def manual_extra(snap: dict[str, Any]) -> dict[str, Any]:
     """What the manual-result choice carries: the devices that can still report (the dialog then asks the
-    dealer to declare them failed for this round, with the reason), unless that is declared already."""
-    declared = r is not None and r["round_id"] in table.readings.declared
-    live = [] if declared else table.readings.reporting()
-    return {"device_can_report": [{"role": s.role, "device_id": s.device_id, "kind": s.kind} for s in live]}
+    dealer to declare them failed for this round, with the reason), none once that is declared."""
+    return {"device_can_report": list(snap.get("devices_reporting") or [])}
 
 
 def reading_choices(snap: dict[str, Any]) -> list[dict[str, Any]]:

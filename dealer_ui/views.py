@@ -223,9 +223,7 @@ def choices(
                 out.append(_choice("release", "Confirm and continue", code=code))
         out.append(_choice("void", "Void round", approval=state != "betting_open", danger=True))
         if state != "result_pending" and (state != "betting_open" or held_codes or paused):
-            out.append(
-                _choice("manual_result", "Enter result by hand", approval=True, **manual_extra(table, r))
-            )
+            out.append(_choice("manual_result", "Enter result by hand", approval=True, **manual_extra(snap)))
     if any(x.get("state") == "certified" for x in recent):
         out.append(_choice("correct", "Correct a result", approval=True))
     out += reading_choices(snap)

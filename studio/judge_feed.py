@@ -151,10 +151,13 @@ class JudgeFeed:
             ):  # a round settled by hand: journaled, compared, not taken
                 life.take_result(d.result, source)
         elif isinstance(d, Hold):
-            t.holds.hold(d.code, d.message)
+            if not t.readings.late_doubt("hold", d.code, d.message):
+                t.holds.hold(d.code, d.message)
         elif isinstance(d, Release):
             t.holds.release(d.code)
         elif isinstance(d, Void):
+            if t.readings.late_doubt("void", d.code, d.message):
+                return
             if t.round is None or t.round.is_final:
                 t.note("void_without_round", f"{d.code}: {d.message} (no open round)")
                 return

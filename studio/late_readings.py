@@ -63,6 +63,13 @@ class LateReadings:
         slots = self.t.slots
         return [s for s in slots.devices.values() if s.link.connected and s.device_id not in slots.lost]
 
+    def reporting_view(self) -> list[dict[str, str]]:
+        """The devices a result by hand must declare failed now (none once the open round's are declared)."""
+        r = self.t.round
+        if r is not None and r.round_id in self.declared:
+            return []
+        return [{"role": s.role, "device_id": s.device_id, "kind": s.kind} for s in self.reporting()]
+
     def check_manual(self, r: Round, by: str, approved_by: str | None, device_failed: str | None) -> None:
         """Refuse a result by hand while a device can still report, unless it is (now) declared failed."""
         if r.round_id in self.declared:
@@ -162,6 +169,32 @@ class LateReadings:
                 f"The device read {entry['reading']} for round {r.round_number}, entered by hand as {r.result}: "
                 "a correction is open; a supervisor settles it.",
             )
+
+    def late_doubt(self, what: str, code: str, message: str) -> bool:
+        """The judge holds or voids the round settled by hand whose reading it was still waiting for: no reading
+        will come. Journaled beside the result by hand (a late reading with the judge's words), not a hold on
+        the next round; True when it was that."""
+        t = self.t
+        r = t.round
+        if self.deferred is None or r is None or r.round_id != self.deferred:
+            return False
+        entry: dict[str, Any] = {
+            "round_id": r.round_id,
+            "round_number": r.round_number,
+            "at": rfc3339(t.clock()),
+            "device": {},
+            "reading": None,
+            "manual": {"result": r.result, "people": (r.source or {}).get("people")},
+            "declared": self.declared.get(r.round_id),
+            "matches": False,
+            "status": "no_reading",
+            "judge": {"decision": what, "code": code, "message": message},
+        }
+        t.journal.append("late_reading", entry, table_id=t.table_id, round_id=r.round_id)
+        self.readings = (self.readings + [entry])[-KEEP:]
+        t.emit("late_reading", entry)
+        self.end_round()
+        return True
 
     # --- the judge hears of a round settled by hand when its reading came ---------------------------
 

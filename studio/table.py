@@ -409,6 +409,7 @@ class Table:
             "extras": draw.extras if draw and r and r.state is not RoundState.BETTING_OPEN else None,
             "holds": self.holds.view(),
             "late_readings": self.readings.view(),
+            "devices_reporting": self.readings.reporting_view(),
             "opening_check": self.opening.view(),
             "last_error": self.last_error,
             "maintenance": self.maintenance_view(),

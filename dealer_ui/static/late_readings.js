@@ -10,6 +10,7 @@ const STATUS = {
   corrected: "Published as a correction",
   kept_manual: "The result entered by hand was kept",
   invalid: "Not a result of this game",
+  no_reading: "The device gave no reading it could confirm",
 };
 
 /** The manual-result dialog's part for a device that can still report: a checkbox and the reason. */
@@ -43,7 +44,8 @@ function row(e, ctx) {
     el("div", { class: "pair" },
       el("span", { class: "manual" }, `By hand: ${resultText(manual.result)}${people ? ` (${people})` : ""}`),
       el("span", { class: "device" },
-        `${(e.device || {}).device_id || "device"} read: ${resultText(e.reading)} at ${timeOf(e.at)}`)),
+        e.reading ? `${(e.device || {}).device_id || "device"} read: ${resultText(e.reading)} at ${timeOf(e.at)}`
+          : `The game's rules: ${(e.judge || {}).message || "no reading"}`)),
     el("div", { class: "status" }, STATUS[e.status] || e.status,
       e.resolved ? ` (${e.resolved.by} and ${e.resolved.approved_by}: ${e.resolved.reason})` : ""));
 }
