@@ -232,7 +232,7 @@ function render() {
   renderJudge();
   renderNotice();
   renderResultPanel();
-  renderLateReadings(parts.late, view, ctx());
+  renderLateReadings(parts.late, view);
   renderLive();
   renderActions();
   renderDevices();

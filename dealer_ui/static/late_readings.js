@@ -36,10 +36,11 @@ export function deviceFailedBox(choice) {
   };
 }
 
-function row(e, ctx) {
+function row(e, inDialog = false) {
   const manual = e.manual || {};
   const people = (manual.people || []).filter(Boolean).join(" and ");
-  return el("li", { class: `late ${e.status}`, id: `late-${e.round_id}`, dataset: { status: e.status } },
+  const id = inDialog ? {} : { id: `late-${e.round_id}` };
+  return el("li", { class: `late ${e.status}`, ...id, dataset: { status: e.status } },
     el("div", { class: "title" }, `Round ${e.round_number}`),
     el("div", { class: "pair" },
       el("span", { class: "manual" }, `By hand: ${resultText(manual.result)}${people ? ` (${people})` : ""}`),
@@ -51,13 +52,13 @@ function row(e, ctx) {
 }
 
 /** The panel of late device readings (hidden while there is none). */
-export function renderLateReadings(panel, view, ctx) {
+export function renderLateReadings(panel, view) {
   const items = view.late_readings || [];
   clear(panel).append(el("h2", {}, "Device readings after a result by hand"));
   panel.classList.toggle("hidden", !items.length);
   const open = items.some((e) => e.status === "correction_open");
   panel.classList.toggle("warn", open);
-  panel.append(el("ul", { class: "live-list", id: "late-readings-list" }, ...items.map((e) => row(e, ctx))));
+  panel.append(el("ul", { class: "live-list", id: "late-readings-list" }, ...items.map((e) => row(e))));
 }
 
 /** The settle dialog's content: both readings, the choice and the reason; returns its body maker. */
@@ -65,7 +66,7 @@ export function resolveParts(d, view, choice, choiceButtons) {
   const e = (view.late_readings || []).find((x) => x.round_id === choice.code && x.status === "correction_open");
   let keep = null;
   const reason = el("textarea", { id: "resolve-reason", maxlength: "500" });
-  d.append(e ? el("ul", { class: "live-list" }, row(e)) : el("p", {}, "This reading is settled already."),
+  d.append(e ? el("ul", { class: "live-list" }, row(e, true)) : el("p", {}, "This reading is settled already."),
     choiceButtons([{ code: "device", label: "Publish the device's reading (a correction)" },
       { code: "manual", label: "Keep the result entered by hand" }], (x) => { keep = x; }, "keep"),
     el("label", { for: "resolve-reason" }, "Why (recorded)"), reason);
