@@ -146,9 +146,8 @@ class JudgeFeed:
             life.step(life.current("start play").start_play(), "start_play")
         elif isinstance(d, ResultReady):
             source = t.slots.source(d.source)
-            if not t.readings.took(
-                d.result, source
-            ):  # a round settled by hand: journaled, compared, not taken
+            # a reading for a round settled by hand (or declared failed) is journaled and compared, not taken
+            if not t.readings.took(d.result, source):
                 life.take_result(d.result, source)
         elif isinstance(d, Hold):
             if not t.readings.late_doubt("hold", d.code, d.message):

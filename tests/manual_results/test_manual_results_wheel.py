@@ -155,3 +155,19 @@ def test_a_reading_of_a_round_declared_failed_before_its_result_by_hand_is_set_a
     studio = run_wheel(tmp_path, scenario)
     assert [x["status"] for x in records(studio, "late_reading")] == ["waiting_for_manual", "correction_open"]
     assert [m["result"]["number"] for m in feed(studio, "result")] == ["17"]
+
+
+def test_the_wheel_ending_a_game_settled_by_hand_without_a_number_is_journaled_beside_it(tmp_path) -> None:
+    async def scenario(studio, wheel, table) -> None:
+        await wheel_in_no_more_bets(wheel, table, 11)
+        table.manual_result_by({"number": "17"}, DEALER, SUPERVISOR, "by hand", device_failed="no ball seen")
+        wheel.send(status(6, 11))  # the wheel stops during the game: the judge voids it, no number comes
+        late = await until(lambda: table.snapshot()["late_readings"], "the judge's word beside the result")
+        assert late[0]["status"] == "no_reading" and late[0]["judge"]["code"] == "wheel_powered_down"
+        assert late[0]["manual"]["result"]["number"] == "17"
+        assert not table.table_holds and not table.readings.open_corrections()
+
+    studio = run_wheel(tmp_path, scenario)
+    (late,) = records(studio, "late_reading")
+    assert late["status"] == "no_reading" and late["judge"]["decision"] == "void"
+    assert [m["result"]["number"] for m in feed(studio, "result")] == ["17"] and not feed(studio, "void")
