@@ -15,7 +15,8 @@ The rule, the same for every family (wheel, shoe, dice, balls, money wheel):
 * The judge is told that such a round ended only when its reading came or when the next round opens, so that a
   dealer-paced judge (cards, dice, balls, money wheel) still reads the device for it. Limit: a reading that would
   come after the next round opened is the new round's (the judge has moved on); the journal says that no reading
-  came (`note` "no_late_reading").
+  came (`note` "no_late_reading"). A hold or a void the judge decides for that round instead of a reading is
+  journaled as its late reading (status "no_reading", with the judge's words), not a hold on the next round.
 """
 
 from __future__ import annotations
@@ -55,6 +56,24 @@ class LateReadings:
         self.readings: list[dict[str, Any]] = []
         #: a round settled by hand whose end the judge has not been told yet (it may still read the device)
         self.deferred: str | None = None
+
+    def restore(self) -> None:
+        """At start-up: the late readings of the table's last round (an open correction stays open)."""
+        r = self.t.round
+        if r is None or (r.source or {}).get("type") != "manual":
+            return
+        entries: list[dict[str, Any]] = []
+        for rec in self.t.journal.round_records(r.round_id):
+            data = rec["data"]
+            if rec["kind"] == "late_reading" and data.get("status") != "waiting_for_manual":
+                entries.append(dict(data))
+            elif rec["kind"] == "late_reading_resolved" and entries:
+                resolved = {k: data.get(k) for k in ("keep", "by", "approved_by", "reason", "at")}
+                last = next((e for e in reversed(entries) if e["status"] == "correction_open"), None)
+                if last is not None:
+                    last.update(status="corrected" if data.get("keep") == "device" else "kept_manual")
+                    last["resolved"] = resolved
+        self.readings = entries[-KEEP:]
 
     # --- a result by hand ---------------------------------------------------------------------
 

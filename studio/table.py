@@ -99,6 +99,7 @@ class Table:
         self.feed = JudgeFeed(self, game.new_judge(**self.settings))
         self.maintenance = Maintenance(self)
         self.lifecycle.restore()
+        self.readings.restore()
         self.maintenance.restore()
 
     # --- start and stop --------------------------------------------------------------------

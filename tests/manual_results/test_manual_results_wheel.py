@@ -171,3 +171,24 @@ def test_the_wheel_ending_a_game_settled_by_hand_without_a_number_is_journaled_b
     (late,) = records(studio, "late_reading")
     assert late["status"] == "no_reading" and late["judge"]["decision"] == "void"
     assert [m["result"]["number"] for m in feed(studio, "result")] == ["17"] and not feed(studio, "void")
+
+
+def test_an_open_correction_is_still_open_after_a_restart(tmp_path) -> None:
+    async def first(studio, wheel, table) -> None:
+        await wheel_in_no_more_bets(wheel, table, 11)
+        table.manual_result_by({"number": "17"}, DEALER, SUPERVISOR, "by hand", device_failed="frozen")
+        wheel.send(status(5, 11, "19"))
+        await until(lambda: table.readings.open_corrections(), "the open correction")
+
+    run_wheel(tmp_path, first)
+    seen: dict = {}
+
+    async def second(studio, wheel, table) -> None:
+        (entry,) = table.snapshot()["late_readings"]
+        seen["entry"] = entry
+        table.resolve_reading_by(entry["round_id"], "device", SUPERVISOR2, SUPERVISOR, "the video shows 19")
+
+    studio = run_wheel(tmp_path, second)  # the same data folder: a restart
+    assert seen["entry"]["status"] == "correction_open" and seen["entry"]["reading"]["number"] == "19"
+    (correction,) = feed(studio, "correction")
+    assert correction["result"]["number"] == "19" and correction["round_id"] == seen["entry"]["round_id"]
