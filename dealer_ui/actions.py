@@ -14,6 +14,7 @@ from .auth import User
 from .bodies import ActionBody, Approval
 from .console import Console, client_ip, error
 from .families import INCIDENT_CATEGORIES
+from .late_readings import resolve_reading
 from .views import choices, device_views, in_maintenance, maintenance_words, table_families, table_meta
 
 #: actions for people who look after the table but do not deal (the rest need the "deal" permission)
@@ -125,7 +126,7 @@ def _find_choice(console: Console, table: Any, user: User, action: str, body: Ac
     snap = table.snapshot()
     devices = device_views(table, snap)
     for c in choices(table, user, snap, devices, console.hub.recent_rounds(table.table_id)):
-        if c["id"] == action and (action != "release" or c.get("code") == body.code):
+        if c["id"] == action and (action not in ("release", "resolve_reading") or c.get("code") == body.code):
             return c
     r = snap.get("round")
     where = (
@@ -180,8 +181,9 @@ def _result_and_reason(body: ActionBody) -> tuple[dict[str, Any], str]:
 
 def _manual_result(a: Act) -> Any:
     result, reason = _result_and_reason(a.body)
-    a.record.update(result=result, reason=reason)
-    return a.table.manual_result_by(result, a.by, a.approved_by, reason).projection()
+    failed = a.body.device_failed.strip() if a.body.device_failed is not None else None
+    a.record.update(result=result, reason=reason, **({"device_failed": failed} if failed is not None else {}))
+    return a.table.manual_result_by(result, a.by, a.approved_by, reason, failed).projection()
 
 
 def _correct(a: Act) -> Any:
@@ -255,6 +257,7 @@ PERFORM: dict[str, Callable[[Act], Any]] = {
     "void": _void,
     "manual_result": _manual_result,
     "correct": _correct,
+    "resolve_reading": resolve_reading,
     "shoe_change": _shoe_change,
     "incident": _incident,
     "start_opening_check": _start_opening_check,

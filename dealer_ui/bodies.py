@@ -29,6 +29,10 @@ class ActionBody(_Body):
     round_id: str | None = Field(None, max_length=64)
     category: str | None = Field(None, max_length=32)
     text: str | None = Field(None, max_length=2000)
+    #: a result by hand while a device can still report: why the device has failed for this round
+    device_failed: str | None = Field(None, max_length=500)
+    #: settling a late device reading: publish the device's reading or keep the result by hand
+    keep: Literal["device", "manual"] | None = None
     approval: Approval | None = None
     #: the round and its state on the screen when the person started the action (a void started during betting)
     seen_round_id: str | None = Field(None, max_length=64)

@@ -21,6 +21,7 @@ from .families import (
     family_for_kind,
     family_of,
 )
+from .late_readings import manual_extra, reading_choices
 from .result_forms import result_form
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -224,9 +225,10 @@ def choices(
                 out.append(_choice("release", "Confirm and continue", code=code))
         out.append(_choice("void", "Void round", approval=state != "betting_open", danger=True))
         if state != "result_pending" and (state != "betting_open" or held_codes or paused):
-            out.append(_choice("manual_result", "Enter result by hand", approval=True))
+            out.append(_choice("manual_result", "Enter result by hand", approval=True, **manual_extra(snap)))
     if any(x.get("state") == "certified" for x in recent):
         out.append(_choice("correct", "Correct a result", approval=True))
+    out += reading_choices(snap)
     return out
 
 

@@ -145,12 +145,18 @@ class JudgeFeed:
         elif isinstance(d, StartPlay):
             life.step(life.current("start play").start_play(), "start_play")
         elif isinstance(d, ResultReady):
-            life.take_result(d.result, t.slots.source(d.source))
+            source = t.slots.source(d.source)
+            # a reading for a round settled by hand (or declared failed) is journaled and compared, not taken
+            if not t.readings.took(d.result, source):
+                life.take_result(d.result, source)
         elif isinstance(d, Hold):
-            t.holds.hold(d.code, d.message)
+            if not t.readings.late_doubt("hold", d.code, d.message):
+                t.holds.hold(d.code, d.message)
         elif isinstance(d, Release):
             t.holds.release(d.code)
         elif isinstance(d, Void):
+            if t.readings.late_doubt("void", d.code, d.message):
+                return
             if t.round is None or t.round.is_final:
                 t.note("void_without_round", f"{d.code}: {d.message} (no open round)")
                 return

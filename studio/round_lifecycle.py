@@ -93,6 +93,8 @@ class RoundLifecycle:
         r = self.round
         if r is None:
             return
+        if signal == "round_ended":
+            self.t.readings.deferred = None
         ended = signal == "round_ended" and r.is_final
         certified = ended and r.state is RoundState.CERTIFIED
         self.t.feed.feed(
@@ -115,6 +117,7 @@ class RoundLifecycle:
             raise RoundError(f"table {t.table_id} in maintenance: no round opens")
         if t.closing or t.stopped:
             raise RoundError(f"table {t.table_id} is stopping: no round opens")
+        t.readings.end_round(next_round=True)
         if self.round is not None and not self.round.is_final:
             why = "The device started a new game before this round ended."
             if t.holds.released:
@@ -207,7 +210,8 @@ class RoundLifecycle:
         t.emit("round", data)
         if r.is_final:
             t.decisions.close_windows()
-            self.signal("round_ended")
+            if not t.readings.defer_end(r):  # a round settled by hand: the judge may still read the device
+                self.signal("round_ended")
             self.betting_closes_at = None
             self.schedule_auto_open()
 
@@ -338,12 +342,22 @@ class RoundLifecycle:
         self.void(code, message, {"type": "manual", "people": people}, by=by)
         return self.current_or_last()
 
-    def manual_result(self, result: dict[str, Any], by: str, approved_by: str | None, reason: str) -> Round:
+    def manual_result(
+        self,
+        result: dict[str, Any],
+        by: str,
+        approved_by: str | None,
+        reason: str,
+        device_failed: str | None = None,
+    ) -> Round:
+        """A result entered by people; refused while a device can still report, unless `device_failed` (why)
+        declares it failed for this round (late_readings.py)."""
         four_eyes(by, approved_by, "a manual result")
         t = self.t
         r = self.current("enter a result")
         result = t.game.validate_result(result)
         outcome = t.game.outcome(result, self.draw.extras if self.draw else None)
+        t.readings.check_manual(r, by, approved_by, device_failed)
         t.operator("manual_result", by, approved_by, result=result, reason=reason)
         if r.state is RoundState.BETTING_OPEN:
             r = r.close_betting()
@@ -363,9 +377,21 @@ class RoundLifecycle:
             by=by,
         )
         self.try_certify()
+        if self.round is not None and self.round.state is RoundState.CERTIFIED:
+            t.readings.settled(self.round)
         return self.current_or_last()
 
-    def correct(self, round_id: str, result: dict[str, Any], *, approved_by: list[str], reason: str) -> Round:
+    def correct(
+        self,
+        round_id: str,
+        result: dict[str, Any],
+        *,
+        approved_by: list[str],
+        reason: str,
+        readings: dict[str, Any] | None = None,
+    ) -> Round:
+        """A new version of a certified result (`readings`: a late device reading's and the manual result's, when
+        the correction settles one; they go into the correction's source)."""
         t = self.t
         current = self.round is not None and self.round.round_id == round_id
         if self.round is not None and current:
@@ -378,7 +404,9 @@ class RoundLifecycle:
         if len(set(approved_by)) < 2:
             raise RoundError("a correction needs two different people (four eyes)")
         result = t.game.validate_result(result)
-        source = {"type": "manual", "people": list(approved_by), "reason": reason}
+        source: dict[str, Any] = {"type": "manual", "people": list(approved_by), "reason": reason}
+        if readings is not None:
+            source["readings"] = readings
         draw = self.draw if current else self.stored_draw(round_id)
         r = r.correct(result, t.game.outcome(result, draw.extras if draw else None), source)
         message = self.message(

@@ -43,6 +43,7 @@ from .device_slots import DeviceSlot, DeviceSlots
 from .holds import Holds, OpeningGate
 from .journal import Committed, Journal, rfc3339
 from .judge_feed import JudgeFeed
+from .late_readings import LateReadings
 from .maintenance import Maintenance
 from .round_lifecycle import Draw, RoundLifecycle
 from .rounds import Round, RoundError, RoundState
@@ -92,11 +93,13 @@ class Table:
             table_id, journal, devices or [], emit=self.emit, open_round_id=self.lifecycle.open_round_id
         )
         self.holds = Holds(self)
+        self.readings = LateReadings(self)
         self.opening = OpeningGate(self, required=require_opening_check)
         self.decisions = Decisions(self, has_decisions=game.has_decisions, decision_seconds=decision_seconds)
         self.feed = JudgeFeed(self, game.new_judge(**self.settings))
         self.maintenance = Maintenance(self)
         self.lifecycle.restore()
+        self.readings.restore()
         self.maintenance.restore()
 
     # --- start and stop --------------------------------------------------------------------
@@ -205,10 +208,22 @@ class Table:
         return self.lifecycle.void_by(code, message, by, approved_by, started_in_betting)
 
     def manual_result_by(
-        self, result: dict[str, Any], by: str, approved_by: str | None, reason: str
+        self,
+        result: dict[str, Any],
+        by: str,
+        approved_by: str | None,
+        reason: str,
+        device_failed: str | None = None,
     ) -> Round:
-        """A result entered by people when the device cannot give one (journaled as manual with both names)."""
-        return self.lifecycle.manual_result(result, by, approved_by, reason)
+        """A result entered by people when the device cannot give one (journaled as manual with both names);
+        refused while a device can still report unless `device_failed` says why it failed (late_readings.py)."""
+        return self.lifecycle.manual_result(result, by, approved_by, reason, device_failed)
+
+    def resolve_reading_by(
+        self, round_id: str, keep: str, by: str, approved_by: str | None, reason: str
+    ) -> dict[str, Any]:
+        """Settle a late device reading that differs from the result entered by hand (late_readings.py)."""
+        return self.readings.resolve(round_id, keep, by, approved_by, reason)
 
     def release_by(self, code: str, by: str) -> Round | None:
         """The dealer confirms a held condition is resolved (e.g. a re-read card)."""
@@ -401,6 +416,8 @@ class Table:
             # shown to the presenter once betting has closed (the feed reveals them with the result)
             "extras": draw.extras if draw and r and r.state is not RoundState.BETTING_OPEN else None,
             "holds": self.holds.view(),
+            "late_readings": self.readings.view(),
+            "devices_reporting": self.readings.reporting_view(),
             "opening_check": self.opening.view(),
             "last_error": self.last_error,
             "maintenance": self.maintenance_view(),

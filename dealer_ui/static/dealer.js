@@ -5,6 +5,7 @@ import {
   ApiError, ROOT, api, approvalBox, can, clear, dialogButtons, el, header, live, modal, requireMe, timeOf, toast,
 } from "./common.js";
 import { cardNode, eventWords, renderResult, renderRoundEvents, resultText } from "./render.js";
+import { deviceFailedBox, renderLateReadings, resolveParts } from "./late_readings.js";
 
 const main = document.getElementById("main");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -29,12 +30,13 @@ function layout() {
   parts.judge = el("section", { class: "panel hidden", id: "judge", "aria-label": "what the game waits for", "aria-live": "polite" });
   parts.result = el("section", { class: "panel", id: "result", "aria-label": "result" });
   parts.live = el("section", { class: "panel", id: "live", "aria-label": "devices live" });
+  parts.late = el("section", { class: "panel hidden", id: "late-readings", "aria-label": "late device readings" });
   parts.actions = el("section", { class: "panel", id: "actions", "aria-label": "actions" });
   parts.devices = el("section", { class: "panel", id: "devices", "aria-label": "devices" });
   parts.recent = el("section", { class: "panel", id: "recent", "aria-label": "recent rounds" });
   parts.events = el("section", { class: "panel", id: "events", "aria-label": "messages" });
   main.append(
-    el("div", { class: "left" }, parts.state, parts.judge, parts.notice, parts.result, parts.live),
+    el("div", { class: "left" }, parts.state, parts.judge, parts.notice, parts.result, parts.late, parts.live),
     el("div", { class: "right" }, parts.actions, parts.devices, parts.recent, parts.events));
 }
 
@@ -273,6 +275,7 @@ function render() {
   renderJudge();
   renderNotice();
   renderResultPanel();
+  renderLateReadings(parts.late, view);
   renderLive();
   renderActions();
   renderDevices();
@@ -363,6 +366,14 @@ async function act(c) {
     return resultDialog(c, "Correct a certified result", (view.recent_rounds || []).filter((r) => r.state === "certified"));
   }
   if (c.id === "incident") return incidentDialog(c);
+  if (c.id === "resolve_reading") {
+    return bind(modal("Settle a late device reading", (d, ui) => {
+      const makeBody = resolveParts(d, view, c, choiceButtons);
+      const approval = approvalBox("Settling a late device reading");
+      d.append(approval.node);
+      submitWithApproval(d, ui, c, approval, () => makeBody(ui), "Settle the reading");
+    }), c, false);
+  }
   if (c.id === "release") return confirmDialog(c, "Confirm and continue",
     "Confirm that the problem is solved. The round then goes on and its result can be certified.", { code: c.code });
   if (c.id === "shoe_change") return confirmDialog(c, "Shoe change",
@@ -608,7 +619,9 @@ function resultDialog(c, title, rounds) {
     if (["dice", "balls"].includes(meta.result_form.type)) d.append(checkButton(read));
     const reason = el("textarea", { id: "result-reason", maxlength: "500" });
     const approval = approvalBox(rounds ? "A correction" : "A result entered by hand");
-    d.append(el("label", { for: "result-reason" }, "Why (recorded with the result)"), reason, approval.node);
+    const failed = rounds ? null : deviceFailedBox(c);
+    d.append(el("label", { for: "result-reason" }, "Why (recorded with the result)"), reason,
+      ...(failed ? [failed.node] : []), approval.node);
     submitWithApproval(d, ui, c, approval, () => {
       const result = read();
       if (rounds && !chosen) { ui.fail("Choose the round."); return null; }
@@ -616,6 +629,9 @@ function resultDialog(c, title, rounds) {
       if (reason.value.trim().length < 3) { ui.fail("Say in a few words why."); return null; }
       const body = { result, reason: reason.value.trim() };
       if (rounds) body.round_id = chosen;
+      const why = failed ? failed.value(ui) : null;
+      if (why === undefined) return null;
+      if (why) body.device_failed = why;
       return body;
     }, title);
   }), c, !rounds);
