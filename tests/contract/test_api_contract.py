@@ -67,6 +67,37 @@ def test_every_v1_route_answers_as_its_openapi_says(api: Any, method: str, path:
     check()
 
 
+#: the console's reads (its writes act on tables and users: the console's own tests drive them)
+CONSOLE_READS = [
+    path
+    for path, item in json.loads((DOCS / "openapi.json").read_text(encoding="utf-8"))["paths"].items()
+    if path.startswith("/console/api/") and "get" in item
+]
+
+
+def test_the_console_reads_are_made_signed_in(served: ContractStudio, api: Any) -> None:
+    headers = served.console_headers()
+    for path in ("/console/api/me", "/console/api/tables", "/console/api/devices"):
+        answer = _case(api, path, "GET").call_and_validate(headers=headers, checks=CHECKS)
+        assert answer.status_code == 200, path
+
+
+@pytest.mark.parametrize("path", CONSOLE_READS)
+def test_no_console_read_is_a_server_error_and_each_answer_matches(
+    served: ContractStudio, api: Any, path: str
+) -> None:
+    """The console's routes document their 200s only: any status but a 5xx, and a 200 matching its schema."""
+    headers = served.console_headers()
+    operation = api[path]["GET"]
+
+    @given(case=operation.as_strategy())
+    @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    def check(case: Any) -> None:
+        case.call_and_validate(headers=headers, checks=[not_a_server_error, response_schema_conformance])
+
+    check()
+
+
 def _case(api: Any, path: str, method: str, **kwargs: Any) -> Any:
     return api[path][method].Case(**kwargs)
 
