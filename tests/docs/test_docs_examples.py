@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 
+import jsonschema_rs
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from docs_examples_helpers import DOCS, RFC8032_SECRET, Example, examples, same_shape
@@ -38,6 +39,33 @@ def test_a_feed_message_example_validates_verifies_and_is_its_kind(example: Exam
     assert model.model_dump(mode="json") == message  # every field there, none the model would drop
     verify_message(message, TEST_KEY)
     assert isinstance(model, CheckpointMessage if example.kind == "checkpoint" else FeedMessage)
+
+
+@pytest.mark.parametrize("example", [e for e in ALL if e.what == "feed-message"], ids=lambda e: e.where)
+def test_a_feed_message_example_is_its_kind_in_the_asyncapi(example: Example) -> None:
+    asyncapi = json.loads((DOCS / "asyncapi.json").read_text(encoding="utf-8"))
+    payload = asyncapi["components"]["messages"][example.kind]["payload"]
+    validator = jsonschema_rs.validator_for({**asyncapi, **payload})
+    assert [e.message for e in validator.iter_errors(example.value())] == []
+
+
+#: what an example is -> its schema in the OpenAPI the studio serves (docs/openapi.json), as a JSON pointer
+OPENAPI_SCHEMA = {
+    "decision-request": "/paths/~1v1~1tables~1{table_id}~1decisions/post/requestBody/content/application~1json/schema",
+    "decision-accepted": "/components/schemas/DecisionAccepted",
+    "decisions-view": "/components/schemas/DecisionsView",
+    "health": "/components/schemas/Health",
+}
+
+
+@pytest.mark.parametrize("example", [e for e in ALL if e.what in OPENAPI_SCHEMA], ids=lambda e: e.where)
+def test_an_http_example_matches_its_schema_in_the_openapi(example: Example) -> None:
+    openapi = json.loads((DOCS / "openapi.json").read_text(encoding="utf-8"))
+    schema = openapi
+    for part in OPENAPI_SCHEMA[example.what or ""].strip("/").split("/"):
+        schema = schema[part.replace("~1", "/").replace("~0", "~")]
+    validator = jsonschema_rs.validator_for({**openapi, **schema})  # its references resolve in the document
+    assert [e.message for e in validator.iter_errors(example.value())] == []
 
 
 def test_the_feed_docs_name_the_key_their_examples_are_signed_with() -> None:
