@@ -18,6 +18,7 @@ import pytest
 from contract_helpers import AUTH, ContractStudio
 from studio_client import BettingClosed, BettingOpened, Verifier, parse_message
 from waiting import WAIT_S
+from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parents[2]
 ASYNCAPI = json.loads((ROOT / "docs" / "asyncapi.json").read_text(encoding="utf-8"))
@@ -153,3 +154,14 @@ def test_studio_verify_accepts_the_journal_with_them(
     assert done.returncode == 0, done.stdout + done.stderr
     signed = int(done.stdout.split(" signed feed messages")[0].rsplit(" ", 1)[1])
     assert signed >= len(feed)  # the betting messages among them
+
+
+def test_a_consumer_resumes_at_a_betting_message_like_any_other(
+    live: tuple[ContractStudio, list[dict[str, Any]]],
+) -> None:
+    studio, feed = live
+    for kind in ("betting_opened", "betting_closed"):
+        m = next(m for m in feed if m["kind"] == kind)
+        with connect(studio.ws_url(f"/v1/feed?after={m['seq'] - 1}"), additional_headers=AUTH) as ws:
+            got = [json.loads(ws.recv(timeout=WAIT_S)) for _ in range(2)]
+        assert got == feed[m["seq"] - 1 : m["seq"] + 1]
