@@ -162,6 +162,9 @@ def test_a_consumer_resumes_at_a_betting_message_like_any_other(
     studio, feed = live
     for kind in ("betting_opened", "betting_closed"):
         m = next(m for m in feed if m["kind"] == kind)
-        with connect(studio.ws_url(f"/v1/feed?after={m['seq'] - 1}"), additional_headers=AUTH) as ws:
+        # max_queue=None: a client closing with more messages coming would otherwise stop reading at its queue's
+        # limit and wait out its close timeout, the server's close frame being behind them
+        url = studio.ws_url(f"/v1/feed?after={m['seq'] - 1}")
+        with connect(url, additional_headers=AUTH, max_queue=None) as ws:
             got = [json.loads(ws.recv(timeout=WAIT_S)) for _ in range(2)]
         assert got == feed[m["seq"] - 1 : m["seq"] + 1]
