@@ -4,6 +4,7 @@ console."""
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +16,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 
 from dealer_ui import console_router
 from dealer_ui.dice import router as dice_router
+from streaming.asyncapi import asyncapi_document
 from streaming.feed import feed_router
 from studio.consumer_guard import ConsumerGuard
 from studio.decisions_api import decisions_router
@@ -23,7 +25,44 @@ from studio.throttle import Throttle
 
 from .limits import BodyLimit
 from .operations import add_docs, add_operations
+from .rest_models import ErrorDetail, MalformedRequest, RoundHistory, TableSnapshot
 from .statistics_api import statistics_router
+
+_UNAUTHORIZED: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorDetail, "description": "no valid 'Authorization: Bearer <token>'"}
+}
+
+
+def _malformed_is_400(app: FastAPI) -> None:
+    """The OpenAPI says what `bad_request` answers: a malformed request is a 400 `MalformedRequest`, not the
+    422 FastAPI documents by default."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = generate()
+        bad = {
+            "description": "malformed request",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/MalformedRequest"}}},
+        }
+        for path in schema.get("paths", {}).values():
+            for operation in path.values():
+                responses = operation.get("responses", {})
+                if "HTTPValidationError" in json.dumps(responses.get("422", {})):
+                    del responses["422"]
+                    responses.setdefault("400", bad)
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        for name in ("HTTPValidationError", "ValidationError"):
+            components.pop(name, None)
+        components["MalformedRequest"] = MalformedRequest.model_json_schema(
+            ref_template="#/components/schemas/{model}"
+        )
+        components.update(components["MalformedRequest"].pop("$defs", {}))
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> FastAPI:
@@ -71,7 +110,17 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
         errors = [{"where": ".".join(str(p) for p in e["loc"]), "problem": e["msg"]} for e in exc.errors()]
         return JSONResponse({"error": "malformed request", "detail": errors}, status_code=400)
 
-    @app.get("/v1/rounds/{round_id}", dependencies=[Depends(consumer)])
+    @app.get(
+        "/v1/rounds/{round_id}",
+        dependencies=[Depends(consumer)],
+        response_model=None,
+        responses={
+            200: {"model": RoundHistory, "description": "the round and every journal record about it"},
+            400: {"model": ErrorDetail, "description": "not a round id (a UUID)"},
+            404: {"model": ErrorDetail, "description": "no such round"},
+            **_UNAUTHORIZED,
+        },
+    )
     async def get_round(round_id: str) -> dict[str, Any]:
         try:
             uuid.UUID(round_id)
@@ -82,11 +131,24 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
             raise HTTPException(404, f"no round {round_id}")
         return found
 
-    @app.get("/v1/tables", dependencies=[Depends(consumer)])
+    @app.get(
+        "/v1/tables",
+        dependencies=[Depends(consumer)],
+        response_model=None,
+        responses={200: {"model": list[TableSnapshot], "description": "every table"}, **_UNAUTHORIZED},
+    )
     async def tables() -> list[dict[str, Any]]:
         return studio.table_snapshots()
 
     app.include_router(statistics_router(studio, consumer))
+    asyncapi = asyncapi_document()
+
+    @app.get("/asyncapi.json", include_in_schema=False)
+    async def get_asyncapi() -> JSONResponse:
+        """The feed's AsyncAPI 3.0 document (docs/asyncapi.json), as /openapi.json is the HTTP routes'."""
+        return JSONResponse(asyncapi)
+
+    _malformed_is_400(app)
 
     # last, so outermost: no other middleware or route reads a body before its size is checked
     settings = studio.config.studio

@@ -115,6 +115,14 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_contract(args: argparse.Namespace) -> int:
+    from .contract import write_contract
+
+    for path in write_contract(Path(args.out)):
+        print(path)
+    return 0
+
+
 def add_log_format(p: argparse.ArgumentParser) -> None:
     """A serving command logs INFO and up (a device back, a feed consumer in or out) as text or JSON lines."""
     p.add_argument(
@@ -223,6 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_stats_parser(sub)
     add_manifest_parser(sub)
     add_export_parser(sub)
+    ct = sub.add_parser(
+        "contract",
+        help="write the published contract generated from the models: JSON Schemas, AsyncAPI (feed), OpenAPI",
+    )
+    ct.add_argument("--out", default="docs", help="the folder (docs/ of the repository)")
+    ct.set_defaults(func=cmd_contract)
     return p
 
 

@@ -6,54 +6,52 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query
 
 from studio.service import Studio
-from studio.statistics import DIMENSIONS
 
+from .rest_models import ErrorDetail
 
-def _when(name: str, value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        raise HTTPException(400, f"{name}: {value!r} is not an ISO 8601 date or time") from None
+By = Literal["game", "table", "dealer", "day", "hour"]
+_FROM = Query(None, alias="from", description="ISO 8601 date or time (UTC unless it says); whole hours")
+_TO = Query(None, alias="to", description="ISO 8601 date or time, exclusive; whole hours")
 
 
 def statistics_router(studio: Studio, consumer: Callable[..., None]) -> APIRouter:
+    unauthorized: dict[int | str, dict[str, Any]] = {
+        401: {"model": ErrorDetail, "description": "no valid 'Authorization: Bearer <token>'"}
+    }
     router = APIRouter(dependencies=[Depends(consumer)])
 
-    @router.get("/v1/tables/{table_id}/statistics")
+    @router.get(
+        "/v1/tables/{table_id}/statistics",
+        responses={404: {"model": ErrorDetail, "description": "no such table"}, **unauthorized},
+    )
     async def table_statistics(
-        table_id: str,
-        start: str | None = Query(None, alias="from", description="ISO 8601; whole hours"),
-        end: str | None = Query(None, alias="to", description="ISO 8601, exclusive; whole hours"),
+        table_id: str, start: datetime | None = _FROM, end: datetime | None = _TO
     ) -> dict[str, Any]:
+        """The table's figures, grouped by dealer (docs/statistics.md)."""
         if table_id not in studio.tables:
             raise HTTPException(404, f"no table {table_id!r}")
-        lo, hi = _when("from", start), _when("to", end)
         found = await asyncio.to_thread(
-            studio.statistics.query, table=table_id, start=lo, end=hi, by="dealer"
+            studio.statistics.query, table=table_id, start=start, end=end, by="dealer"
         )
         return {"table_id": table_id, "game": studio.tables[table_id].game.game_id, **found}
 
-    @router.get("/v1/statistics")
+    @router.get("/v1/statistics", responses=unauthorized)
     async def statistics(
         game: str | None = None,
         table: str | None = None,
         dealer: str | None = None,
-        start: str | None = Query(None, alias="from", description="ISO 8601; whole hours"),
-        end: str | None = Query(None, alias="to", description="ISO 8601, exclusive; whole hours"),
-        by: str | None = Query(None, description=f"group by one of: {', '.join(DIMENSIONS)}"),
+        start: datetime | None = _FROM,
+        end: datetime | None = _TO,
+        by: By | None = Query(None, description="add one group per game, table, dealer, day or hour"),
     ) -> dict[str, Any]:
-        if by is not None and by not in DIMENSIONS:
-            raise HTTPException(400, f"by must be one of {', '.join(DIMENSIONS)}, not {by!r}")
-        lo, hi = _when("from", start), _when("to", end)
+        """Any selection of the studio's figures (docs/statistics.md)."""
         return await asyncio.to_thread(
-            studio.statistics.query, game=game, table=table, dealer=dealer, start=lo, end=hi, by=by
+            studio.statistics.query, game=game, table=table, dealer=dealer, start=start, end=end, by=by
         )
 
     return router

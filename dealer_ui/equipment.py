@@ -6,7 +6,7 @@ device's equipment log (studio/equipment_log.py), as JSON or as CSV to download.
 import asyncio
 import csv
 import io
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import Response
@@ -41,13 +41,10 @@ def equipment_router(console: Console) -> APIRouter:
         session: Annotated[Session, Depends(console.require("statistics"))],
         table: str | None = None,
         dealer: str | None = None,
-        by: str | None = None,
+        by: Literal["game", "table", "dealer", "day", "hour"] | None = None,
     ) -> dict[str, Any]:
         """The studio's statistics for the shift manager's page (as /v1/statistics, over the console)."""
-        try:
-            return await asyncio.to_thread(studio.statistics.query, table=table, dealer=dealer, by=by)
-        except ValueError as exc:
-            raise error(400, str(exc)) from None
+        return await asyncio.to_thread(studio.statistics.query, table=table, dealer=dealer, by=by)
 
     @router.get(PREFIX + "/api/tables/{table_id}/roads")
     async def roads(

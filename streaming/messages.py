@@ -32,6 +32,7 @@ __all__ = [
     "DECISION_FIELDS",
     "DECISION_WINDOW_FIELDS",
     "GENESIS_PREV_HASH",
+    "KIND_FIELDS",
     "MAX_SAFE_INTEGER",
     "SCHEMA_FILES",
     "CheckpointMessage",
@@ -56,14 +57,35 @@ GENESIS_PREV_HASH = "0" * 64
 #: Largest integer every JSON library reads exactly (2^53 - 1).
 MAX_SAFE_INTEGER = 2**53 - 1
 
-FeedKind = Literal["result", "void", "correction", "commitment", "decision_window", "decision"]
+FeedKind = Literal[
+    "result",
+    "void",
+    "correction",
+    "commitment",
+    "decision_window",
+    "decision",
+    "betting_opened",
+    "betting_closed",
+]
 #: the kind of the studio's checkpoints (`CheckpointMessage`), the one feed message about no round
 CHECKPOINT = "checkpoint"
 
 #: fields of the decision kinds: present in a message of that kind, absent from every other message
 DECISION_WINDOW_FIELDS = ("window", "seat", "hand", "allowed", "default", "detail", "deadline")
 DECISION_FIELDS = ("window", "seat", "hand", "action", "cards", "by")
-_DECISION_ONLY = tuple(dict.fromkeys(DECISION_WINDOW_FIELDS + DECISION_FIELDS))
+#: kind -> the fields only that kind has (and every message of it has); a kind not named has none. A new kind
+#: with fields of its own is one entry here and its fields in `FeedMessage`: the feed, the journal and the
+#: generated contract (docs/schemas, docs/asyncapi.json) follow from these.
+KIND_FIELDS: dict[str, tuple[str, ...]] = {
+    "decision_window": DECISION_WINDOW_FIELDS,
+    "decision": DECISION_FIELDS,
+    "betting_opened": ("closes_at",),
+}
+#: kind-only fields that may be null in their kind (present all the same)
+NULLABLE_KIND_FIELDS = frozenset({"closes_at"})
+_KIND_ONLY = tuple(dict.fromkeys(name for fields in KIND_FIELDS.values() for name in fields))
+#: the kinds about a round that carry no result, outcome, reveal or reason
+_NO_RESULT_KINDS = ("decision_window", "decision", "betting_opened", "betting_closed")
 
 _TIMESTAMP_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
 
@@ -166,9 +188,10 @@ class FeedMessage(BaseModel):
     """One signed, certified message of the results feed.
 
     Every field up to 'reveal' and from 'occurred_at' is always present (null
-    when not applicable); the decision fields (window, seat, hand, allowed,
-    default, detail, deadline, action, cards, by) appear only in the
-    'decision_window' and 'decision' kinds. 'hash' is the
+    when not applicable); the fields of one kind (`KIND_FIELDS`: window, seat,
+    hand, allowed, default, detail, deadline of a 'decision_window'; window,
+    seat, hand, action, cards, by of a 'decision'; closes_at of a
+    'betting_opened') appear in that kind only, and always. 'hash' is the
     SHA-256 hex of the canonical JSON of the message without 'hash' and
     'signature'; 'signature' is Ed25519 over the canonical JSON of the message
     without 'signature'; 'prev_hash' is the 'hash' of the message with
@@ -190,7 +213,9 @@ class FeedMessage(BaseModel):
             "'commitment': the hash of the round's computer-drawn values, before betting closes. "
             "'decision_window': players must decide (window, seat, hand, allowed, default, detail, deadline). "
             "'decision': a decision the rules accepted, the backend's or the default at the deadline "
-            "(window, seat, hand, action, cards, by)."
+            "(window, seat, hand, action, cards, by). "
+            "'betting_opened': the round opened, bets are taken (closes_at). "
+            "'betting_closed': no more bets for the round."
         )
     )
     table_id: str = Field(min_length=1, description="Identifier of the table.")
@@ -271,6 +296,12 @@ class FeedMessage(BaseModel):
         default=None,
         description="'decision' only: 'backend' (posted by the betting backend) or 'default' (the deadline passed).",
     )
+    # --- betting_opened only ---
+    closes_at: UtcTimestamp | None = Field(
+        default=None,
+        description="'betting_opened' only (and always there): when the studio's timer closes betting (UTC); "
+        "null when no timer does (the device or the dealer closes it).",
+    )
     occurred_at: UtcTimestamp = Field(description="When the event happened (UTC).")
     prev_hash: PrevHash
     hash: MessageHash
@@ -300,17 +331,22 @@ class FeedMessage(BaseModel):
                 raise ValueError("a 'commitment' message needs its commitment")
             if self.result is not None or self.outcome is not None or self.reveal is not None:
                 raise ValueError("a 'commitment' message carries no result, outcome or reveal")
-        elif self.kind in ("decision_window", "decision"):
+        elif self.kind in _NO_RESULT_KINDS:
             if self.result is not None or self.outcome is not None or self.reveal is not None:
                 raise ValueError(f"a {self.kind!r} message carries no result, outcome or reveal")
             if self.reason is not None:
                 raise ValueError(f"a {self.kind!r} message has no reason")
-        wanted = {"decision_window": DECISION_WINDOW_FIELDS, "decision": DECISION_FIELDS}.get(self.kind, ())
-        for name in _DECISION_ONLY:
+        wanted = KIND_FIELDS.get(self.kind, ())
+        for name in _KIND_ONLY:
             present = getattr(self, name) is not None
-            if name in wanted and not present:
+            if (
+                name in wanted
+                and not present
+                and (name not in NULLABLE_KIND_FIELDS or name not in self.model_fields_set)
+            ):
                 raise ValueError(f"a {self.kind!r} message needs {name!r}")
-            if name not in wanted and present:
+            # even as null: the serialisation leaves it out, so the signed text would not be the model's
+            if name not in wanted and (present or name in self.model_fields_set):
                 raise ValueError(f"a {self.kind!r} message has no {name!r}")
         if self.kind == "decision_window" and self.default not in (self.allowed or []):
             raise ValueError("a 'decision_window' message's default must be one of its allowed actions")
@@ -327,11 +363,12 @@ class FeedMessage(BaseModel):
         return self
 
     @model_serializer(mode="wrap")
-    def _omit_absent_decision_fields(self, handler: Any) -> dict[str, Any]:
-        """The decision fields exist only in the decision kinds: other messages serialise without them."""
+    def _omit_other_kinds_fields(self, handler: Any) -> dict[str, Any]:
+        """A kind's own fields exist only in that kind (`KIND_FIELDS`): other messages serialise without them."""
         data = handler(self)
-        for name in _DECISION_ONLY:
-            if data.get(name) is None:
+        own = KIND_FIELDS.get(self.kind, ())
+        for name in _KIND_ONLY:
+            if name not in own:
                 data.pop(name, None)
         return data
 

@@ -54,6 +54,74 @@ class DecisionRequest(BaseModel):
     )
 
 
+class DecisionRefusal(BaseModel):
+    """Every refusal of the decisions API (401, 403, 404, 409, 413, 422, 503): docs/decisions.md lists the codes."""
+
+    model_config = ConfigDict(extra="forbid")
+    code: str
+    message: str
+    problems: list[dict[str, str]] | None = Field(
+        None, description="422 only: what did not parse, and where."
+    )
+
+
+class AcceptedDecision(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    round_id: str
+    window: str
+    seat: str
+    hand: int
+    action: str
+    cards: list[str]
+    by: str
+
+
+class DecisionAccepted(BaseModel):
+    """HTTP 200 of the POST: the decision, once its signed feed message is durable at `feed_seq`."""
+
+    model_config = ConfigDict(extra="forbid")
+    decision: AcceptedDecision
+    feed_seq: int
+
+
+class OpenWindow(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    window: str
+    seat: str
+    hand: int
+    allowed: list[str]
+    default: str
+    detail: dict[str, Any]
+    deadline: str
+
+
+class DecisionsView(BaseModel):
+    """HTTP 200 of the GET: the open round's open decision windows."""
+
+    model_config = ConfigDict(extra="forbid")
+    table_id: str
+    game: str
+    decisions: bool
+    decision_seconds: float
+    round_id: str | None
+    round_number: int | None
+    state: str | None
+    windows: list[OpenWindow]
+
+
+def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": DecisionRefusal, "description": "refused"} for status in statuses}
+
+
+#: the POST reads its body itself (to journal what a refused client sent): the OpenAPI names it here
+_REQUEST_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": DecisionRequest.model_json_schema()}},
+    }
+}
+
+
 def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     return JSONResponse({"code": code, "message": message, **extra}, status_code=status, headers=headers)
@@ -91,7 +159,16 @@ def decisions_router(studio: Studio) -> APIRouter:
         except Exception as exc:  # noqa: BLE001 - a failed journal must not change the 404 the client gets
             log.error("could not journal a decision for the unknown table %r: %s", table_id[:100], exc)
 
-    @router.post("/v1/tables/{table_id}/decisions", tags=["decisions"])
+    @router.post(
+        "/v1/tables/{table_id}/decisions",
+        tags=["decisions"],
+        response_model=None,
+        openapi_extra=_REQUEST_BODY,
+        responses={
+            200: {"model": DecisionAccepted, "description": "taken"},
+            **_refusals(401, 403, 404, 409, 413, 422, 503),
+        },
+    )
     async def post_decision(table_id: str, request: Request) -> JSONResponse:
         consumer = who(request)
         if consumer is None:
@@ -155,7 +232,12 @@ def decisions_router(studio: Studio) -> APIRouter:
             }
         )
 
-    @router.get("/v1/tables/{table_id}/decisions", tags=["decisions"])
+    @router.get(
+        "/v1/tables/{table_id}/decisions",
+        tags=["decisions"],
+        response_model=None,
+        responses={200: {"model": DecisionsView, "description": "the open windows"}, **_refusals(401, 404)},
+    )
     async def open_windows(table_id: str, request: Request) -> JSONResponse:
         if who(request) is None:
             return _error(401, "unauthorized", "a valid 'Authorization: Bearer <token>' header is required")

@@ -140,8 +140,28 @@ class RoundLifecycle:
         if t.pacing == "dealer" and t.betting_seconds > 0:
             self.betting_closes_at = t.clock() + timedelta(seconds=t.betting_seconds)
             t.schedule(t.betting_seconds, partial(self._betting_timer, r.round_id))
+        closes_at = rfc3339(self.betting_closes_at) if self.betting_closes_at else None
+        self._announce_betting("betting_opened", r, by, {"closes_at": closes_at})
         self.signal("round_opened")
         return r
+
+    def _announce_betting(
+        self, kind: str, r: Round, by: str | None, fields: dict[str, Any] | None = None
+    ) -> None:
+        """Tell the feed that betting opened or closed (after the commitment, before any decision window).
+
+        Information only: a message that cannot be published is refused and logged; it never holds the round,
+        so what is certified stays what it would have been without it."""
+        t = self.t
+        if by is None:
+            source = t.slots.source({})
+        elif by == "timer":
+            source = {"type": "timer"}
+        else:
+            source = {"type": "manual", "people": [by]}
+        message = self.message(kind, r, source=source, fields=fields, hold=False)
+        if message is not None:
+            t.journal.append_feed(message, checked=True)
 
     def _commit_extras(self, r: Round) -> None:
         """Draw the round's computer-drawn values now and publish their hash before betting can close."""
@@ -173,6 +193,7 @@ class RoundLifecycle:
         r = self.current("close betting")
         self.betting_closes_at = None
         self.step(r.close_betting(), "close_betting", by=by)
+        self._announce_betting("betting_closed", r, by)
         if self.t.pacing == "dealer":
             self.step(self.current("start play").start_play(), "start_play")
             self.signal("betting_closed")
@@ -264,11 +285,13 @@ class RoundLifecycle:
         commitment: dict[str, str] | None = None,
         fields: dict[str, Any] | None = None,
         outcome: dict[str, Any] | None = None,
+        hold: bool = True,
     ) -> dict[str, Any] | None:
         """The feed message for a round, checked before anything is journaled; None (and the round held) if bad.
 
-        `fields`: the fields only the decision kinds have (window, seat, hand, ...); `outcome`: a void's terms
-        (the game's `void_terms`), where the game settles more than the bets returned."""
+        `fields`: the fields only one kind has (window, seat, hand, ... of the decision kinds, closes_at of a
+        'betting_opened'); `outcome`: a void's terms (the game's `void_terms`), where the game settles more than
+        the bets returned; `hold=False`: a bad message is refused without holding the round."""
         t = self.t
         current = self.round is not None and self.round.round_id == r.round_id
         message = {
@@ -295,7 +318,7 @@ class RoundLifecycle:
             check_feed_message(message)
         except ValueError as exc:
             log.error("table %s: refused to publish: %s", t.table_id, exc)
-            if self.round is not None and not self.round.is_final:
+            if hold and self.round is not None and not self.round.is_final:
                 t.holds.hold("invalid_message", f"The {kind} could not be published: {exc}")
             else:
                 t.refused(kind, str(exc))
@@ -362,6 +385,7 @@ class RoundLifecycle:
         if r.state is RoundState.BETTING_OPEN:
             r = r.close_betting()
             self.step(r, "close_betting", by=by)
+            self._announce_betting("betting_closed", r, by)
         if r.state is RoundState.BETTING_CLOSED:
             r = r.start_play()
             self.step(r, "start_play", by=by)

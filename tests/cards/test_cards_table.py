@@ -90,7 +90,7 @@ def test_an_unreadable_card_waits_for_the_dealer(journal):
     for c in NATURAL[1:]:  # the re-scan, then the rest
         table.device_event(card(c))
     assert table.round.state is RoundState.RESULT_PENDING and table.round.held
-    assert [m["kind"] for m in messages(journal)] == []
+    assert [m["kind"] for m in messages(journal)] == ["betting_opened", "betting_closed"]  # no result yet
     table.release_by("card_unreadable", by="dealer-ann")
     assert table.round.state is RoundState.CERTIFIED
     assert messages(journal)[-1]["result"]["player_cards"] == ["9S", "KH"]
@@ -109,7 +109,7 @@ def test_a_bad_card_is_never_certified_and_a_void_needs_two_people(journal, bad)
     with pytest.raises(RoundError, match="supervisor"):
         table.void_by("misdeal", "a card that does not belong", by="dealer-ann")
     table.void_by("misdeal", "a card that does not belong", by="dealer-ann", approved_by="sup-bob")
-    assert [m["kind"] for m in messages(journal)] == ["void"]
+    assert [m["kind"] for m in messages(journal)] == ["betting_opened", "betting_closed", "void"]
     actions = [a for a in _records(journal, "operator_action") if a["action"] == "void"]
     assert actions and actions[-1]["by"] == "dealer-ann" and actions[-1]["approved_by"] == "sup-bob"
     # the next round is judged afresh
@@ -173,8 +173,8 @@ def test_lightning_outcome_uses_the_committed_draw(journal):
     table = table_for("lightning_baccarat", journal)
     deal(table, NATURAL)
     msgs = messages(journal)
-    assert [m["kind"] for m in msgs] == ["commitment", "result"]
-    result = msgs[1]
+    assert [m["kind"] for m in msgs] == ["commitment", "betting_opened", "betting_closed", "result"]
+    result = msgs[3]
     extras = result["reveal"]["extras"]
     assert len(extras["lightning_cards"]) == 5
     expected = GAMES["lightning_baccarat"].evaluate({"cards": NATURAL, "extras": extras})

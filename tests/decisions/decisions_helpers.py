@@ -351,8 +351,9 @@ class Running:
         return self.http.get(f"/v1/tables/{table_id}/decisions", headers={"Authorization": f"Bearer {token}"})
 
     def feed(self) -> list[dict[str, Any]]:
+        """The feed without its betting kinds (`decision_messages`)."""
         self.studio.journal.flush()
-        return [json.loads(t) for _, t in self.studio.journal.read_after(0, 100_000)]
+        return decision_messages([json.loads(t) for _, t in self.studio.journal.read_after(0, 100_000)])
 
     def records(self, kind: str) -> list[dict[str, Any]]:
         self.studio.journal.flush()
@@ -368,6 +369,15 @@ def records(data, kind: str) -> list[dict[str, Any]]:
         ]
     finally:
         db.close()
+
+
+#: the round-lifecycle kinds every round has (tests/contract checks them): the decision tests look past them
+BETTING_KINDS = ("betting_opened", "betting_closed")
+
+
+def decision_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages without the betting kinds: the decisions, windows, results and voids, in seq order."""
+    return [m for m in messages if m["kind"] not in BETTING_KINDS]
 
 
 class FeedConsumer:
@@ -396,7 +406,7 @@ class FeedConsumer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if cond(self.messages):
-                return list(self.messages)
+                return decision_messages(self.messages)
             time.sleep(0.02)
         raise AssertionError(f"the feed did not deliver in time; got {[m['kind'] for m in self.messages]}")
 

@@ -166,7 +166,9 @@ def test_a_decision_waits_for_the_device_events_before_it(journal):
         table.close_betting_by("dealer-dana")
         table.device_event(card("9H"))  # still being prepared when the decision comes: it opens the window
         accepted = await table.decide(rid, "1", 1, "hit", window="1/hand_1/1")
-        assert accepted.decision.window == "1/hand_1/1" and accepted.feed_seq == 3
+        assert (
+            accepted.decision.window == "1/hand_1/1" and accepted.feed_seq == 5
+        )  # after opened, sit, closed, window
         table.device_event(card("2H"))
         await until(lambda: "1/hand_1/2" in table.windows)
         table.stop()

@@ -68,7 +68,7 @@ def test_lightning_dice_commits_its_draw_and_pays_from_it(throws, journal, tmp_p
     table = Table("dice-1", GAMES["lightning_dice"], journal, betting_seconds=0)
     play(table, 6)
     messages = feed_messages(journal)
-    assert [m["kind"] for m in messages] == ["commitment", "result"] * 6
+    assert [m["kind"] for m in messages] == ["commitment", "betting_opened", "betting_closed", "result"] * 6
     game = GAMES["lightning_dice"]
     for m in (m for m in messages if m["kind"] == "result"):
         extras = m["reveal"]["extras"]

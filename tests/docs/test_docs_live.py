@@ -132,7 +132,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Live, list[
 def _sent_like(example: dict[str, Any], feed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The messages the studio sent of the example's kind (and game, and kind of decision window)."""
     same = [m for m in feed if m["kind"] == example["kind"]]
-    if example["kind"] in ("result", "correction"):
+    if example["kind"] in ("result", "correction", "betting_opened", "betting_closed"):
         same = [m for m in same if m["game"] == example["game"]]
     if example["kind"] == "decision_window":
         same = [m for m in same if m["detail"].get("kind") == example["detail"].get("kind")]

@@ -402,6 +402,8 @@ def test_feed_message_schema_describes_the_wire_format() -> None:
         "commitment",
         "decision_window",
         "decision",
+        "betting_opened",
+        "betting_closed",
     ]
     assert schema["properties"]["occurred_at"]["format"] == "date-time"
 

@@ -62,7 +62,10 @@ def test_commit_before_close_reveal_with_result(tmp_path):
         r = table.open_round_by("dealer-ann")
         # the secret is in the journal but not in the feed, and not in the round's public history yet
         msgs = feed(journal)
-        assert [m["kind"] for m in msgs] == ["commitment"]
+        assert [m["kind"] for m in msgs] == [
+            "commitment",
+            "betting_opened",
+        ]  # committed before bets are taken
         assert msgs[0]["commitment"]["scheme"] == "sha256-canonical-json-v1"
         assert "multiplier" not in json.dumps(msgs)
         with pytest.raises(RoundError, match="only a certified result can be corrected"):
@@ -72,8 +75,8 @@ def test_commit_before_close_reveal_with_result(tmp_path):
 
     table = asyncio.run(main())
     msgs = feed(journal)
-    assert [m["kind"] for m in msgs] == ["commitment", "result"]
-    commit, result = msgs
+    assert [m["kind"] for m in msgs] == ["commitment", "betting_opened", "betting_closed", "result"]
+    commit, _, _, result = msgs
     reveal = result["reveal"]
     assert (
         commitment_hash(result["round_id"], reveal["extras"], reveal["nonce"]) == commit["commitment"]["hash"]
@@ -99,8 +102,8 @@ def test_a_voided_round_still_reveals_its_draw(tmp_path):
         "dealer_void", "Camera lost", by="dealer-ann"
     )  # before betting closed: no supervisor needed
     msgs = feed(journal)
-    assert [m["kind"] for m in msgs] == ["commitment", "void"]
-    assert msgs[1]["reveal"] is not None and msgs[1]["source"] == {"type": "manual", "people": ["dealer-ann"]}
+    assert [m["kind"] for m in msgs] == ["commitment", "betting_opened", "void"]  # no betting_closed
+    assert msgs[2]["reveal"] is not None and msgs[2]["source"] == {"type": "manual", "people": ["dealer-ann"]}
     journal.close()
     assert verify_journal(tmp_path).ok
 

@@ -20,6 +20,8 @@ from .errors import (
 )
 from .feed import FeedClient
 from .messages import (
+    BettingClosed,
+    BettingOpened,
     Checkpoint,
     Commitment,
     Correction,
@@ -38,6 +40,8 @@ from .verify import Position, Verifier, canonical_json, load_public_key, verify_
 
 __all__ = [
     "BadSignature",
+    "BettingClosed",
+    "BettingOpened",
     "ChainBroken",
     "Checkpoint",
     "Commitment",

@@ -96,6 +96,20 @@ class Decision(RoundMessage):
     by: str
 
 
+class BettingOpened(RoundMessage):
+    """The round opened: take bets until `closes_at` (the studio's timer), or until a BettingClosed when
+    `closes_at` is None (the device or the dealer closes betting)."""
+
+    kind: Literal["betting_opened"]
+    closes_at: str | None
+
+
+class BettingClosed(RoundMessage):
+    """No more bets for the round; its result, or its void, follows."""
+
+    kind: Literal["betting_closed"]
+
+
 class JournalHead(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
     journal_seq: int
@@ -113,7 +127,18 @@ class OtherMessage(Message):
     """A kind this version of the client does not know (verified and chained like the others)."""
 
 
-FeedMessage = Result | Correction | Void | Commitment | DecisionWindow | Decision | Checkpoint | OtherMessage
+FeedMessage = (
+    Result
+    | Correction
+    | Void
+    | Commitment
+    | DecisionWindow
+    | Decision
+    | BettingOpened
+    | BettingClosed
+    | Checkpoint
+    | OtherMessage
+)
 
 _BY_KIND: dict[str, type[Message]] = {
     "result": Result,
@@ -122,6 +147,8 @@ _BY_KIND: dict[str, type[Message]] = {
     "commitment": Commitment,
     "decision_window": DecisionWindow,
     "decision": Decision,
+    "betting_opened": BettingOpened,
+    "betting_closed": BettingClosed,
     "checkpoint": Checkpoint,
 }
 
