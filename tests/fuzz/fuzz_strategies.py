@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fuzz_targets import EDIT_OPS, Target, apply_edits
+from fuzz_base import EDIT_OPS, Target, apply_edits
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fixture_files import ss2_capture
 from fuzz_strategies import fuzz, inputs
-from fuzz_targets import all_targets, check_client_frame, check_client_refusal, check_feed_handshake
+from fuzz_targets import all_targets
+from fuzz_wire import check_client_frame, check_client_refusal, check_feed_handshake
 from hypothesis import example, given
 
 TARGETS = all_targets(ss2_capture())

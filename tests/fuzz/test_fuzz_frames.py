@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fixture_files import ss2_capture
 from fuzz_strategies import fuzz, inputs
-from fuzz_targets import all_targets, check_frames
+from fuzz_targets import all_targets
+from fuzz_wire import check_frames
 from hypothesis import example, given
 
 from devices.camera.frames import HEADER, MAGIC

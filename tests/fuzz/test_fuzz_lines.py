@@ -6,15 +6,9 @@ from __future__ import annotations
 
 import pytest
 from fixture_files import ss2_capture
+from fuzz_lines import check_ball_reader, check_framer, check_pointer, check_shoe, check_ss2
 from fuzz_strategies import fuzz, inputs
-from fuzz_targets import (
-    all_targets,
-    check_ball_reader,
-    check_framer,
-    check_pointer,
-    check_shoe,
-    check_ss2,
-)
+from fuzz_targets import all_targets
 from hypothesis import example, given
 
 TARGETS = all_targets(ss2_capture())

@@ -7,7 +7,8 @@ import struct
 
 from fixture_files import ss2_capture
 from fuzz_strategies import fuzz, inputs
-from fuzz_targets import all_targets, check_ball_machine, check_encoder
+from fuzz_targets import all_targets
+from fuzz_wire import check_ball_machine, check_encoder
 from hypothesis import example, given
 
 TARGETS = all_targets(ss2_capture())
