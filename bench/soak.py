@@ -11,7 +11,9 @@
 * **Studio, a child process** (`--studio-child`): the real `Studio` and app under uvicorn (`app.serve.serve`),
   the tables' wheels on those symlinks, `wheel_time_scale` = speed. It is SIGKILLed at random moments
   (uniform around `--kill-every` seconds) and started again on the same data folder and port; the last stop
-  is a SIGTERM (the studio voids its open rounds and hands them to the connected consumers first).
+  is a SIGTERM (the studio voids its open rounds and hands them to the connected consumers first). A consumer
+  whose connection had just dropped misses that hand-over: the studio is then started once more (wheels
+  stopped) for it to catch up, as a backend would at the next start ("catch-up starts").
 * **Consumer, this process:** the client library (`clients/python`, `studio_client.FeedClient`) with a
   `FileSeqStore`; a new client is made from the stored position after every kill, so each resumption comes
   from what the store kept. It counts every seq it is handed.
@@ -294,6 +296,7 @@ class Soak:
         (self.data / "ports").mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.kills = self.unplugs = self.garbage_lines = 0
+        self.catch_up_starts = 0
         self.wheels = {
             f"roulette-{i}": Wheel(self.data / "ports" / f"roulette-{i}", args.speed, args.seed * 1000 + i)
             for i in range(1, args.tables + 1)
@@ -371,6 +374,12 @@ class Soak:
         elapsed = time.monotonic() - start
         return self.finish(elapsed)
 
+    def _consumer_reaches(self, seq: int, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while self.consumer.last_seq < seq and time.monotonic() < deadline and self.consumer.error is None:
+            time.sleep(0.1)
+        return self.consumer.last_seq >= seq
+
     def finish(self, elapsed: float) -> dict[str, Any]:
         journal = self.data / "studio" / "journal.sqlite3"
         # the wheels go quiet first; then a SIGTERM with the consumer connected: the studio voids the open rounds
@@ -378,11 +387,23 @@ class Soak:
         for wheel in self.wheels.values():
             wheel.stop()
         rc = self.studio.terminate()
-        expected = journal_feed_seqs(journal)
-        last = max(expected, default=0)
-        wait_until = time.monotonic() + 15
-        while self.consumer.last_seq < last and time.monotonic() < wait_until and self.consumer.error is None:
-            time.sleep(0.1)
+        self.catch_up_starts = 0
+        while True:
+            expected = journal_feed_seqs(journal)
+            last = max(expected, default=0)
+            if (
+                self._consumer_reaches(last, 15)
+                or self.catch_up_starts >= 3
+                or self.consumer.error is not None
+            ):
+                break
+            # the consumer was not connected when the studio stopped (its connection had just dropped): as a
+            # backend would, it takes the rest from the studio's next start, which writes (and delivers) only a
+            # checkpoint or two, the wheels being stopped
+            self.catch_up_starts += 1
+            self.studio.start()
+            self._consumer_reaches(last, 120)
+            rc = self.studio.terminate()
         self.consumer.close()
         # the journal must hold the very message the consumer's store says it processed last (a cut journal fails)
         stored = json.loads(self.consumer.store_path.read_text())
@@ -414,6 +435,7 @@ class Soak:
             "unplugs": self.unplugs,
             "garbage_lines": self.garbage_lines,
             "final_sigterm_rc": rc,
+            "catch_up_starts": self.catch_up_starts,
             "verify_rc": verify.returncode,
             "verify": (verify.stdout + verify.stderr).strip().splitlines()[-3:],
             "feed_last_seq": last,
@@ -450,6 +472,8 @@ def print_report(r: dict[str, Any]) -> None:
         f"  faults            {r['kills']} SIGKILLs ({r['studio_starts']} studio starts, "
         f"{r['consumer_clients']} consumer clients), {r['unplugs']} unplugs, {r['garbage_lines']} garbage lines"
     )
+    if r["catch_up_starts"]:
+        print(f"  catch-up starts   {r['catch_up_starts']} (the consumer was not connected at the last stop)")
     print(f"  studio verify     rc {r['verify_rc']}: {' / '.join(r['verify'])}")
     print(
         f"  feed seqs 1..{r['feed_last_seq']}: once {r['seqs_once']}, twice or more {r['seqs_twice_or_more']}, "
