@@ -130,7 +130,7 @@ class Wheel:
 
         with self.lock:
             model = self.sim.model
-            self.sim.stop()
+            self._stop()
             time.sleep(seconds)
             master, path = open_pty_pair()
             self.sim = SS2Simulator(master, speed=self.speed, model=model, owns_port=True)
@@ -142,9 +142,15 @@ class Wheel:
         with self.lock:
             self.sim.inject("garbage")
 
+    def _stop(self) -> None:
+        # the link names no pty while the wheel is unplugged: the one it had may go to another wheel meanwhile,
+        # and two tables whose ports resolve to one path are a configuration the studio refuses to start with
+        self._point(f"{self.link}.unplugged")
+        self.sim.stop()
+
     def stop(self) -> None:
         with self.lock:
-            self.sim.stop()
+            self._stop()
 
 
 # -- the consumer --------------------------------------------------------------------------------------------
@@ -254,9 +260,9 @@ class StudioProcess:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the studio exited at start (see {self.log_path})")
-            try:
-                if httpx.get(f"http://127.0.0.1:{self.port}/v1/health", timeout=2).status_code < 500:
-                    return
+            try:  # any answer: the server is up (503 while its tables' devices are down, as after a catch-up start)
+                httpx.get(f"http://127.0.0.1:{self.port}/v1/health", timeout=2)
+                return
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
