@@ -19,7 +19,8 @@ Frame stream (one TCP connection, the server sends, the client only reads): each
 3 BGR), reserved (u8, 0), width (u16), height (u16), sequence number (u32, +1 per frame, wraps),
 capture time (u64, microseconds on the sender's monotonic clock; 0: unknown), body length (u32).
 A raw body is ``height * width * channels`` bytes, rows top to bottom, BGR order. A header that
-does not start with the magic, or a body over 64 MiB, ends the connection (a byte stream cannot be
+does not start with the magic, a frame of no pixels (width or height 0), a body over 64 MiB or an image body
+that does not decode ends the connection (a byte stream cannot be
 resynchronised safely). Senders build frames with :func:`pack_frame`.
 
 Every source gives frames with a time in seconds: the sender's capture time for a frame stream
@@ -230,6 +231,8 @@ class TcpFrameSource(_Source):
             )
         if length > MAX_BODY or ch not in (1, 3, 4) or enc not in (ENC_RAW, ENC_IMAGE):
             raise FrameStreamError(f"bad frame header: encoding {enc}, {ch} channels, {length} bytes")
+        if w == 0 or h == 0:
+            raise FrameStreamError(f"bad frame header: a frame of {w}x{h} pixels")
         if enc == ENC_RAW and length != w * h * ch:
             raise FrameStreamError(f"bad frame header: raw frame of {w}x{h}x{ch} announced {length} bytes")
         # the body is waited for whatever the timeout: a header without its body is a broken stream
@@ -243,8 +246,11 @@ class TcpFrameSource(_Source):
         else:
             import cv2
 
-            image = cv2.imdecode(np.frombuffer(body, np.uint8), cv2.IMREAD_UNCHANGED)
-        if image is None:
+            try:
+                image = cv2.imdecode(np.frombuffer(body, np.uint8), cv2.IMREAD_UNCHANGED)
+            except cv2.error:  # an empty body (OpenCV asserts on it), a decoder's refusal
+                image = None
+        if image is None or image.size == 0:
             raise FrameStreamError("an encoded frame could not be decoded")
         if self._last_seq is not None:
             self.missed += (seq - self._last_seq - 1) & 0xFFFFFFFF

@@ -9,7 +9,8 @@ Line protocol of the reference reader (one ASCII line per read, CR LF or LF)::
 
 The reader sends a line whenever the read changes and repeats the current read at
 least every ``rest_ms / 2`` (every 100 ms for the reference reader), so that a
-steady read tells the wheel has stopped. Anything else is journaled as
+steady read tells the wheel has stopped. Anything else, and any line holding bytes that are not printable
+ASCII (line noise: it changes neither the read nor the time it has been steady), is journaled as
 :class:`DeviceUnknownMessage`.
 
 Which tag is on which segment is the wheel's tag table (option ``tags``: a list of
@@ -88,6 +89,9 @@ class PointerTracker:
         self._rested = False
 
     def handle_line(self, line: str, now: float, at: datetime) -> list[DeviceEvent]:
+        # line noise: it neither moves the pointer nor ends (or starts) a rest
+        if not (line.isascii() and line.isprintable()):
+            return [DeviceUnknownMessage(device_id=self.device_id, at=at, raw=line)]
         words = line.split()
         if not words:
             return []

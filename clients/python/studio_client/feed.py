@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import httpx
+from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
@@ -30,6 +31,23 @@ def _http_url(url: str) -> str:
         if url.startswith(ws):
             return http + url[len(ws) :]
     return url.rstrip("/")
+
+
+def read_frame(verifier: Verifier, frame: str | bytes) -> tuple[Position, Message]:
+    """One frame of the feed: parsed, checked against the chain (`verifier`, not advanced) and typed."""
+    try:
+        data: Any = json.loads(frame)
+    except (ValueError, RecursionError) as exc:  # RecursionError: arrays nested thousands deep
+        raise MalformedMessage(f"a frame after seq {verifier.position.last_seq} is not JSON") from exc
+    position = verifier.check(data)
+    try:
+        return position, parse_message(data)
+    except ValidationError as exc:  # signed, but not the shape of its kind: not a message this client can use
+        problem = exc.errors()[0]
+        where = ".".join(str(p) for p in problem["loc"])
+        raise MalformedMessage(
+            f"seq {position.last_seq}: not a feed message: {where}: {problem['msg']}", position.last_seq
+        ) from None
 
 
 class FeedClient:
@@ -121,14 +139,7 @@ class FeedClient:
                 async for frame in ws:
                     if self._stopping.is_set():  # frames already received after stop() are left for next time
                         break
-                    try:
-                        data: Any = json.loads(frame)
-                    except ValueError as exc:
-                        raise MalformedMessage(
-                            f"a frame after seq {verifier.position.last_seq} is not JSON"
-                        ) from exc
-                    position = verifier.check(data)
-                    message = parse_message(data)
+                    position, message = read_frame(verifier, frame)
                     outcome = on_message(message)
                     if inspect.isawaitable(outcome):
                         await outcome
@@ -149,9 +160,12 @@ class FeedClient:
         code, text = None, exc.response.body.decode("utf-8", "replace") if exc.response.body else ""
         try:
             body = json.loads(text) if text else {}
-            code, text = body.get("code"), body.get("message", text)
-        except (ValueError, AttributeError):
+            code, message = body.get("code"), body.get("message", text)
+        except (ValueError, RecursionError, AttributeError):
             pass
+        else:  # a body of another shape than the feed's ErrorMessage: only its strings are taken
+            code = code if isinstance(code, str) else None
+            text = message if isinstance(message, str) else text
         if code == "after_beyond_last_seq":
             raise HeadWentBack(
                 f"the feed ends before seq {last_seq}, which this backend already processed: {text}"
