@@ -194,9 +194,13 @@ class TableConfig(_Strict):
         decks = self.settings.get("decks", game.decks if isinstance(game, CardGame) else None)
         if not isinstance(decks, int) or isinstance(decks, bool):
             return
+        # a game dealt from a fresh deck every round has its simulated dealer shuffle before every round
+        reshuffle = self.settings.get("reshuffle_each_round", getattr(game, "reshuffle_each_round", False))
         for d in self.all_devices:
             if not d.is_simulator:
                 continue
+            if reshuffle is True:
+                d.simulator.options.setdefault("reshuffle_each_round", True)
             dealt = d.simulator.options.setdefault("decks", decks)
             if dealt != decks:
                 raise ValueError(
