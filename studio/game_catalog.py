@@ -14,8 +14,8 @@ game on its simulators, everything derived from the game's rules so that a new g
   set has it, with its colour);
 * a money wheel gets an encoder on a wheel of the game's segment count;
 * a roulette game gets a Cammegh SS2 wheel of the game's pocket count; Double Ball Roulette adds the overhead
-  camera, calibrated from the simulated camera's view (what a technician measures on a real one), started by
-  the judge in the wheel's manual-start mode.
+  camera (calibrated by the configuration from the simulated camera's view, as a technician measures a real
+  one; studio/simulated.py links it to the wheel), started by the judge in the wheel's manual-start mode.
 """
 
 from __future__ import annotations
@@ -204,17 +204,17 @@ def _devices(game_id: str, fam: str, table_id: str, speed: float) -> list[dict[s
 
 
 def roulette_camera(game: Any, speed: float) -> dict[str, Any]:
-    """The overhead camera of a two-ball wheel, its calibration measured on the simulated camera's view."""
-    from simulators.roulette_camera import View
-
+    """The overhead camera of a two-ball wheel (its calibration is the configuration's default for a simulated
+    camera: what a technician would measure on its view)."""
     width, height, wheel = 640, 360, "american" if len(game.wheel.pockets) == 38 else "european"
-    view = View(width=width, height=height, wheel=wheel)
     # the camera's spin, in real seconds: short enough for a fast demo, long enough to follow both balls
     scale = max(1.0, 10.0 / speed)
     return {
         "kind": "roulette-camera",
         "role": "camera",
-        "options": {"calibration": view.calibration(), "settle_s": 0.25},
+        # no calibration written: studio/config.py gives a simulated camera the one a technician would measure
+        # on its view (View(...).calibration())
+        "options": {"settle_s": 0.25},
         "speed": 1.0,
         "sim": {
             "width": width,

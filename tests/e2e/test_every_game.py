@@ -149,3 +149,28 @@ def test_every_registered_game_has_a_simulated_table():
     from recognition.games import GAMES as REGISTRY
 
     assert sorted(REGISTRY) == GAMES
+
+
+def test_studio_games_lists_every_game_with_its_equipment(capsys):
+    from app.cli import main
+    from recognition.games import GAMES as REGISTRY
+
+    assert main(["games", "--json"]) == 0
+    listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [g["game_id"] for g in listed] == sorted(REGISTRY)
+    by_id = {g["game_id"]: g for g in listed}
+    assert by_id["double_ball_roulette"]["table_kinds"] == ["cammegh-ss2", "roulette-camera"]
+    assert by_id["lucky_5"]["table_kinds"] == ["modbus-ball-machine", "serial-ball-reader"]
+    assert by_id["blackjack"]["has_decisions"] is True and by_id["blackjack"]["family"] == "cards"
+    assert all(
+        set(g["table_kinds"]) <= set(REGISTRY[g["game_id"]].device_kinds) | {"cammegh-ss2"} for g in listed
+    )
+
+
+def test_studio_demo_refuses_games_it_cannot_run(tmp_path, capsys):
+    from app.cli import main
+
+    assert main(["demo", "--data", str(tmp_path), "--games", "baccarat,no_such_game"]) == 2
+    assert "unknown game(s) no_such_game" in capsys.readouterr().err
+    assert main(["demo", "--data", str(tmp_path), "--games", " , "]) == 2
+    assert "--games needs 'all' or game ids" in capsys.readouterr().err
