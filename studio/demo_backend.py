@@ -126,8 +126,10 @@ class DemoBackend:
         self.max_seats = max_seats
         self._seats = seats or _game_seats
         self.stats = BackendStats()
-        #: poll the open windows this often (a real backend follows the feed; the windows query is simpler)
-        self.poll = min(0.25, max(0.05, 0.5 / self.speed))
+        #: poll the open windows this often (a real backend follows the feed; the windows query is simpler); not
+        #: faster at a high speed: the backend shares the studio's loop, and a studio of many decision tables
+        #: would spend it answering polls (a decision window is at least 2 s)
+        self.poll = 0.2 if self.speed > 2 else 0.25
 
     async def run(self, ready: Callable[[], bool] | None = None) -> None:
         """Play until cancelled; `ready()` (the server has started) is awaited first."""
@@ -187,10 +189,14 @@ class DemoBackend:
             await asyncio.sleep(self.poll)
 
     async def _sit(self, client: Any, table_id: str, round_id: str, seats: list[str]) -> None:
-        for seat in seats:
-            await asyncio.sleep(self.rng.uniform(0.0, 0.3) / self.speed)
-            if await self._post(client, table_id, {"round_id": round_id, "seat": seat, "action": "sit"}):
-                self.stats.sits += 1
+        # the players sit side by side: one after the other, each waiting for the studio's answer (a durable
+        # record), a busy studio's answers would outlast the betting time
+        await asyncio.gather(*(self._sit_one(client, table_id, round_id, seat) for seat in seats))
+
+    async def _sit_one(self, client: Any, table_id: str, round_id: str, seat: str) -> None:
+        await asyncio.sleep(self.rng.uniform(0.0, 0.3) / self.speed)
+        if await self._post(client, table_id, {"round_id": round_id, "seat": seat, "action": "sit"}):
+            self.stats.sits += 1
 
     async def _answer(
         self, client: Any, table_id: str, round_id: str, w: dict[str, Any], think: float

@@ -144,8 +144,10 @@ def simulated_table(
         table["auto_round_seconds"] = max(0.2, 3.0 / speed)
     if game.has_decisions:
         table["decision_seconds"] = max(2.0, 10.0 / speed)
-        # the backend's players take their seats while betting is open: a busy studio answers in time
-        table["betting_seconds"] = max(3.0, 10.0 / speed)
+        # the backend's players take their seats while betting is open, at the real pace whatever the speed: a
+        # studio of all the games on a busy machine answers a seat's request seconds late
+        if game.seats and not game.common_hand:
+            table["betting_seconds"] = 10.0
         # a dealer takes a moment between two hands
         table["auto_round_seconds"] = max(2.0, 3.0 / speed)
     return table
@@ -165,7 +167,10 @@ def _devices(game_id: str, fam: str, table_id: str, speed: float) -> list[dict[s
         return [{"kind": "serial-shoe", "role": "shoe", "options": driver, "sim": sim}]
     if fam == "dice":
         colors = list(game.judge_colors or ("white",) * game.judge_dice)
-        return [{"kind": "dice-camera", "role": "camera", "sim": {"colors": colors}}]
+        # a 640x360 picture: the dice vision reads it as well as a full-HD one, for a quarter of the work
+        # (a studio of every game runs seven dice cameras)
+        sim = {"colors": colors, "width": 640, "height": 360}
+        return [{"kind": "dice-camera", "role": "camera", "sim": sim}]
     if fam == "balls":
         ball_set = game_ball_set(game)
         return [
