@@ -1,5 +1,7 @@
 """A small betting backend for `studio demo`: it plays the demo's decision tables (blackjack) by itself.
 
+It also plays the draw-poker tables (`draw_choice`: exchange or buy with a high card only).
+
 It uses only the public decisions API (docs/decisions.md), through the betting backends' client library
 (clients/python, `studio_client.DecisionsClient`), with the demo's decisions token, exactly as a betting
 platform would:
@@ -91,6 +93,21 @@ def choose(allowed: list[str] | tuple[str, ...], detail: dict[str, Any], rng: ra
     else:
         hit = total <= 11 or (total == 12 and up not in (4, 5, 6)) or (13 <= total <= 16 and up >= 7)
     return _first(allowed, "hit" if hit else "stand") or _first(allowed, "stand") or allowed[0]
+
+
+_RANKS = "23456789TJQKA"
+
+
+def draw_choice(allowed: list[str] | tuple[str, ...], detail: dict[str, Any]) -> tuple[str, list[str]]:
+    """A draw-poker answer (`detail` has the player's cards): with nothing better than a high card, exchange
+    the lowest card (or buy a sixth); else keep. (action, the cards given back)."""
+    cards = [str(c) for c in detail.get("player_cards") or []]
+    weak = detail.get("player_hand") in (None, "high_card")
+    if weak and "discard" in allowed and cards:
+        return "discard", [min(cards, key=lambda c: _RANKS.find(c[:1]))]
+    if weak and "buy" in allowed:
+        return "buy", []
+    return ("keep" if "keep" in allowed else (list(allowed) or ["keep"])[0]), []
 
 
 @dataclass
@@ -202,14 +219,21 @@ class DemoBackend:
         self, client: Any, table_id: str, round_id: str, w: dict[str, Any], think: float
     ) -> None:
         await asyncio.sleep(think)
-        action = choose(w.get("allowed") or [], w.get("detail") or {}, self.rng)
-        body = {
+        allowed, detail = w.get("allowed") or [], w.get("detail") or {}
+        cards: list[str] = []
+        if "player_cards" in detail:  # draw poker
+            action, cards = draw_choice(allowed, detail)
+        else:
+            action = choose(allowed, detail, self.rng)
+        body: dict[str, Any] = {
             "round_id": round_id,
             "seat": w.get("seat"),
             "hand": w.get("hand") or 1,
             "action": action,
             "window": w.get("window"),
         }
+        if cards:
+            body["cards"] = cards
         if await self._post(client, table_id, body):
             self.stats.decisions += 1
 
@@ -241,4 +265,4 @@ def _game_seats(game_id: str) -> tuple[str, ...]:
     return () if game.common_hand else tuple(game.seats)
 
 
-__all__ = ["DemoBackend", "card_value", "choose"]
+__all__ = ["DemoBackend", "card_value", "choose", "draw_choice"]
