@@ -149,7 +149,7 @@ def demo_config(args: argparse.Namespace) -> Any:
     data_dir = Path(args.data).resolve()
     token = args.consumer_token or _demo_token(data_dir)
     tables: list[dict[str, Any]] = []
-    games = getattr(args, "games", None)
+    games = args.games
     if games:
         tables = demo_game_tables(chosen_games(games), args.speed, args.seed)
     for i in range(1, (0 if games else args.tables) + 1):
@@ -248,7 +248,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as exc:
         print(f"studio demo: {exc}" if not isinstance(exc, ConfigError) else exc, file=sys.stderr)
         return 2
-    if getattr(args, "games", None):
+    if args.games:
         print_tables(config)
     from dealer_ui import ensure_demo_users
 

@@ -212,7 +212,9 @@ class TableConfig(_Strict):
         if not isinstance(decks, int) or isinstance(decks, bool):
             return
         # a game dealt from a fresh deck every round has its simulated dealer shuffle before every round
-        reshuffle = self.settings.get("reshuffle_each_round", getattr(game, "reshuffle_each_round", False))
+        reshuffle = self.settings.get(
+            "reshuffle_each_round", isinstance(game, CardGame) and game.reshuffle_each_round
+        )
         for d in self.all_devices:
             if not d.is_simulator:
                 continue

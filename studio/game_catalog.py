@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from recognition.games import GAMES
+from recognition.roulette import RouletteRules
 
 #: family -> the equipment of a table, in words (docs/games.md's equipment column)
 EQUIPMENT = {
@@ -75,7 +76,7 @@ def family(game_id: str) -> str:
     if kinds & {"wheel-encoder", "wheel-pointer"}:
         return "money wheel"
     if kinds & {"roulette-wheel", "cammegh-ss2"}:
-        return "roulette+camera" if getattr(game, "balls", 1) == 2 else "roulette"
+        return "roulette+camera" if isinstance(game, RouletteRules) and game.balls == 2 else "roulette"
     if "dice-camera" in kinds:
         return "dice"
     return "other"
