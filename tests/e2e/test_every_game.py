@@ -80,17 +80,18 @@ def studios(request, tmp_path_factory):
     }
     started: dict[str, tuple[DemoProcess, VerifiedFeed]] = {}
 
-    def start(n: int, family: str, games: list[str]) -> None:
-        data = tmp_path_factory.mktemp(family.replace(" ", "-")) / "data"
+    def start(n: int, family: str, games: list[str], data: Any) -> None:
         demo = DemoProcess(data, TOKEN, speed=SPEED, seed=11 + n, games=",".join(games))
         started[family] = (demo, VerifiedFeed(demo.url("")))
 
     todo = [
-        (n, f, [g for g in games if g in selected]) for n, (f, games) in enumerate(sorted(FAMILIES.items()))
+        (n, f, chosen, tmp_path_factory.mktemp(f.replace(" ", "_")) / "data")  # mktemp is not thread-safe
+        for n, (f, games) in enumerate(sorted(FAMILIES.items()))
+        if (chosen := [g for g in games if g in selected])
     ]
     try:
-        with ThreadPoolExecutor(len(todo)) as pool:  # the studios start side by side
-            for done in [pool.submit(start, *args) for args in todo if args[2]]:
+        with ThreadPoolExecutor(max(1, len(todo))) as pool:  # the studios start side by side
+            for done in [pool.submit(start, *args) for args in todo]:
                 done.result()
         yield {g: started[FAMILY_OF[g]] for g in selected if FAMILY_OF[g] in started}
     finally:
