@@ -15,7 +15,9 @@ game on its simulators, everything derived from the game's rules so that a new g
 * a money wheel gets an encoder on a wheel of the game's segment count;
 * a roulette game gets a Cammegh SS2 wheel of the game's pocket count; Double Ball Roulette adds the overhead
   camera (calibrated by the configuration from the simulated camera's view, as a technician measures a real
-  one; studio/simulated.py links it to the wheel), started by the judge in the wheel's manual-start mode.
+  one; studio/simulated.py links it to the wheel), started by the judge in the wheel's manual-start mode;
+* a game of another family gets one device: the first of its device kinds that has a simulator (its role the
+  kind's last word: "camera" for a "bead-camera"); a game that needs more gets a recipe here.
 """
 
 from __future__ import annotations
@@ -206,6 +208,15 @@ def _devices(game_id: str, fam: str, table_id: str, speed: float) -> list[dict[s
             return [wheel]
         wheel["sim"]["mode"] = MANUAL_START_MODE
         return [wheel, roulette_camera(game, speed)]
+    # another family: the first device kind of the game that has a simulator (a game of one device)
+    from devices.registry import all_drivers
+
+    from .simulated import all_simulators
+
+    drivers, sims = all_drivers(), all_simulators()
+    for kind in game.device_kinds:
+        if kind in drivers and kind in sims:
+            return [{"kind": kind, "role": kind.rsplit("-", 1)[-1]}]
     raise ValueError(f"{game_id}: no simulated table for a game read by {', '.join(game.device_kinds)}")
 
 
