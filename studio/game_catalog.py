@@ -25,8 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from recognition.cards.base import CardGame
 from recognition.games import GAMES
-from recognition.roulette import RouletteRules
+from recognition.money_wheel.base import MoneyWheelGame
+
+from .game_families import DiceGame, DrawGame, RouletteRules
 
 #: family -> the equipment of a table, in words (docs/games.md's equipment column)
 EQUIPMENT = {
@@ -68,18 +71,18 @@ class GameEntry:
 
 
 def family(game_id: str) -> str:
-    """The game's family, from the devices its judge reads."""
+    """The game's family, from its rules' family class."""
     game = GAMES[game_id]
     kinds = set(game.device_kinds)
-    if kinds & {"serial-shoe", "camera-shoe"}:
+    if isinstance(game, CardGame) and kinds & {"serial-shoe", "camera-shoe"}:
         return "cards"
-    if kinds & {"modbus-ball-machine", "serial-ball-reader", "camera-ball-reader"}:
+    if isinstance(game, DrawGame):
         return "balls"
-    if kinds & {"wheel-encoder", "wheel-pointer"}:
+    if isinstance(game, MoneyWheelGame):
         return "money wheel"
-    if kinds & {"roulette-wheel", "cammegh-ss2"}:
-        return "roulette+camera" if isinstance(game, RouletteRules) and game.balls == 2 else "roulette"
-    if "dice-camera" in kinds:
+    if isinstance(game, RouletteRules):
+        return "roulette+camera" if game.balls == 2 else "roulette"
+    if isinstance(game, DiceGame):
         return "dice"
     return "other"
 
