@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .audit import cmd_evaluate, cmd_replay
-from .demo import cmd_demo
+from .demo import cmd_demo, cmd_games
 from .export_cli import add_export_parser
 from .logs import FORMATS, configure_logging
 from .manifest_cli import add_manifest_parser
@@ -160,6 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     d.add_argument("--seed", type=int, help="seed the simulators for a reproducible demo")
     d.add_argument(
+        "--games",
+        help="one table of each of these games instead (comma-separated ids, or 'all': every game, each on its "
+        "simulated devices; 'studio games' lists them)",
+    )
+    d.add_argument(
         "--decisions-token",
         help="bearer token of the demo's betting backend, which may post player decisions for the "
         "blackjack table (default: generated and kept in the data folder)",
@@ -173,6 +178,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_log_format(d)
     d.set_defaults(func=cmd_demo)
+
+    g = sub.add_parser(
+        "games", help="list every game: its family, the devices of its table, simulated or not"
+    )
+    g.add_argument("--json", action="store_true", help="one JSON object per game (what docs/games.md uses)")
+    g.set_defaults(func=cmd_games)
 
     r = sub.add_parser("run", help="run the studio described by a TOML configuration file")
     r.add_argument("--config", required=True)

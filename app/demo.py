@@ -1,4 +1,8 @@
-"""`studio demo`: a complete simulated studio (the roulette tables, one table per other family, the demo backend)."""
+"""`studio demo`: a complete simulated studio (the roulette tables, one table per other family, the demo backend).
+
+`studio demo --games all` (or `--games sic_bo,baccarat`) runs one table of each game named instead, every one on
+its device simulators as studio/game_catalog.py sets it up, the decision games played by the demo backend.
+"""
 
 from __future__ import annotations
 
@@ -107,13 +111,48 @@ def demo_decision_tables(config: Any) -> list[str]:
     return [t.id for t in config.tables if t.game in GAMES and GAMES[t.game].has_decisions]
 
 
+def chosen_games(text: str) -> list[str]:
+    """The game ids of `--games`: "all" (every game the simulators can run) or a comma-separated list;
+    ValueError naming an unknown game or one without simulators."""
+    from studio.game_catalog import catalog
+
+    entries = {e.game_id: e for e in catalog()}
+    if text.strip() == "all":
+        return [g for g, e in entries.items() if e.simulated]
+    games = [g.strip() for g in text.split(",") if g.strip()]
+    if not games:
+        raise ValueError("--games needs 'all' or game ids separated by commas (studio games lists them)")
+    unknown = [g for g in games if g not in entries]
+    if unknown:
+        raise ValueError(
+            f"--games: unknown game(s) {', '.join(unknown)}; known: {', '.join(sorted(entries))}"
+        )
+    unsimulated = [g for g in games if not entries[g].simulated]
+    if unsimulated:
+        raise ValueError(f"--games: no simulators for {', '.join(unsimulated)}")
+    return list(dict.fromkeys(games))
+
+
+def demo_game_tables(games: list[str], speed: float, seed: int | None) -> list[dict[str, Any]]:
+    """One simulated table per game, with the table id "<game id with dashes>-1"."""
+    from studio.game_catalog import simulated_table
+
+    return [
+        simulated_table(g, f"{g.replace('_', '-')}-1", speed=speed, seed=seed, number=n)
+        for n, g in enumerate(games, 1)
+    ]
+
+
 def demo_config(args: argparse.Namespace) -> Any:
     from studio.config import parse_config
 
     data_dir = Path(args.data).resolve()
     token = args.consumer_token or _demo_token(data_dir)
     tables: list[dict[str, Any]] = []
-    for i in range(1, args.tables + 1):
+    games = args.games
+    if games:
+        tables = demo_game_tables(chosen_games(games), args.speed, args.seed)
+    for i in range(1, (0 if games else args.tables) + 1):
         sim: dict[str, Any] = {"speed": args.speed}
         if args.seed is not None:
             sim["seed"] = args.seed + i
@@ -131,7 +170,7 @@ def demo_config(args: argparse.Namespace) -> Any:
                 },
             }
         )
-    if args.families:
+    if args.families and not games:
         tables += demo_family_tables(args.speed, args.seed)
     consumers = [{"name": "demo-consumer", "token": token}]
     from recognition.games import GAMES
@@ -172,6 +211,32 @@ def demo_backend_task(config: Any, speed: float, seed: int | None) -> Any:
     return make
 
 
+def cmd_games(args: argparse.Namespace) -> int:
+    """`studio games`: every game with its equipment and device kinds (text, or one JSON object a line)."""
+    import json
+
+    from studio.game_catalog import catalog
+
+    for e in catalog():
+        if args.json:
+            print(json.dumps(e.as_dict()))
+        else:
+            runs = "simulated" if e.simulated else "no simulators"
+            print(f"{e.game_id:<26} {e.family:<12} {', '.join(e.table_kinds):<42} {runs}")
+    return 0
+
+
+def print_tables(config: Any) -> None:
+    """Where each table of the demo is: its game, its devices and its console page."""
+    host = config.server.host
+    base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '', '::') else host}:{config.server.port}"
+    print(f"studio demo: {len(config.tables)} game table(s)")
+    for t in config.tables:
+        kinds = ", ".join(f"{d.role}: {d.kind}" for d in t.all_devices)
+        print(f"  {t.id:<28} {t.game:<26} {base}/console/table/{t.id}  ({kinds})")
+    print(flush=True)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     if args.tables < 1:
         print("studio demo: --tables must be at least 1", file=sys.stderr)
@@ -180,9 +245,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     try:
         config = demo_config(args)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
+    except (ConfigError, ValueError) as exc:
+        print(f"studio demo: {exc}" if not isinstance(exc, ConfigError) else exc, file=sys.stderr)
         return 2
+    if args.games:
+        print_tables(config)
     from dealer_ui import ensure_demo_users
 
     backend = demo_backend_task(config, args.speed, args.seed) if args.demo_backend else None

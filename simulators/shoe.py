@@ -44,7 +44,9 @@ Games whose deal depends on player decisions (blackjack, draw poker) cannot be d
 of cards: with ``follow_judge=True`` the simulator deals one card each time the table's judge status
 (the table's ``"judge"`` event, what the dealer console shows) names a new position for the next
 card, and none while the judge waits for a decision; it changes the shoe when the judge asks for it
-(the ``shoe_change`` hold), as a dealer would.
+(the ``shoe_change`` hold), as a dealer would. Games dealt from a fresh deck every round (the single-deck
+poker games, Andar Bahar, 21 Bet) want ``reshuffle_each_round=True``: the whole deck is shuffled when each round
+closes betting, and there is no cut card.
 """
 
 from __future__ import annotations
@@ -464,6 +466,7 @@ class ShoeSimulator:
         cards_per_round: int = 6,
         auto_deal: bool = True,
         follow_judge: bool = False,
+        reshuffle_each_round: bool = False,
         deal_interval: float = 1.0,
         no_read_message: str | None = "NOREAD",
         line_ending: str = "\r\n",
@@ -483,8 +486,15 @@ class ShoeSimulator:
         self.transport = transport
         self.table = vendor_table_from_option(vendor_table)
         self.symbology = symbology or self.table.symbology
+        self.reshuffle_each_round = reshuffle_each_round
         self.shoe = Shoe(
-            self.table, decks=decks, seed=seed, serial=shoe_serial, jokers=jokers, cut_card=cut_card
+            self.table,
+            decks=decks,
+            seed=seed,
+            serial=shoe_serial,
+            jokers=jokers,
+            # a deck shuffled for every round has no cut card
+            cut_card=None if reshuffle_each_round else cut_card,
         )
         self.rng = random.Random(None if seed is None else seed + 1)
         self.speed = float(speed)
@@ -700,6 +710,7 @@ class ShoeSimulator:
         with self._lock:
             if transition == "close_betting" and round_id not in self._dealt_rounds:
                 self._dealt_rounds.add(round_id)
+                self._fresh_deck()
                 self._pacing_round, self._left = round_id, self.cards_per_round - 1
                 self.deal(1, round_id=round_id)
             elif (
@@ -729,6 +740,7 @@ class ShoeSimulator:
                 transition = data.get("transition")
                 if transition == "close_betting" and round_id not in self._dealt_rounds:
                     self._dealt_rounds.add(round_id)
+                    self._fresh_deck()
                     self._pacing_round, self._dealt_for, self._judge_next = round_id, None, None
                 elif (
                     transition in ("result_pending", "certify", "void", "hold")
@@ -746,6 +758,11 @@ class ShoeSimulator:
                     self._stopped_rounds.discard(round_id)
                     self._dealt_for = None
                     self._deal_next()
+
+    def _fresh_deck(self) -> None:
+        """``reshuffle_each_round``: the dealer shuffles the whole deck before each round (a single-deck game)."""
+        if self.reshuffle_each_round:
+            self.shoe.new_shoe()
 
     def _deal_next(self) -> None:
         rid, position = self._pacing_round, self._judge_next

@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from devices.registry import all_drivers, driver_class
 from recognition.cards.base import CardGame
+from recognition.draw_games.base import DrawGame
 from recognition.games import GAMES
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -137,6 +138,21 @@ class DeviceConfig(_Strict):
     def is_simulator(self) -> bool:
         return self.url == "simulator"
 
+    @model_validator(mode="after")
+    def simulated_camera_calibrated(self) -> DeviceConfig:
+        """A simulated overhead roulette camera is calibrated as a technician would measure its view (a real one
+        needs its `calibration` in the file)."""
+        if self.is_simulator and self.kind == "roulette-camera" and "calibration" not in self.options:
+            from simulators.roulette_camera import View
+
+            o = self.simulator.options
+            try:
+                view = View(**{k: o[k] for k in ("width", "height", "wheel", "clockwise") if k in o})
+            except TypeError:
+                return self  # the simulator's own options are refused where they are checked
+            self.options["calibration"] = view.calibration()
+        return self
+
 
 class TableConfig(_Strict):
     id: str
@@ -203,6 +219,7 @@ class TableConfig(_Strict):
         except (TypeError, ValueError) as exc:
             raise ValueError(f"settings for {self.game}: {exc}") from None
         self._simulated_shoes_deal_the_games_decks(game)
+        self._simulated_draws_use_the_games_ball_set(game)
         kinds = GAMES[self.game].device_kinds
         for d in devices:
             if d.kind not in kinds and driver_class(d.kind).family not in kinds:
@@ -223,15 +240,34 @@ class TableConfig(_Strict):
         decks = self.settings.get("decks", game.decks if isinstance(game, CardGame) else None)
         if not isinstance(decks, int) or isinstance(decks, bool):
             return
+        # a game dealt from a fresh deck every round has its simulated dealer shuffle before every round
+        reshuffle = self.settings.get(
+            "reshuffle_each_round", isinstance(game, CardGame) and game.reshuffle_each_round
+        )
         for d in self.all_devices:
             if not d.is_simulator:
                 continue
+            if reshuffle is True:
+                d.simulator.options.setdefault("reshuffle_each_round", True)
             dealt = d.simulator.options.setdefault("decks", decks)
             if dealt != decks:
                 raise ValueError(
                     f"the simulated shoe of role {d.role} deals {dealt} decks but {self.game} is played with "
                     f"{decks} (settings.decks, else the game's rules): leave the simulator's decks out"
                 )
+
+    def _simulated_draws_use_the_games_ball_set(self, game: Any) -> None:
+        """A ball draw's simulated machine holds the game's ball set, and a simulated reader's driver reads it
+        (a set of another size draws balls the game refuses, or runs out), unless the file names a set."""
+        if not isinstance(game, DrawGame):
+            return
+        from .game_catalog import game_ball_set
+
+        for d in self.all_devices:
+            if d.is_simulator and d.kind == "modbus-ball-machine":
+                d.simulator.options.setdefault("ball_set", game_ball_set(game))
+            elif d.is_simulator and d.kind == "serial-ball-reader":
+                d.options.setdefault("ball_set", game_ball_set(game))
 
 
 def build_game(game_id: str, options: dict[str, Any]) -> Any:

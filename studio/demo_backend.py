@@ -1,5 +1,7 @@
 """A small betting backend for `studio demo`: it plays the demo's decision tables (blackjack) by itself.
 
+It also plays the draw-poker tables (`draw_choice`: exchange or buy with a high card only).
+
 It uses only the public decisions API (docs/decisions.md), through the betting backends' client library
 (clients/python, `studio_client.DecisionsClient`), with the demo's decisions token, exactly as a betting
 platform would:
@@ -93,6 +95,21 @@ def choose(allowed: list[str] | tuple[str, ...], detail: dict[str, Any], rng: ra
     return _first(allowed, "hit" if hit else "stand") or _first(allowed, "stand") or allowed[0]
 
 
+_RANKS = "23456789TJQKA"
+
+
+def draw_choice(allowed: list[str] | tuple[str, ...], detail: dict[str, Any]) -> tuple[str, list[str]]:
+    """A draw-poker answer (`detail` has the player's cards): with nothing better than a high card, exchange
+    the lowest card (or buy a sixth); else keep. (action, the cards given back)."""
+    cards = [str(c) for c in detail.get("player_cards") or []]
+    weak = detail.get("player_hand") in (None, "high_card")
+    if weak and "discard" in allowed and cards:
+        return "discard", [min(cards, key=lambda c: _RANKS.find(c[:1]))]
+    if weak and "buy" in allowed:
+        return "buy", []
+    return ("keep" if "keep" in allowed else (list(allowed) or ["keep"])[0]), []
+
+
 @dataclass
 class BackendStats:
     sits: int = 0
@@ -126,8 +143,10 @@ class DemoBackend:
         self.max_seats = max_seats
         self._seats = seats or _game_seats
         self.stats = BackendStats()
-        #: poll the open windows this often (a real backend follows the feed; the windows query is simpler)
-        self.poll = min(0.25, max(0.05, 0.5 / self.speed))
+        #: poll the open windows this often (a real backend follows the feed; the windows query is simpler); not
+        #: faster at a high speed: the backend shares the studio's loop, and a studio of many decision tables
+        #: would spend it answering polls (a decision window is at least 2 s)
+        self.poll = 0.2 if self.speed > 2 else 0.25
 
     async def run(self, ready: Callable[[], bool] | None = None) -> None:
         """Play until cancelled; `ready()` (the server has started) is awaited first."""
@@ -187,23 +206,34 @@ class DemoBackend:
             await asyncio.sleep(self.poll)
 
     async def _sit(self, client: Any, table_id: str, round_id: str, seats: list[str]) -> None:
-        for seat in seats:
-            await asyncio.sleep(self.rng.uniform(0.0, 0.3) / self.speed)
-            if await self._post(client, table_id, {"round_id": round_id, "seat": seat, "action": "sit"}):
-                self.stats.sits += 1
+        # the players sit side by side: one after the other, each waiting for the studio's answer (a durable
+        # record), a busy studio's answers would outlast the betting time
+        await asyncio.gather(*(self._sit_one(client, table_id, round_id, seat) for seat in seats))
+
+    async def _sit_one(self, client: Any, table_id: str, round_id: str, seat: str) -> None:
+        await asyncio.sleep(self.rng.uniform(0.0, 0.3) / self.speed)
+        if await self._post(client, table_id, {"round_id": round_id, "seat": seat, "action": "sit"}):
+            self.stats.sits += 1
 
     async def _answer(
         self, client: Any, table_id: str, round_id: str, w: dict[str, Any], think: float
     ) -> None:
         await asyncio.sleep(think)
-        action = choose(w.get("allowed") or [], w.get("detail") or {}, self.rng)
-        body = {
+        allowed, detail = w.get("allowed") or [], w.get("detail") or {}
+        cards: list[str] = []
+        if "player_cards" in detail:  # draw poker
+            action, cards = draw_choice(allowed, detail)
+        else:
+            action = choose(allowed, detail, self.rng)
+        body: dict[str, Any] = {
             "round_id": round_id,
             "seat": w.get("seat"),
             "hand": w.get("hand") or 1,
             "action": action,
             "window": w.get("window"),
         }
+        if cards:
+            body["cards"] = cards
         if await self._post(client, table_id, body):
             self.stats.decisions += 1
 
@@ -235,4 +265,4 @@ def _game_seats(game_id: str) -> tuple[str, ...]:
     return () if game.common_hand else tuple(game.seats)
 
 
-__all__ = ["DemoBackend", "card_value", "choose"]
+__all__ = ["DemoBackend", "card_value", "choose", "draw_choice"]

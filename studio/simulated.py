@@ -8,10 +8,17 @@ Every module of the `simulators` package that defines a module-level
 `SIMULATORS` dict of device kind -> `SimulatorFactory` is registered. A factory
 is called as `factory(speed=..., seed=..., **options)` and returns
 `(simulator, url)`; the simulator is a `Simulator`.
+
+The simulators of one table watch one game as the real devices do: a simulator that follows another device of
+its table says so with a `link_<what>(other)` method matched to the other simulator's ability (an overhead
+roulette camera's `link_wheel` is given the table's wheel, which can `force_next_number`: both then see the
+same ball). Simulators sharing a physical thing across processes use an option instead (a ball machine and its
+reader share `machine_id`).
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
@@ -57,6 +64,23 @@ def all_simulators() -> dict[str, SimulatorFactory]:
     return discover(simulators, "SIMULATORS", what="simulator of device kind")
 
 
+#: link method of a simulator -> what the other simulator of the table must be able to do
+LINKS: dict[str, str] = {"link_wheel": "force_next_number"}
+
+#: the simulators started so far for each table (linked as the next ones start)
+_table_simulators: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
+
+
+def link_simulators(sims: list[Any]) -> None:
+    """Link the simulators of one table that follow one another (see the module's documentation)."""
+    for sim in sims:
+        for method, ability in LINKS.items():
+            link = getattr(sim, method, None)
+            other = next((o for o in sims if o is not sim and callable(getattr(o, ability, None))), None)
+            if callable(link) and other is not None:
+                link(other)
+
+
 def start_simulator(dcfg: DeviceConfig, table: Table | None = None) -> tuple[Simulator, str]:
     factories = all_simulators()
     try:
@@ -67,6 +91,10 @@ def start_simulator(dcfg: DeviceConfig, table: Table | None = None) -> tuple[Sim
         ) from None
     sim, url = factory(speed=dcfg.simulator.speed, seed=dcfg.simulator.seed, **dcfg.simulator.options)
     sim.start()
-    if table is not None and sim.table_event is not None:
-        table.listeners.append(sim.table_event)
+    if table is not None:
+        if sim.table_event is not None:
+            table.listeners.append(sim.table_event)
+        started = _table_simulators.setdefault(table, [])
+        started.append(sim)
+        link_simulators(started)
     return sim, url

@@ -9,7 +9,10 @@ studio ships one (``default_vendor_table.toml`` beside this module, see
   ``{name:width}``: ``deck`` (shoe set serial), ``pack`` (deck number inside the
   set), ``code`` (the card, looked up in ``codes``) and ``check`` (check digit,
   always last). ``charset`` says which characters a field may hold.
-* ``codes``: card code in the payload -> card ("AS", "TD", "JK").
+* ``codes``: card code in the payload -> card ("AS", "TD"; "JK" a joker, "RJ"/"BJ" the red/black joker
+  where the cards tell them apart; "ROCK", "PAPER", "SCISSORS" for a symbol deck).
+* ``deck``: "standard" (the 52 playing cards, jokers optional) or "symbols" (Rock Paper Scissors's symbol
+  cards); ``require_full_deck`` checks that every card of that deck has a code.
 * ``specials``: whole payloads with a meaning of their own (the cut card).
 * ``deck_id``: how ``CardDrawn.deck`` is built from the fields (default ``"{deck}"``
   when the template has a deck field, else no deck).
@@ -36,9 +39,12 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 __all__ = [
     "CARD_CODE_RE",
+    "DECK_CARDS",
     "DEFAULT_TABLE_FILE",
     "STANDARD_CARDS",
     "SYMBOLOGIES",
+    "SYMBOL_CARDS",
+    "SYMBOL_TABLE_FILE",
     "PayloadInfo",
     "Symbology",
     "VendorTable",
@@ -47,17 +53,24 @@ __all__ = [
     "load_vendor_table",
     "luhn_digit",
     "parse_vendor_table",
+    "symbol_vendor_table",
     "vendor_table_from_option",
 ]
 
-#: rank A 2 3 4 5 6 7 8 9 T J Q K then suit S H D C; "JK" for a joker
-CARD_CODE_RE = re.compile(r"(?:[A2-9TJQK][SHDC]|JK)")
+#: rank A 2 3 4 5 6 7 8 9 T J Q K then suit S H D C; "JK" for a joker, "RJ"/"BJ" for the red/black joker;
+#: a symbol deck's ROCK, PAPER, SCISSORS
+CARD_CODE_RE = re.compile(r"(?:[A2-9TJQK][SHDC]|JK|RJ|BJ|ROCK|PAPER|SCISSORS)")
 STANDARD_CARDS: tuple[str, ...] = tuple(r + s for s in "SHDC" for r in "A23456789TJQK")
+SYMBOL_CARDS: tuple[str, ...] = ("ROCK", "PAPER", "SCISSORS")
+#: what a deck of each kind holds (what `require_full_deck` checks); jokers are optional in a standard deck
+DECK_CARDS: dict[str, tuple[str, ...]] = {"standard": STANDARD_CARDS, "symbols": SYMBOL_CARDS}
 
 Symbology = Literal["code128", "qr", "datamatrix"]
 SYMBOLOGIES: tuple[str, ...] = ("code128", "qr", "datamatrix")
 
 DEFAULT_TABLE_FILE = "default_vendor_table.toml"
+#: the shipped table of a symbol deck (Rock Paper Scissors); the option value "symbols" names it
+SYMBOL_TABLE_FILE = "symbol_vendor_table.toml"
 
 _FIELD = re.compile(r"\{([a-z]+):([0-9]+)\}")
 _FIELD_NAMES = ("deck", "pack", "code", "check")
@@ -142,12 +155,16 @@ class VendorTable(BaseModel):
     deck_id: str | None = Field(
         None, description="CardDrawn.deck from the fields, e.g. '{deck}' or '{deck}-{pack}'"
     )
-    codes: dict[str, str] = Field(description="card code in the payload -> card (AS, TD, JK, ...)")
+    codes: dict[str, str] = Field(description="card code in the payload -> card (AS, TD, JK, ROCK, ...)")
+    deck: Literal["standard", "symbols"] = Field(
+        "standard", description="the cards' kind: the 52 playing cards (and jokers), or the symbol cards"
+    )
     specials: dict[str, Literal["cut_card"]] = Field(
         default_factory=dict, description="whole payload -> meaning"
     )
     require_full_deck: bool = Field(
-        True, description="refuse a table that lacks one of the 52 standard cards"
+        True,
+        description="refuse a table that lacks a card of its deck (the 52 standard cards, the 3 symbols)",
     )
 
     _parts: list[_Part] = PrivateAttr(default_factory=list)
@@ -188,17 +205,23 @@ class VendorTable(BaseModel):
                 raise ValueError(f"codes: {code!r} is not a {code_width}-character {self.charset} code")
             if not CARD_CODE_RE.fullmatch(card):
                 raise ValueError(
-                    f"codes: {code!r} = {card!r} is not a card (rank A23456789TJQK + suit SHDC, or JK)"
+                    f"codes: {code!r} = {card!r} is not a card (rank A23456789TJQK + suit SHDC, JK, RJ, BJ, "
+                    "or a symbol ROCK, PAPER, SCISSORS)"
+                )
+            if (card in SYMBOL_CARDS) != (self.deck == "symbols"):
+                raise ValueError(
+                    f"codes: {code!r} = {card!r} is not a card of a {self.deck} deck"
+                    + (" (set deck = 'symbols' for symbol cards)" if card in SYMBOL_CARDS else "")
                 )
             by_card.setdefault(card, []).append(code)
         twice = sorted(c for c, codes in by_card.items() if c != "JK" and len(codes) > 1)
-        if twice:
+        if twice and self.deck == "standard":
             raise ValueError(f"codes: {twice[0]} is given by two codes ({', '.join(by_card[twice[0]])})")
         if self.require_full_deck:
-            missing = [c for c in STANDARD_CARDS if c not in by_card]
+            missing = [c for c in DECK_CARDS[self.deck] if c not in by_card]
             if missing:
                 raise ValueError(
-                    f"codes: {len(missing)} standard card(s) missing: {', '.join(missing)} "
+                    f"codes: {len(missing)} {self.deck} card(s) missing: {', '.join(missing)} "
                     "(or set require_full_deck = false)"
                 )
 
@@ -347,10 +370,21 @@ def default_vendor_table() -> VendorTable:
     return parse_vendor_table(data, f"devices/shoe/{DEFAULT_TABLE_FILE}")
 
 
+@cache
+def symbol_vendor_table() -> VendorTable:
+    """The shipped table of a symbol deck (``devices/shoe/symbol_vendor_table.toml``)."""
+    ref = resources.files(__package__).joinpath(SYMBOL_TABLE_FILE)
+    data = tomllib.loads(ref.read_text("utf-8"))
+    return parse_vendor_table(data, f"devices/shoe/{SYMBOL_TABLE_FILE}")
+
+
 def vendor_table_from_option(value: VendorTable | str | Path | Mapping[str, Any] | None) -> VendorTable:
-    """A driver's ``vendor_table`` option: None (the shipped table), a file path, a dict or a table."""
+    """A driver's ``vendor_table`` option: None or "default" (the shipped table), "symbols" (the shipped
+    symbol deck's), a file path, a dict or a table."""
     if value is None or value == "" or value == "default":
         return default_vendor_table()
+    if value == "symbols":
+        return symbol_vendor_table()
     if isinstance(value, VendorTable):
         return value
     if isinstance(value, Mapping):

@@ -36,9 +36,11 @@ class DemoProcess:
         speed: float = 40,
         seed: int = 7,
         port: int | None = None,
+        games: str | None = None,
     ) -> None:
         self.data = data
         self.token = token
+        self.games = games
         # free_port() lets the port go before the demo binds it, so another process (a second pytest worker)
         # may take it first: then the demo exits at once, and is started again on another port
         for _ in range(3):
@@ -71,6 +73,7 @@ class DemoProcess:
                     str(speed),
                     "--seed",
                     str(seed),
+                    *(["--games", self.games] if self.games else []),
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
