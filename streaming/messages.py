@@ -44,6 +44,7 @@ __all__ = [
     "PublicKey",
     "Reason",
     "Reveal",
+    "SoftwareStatus",
     "checkpoint_message",
     "format_timestamp",
     "parse_feed_message",
@@ -404,6 +405,20 @@ class JournalHead(BaseModel):
     journal_hash: HexSha256 = Field(description="The record's hash in the journal's own hash chain.")
 
 
+class SoftwareStatus(BaseModel):
+    """The studio's latest check of its software against its certified manifest (docs/operations.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ok: bool = Field(description="True: the installed software is the certified software.")
+    signature: Literal["good", "bad", "untrusted key", "unreadable"] = Field(
+        description="The manifest's signature against the pinned key."
+    )
+    files: int = Field(ge=0, description="Files of the studio's packages installed.")
+    differs: int = Field(ge=0, description="Files changed, missing or added since the manifest was signed.")
+    checked_at: UtcTimestamp = Field(description="When the check ran (UTC).")
+
+
 class CheckpointMessage(BaseModel):
     """The studio's signed statement of how far its journal and its feed go (kind 'checkpoint').
 
@@ -434,6 +449,10 @@ class CheckpointMessage(BaseModel):
     head: JournalHead = Field(
         description="The journal's newest durable record when the checkpoint was made (before this message)."
     )
+    software: SoftwareStatus | None = Field(
+        default=None,
+        description="The latest software check (`[studio] manifest`); absent when the studio checks none.",
+    )
     occurred_at: UtcTimestamp = Field(description="When the checkpoint was made (UTC).")
     prev_hash: PrevHash
     hash: MessageHash
@@ -445,14 +464,28 @@ class CheckpointMessage(BaseModel):
             raise ValueError("the message with seq 1 has prev_hash = 64 zeros")
         return self
 
+    @model_serializer(mode="wrap")
+    def _omit_unchecked_software(self, handler: Any) -> dict[str, Any]:
+        """A studio that checks no software signs checkpoints without the field: serialise them so."""
+        data = handler(self)
+        if data.get("software") is None:
+            data.pop("software", None)
+        return data
 
-def checkpoint_message(journal_seq: int, journal_hash: str) -> dict[str, Any]:
-    """A checkpoint to sign: the journal's head; the signer adds seq, prev_hash, occurred_at, hash, signature."""
-    return {
+
+def checkpoint_message(
+    journal_seq: int, journal_hash: str, software: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A checkpoint to sign: the journal's head (and the latest software check, when the studio checks its
+    software); the signer adds seq, prev_hash, occurred_at, hash, signature."""
+    message: dict[str, Any] = {
         "kind": CHECKPOINT,
         **dict.fromkeys(_ROUND_FIELDS),
         "head": {"journal_seq": journal_seq, "journal_hash": journal_hash},
     }
+    if software is not None:
+        message["software"] = SoftwareStatus.model_validate(software).model_dump(mode="json")
+    return message
 
 
 #: the fields of a message about a round, null in a checkpoint

@@ -241,7 +241,7 @@ class Studio:
             try:
                 head = await asyncio.to_thread(self.journal.head)
                 if head is not None:
-                    self.journal.append_feed(checkpoint_message(*head))
+                    self.journal.append_feed(checkpoint_message(*head, software=self.software.status()))
             except JournalClosed:
                 return  # stopping, or the journal failed (the tables hold and say why)
             except Exception:
@@ -256,7 +256,7 @@ class Studio:
         self.journal.flush(timeout)
         head = self.journal.head()
         if head is not None:
-            self.journal.append_feed(checkpoint_message(*head))
+            self.journal.append_feed(checkpoint_message(*head, software=self.software.status()))
         self.journal.flush(timeout)
 
     def _void_open_rounds(self) -> None:

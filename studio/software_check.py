@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .journal import rfc3339
 from .manifest import Check, check
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,6 +33,7 @@ class SoftwareWatch:
         self.journal = journal
         self.tables = tables
         self.last: Check | None = None
+        self.checked_at: datetime | None = None
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -43,6 +46,7 @@ class SoftwareWatch:
             return None
         result = check(self.manifest, self.trusted_key)
         self.last = result
+        self.checked_at = datetime.now(UTC)
         record: dict[str, Any] = {
             **result.as_dict(),
             "manifest": str(self.manifest),
@@ -58,6 +62,19 @@ class SoftwareWatch:
         if self.trusted_key is None:
             log.warning("software check: manifest_public_key is not set: any key's signature is taken")
         return result
+
+    def status(self) -> dict[str, Any] | None:
+        """The latest check as the feed's checkpoints carry it (streaming.messages.SoftwareStatus)."""
+        if self.last is None or self.checked_at is None:
+            return None
+        c = self.last
+        return {
+            "ok": c.ok,
+            "signature": c.signature,
+            "files": c.files,
+            "differs": len(c.changed) + len(c.missing) + len(c.added),
+            "checked_at": rfc3339(self.checked_at),
+        }
 
     def apply(self, table: Table) -> None:
         """Pause the table while the software differs (refuse), or let it run (on the loop)."""

@@ -13,7 +13,9 @@ from served import Served
 from waiting import until
 
 from app.cli import main as studio_main
+from streaming.messages import CheckpointMessage, parse_feed_message
 from studio.config_check import validate
+from studio.journal import verify_journal
 from studio.manifest import build, check, public_b64
 from studio.service import Studio
 
@@ -83,6 +85,7 @@ data_dir = "data-{action}"
 manifest = "{manifest.name}"
 manifest_public_key = "{key}"
 manifest_action = "{action}"
+checkpoint_seconds = 0.2
 
 [[consumers]]
 name = "t"
@@ -143,8 +146,20 @@ def test_a_studio_whose_software_differs_pauses_its_tables_or_warns(tmp_path: Pa
         (found,) = _records(config.studio.data_dir, "software_check")
         assert found["changed"] == ["studio/journal.py"] and found["action"] == action
         assert found["key_pinned"] is True and found["ok"] is False
+
+        # the feed's checkpoints carry the check to every backend, signed
+        def checkpoints() -> list[dict]:
+            served.studio.journal.flush()
+            feed = [json.loads(t) for _, t in served.studio.journal.read_after(0, 100_000)]
+            return [m for m in feed if m["kind"] == "checkpoint"]
+
+        until(checkpoints, "a checkpoint")
+        software = checkpoints()[0]["software"]
+        assert software["ok"] is False and software["differs"] == 1 and software["signature"] == "good"
+        assert isinstance(parse_feed_message(checkpoints()[0]), CheckpointMessage)
     finally:
         served.stop()
+    assert verify_journal(config.studio.data_dir).ok
 
 
 def test_check_config_refuses_a_manifest_that_is_not_there(tmp_path: Path) -> None:
