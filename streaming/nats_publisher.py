@@ -64,6 +64,8 @@ class PublisherStatus:
     acked_seq: int = 0
     #: the last seq committed to the journal, as far as the publisher knows
     head_seq: int = 0
+    #: the last seq handed to the connection (acknowledged or not)
+    sent_seq: int = 0
     published: int = 0
     #: sent again and dropped by the broker as a repeat (after a crash or a lost ack)
     duplicates: int = 0
@@ -312,6 +314,7 @@ class NatsPublisher:
                 headers = {MSG_ID: msg_id(self.studio_id, seq), EXPECTED_LAST_SEQ: str(seq - 1)}
                 fut = await js.publish_async(subject_of(self.studio_id, text), text.encode(), headers=headers)
                 futures.append((seq, fut))
+                self.status.sent_seq = seq
             deadline = time.monotonic() + self.ack_timeout
             for seq, fut in futures:
                 ack = await self._ack(fut, deadline, lost)

@@ -96,6 +96,7 @@ def _nats_metrics(nats: NatsPublisher) -> Iterator[Metric]:
     yield GaugeMetricFamily(
         "studio_nats_acked_seq", "the last feed seq NATS acknowledged", value=st.acked_seq
     )
+    yield GaugeMetricFamily("studio_nats_sent_seq", "the last feed seq sent to NATS", value=st.sent_seq)
     yield CounterMetricFamily("studio_nats_published", "feed messages NATS acknowledged", value=st.published)
     yield CounterMetricFamily(
         "studio_nats_duplicates", "messages sent again and dropped by NATS as repeats", value=st.duplicates

@@ -56,8 +56,10 @@ class NatsStudio(served.Served):
         assert self.studio.nats is not None
         return self.studio.nats.status
 
-    def settle(self) -> int:
-        """No new round from now on; once the open ones end and the outbox is drained: the feed's last seq."""
+    def settle(self, at_least: int = 3) -> int:
+        """No new round from now on (once the feed has `at_least` messages); once the open ones end and the
+        outbox is drained: the feed's last seq."""
+        until(lambda: self.last_seq >= at_least, f"{at_least} messages on the feed")
 
         def close() -> None:
             for t in self.studio.tables.values():
