@@ -14,6 +14,7 @@ from typing import Any
 from .audit import cmd_evaluate, cmd_replay
 from .demo import cmd_demo
 from .logs import FORMATS, configure_logging
+from .nats_cli import add_nats_config
 from .serve import serve
 
 
@@ -216,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schema", help="write the feed message JSON Schemas")
     s.add_argument("--out", default="docs/schemas")
     s.set_defaults(func=cmd_schema)
+    add_nats_config(sub)
     return p
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from devices.registry import driver_class
 from streaming.feed import FeedHub
 from streaming.messages import checkpoint_message
+from streaming.nats_permissions import publisher_inbox
 from streaming.nats_publisher import NatsPublisher
 from streaming.nats_stream import StreamSettings
 
@@ -350,13 +351,14 @@ def nats_publisher(config: StudioConfig, journal: Journal) -> NatsPublisher | No
     nats = config.delivery.nats
     if nats is None:
         return None
-    options: dict[str, Any] = {}
+    studio_id = config.nats_studio_id
+    # replies on an inbox of its own: its NATS permissions (studio nats-config) allow it no other
+    options: dict[str, Any] = {"inbox_prefix": publisher_inbox(studio_id)}
     if nats.credentials is not None:
         options["user_credentials"] = str(nats.credentials)
     if nats.user is not None and nats.password_file is not None:
         options["user"], options["password"] = nats.user, nats.password_file.read_text().strip()
     s = nats.stream
-    studio_id = config.nats_studio_id
     return NatsPublisher(
         journal,
         studio_id,

@@ -122,12 +122,12 @@ class Node:
         self.proc = None
 
 
-def _js_ready(urls: list[str], replicas: int) -> bool:
+def _js_ready(urls: list[str], replicas: int, options: dict[str, Any]) -> bool:
     """JetStream answers (and, in a cluster, can place a stream of `replicas`)."""
 
     async def check() -> bool:
         try:
-            nc = await nats.connect(servers=urls, connect_timeout=1, allow_reconnect=False)
+            nc = await nats.connect(servers=urls, connect_timeout=1, allow_reconnect=False, **options)
         except Exception:  # noqa: BLE001 - not up yet
             return False
         try:
@@ -151,7 +151,10 @@ def _js_ready(urls: list[str], replicas: int) -> bool:
 class Broker:
     """One node (`nodes=1`) or a cluster of three; `urls` for the clients."""
 
-    def __init__(self, folder: Path, nodes: int = 1, extra: str = "") -> None:
+    def __init__(
+        self, folder: Path, nodes: int = 1, extra: str = "", ready_options: dict[str, Any] | None = None
+    ) -> None:
+        self.ready_options = ready_options or {}
         cluster = "studios" if nodes > 1 else None
         self.nodes = [Node(folder / f"n{i + 1}", f"n{i + 1}", cluster, extra) for i in range(nodes)]
         # the first node needs a route before any other node exists: a port held (bound, never listening) for
@@ -174,7 +177,8 @@ class Broker:
         replicas = 3 if len(self.nodes) > 1 else 1
         live = [n.url for n in self.nodes if n.proc is not None]
         _wait(
-            lambda: _js_ready(live, replicas if len(live) == len(self.nodes) else 1), "JetStream to be ready"
+            lambda: _js_ready(live, replicas if len(live) == len(self.nodes) else 1, self.ready_options),
+            "JetStream to be ready",
         )
 
     def stop(self) -> None:

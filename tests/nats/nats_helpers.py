@@ -41,11 +41,47 @@ def nats_config(
     }
 
 
+def toml(config: dict[str, Any]) -> str:
+    """The little TOML this test's configuration needs (tomllib reads, it does not write)."""
+    out: list[str] = []
+
+    def value(v: Any) -> str:
+        return json.dumps(v) if not isinstance(v, bool) else str(v).lower()
+
+    def table(prefix: str, d: dict[str, Any]) -> None:
+        plain = {
+            k: v
+            for k, v in d.items()
+            if not isinstance(v, (dict, list))
+            or (isinstance(v, list) and not any(isinstance(x, dict) for x in v))
+        }
+        out.append(f"[{prefix}]")
+        out.extend(f"{k} = {value(v)}" for k, v in plain.items())
+        for k, v in d.items():
+            if isinstance(v, dict):
+                table(f"{prefix}.{k}", v)
+
+    for key, section in config.items():
+        if isinstance(section, list):
+            for item in section:
+                out.append(f"[[{key}]]")
+                for k, v in item.items():
+                    if not isinstance(v, dict):
+                        out.append(f"{k} = {value(v)}")
+                for k, v in item.items():
+                    if isinstance(v, dict):
+                        table(f"{key}.{k}", v)
+        else:
+            table(key, section)
+    return "\n".join(out) + "\n"
+
+
 class NatsStudio(served.Served):
     """A studio with [delivery.nats], served by real uvicorn (its WebSocket feed too)."""
 
-    def __init__(self, data: Path, urls: list[str], **kw: Any) -> None:
-        super().__init__(Studio(parse_config(nats_config(data, urls, **kw))), name="nats-uvicorn")
+    def __init__(self, data: Path, urls: list[str], config: Any = None, **kw: Any) -> None:
+        config = config or parse_config(nats_config(data, urls, **kw))
+        super().__init__(Studio(config), name="nats-uvicorn")
 
     @property
     def last_seq(self) -> int:

@@ -12,49 +12,13 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import brokers
 import httpx
-from nats_helpers import nats_config, stream_contents
+from nats_helpers import nats_config, stream_contents, toml
 from waiting import WAIT_S, until
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def toml(config: dict[str, Any]) -> str:
-    """The little TOML this test's configuration needs (tomllib reads, it does not write)."""
-    out: list[str] = []
-
-    def value(v: Any) -> str:
-        return json.dumps(v) if not isinstance(v, bool) else str(v).lower()
-
-    def table(prefix: str, d: dict[str, Any]) -> None:
-        plain = {
-            k: v
-            for k, v in d.items()
-            if not isinstance(v, (dict, list))
-            or (isinstance(v, list) and not any(isinstance(x, dict) for x in v))
-        }
-        out.append(f"[{prefix}]")
-        out.extend(f"{k} = {value(v)}" for k, v in plain.items())
-        for k, v in d.items():
-            if isinstance(v, dict):
-                table(f"{prefix}.{k}", v)
-
-    for key, section in config.items():
-        if isinstance(section, list):
-            for item in section:
-                out.append(f"[[{key}]]")
-                for k, v in item.items():
-                    if not isinstance(v, dict):
-                        out.append(f"{k} = {value(v)}")
-                for k, v in item.items():
-                    if isinstance(v, dict):
-                        table(f"{key}.{k}", v)
-        else:
-            table(key, section)
-    return "\n".join(out) + "\n"
 
 
 class StudioProcess:
