@@ -161,6 +161,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not play the blackjack table's seats and decisions (post them yourself with the "
         "decisions token: docs/decisions.md)",
     )
+    d.add_argument(
+        "--nats",
+        action="store_true",
+        help="start a local nats-server and publish the feed to it (docs/nats.md)",
+    )
     add_log_format(d)
     d.set_defaults(func=cmd_demo)
 

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import json
 import os
 import secrets
+import shutil
+import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
+from typing import Any
 
 
 def _password_file(path: Path) -> None:
@@ -81,3 +87,59 @@ def add_nats_config(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     n.add_argument("--config", action="append", required=True, help="a studio's configuration (repeat)")
     n.add_argument("--out", default="-", help="file to write (mode 0600; default: standard output)")
     n.set_defaults(func=cmd_nats_config)
+
+
+def start_local_nats(data_dir: Path) -> tuple[subprocess.Popen[bytes], str] | None:
+    """`studio demo --nats`: a nats-server with JetStream, its store in the data folder, on 127.0.0.1:4222 (or a
+    port of its choosing when that one is taken); None when nats-server is not installed."""
+    binary = shutil.which("nats-server") or (
+        "/usr/sbin/nats-server" if os.access("/usr/sbin/nats-server", os.X_OK) else None
+    )
+    if binary is None:
+        return None
+    folder = data_dir / "nats"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for port in (4222, -1):
+        for old in folder.glob("*.ports"):
+            old.unlink()
+        conf = folder / "server.conf"
+        conf.write_text(
+            f'host: 127.0.0.1\nport: {port}\nports_file_dir: "{folder}"\n'
+            f'jetstream {{ store_dir: "{folder / "store"}" }}\n'
+        )
+        log = open(folder / "server.log", "ab")  # noqa: SIM115 - the server keeps it
+        proc = subprocess.Popen([binary, "-c", str(conf)], stdout=log, stderr=log)
+        log.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and proc.poll() is None:
+            found = list(folder.glob("*.ports"))
+            if found:
+                try:
+                    url = json.loads(found[0].read_text())["nats"][0]
+                except (ValueError, KeyError, IndexError):
+                    url = None
+                if url:
+                    return proc, url
+            time.sleep(0.05)
+        proc.kill()
+        proc.wait()
+    return None
+
+
+def local_nats(args: argparse.Namespace) -> Any:
+    """Start the demo's nats-server (--nats) and say where it is; None (and why) when there is none."""
+    started = start_local_nats(Path(args.data).resolve())
+    if started is None:
+        print(
+            "studio demo: --nats: no nats-server here (apt install nats-server); the demo runs without NATS"
+        )
+        return None
+    proc, args.nats_url = started
+    atexit.register(_stop, proc)
+    print(f"  NATS:            {args.nats_url}  (stream STUDIO_demo, subjects studio.demo.>; docs/nats.md)")
+    return proc
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    proc.wait(30)
