@@ -108,7 +108,8 @@ def start_local_nats(data_dir: Path) -> tuple[subprocess.Popen[bytes], str] | No
             f'jetstream {{ store_dir: "{folder / "store"}" }}\n'
         )
         log = open(folder / "server.log", "ab")  # noqa: SIM115 - the server keeps it
-        proc = subprocess.Popen([binary, "-c", str(conf)], stdout=log, stderr=log)
+        # a session of its own: Ctrl-C stops the studio first, which publishes its last messages, then atexit this
+        proc = subprocess.Popen([binary, "-c", str(conf)], stdout=log, stderr=log, start_new_session=True)
         log.close()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and proc.poll() is None:
