@@ -118,11 +118,16 @@ def stream_contents(urls: list[str], studio_id: str) -> list[tuple[int, str, dic
         try:
             js = nc.jetstream(timeout=10)
             info = await js.stream_info(stream_name(studio_id))
-            out = []
+            out: list[tuple[int, str, dict[str, Any], str]] = []
             for seq in range(info.state.first_seq, info.state.last_seq + 1):
                 msg = await js.get_msg(stream_name(studio_id), seq)
                 out.append(
-                    (msg.seq, (msg.headers or {}).get(MSG_ID, ""), json.loads(msg.data or b""), msg.subject)
+                    (
+                        msg.seq or 0,
+                        (msg.headers or {}).get(MSG_ID, ""),
+                        json.loads(msg.data or b""),
+                        msg.subject or "",
+                    )
                 )
             return out
         finally:

@@ -39,7 +39,7 @@ def attempt(urls: list[str], user: str, password: str, action: Any) -> Any:
             allow_reconnect=False,
         )
         try:
-            return await action(nc.jetstream(timeout=2))
+            return await action(nc.jetstream(timeout=1))
         finally:
             await nc.close()
 
