@@ -5,8 +5,9 @@ spread over the tables) drives both paths at once: the publisher (streaming/nats
 nats-server, and the FeedHub under real uvicorn to a WebSocket FeedClient. Every consumer verifies every
 signature and the chain (the client library), as a backend would. It prints:
 
-* latency at 50 and 200 tables (each table one message a second, a busy table): p50 / p99 from the journal's
-  commit to the broker's ack, to a JetStream consumer, and to a WebSocket consumer;
+* latency at 50 and 200 tables in one studio process, and at 2 x 100 tables in two studio processes publishing to
+  the one broker (each table one message a second, a busy table): p50 / p99 from the journal's commit to the
+  broker's ack, to a JetStream consumer, and to a WebSocket consumer (each studio's consumers in its process);
 * messages/s to 100 consumers, each reading the same 500 messages from the start (JetStream: 100 durable
   consumers; WebSocket: 100 connections), all in this one process, so the client's verification is the limit;
 * the outbox's drain rate after an outage of 10,000 messages (the broker away while they are committed, then
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import socket
 import sys
 import tempfile
@@ -66,12 +68,13 @@ def pct(values: list[float], p: float) -> float:
 class Rig:
     """A journal, its publisher, its FeedHub under uvicorn; `commit_at[seq]` is when each commit was durable."""
 
-    def __init__(self, folder: Path, urls: list[str]) -> None:
+    def __init__(self, folder: Path, urls: list[str], studio_id: str = STUDIO) -> None:
+        self.studio_id = studio_id
         self.commit_at: dict[int, float] = {}
         self.key = Ed25519PrivateKey.generate()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.journal = Journal(folder / "journal", self.key, on_commit=self._on_commit, writer="thread")
-        self.publisher = NatsPublisher(self.journal, STUDIO, folder / "acked.json", servers=urls)
+        self.publisher = NatsPublisher(self.journal, studio_id, folder / "acked.json", servers=urls)
         self.hub = FeedHub(self.journal)
 
         @contextlib.asynccontextmanager
@@ -179,11 +182,20 @@ def wait(cond: Callable[[], bool], timeout: float = 600) -> None:
 
 def bench_latency(folder: Path, tables: int, seconds: float) -> dict[str, Any]:
     broker = brokers.Broker(folder / "nats")
-    rig = Rig(folder / "studio", broker.urls)
+    out = one_studio(folder / "studio", broker.urls, tables, seconds)
+    broker.stop()
+    return out
+
+
+def one_studio(
+    folder: Path, urls: list[str], tables: int, seconds: float, studio_id: str = STUDIO
+) -> dict[str, Any]:
+    """One studio's journal at `tables` messages a second for `seconds`, its two consumers beside it."""
+    rig = Rig(folder, urls, studio_id)
     js_name, ws_name = "jetstream", "websocket"
     reader = Reader(
         [
-            (js_name, lambda: JetStreamFeedClient(broker.urls, "lat", {STUDIO: rig.public_key})),
+            (js_name, lambda: JetStreamFeedClient(urls, "lat", {studio_id: rig.public_key})),
             (ws_name, lambda: FeedClient(rig.url, "any-token", public_key=rig.public_key, backoff=0.05)),
         ]
     )
@@ -205,8 +217,25 @@ def bench_latency(folder: Path, tables: int, seconds: float) -> dict[str, Any]:
         out[name] = [t - rig.commit_at[seq] for seq, t in reader.times[name]]
     reader.stop()
     rig.stop()
-    broker.stop()
     return out
+
+
+def _child(args: tuple[Path, list[str], int, float, str]) -> dict[str, Any]:
+    return one_studio(*args)
+
+
+def bench_two_processes(folder: Path, tables: int, seconds: float) -> dict[str, Any]:
+    """Two studio processes, `tables` each, publishing to one broker at once; their figures pooled."""
+    broker = brokers.Broker(folder / "nats")
+    jobs = [(folder / sid, broker.urls, tables, seconds, sid) for sid in ("hall-a", "hall-b")]
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        results = pool.map(_child, jobs)
+    broker.stop()
+    pooled: dict[str, Any] = {"tables": 2 * tables, "messages": sum(r["messages"] for r in results)}
+    for k in ("ack", "jetstream", "websocket"):
+        pooled[k] = [v for r in results for v in r[k]]
+    pooled["load"] = results[0]["load"]
+    return pooled
 
 
 def bench_fanout(folder: Path, consumers: int, n: int) -> dict[str, float]:
@@ -280,12 +309,15 @@ def main() -> None:
             f"{'tables':>6} {'msgs':>6}  {'commit->ack':>18}  {'commit->JetStream':>18}  {'commit->WebSocket':>18}"
         )
         print(f"{'':>6} {'':>6}  {'p50 / p99 ms':>18}  {'p50 / p99 ms':>18}  {'p50 / p99 ms':>18}")
-        for tables in (50, 200):
-            r = bench_latency(Path(tmp) / f"lat{tables}", tables, args.seconds)
+        runs: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+            ("50", lambda: bench_latency(Path(tmp) / "lat50", 50, args.seconds)),
+            ("200", lambda: bench_latency(Path(tmp) / "lat200", 200, args.seconds)),
+            ("2x100", lambda: bench_two_processes(Path(tmp) / "two", 100, args.seconds)),
+        ]
+        for label, run in runs:
+            r = run()
             cols = [f"{pct(r[k], 50):7.2f} / {pct(r[k], 99):7.2f}" for k in ("ack", "jetstream", "websocket")]
-            print(
-                f"{tables:>6} {r['messages']:>6}  {cols[0]:>18}  {cols[1]:>18}  {cols[2]:>18}   {r['load']}"
-            )
+            print(f"{label:>6} {r['messages']:>6}  {cols[0]:>18}  {cols[1]:>18}  {cols[2]:>18}   {r['load']}")
         f = bench_fanout(Path(tmp) / "fanout", args.consumers, args.fanout_messages)
         print(
             f"{args.consumers} consumers x {args.fanout_messages} messages: "
