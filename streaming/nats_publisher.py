@@ -222,9 +222,9 @@ class NatsPublisher:
             if self._stopping.is_set():
                 return
             delay = self.backoff if progressed else min(delay * 2, self.backoff_max)
-            assert self._wake is not None
-            self._wake.clear()
-            await self._sleep(delay)
+            until = time.monotonic() + delay  # commits do not cut a backoff short; stop() does
+            while not self._stopping.is_set() and time.monotonic() < until:
+                await asyncio.sleep(min(0.05, until - time.monotonic()))
             try:
                 self.status.head_seq = max(self.status.head_seq, await asyncio.to_thread(self.store.last_seq))
             except Exception:  # noqa: BLE001, S110 - the journal is read again at the next try
@@ -263,7 +263,12 @@ class NatsPublisher:
         progressed = False
         try:
             js = nc.jetstream(timeout=self.ack_timeout, publish_async_max_pending=self.window * 2)
-            await self._ensure_stream(js)
+            last = await self._ensure_stream(js)
+            # Before sending anything: the stream's end (or the acknowledged seq) is this journal's. The broker
+            # drops a repeated id before checking the sequence, so a window sent on a stream that another journal
+            # wrote would pass as duplicates up to that journal's end and be accepted after it. The hashes chain,
+            # so one message that is the journal's own vouches for every one before it.
+            await self._check_is_ours(js, max(self.status.acked_seq, last))
             self.status.connected, self.status.last_error, self.status.since = True, None, time.time()
             while not lost.is_set():
                 assert self._wake is not None
@@ -287,14 +292,15 @@ class NatsPublisher:
             except Exception:  # noqa: BLE001, S110 - closing a connection already gone
                 pass
 
-    async def _ensure_stream(self, js: JetStreamContext) -> None:
+    async def _ensure_stream(self, js: JetStreamContext) -> int:
+        """The stream made or brought to the configured settings; its last sequence."""
         wanted = self.settings.config(self.studio_id)
         try:
             info = await js.stream_info(self.stream)
         except NotFoundError:
             await js.add_stream(wanted)
             log.info("nats publisher: created stream %s (replicas %d)", self.stream, wanted.num_replicas)
-            return
+            return 0
         have = info.config
         if (have.max_age or None, have.duplicate_window, have.num_replicas) != (
             wanted.max_age or None,
@@ -303,6 +309,7 @@ class NatsPublisher:
         ):
             await js.update_stream(wanted)
             log.info("nats publisher: updated the settings of stream %s", self.stream)
+        return int(info.state.last_seq)
 
     async def _send(self, js: JetStreamContext, rows: list[tuple[int, str]], lost: asyncio.Event) -> None:
         first = self.status.acked_seq + 1
@@ -322,9 +329,12 @@ class NatsPublisher:
                     raise StreamMismatch(
                         f"the broker stored seq {seq} as {ack.stream} #{ack.seq}: the stream is not this journal's"
                     )
-                self.status.published += 1
                 if ack.duplicate:
+                    # the broker drops a repeat by its id before any other check: make sure what it kept under
+                    # this id is this journal's message, not another journal's under the same studio id
+                    await self._check_is_ours(js, seq)
                     self.status.duplicates += 1
+                self.status.published += 1
                 sent = self._notified.pop(seq, None)
                 if sent is not None:
                     lat = self.status.ack_latencies
@@ -359,16 +369,7 @@ class NatsPublisher:
             raise StreamMismatch(
                 f"stream {self.stream} ends at #{last}, beyond the journal's last seq {head}"
             )
-        if last:
-            try:
-                msg = await js.get_msg(self.stream, last)
-                found = (msg.headers or {}).get(MSG_ID)
-            except NotFoundError:  # aged out: the stream's numbering still says where it ends
-                found = msg_id(self.studio_id, last)
-            if found != msg_id(self.studio_id, last):
-                raise StreamMismatch(
-                    f"stream {self.stream} #{last} is {found!r}, not this studio's seq {last}"
-                )
+        await self._check_is_ours(js, last)
         if last < acked:
             log.error(
                 "nats publisher: stream %s ends at #%d though the broker acknowledged up to %d (the stream was "
@@ -384,3 +385,25 @@ class NatsPublisher:
             )
         self.status.acked_seq = last
         await asyncio.to_thread(self.ack_file.save, last)
+
+    async def _check_is_ours(self, js: JetStreamContext, seq: int) -> None:
+        """Stream message `seq` is this journal's seq `seq` (same id, same hash), or it aged out: else raise
+        StreamMismatch (another studio with this id, or a new journal under an old stream)."""
+        if seq < 1:
+            return
+        try:
+            msg = await js.get_msg(self.stream, seq)
+        except NotFoundError:  # aged out (max_age) or not there yet: the numbering is all there is to check
+            return
+        rows = await asyncio.to_thread(self.store.read_after, seq - 1, 1)
+        mine = json.loads(rows[0][1]).get("hash") if rows and rows[0][0] == seq else None
+        try:
+            theirs = json.loads(msg.data or b"").get("hash")
+        except ValueError:
+            theirs = None
+        found = (msg.headers or {}).get(MSG_ID)
+        if found != msg_id(self.studio_id, seq) or mine is None or theirs != mine:
+            raise StreamMismatch(
+                f"stream {self.stream} #{seq} ({found!r}) is not this journal's seq {seq}: another studio with "
+                "this id, or a new journal under an old stream; publishing stops until an operator sorts it out"
+            )

@@ -106,6 +106,7 @@ class NatsStudio(served.Served):
 
         self.on_loop(close)
         until(lambda: self.on_loop(idle), "the open rounds to end")
+        self.studio.journal.flush(WAIT_S)  # the last round's messages are appended: wait for their commit
         until(lambda: self.publisher_status.acked_seq == self.last_seq, "the outbox to drain")
         return self.last_seq
 

@@ -10,6 +10,8 @@ import brokers
 from nats_helpers import Backend, NatsStudio, stream_contents
 from waiting import until
 
+from studio.health import studio_health
+
 
 def check_stream(urls: list[str], studio: NatsStudio, studio_id: str = "hall-a") -> None:
     """The stream holds the journal's feed: seq N at stream sequence N, under its message id, unchanged."""
@@ -60,3 +62,27 @@ def test_broker_killed_mid_stream_and_restarted(tmp_path: Path, broker: brokers.
     finally:
         backend.stop()
         studio.stop()
+
+
+def test_a_second_journal_under_the_same_studio_id_is_refused(tmp_path: Path, broker: brokers.Broker) -> None:
+    first = NatsStudio(tmp_path / "first", broker.urls)
+    try:
+        last = first.settle()
+    finally:
+        first.stop()
+    held = stream_contents(broker.urls, "hall-a")
+    # another data folder (another journal, another key) configured with the same studio id
+    second = NatsStudio(tmp_path / "second", broker.urls)
+    try:
+        until(lambda: second.last_seq > len(held) + 3, "the second journal to pass the stream's end")
+        until(
+            lambda: "StreamMismatch" in (second.publisher_status.last_error or ""),
+            "the publisher to refuse the stream",
+        )
+        assert second.publisher_status.acked_seq == 0
+        health = second.on_loop(lambda: studio_health(second.studio))
+        assert health.nats is not None and not health.nats.connected
+    finally:
+        second.stop()
+    assert stream_contents(broker.urls, "hall-a") == held, "nothing of the second journal got in"
+    assert len(held) >= last
