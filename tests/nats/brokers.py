@@ -23,6 +23,12 @@ NATS_SERVER = shutil.which("nats-server") or "/usr/sbin/nats-server"
 WAIT_S = 120.0
 
 
+#: run the server under util-linux's setpriv so that it is SIGKILLed when the process that started it dies: a
+#: killed test run leaves no broker behind (a preexec_fn would be unsafe beside the tests' threads)
+SETPRIV = shutil.which("setpriv")
+_WITH_US = [SETPRIV, "--pdeathsig", "KILL"] if SETPRIV else []
+
+
 def available() -> bool:
     return os.access(NATS_SERVER, os.X_OK)
 
@@ -75,7 +81,7 @@ class Node:
         for old in self.folder.glob("*.ports"):
             old.unlink()
         log = open(self.folder / "server.log", "ab")  # noqa: SIM115 - the process keeps it
-        self.proc = subprocess.Popen([NATS_SERVER, "-c", str(conf)], stdout=log, stderr=log)
+        self.proc = subprocess.Popen([*_WITH_US, NATS_SERVER, "-c", str(conf)], stdout=log, stderr=log)
         log.close()
 
         def ports() -> dict[str, Any] | None:
@@ -161,13 +167,17 @@ class Broker:
         # the broker's life, so it is refused at once and no one else can take it
         self._placeholder = socket.socket()
         self._placeholder.bind(("127.0.0.1", 0))
-        for i, node in enumerate(self.nodes):
-            node.routes = [n.cluster_port for n in self.nodes[:i] if n.cluster_port]
-            node.routes = node.routes or [self._placeholder.getsockname()[1]]
-            node.start()
-        for node in self.nodes:  # every node knows every other one when started again
-            node.routes = [n.cluster_port for n in self.nodes if n is not node and n.cluster_port]
-        self.wait_ready()
+        try:
+            for i, node in enumerate(self.nodes):
+                node.routes = [n.cluster_port for n in self.nodes[:i] if n.cluster_port]
+                node.routes = node.routes or [self._placeholder.getsockname()[1]]
+                node.start()
+            for node in self.nodes:  # every node knows every other one when started again
+                node.routes = [n.cluster_port for n in self.nodes if n is not node and n.cluster_port]
+            self.wait_ready()
+        except BaseException:
+            self.stop()
+            raise
 
     @property
     def urls(self) -> list[str]:
