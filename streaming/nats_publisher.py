@@ -141,6 +141,8 @@ class NatsPublisher:
         self.ack_file = AckFile(ack_path, self.stream)
         self.status = PublisherStatus(acked_seq=self.ack_file.load())
         self._notified: dict[int, float] = {}
+        #: stream messages up to this seq were checked to be this journal's (a duplicate ack needs no check)
+        self._vouched = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._stopping = threading.Event()
@@ -268,6 +270,7 @@ class NatsPublisher:
             # drops a repeated id before checking the sequence, so a window sent on a stream that another journal
             # wrote would pass as duplicates up to that journal's end and be accepted after it. The hashes chain,
             # so one message that is the journal's own vouches for every one before it.
+            self._vouched = 0  # checked again on each connection: the stream may be another one now
             await self._check_is_ours(js, max(self.status.acked_seq, last))
             self.status.connected, self.status.last_error, self.status.since = True, None, time.time()
             while not lost.is_set():
@@ -332,7 +335,8 @@ class NatsPublisher:
                 if ack.duplicate:
                     # the broker drops a repeat by its id before any other check: make sure what it kept under
                     # this id is this journal's message, not another journal's under the same studio id
-                    await self._check_is_ours(js, seq)
+                    if seq > self._vouched:
+                        await self._check_is_ours(js, seq)
                     self.status.duplicates += 1
                 self.status.published += 1
                 sent = self._notified.pop(seq, None)
@@ -407,3 +411,4 @@ class NatsPublisher:
                 f"stream {self.stream} #{seq} ({found!r}) is not this journal's seq {seq}: another studio with "
                 "this id, or a new journal under an old stream; publishing stops until an operator sorts it out"
             )
+        self._vouched = max(self._vouched, seq)  # the chain: every message up to it is the journal's too
