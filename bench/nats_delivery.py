@@ -40,7 +40,7 @@ import nats  # noqa: F401
 
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(HERE))
-sys.path.append(str(ROOT / "tests" / "nats"))  # brokers.py: real nats-server processes
+sys.path += [str(ROOT / "tests"), str(ROOT / "tests" / "nats")]  # brokers.py: real nats-server processes
 
 import brokers
 import uvicorn

@@ -12,15 +12,13 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import nats
+from waiting import until
 
 NATS_SERVER = shutil.which("nats-server") or "/usr/sbin/nats-server"
-#: how long to wait for a server to come up or a cluster to elect its leaders: generous, the machine is shared
-WAIT_S = 120.0
 
 
 #: run the server under util-linux's setpriv so that it is SIGKILLed when the process that started it dies: a
@@ -31,17 +29,6 @@ _WITH_US = [SETPRIV, "--pdeathsig", "KILL"] if SETPRIV else []
 
 def available() -> bool:
     return os.access(NATS_SERVER, os.X_OK)
-
-
-def _wait(cond: Callable[[], Any], what: str, timeout: float = WAIT_S) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = cond()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        time.sleep(0.02)
 
 
 class Node:
@@ -97,7 +84,7 @@ class Node:
                     return None
             return None
 
-        found = _wait(ports, f"nats-server {self.name}'s ports file")
+        found = until(ports, f"nats-server {self.name}'s ports file")
         self.client_port = int(found["nats"][0].rsplit(":", 1)[1])
         if self.cluster:
             self.cluster_port = int(found["cluster"][0].rsplit(":", 1)[1])
@@ -186,7 +173,7 @@ class Broker:
     def wait_ready(self) -> None:
         replicas = 3 if len(self.nodes) > 1 else 1
         live = [n.url for n in self.nodes if n.proc is not None]
-        _wait(
+        until(
             lambda: _js_ready(live, replicas if len(live) == len(self.nodes) else 1, self.ready_options),
             "JetStream to be ready",
         )

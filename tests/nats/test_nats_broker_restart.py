@@ -27,15 +27,20 @@ def check_stream(urls: list[str], studio: NatsStudio, studio_id: str = "hall-a")
         assert subject == f"studio.{studio_id}.{table}.{data['kind']}"
 
 
+def delivered_once(broker: brokers.Broker, studio: NatsStudio, backend: Backend) -> None:
+    """Once the studio is idle: the backend had every seq exactly once, in order, and the stream holds them."""
+    last = studio.settle()
+    backend.wait_for("hall-a", last)
+    assert backend.seqs("hall-a") == list(range(1, last + 1)), "every seq exactly once, in order"
+    check_stream(broker.urls, studio)
+
+
 def test_every_message_reaches_the_stream_and_the_backend(tmp_path: Path, broker: brokers.Broker) -> None:
     studio = NatsStudio(tmp_path / "studio", broker.urls)
     backend = Backend(broker.urls, {"hall-a": studio.studio.public_key_b64})
     try:
         until(lambda: studio.publisher_status.acked_seq >= 10, "10 messages on the stream")
-        last = studio.settle()
-        backend.wait_for("hall-a", last)
-        assert backend.seqs("hall-a") == list(range(1, last + 1))
-        check_stream(broker.urls, studio)
+        delivered_once(broker, studio, backend)
     finally:
         backend.stop()
         studio.stop()
@@ -55,10 +60,7 @@ def test_broker_killed_mid_stream_and_restarted(tmp_path: Path, broker: brokers.
         until(
             lambda: studio.publisher_status.acked_seq >= before + 5, "the outbox to drain into the new broker"
         )
-        last = studio.settle()
-        backend.wait_for("hall-a", last)
-        assert backend.seqs("hall-a") == list(range(1, last + 1)), "every seq exactly once, in order"
-        check_stream(broker.urls, studio)
+        delivered_once(broker, studio, backend)
     finally:
         backend.stop()
         studio.stop()
