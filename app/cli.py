@@ -16,6 +16,7 @@ from .demo import cmd_demo, cmd_games
 from .export_cli import add_export_parser
 from .logs import FORMATS, configure_logging
 from .manifest_cli import add_manifest_parser
+from .nats_cli import add_nats_config
 from .serve import serve
 from .stats_cli import add_stats_parser
 
@@ -176,6 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not play the blackjack table's seats and decisions (post them yourself with the "
         "decisions token: docs/decisions.md)",
     )
+    d.add_argument(
+        "--nats",
+        action="store_true",
+        help="start a local nats-server and publish the feed to it (docs/nats.md)",
+    )
     add_log_format(d)
     d.set_defaults(func=cmd_demo)
 
@@ -248,6 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ct.add_argument("--out", default="docs", help="the folder (docs/ of the repository)")
     ct.set_defaults(func=cmd_contract)
+    add_nats_config(sub)
     return p
 
 

@@ -281,11 +281,69 @@ def build_game(game_id: str, options: dict[str, Any]) -> Any:
     return game
 
 
+class NatsStreamSettings(_Strict):
+    """The studio's JetStream stream (one per studio: `STUDIO_<studio id>`, subjects `studio.<studio id>.>`)."""
+
+    #: copies kept by the cluster (1 on a single node; 3 survives one node lost)
+    replicas: int = Field(1, ge=1, le=5, strict=True)
+    #: "limits": kept until max_age (backends catch up from it); "interest": dropped once every consumer acked
+    retention: Literal["limits", "interest"] = "limits"
+    #: how long the broker keeps a message (days); 0: until the operator purges it
+    max_age_days: float = Field(0, ge=0)
+    storage: Literal["file", "memory"] = "file"
+    #: how long the broker remembers a message id to drop a repeat (a publisher's retry after a lost ack)
+    duplicate_window_seconds: float = Field(120.0, gt=0, le=86400)
+
+
+class NatsSection(_Strict):
+    """`[delivery.nats]`: publish every feed message to NATS JetStream too (docs/nats.md)."""
+
+    servers: list[str] = Field(default_factory=lambda: ["nats://127.0.0.1:4222"], min_length=1)
+    #: the token of this studio in subjects and the stream's name; default: [studio] name
+    studio_id: str | None = None
+    #: a NATS credentials file (JWT + NKey seed, operator mode); or user + password_file; or neither
+    credentials: Path | None = None
+    user: str | None = None
+    password_file: Path | None = None
+    stream: NatsStreamSettings = Field(default_factory=NatsStreamSettings)
+    #: messages sent before waiting for their acks (each one still checked against the stream's last seq)
+    window: int = Field(256, ge=1, le=4000, strict=True)
+    #: seconds to wait for the broker's acks of a window before reconnecting
+    ack_timeout_seconds: float = Field(10.0, gt=0, le=300)
+
+    @field_validator("servers")
+    @classmethod
+    def nats_urls(cls, v: list[str]) -> list[str]:
+        for url in v:
+            if not re.match(r"^(nats|tls)://[^\s/]+$", url):
+                raise ValueError(f"{url!r} is not a NATS server URL (nats://host:port or tls://host:port)")
+        return v
+
+    @model_validator(mode="after")
+    def one_way_to_log_in(self) -> NatsSection:
+        if (self.user is None) != (self.password_file is None):
+            raise ValueError("user and password_file go together")
+        if self.credentials is not None and self.user is not None:
+            raise ValueError("give either a credentials file or user and password_file, not both")
+        return self
+
+
+class DeliverySection(_Strict):
+    nats: NatsSection | None = None
+
+
 class StudioConfig(_Strict):
     studio: StudioSection = Field(default_factory=StudioSection)
     server: ServerSection = Field(default_factory=ServerSection)
     consumers: list[Consumer] = Field(default_factory=list)
     tables: list[TableConfig] = Field(default_factory=list)
+    delivery: DeliverySection = Field(default_factory=DeliverySection)
+
+    @property
+    def nats_studio_id(self) -> str:
+        """This studio's token in NATS subjects and its stream's name."""
+        nats = self.delivery.nats
+        return (nats.studio_id if nats and nats.studio_id else None) or self.studio.name
 
     @model_validator(mode="after")
     def unique(self) -> StudioConfig:
@@ -297,6 +355,11 @@ class StudioConfig(_Strict):
             dup = {v for v in values if values.count(v) > 1}
             if dup:
                 raise ValueError(f"duplicate {what}: {', '.join(sorted(dup))}")
+        if self.delivery.nats is not None and not ID_RE.match(self.nats_studio_id):
+            raise ValueError(
+                f"delivery.nats: the studio id {self.nats_studio_id!r} (studio_id, else [studio] name) must be "
+                "1-64 characters of a-z, 0-9, '-' and '_' (it is a token of NATS subjects)"
+            )
         ids = {t.id for t in self.tables}
         for c in self.consumers:
             unknown = [t for t in c.decision_tables if t != "*" and t not in ids]

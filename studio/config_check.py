@@ -81,7 +81,34 @@ def validate(path: Path | str) -> StudioConfig | list[Problem]:
                     f"{studio.manifest}: no such file (`studio manifest` writes it)",
                 )
             ]
+    nats = config.delivery.nats
+    if nats is not None:
+        for name in ("credentials", "password_file"):
+            given = getattr(nats, name)
+            if given is not None and not given.is_absolute():
+                setattr(nats, name, (path.parent / given).resolve())
+        problems = [Problem(source, k, m) for k, m in nats_file_problems(config)]
+        if problems:
+            return problems
     return config
+
+
+def nats_file_problems(config: StudioConfig) -> list[tuple[str, str]]:
+    """[delivery.nats]'s files must be readable now, not when the publisher first connects."""
+    nats = config.delivery.nats
+    problems = []
+    for name in ("credentials", "password_file"):
+        given = getattr(nats, name) if nats is not None else None
+        if given is None:
+            continue
+        try:
+            if not given.read_text(encoding="utf-8").strip():
+                problems.append((f"delivery.nats.{name}", f"{given} is empty"))
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(
+                (f"delivery.nats.{name}", f"cannot read {given}: {getattr(exc, 'strerror', exc)}")
+            )
+    return problems
 
 
 def validate_data(data: dict[str, Any], source: str = "<config>") -> StudioConfig | list[Problem]:

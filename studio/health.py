@@ -75,6 +75,17 @@ class ClockHealth(BaseModel):
     error: str | None = Field(None, description="why the last query failed")
 
 
+class NatsHealth(BaseModel):
+    """The publisher of [delivery.nats] (docs/nats.md): the journal is its outbox, so a backlog loses nothing."""
+
+    connected: bool
+    stream: str
+    acked_seq: int = Field(description="the last feed seq the broker acknowledged")
+    head_seq: int = Field(description="the last feed seq committed to the journal")
+    backlog: int = Field(description="feed messages committed but not yet acknowledged by the broker")
+    last_error: str | None
+
+
 class Health(BaseModel):
     """The body of `GET /v1/health` (HTTP 200 for ok and degraded, 503 for down)."""
 
@@ -86,6 +97,7 @@ class Health(BaseModel):
     clock: ClockHealth | None = Field(
         None, description="the studio's clock against its time server (null: none configured)"
     )
+    nats: NatsHealth | None = Field(None, description="NATS JetStream delivery, when configured")
 
 
 def device_health(table: Table, now: datetime) -> list[DeviceHealth]:
@@ -151,6 +163,23 @@ def studio_health(studio: Studio) -> Health:
     journal = JournalHealth(ok=failure is None, error=str(failure) if failure is not None else None)
     tables = [table_health(t, now) for t in studio.tables.values()]
     status, problems = overall(journal, tables)
+    nats = None
+    if studio.nats is not None:
+        st = studio.nats.status
+        nats = NatsHealth(
+            connected=st.connected,
+            stream=studio.nats.stream,
+            acked_seq=st.acked_seq,
+            head_seq=st.head_seq,
+            backlog=st.backlog,
+            last_error=st.last_error,
+        )
+        if not st.connected:
+            problems.append(
+                f"NATS delivery not connected ({st.last_error or 'connecting'}): {st.backlog} feed message(s) "
+                "wait in the journal's outbox"
+            )
+            status = "degraded" if status == "ok" else status
     view = studio.clock.view()
     clock = ClockHealth(**view) if view is not None else None
     if clock is not None:
@@ -162,5 +191,11 @@ def studio_health(studio: Studio) -> Health:
         if status == "ok" and problems:
             status = "degraded"
     return Health(
-        status=status, problems=problems, checked_at=now, journal=journal, tables=tables, clock=clock
+        status=status,
+        problems=problems,
+        checked_at=now,
+        journal=journal,
+        tables=tables,
+        clock=clock,
+        nats=nats,
     )

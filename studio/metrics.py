@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from prometheus_client.core import Metric
 
     from streaming.feed import FeedHub
+    from streaming.nats_publisher import NatsPublisher
 
     from .table import Table
 
@@ -33,9 +34,12 @@ DECISION_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 
 class _StateCollector(Collector):
     """Devices, tables and feed consumers, read at scrape time (on the event loop: the scrape route is async)."""
 
-    def __init__(self, tables: dict[str, Table], hub: FeedHub | None) -> None:
+    def __init__(
+        self, tables: dict[str, Table], hub: FeedHub | None, nats: NatsPublisher | None = None
+    ) -> None:
         self.tables = tables
         self.hub = hub
+        self.nats = nats
 
     def collect(self) -> Iterator[Metric]:
         connected = GaugeMetricFamily(
@@ -77,6 +81,29 @@ class _StateCollector(Collector):
         yield GaugeMetricFamily(
             "studio_feed_head_seq", "the last seq published on the feed", value=self.hub.last_seq
         )
+        if self.nats is not None:
+            yield from _nats_metrics(self.nats)
+
+
+def _nats_metrics(nats: NatsPublisher) -> Iterator[Metric]:
+    st = nats.status
+    yield GaugeMetricFamily(
+        "studio_nats_connected", "1 while the NATS publisher is connected", value=st.connected
+    )
+    yield GaugeMetricFamily(
+        "studio_nats_backlog", "feed messages committed, not yet acknowledged by NATS", value=st.backlog
+    )
+    yield GaugeMetricFamily(
+        "studio_nats_acked_seq", "the last feed seq NATS acknowledged", value=st.acked_seq
+    )
+    yield GaugeMetricFamily("studio_nats_sent_seq", "the last feed seq sent to NATS", value=st.sent_seq)
+    yield CounterMetricFamily("studio_nats_published", "feed messages NATS acknowledged", value=st.published)
+    yield CounterMetricFamily(
+        "studio_nats_duplicates", "messages sent again and dropped by NATS as repeats", value=st.duplicates
+    )
+    yield CounterMetricFamily(
+        "studio_nats_failures", "times the publisher lost NATS or was refused", value=st.failures
+    )
 
 
 class StudioMetrics:
@@ -105,11 +132,11 @@ class StudioMetrics:
         self._tables: dict[str, Table] = {}
         self._state: _StateCollector | None = None
 
-    def watch(self, tables: dict[str, Table], hub: FeedHub | None) -> None:
-        """Count the tables' round steps and holds, and read the tables and the feed at scrape time."""
+    def watch(self, tables: dict[str, Table], hub: FeedHub | None, nats: NatsPublisher | None = None) -> None:
+        """Count the tables' round steps and holds, and read the tables, the feed and NATS at scrape time."""
         self._tables = tables
         if self._state is None:
-            self._state = _StateCollector(tables, hub)
+            self._state = _StateCollector(tables, hub, nats)
             self.registry.register(self._state)
         for table in tables.values():
             table.listeners.append(self._listener(table))

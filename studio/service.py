@@ -12,6 +12,9 @@ from typing import Any
 from devices.registry import driver_class
 from streaming.feed import FeedHub
 from streaming.messages import checkpoint_message
+from streaming.nats_permissions import publisher_inbox
+from streaming.nats_publisher import NatsPublisher
+from streaming.nats_stream import StreamSettings
 
 from .bias_watch import BiasCollector, BiasModel, BiasWatch
 from .clock import ClockCollector, ClockWatch
@@ -48,6 +51,8 @@ class Studio:
             on_failure=self._on_journal_failure,
         )
         self.hub = FeedHub(self.journal)
+        #: the journal's outbox drained into NATS JetStream ([delivery.nats]; docs/nats.md), or None
+        self.nats = nats_publisher(config, self.journal)
         self.metrics = StudioMetrics()
         #: statistics of the rounds and the bias watch, folded from the journal (docs/statistics.md)
         settings = config.studio
@@ -126,7 +131,9 @@ class Studio:
                         slot.device_id, f"could not start: {exc}; fix it and restart the studio"
                     )
             table.start()
-        self.metrics.watch(self.tables, self.hub)
+        self.metrics.watch(self.tables, self.hub, self.nats)
+        if self.nats is not None:
+            self.nats.start()
         self._checkpoint_task = loop.create_task(
             self._checkpoints(self.config.studio.checkpoint_seconds), name="studio-checkpoints"
         )
@@ -225,6 +232,8 @@ class Studio:
         for sim in self.simulators.values():
             sim.stop()
         self._drain_loop()
+        if self.nats is not None:
+            self.nats.stop()  # after the last checkpoint: it goes out too, unless NATS is away
         self.journal.close()
 
     def _cancel_checkpoints(self) -> None:
@@ -318,6 +327,8 @@ class Studio:
     def _on_commit(self, batch: list[Committed]) -> None:
         """Called by the journal's writer thread once a batch is durable."""
         feed = [(c.feed_seq, c.body) for c in batch if c.feed_seq is not None]
+        if feed and self.nats is not None:
+            self.nats.notify(feed[-1][0])  # from this thread: NATS need not wait for the tables' loop
         loop = self.loop
         if feed and loop is not None and not loop.is_closed():
             try:
@@ -359,3 +370,30 @@ class Studio:
 
     def table_snapshots(self) -> list[dict[str, Any]]:
         return [t.snapshot() for t in self.tables.values()]
+
+
+def nats_publisher(config: StudioConfig, journal: Journal) -> NatsPublisher | None:
+    """The publisher of [delivery.nats], reading the journal (its outbox), or None without the section."""
+    nats = config.delivery.nats
+    if nats is None:
+        return None
+    studio_id = config.nats_studio_id
+    # replies on an inbox of its own: its NATS permissions (studio nats-config) allow it no other
+    options: dict[str, Any] = {"inbox_prefix": publisher_inbox(studio_id)}
+    if nats.credentials is not None:
+        options["user_credentials"] = str(nats.credentials)
+    if nats.user is not None and nats.password_file is not None:
+        options["user"], options["password"] = nats.user, nats.password_file.read_text().strip()
+    s = nats.stream
+    return NatsPublisher(
+        journal,
+        studio_id,
+        config.studio.data_dir / f"nats-acked-{studio_id}.json",
+        servers=nats.servers,
+        settings=StreamSettings(
+            s.replicas, s.retention, s.max_age_days, s.storage, s.duplicate_window_seconds
+        ),
+        connect_options=options,
+        window=nats.window,
+        ack_timeout=nats.ack_timeout_seconds,
+    )
