@@ -3,12 +3,12 @@ configuration publishing to it."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from pathlib import Path
 
 import nats
 
+from app.cli import build_parser
 from app.demo import demo_config
 from app.nats_cli import start_local_nats
 
@@ -29,18 +29,12 @@ def test_demo_starts_a_local_nats_server(tmp_path: Path) -> None:
                 await nc.close()
 
         assert asyncio.run(account()) == 0  # JetStream answers, nothing on it yet
-        args = argparse.Namespace(
-            data=str(tmp_path),
-            consumer_token="demo-token-0123456789",
-            decisions_token="demo-decide-0123456789",
-            tables=1,
-            families=False,
-            speed=1.0,
-            seed=None,
-            host="127.0.0.1",
-            port=8700,
-            nats_url=url,
+        # the demo's own parser: every option the command has, at its default unless given here
+        args = build_parser().parse_args(
+            ["demo", "--data", str(tmp_path), "--tables", "1", "--no-families", "--host", "127.0.0.1"]
+            + ["--consumer-token", "demo-token-0123456789", "--decisions-token", "demo-decide-0123456789"]
         )
+        args.nats_url = url
         config = demo_config(args)
         assert config.delivery.nats is not None
         assert config.delivery.nats.servers == [url]
