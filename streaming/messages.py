@@ -45,6 +45,7 @@ __all__ = [
     "Reason",
     "Reveal",
     "SoftwareStatus",
+    "VideoReference",
     "checkpoint_message",
     "format_timestamp",
     "parse_feed_message",
@@ -185,6 +186,17 @@ class Reason(BaseModel):
     message: str = Field(description="Human-readable explanation.")
 
 
+class VideoReference(BaseModel):
+    """A moment in a table's camera stream (docs/feed.md): for a video archive to find it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    stream: str = Field(min_length=1, description="The stream's name or URL in the archive.")
+    timecode: str = Field(
+        pattern=r"^[0-9]{2}:[0-5][0-9]:[0-5][0-9]:[0-9]{2}$", description="SMPTE time-of-day timecode."
+    )
+
+
 class FeedMessage(BaseModel):
     """One signed, certified message of the results feed.
 
@@ -303,6 +315,11 @@ class FeedMessage(BaseModel):
         description="'betting_opened' only (and always there): when the studio's timer closes betting (UTC); "
         "null when no timer does (the device or the dealer closes it).",
     )
+    video: VideoReference | None = Field(
+        default=None,
+        description="Where the moment is in the table's camera stream (its name and time-of-day timecode "
+        "HH:MM:SS:FF); absent for a table with no stream configured.",
+    )
     occurred_at: UtcTimestamp = Field(description="When the event happened (UTC).")
     prev_hash: PrevHash
     hash: MessageHash
@@ -371,6 +388,8 @@ class FeedMessage(BaseModel):
         for name in _KIND_ONLY:
             if name not in own:
                 data.pop(name, None)
+        if data.get("video") is None:  # a table with no stream signs its messages without the field
+            data.pop("video", None)
         return data
 
 

@@ -37,6 +37,8 @@ from recognition.cards.base import CardGame
 from recognition.draw_games.base import DrawGame
 from recognition.games import GAMES
 
+from .video import VideoSettings
+
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
@@ -166,6 +168,8 @@ class TableConfig(_Strict):
     require_opening_check: bool = True
     #: rule options where operators differ (the game's constructor arguments, e.g. mega_rule = "multiply")
     game_options: dict[str, Any] = Field(default_factory=dict)
+    #: the table's camera stream: device events and feed messages carry its timecode (studio/video.py)
+    video: VideoSettings | None = None
     #: dealer-paced games: seconds of betting before the table closes betting by itself (0: the dealer closes)
     betting_seconds: float = Field(15.0, ge=0, le=600)
     #: dealer-paced games: open the next round by itself this many seconds after one ends (None: the dealer opens)

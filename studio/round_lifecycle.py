@@ -21,6 +21,7 @@ from streaming.canonical import commitment_hash
 
 from .journal import check_feed_message, rfc3339
 from .rounds import HoldInfo, Round, RoundError, RoundState
+from .video import reference
 
 if TYPE_CHECKING:
     from .table import Table
@@ -311,9 +312,12 @@ class RoundLifecycle:
                 if kind in ("result", "void") and self.draw and current
                 else None
             ),
-            "occurred_at": rfc3339(t.clock()),
             **(fields or {}),
         }
+        now = t.clock()
+        message["occurred_at"] = rfc3339(now)
+        if t.video is not None:
+            message["video"] = reference(now, t.video)
         try:
             check_feed_message(message)
         except ValueError as exc:

@@ -118,6 +118,7 @@ class Studio:
                 auto_round_seconds=tcfg.auto_round_seconds,
                 require_opening_check=tcfg.require_opening_check,
                 decision_seconds=tcfg.decision_seconds,
+                video=tcfg.video,
             )
             self.tables[tcfg.id] = table
             self.software.apply(table)

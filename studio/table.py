@@ -48,6 +48,7 @@ from .maintenance import Maintenance
 from .round_lifecycle import Draw, RoundLifecycle
 from .rounds import Round, RoundError, RoundState
 from .table_decisions import DecisionAccepted, DecisionError, Decisions, DecisionWindow
+from .video import VideoSettings, reference
 
 __all__ = ["DecisionError", "DeviceSlot", "Table"]
 
@@ -72,8 +73,11 @@ class Table:
         require_opening_check: bool = True,
         clock: Callable[[], datetime] = utcnow,
         decision_seconds: float = 15.0,
+        video: VideoSettings | None = None,
     ) -> None:
         self.table_id = table_id
+        #: the table's camera stream: its device events and feed messages carry the stream's timecode (video.py)
+        self.video = video
         self.game = game
         self.journal = journal
         self.settings = dict(judge_settings or {})
@@ -140,6 +144,8 @@ class Table:
     def device_event(self, event: DeviceEvent) -> None:
         self.slots.heard(event)
         data = event.model_dump(mode="json")
+        if self.video is not None:
+            data["video"] = reference(event.at, self.video)
         # what cannot be journaled is not judged (paused_reason says why)
         if self.journal.failure is not None:
             self.emit("device", data)
