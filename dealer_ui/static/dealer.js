@@ -6,6 +6,7 @@ import {
 } from "./common.js";
 import { cardNode, eventWords, renderResult, renderRoundEvents, resultText } from "./render.js";
 import { deviceFailedBox, renderLateReadings, resolveParts } from "./late_readings.js";
+import { shiftControl } from "./shift.js";
 
 const main = document.getElementById("main");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -671,7 +672,8 @@ async function start() {
     return;
   }
   meta = data.meta;
-  header(`Table ${tableId} \u00b7 ${meta.game.replace(/_/g, " ")}`);
+  const bar = header(`Table ${tableId} \u00b7 ${meta.game.replace(/_/g, " ")}`);
+  bar.insertBefore(shiftControl(tableId), bar.querySelector("#who"));
   document.title = `Table ${tableId}`;
   layout();
   setView(data.view);

@@ -9,7 +9,8 @@ from typing import Any
 
 import httpx
 import pytest
-from console_helpers import add_users, assert_no_studio_threads, start_real, wheel_table
+from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_real, wheel_table
+from playwright.sync_api import expect
 
 from app.cli import main as studio_main
 
@@ -124,3 +125,30 @@ def test_studio_stats_reads_the_same_figures_from_the_data_folder(env, capsys) -
     text = capsys.readouterr().out
     assert "table w1" in text and "certified" in text.splitlines()[0]
     assert studio_main(["stats", "--data", str(env.data / "missing")]) == 2
+
+
+SIZES = [(1280, 800), (1920, 1080)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_dealer_signs_in_and_out_at_the_table_on_the_screen(env, browser, people, size) -> None:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = ctx.new_page()
+        page.goto(env.url + "/console/?next=/console/table/w1")
+        name, pin = PINS["dealer2"]
+        page.fill("#username", name)
+        page.fill("#pin", pin)
+        page.click("#sign-in")
+        page.wait_for_url("**/console/table/w1")
+        expect(page.locator("#shift-in")).to_be_visible()
+        check_screen(page, "dealer-shift", size)
+        page.locator("#shift-in").click()
+        expect(page.locator("#shift-dealer")).to_have_text("Dealer: dave")
+        watcher = people(env.url, "supervisor")
+        assert watcher.get("/console/api/tables/w1/dealer").json()["dealer"] == "dave"
+        page.locator("#shift-out").click()
+        expect(page.locator("#shift-dealer")).to_have_text("No dealer signed in")
+        assert watcher.get("/console/api/tables/w1/dealer").json()["dealer"] is None
+    finally:
+        ctx.close()
