@@ -61,7 +61,8 @@ from .journal_writer import (
     BatchWriter,
     Committed,
     Record,
-    gather,
+    WriteFailed,
+    group_commit,
     record_hash,
     rfc3339,
 )
@@ -451,33 +452,37 @@ class _ThreadWriter:
         self._thread.join()
         self._writer.close()
 
-    def _take_waiting(self) -> Any:
+    def _take(self, timeout: float | None) -> Any:
         try:
-            return self._queue.get_nowait()
+            if timeout == 0:
+                return self._queue.get_nowait()
+            return self._queue.get(timeout=timeout)
         except queue.Empty:
             return NOTHING
 
+    def _write(self, batch: list[_Pending]) -> None:
+        try:
+            committed = self._writer.write([p.record for p in batch])
+        except BaseException as exc:  # disk full, I/O error, anything: nothing is durable
+            raise WriteFailed(exc) from exc
+        self._committed(batch, committed)
+
     def _run(self) -> None:
-        while True:
-            items = self._queue.get()
-            if items is None:
-                return
-            batch, stop = gather(items, self._take_waiting, self._max_batch)
-            try:
-                committed = self._writer.write([p.record for p in batch])
-            except BaseException as exc:  # noqa: BLE001 - disk full, I/O error, anything: nothing is durable
-                rest: list[_Pending] = []
-                while True:
-                    try:
-                        more = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    rest += more or []
-                self._failed(exc, batch + rest)
-                return
-            self._committed(batch, committed)
-            if stop:
-                return
+        try:
+            group_commit(self._take, self._write, _urgent, self._max_batch)
+        except WriteFailed as failed:
+            rest: list[_Pending] = []
+            while True:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                rest += more or []
+            self._failed(failed.cause, failed.unwritten + rest)
+
+
+def _urgent(p: _Pending) -> bool:
+    return p.record.feed or p.record.barrier
 
 
 class _ForkServer:
