@@ -56,6 +56,7 @@ from streaming.messages import CHECKPOINT, CheckpointMessage, FeedKind, FeedMess
 
 from .journal_writer import (
     GENESIS_HASH,
+    HEAD_QUERY,
     JOURNAL_FILE,
     NOTHING,
     BatchWriter,
@@ -356,7 +357,7 @@ class Journal:
 
     def head(self) -> tuple[int, str] | None:
         """(seq, hash) of the newest durable record; None for a journal without records."""
-        row = self._reader().execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        row = self._reader().execute(HEAD_QUERY).fetchone()
         return (row[0], row[1]) if row else None
 
     def read_after(self, seq: int, limit: int) -> list[tuple[int, str]]:
@@ -384,16 +385,18 @@ class Journal:
         return [_round(b) for (b,) in rows]
 
     def last_record(self, kind: str, table_id: str) -> dict[str, Any] | None:
-        """The body of the table's newest record of `kind` (a rare kind, e.g. "maintenance": it reads backwards
-        from the newest record until it finds one)."""
-        row = (
-            self._reader()
-            .execute(
-                "SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1",
-                (kind, table_id),
+        """The body of the table's newest record of `kind` (e.g. "maintenance", at start-up: an index look-up,
+        whatever the journal's size)."""
+        if (
+            kind == "device_event"
+        ):  # not in the index: the newest of the most common kind is among the last rows
+            query = "SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1"
+        else:
+            query = (
+                "SELECT body FROM records WHERE kind = ? AND table_id = ? AND kind != 'device_event' "
+                "ORDER BY seq DESC LIMIT 1"
             )
-            .fetchone()
-        )
+        row = self._reader().execute(query, (kind, table_id)).fetchone()
         return json.loads(row[0]) if row else None
 
     def last_round(self, table_id: str) -> dict[str, Any] | None:

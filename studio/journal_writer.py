@@ -49,6 +49,10 @@ CREATE TABLE IF NOT EXISTS records (
     hash      TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS records_round ON records(round_id) WHERE round_id IS NOT NULL;
+-- a table's newest record of a kind (Journal.last_record, at start-up): every kind but the device lines, which
+-- are most of the records and need no such look-up
+CREATE INDEX IF NOT EXISTS records_table_kind ON records(table_id, kind)
+    WHERE table_id IS NOT NULL AND kind != 'device_event';
 -- a projection for fast start-up, rebuilt from records if lost; not part of the chain
 CREATE TABLE IF NOT EXISTS rounds (
     round_id     TEXT PRIMARY KEY,
@@ -58,11 +62,16 @@ CREATE TABLE IF NOT EXISTS rounds (
     body         TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rounds_table ON rounds(table_id, round_number);
+CREATE INDEX IF NOT EXISTS rounds_open ON rounds(table_id, round_number) WHERE state NOT IN ('certified', 'voided');
 CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
+
+
+#: (seq, hash) of the newest record
+HEAD_QUERY = "SELECT seq, hash FROM records WHERE seq = (SELECT MAX(seq) FROM records)"
 
 
 def rfc3339(at: datetime) -> str:
@@ -211,7 +220,7 @@ class BatchWriter:
         self._key = key
         self._db = connect(path)
         self._db.executescript(SCHEMA)
-        row = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        row = self._db.execute(HEAD_QUERY).fetchone()
         self._seq: int
         self._hash: str
         self._seq, self._hash = (row[0], row[1]) if row else (0, GENESIS_HASH)
