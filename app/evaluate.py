@@ -15,6 +15,7 @@ import hashlib
 import importlib
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -121,14 +122,33 @@ def load_game(game_id: str, index: dict[str, str]) -> GameRules:
 # --- the lines ---------------------------------------------------------------------------------------
 
 
+#: a line that starts with a plain id (an integer, an ASCII string without escapes, null): the id's text is what
+#: json.dumps writes for it, and the rest of the line (the round) is a key for the answer
+_PLAIN_ID = re.compile(r'\{"id": ?(0|-?[1-9][0-9]*|"[ !#-\[\]-~]*"|null), ?(.*)', re.DOTALL)
+
+
 def _evaluate_lines(game: GameRules, source: Iterable[str]) -> None:
     out = sys.stdout
-    write = out.write
+    chunk: list[str] = []
+    write = chunk.append
     fast = game.evaluate_json
     loads, dumps = json.loads, json.dumps
-    memo: dict[str, str] | None = {}
+    plain_id = _PLAIN_ID.fullmatch
+    memo: dict[str, str] | None = {}  # the round (the item without its id) as text -> the answer after the id
+    by_text: dict[str, str] = {}  # the rest of a plain-id line -> the answer after the id
     repeats = 0
     for lineno, line in enumerate(source, 1):
+        if len(chunk) >= 4096:
+            out.write("".join(chunk))
+            chunk.clear()
+        if memo is not None:
+            m = plain_id(line)
+            if m is not None:
+                tail = by_text.get(m[2])
+                if tail is not None:
+                    repeats += 1
+                    write('{"id":' + m[1] + "," + tail)
+                    continue
         if not line.strip():
             continue
         # a game's fast path writes the exact same line (baccarat: 200,000+ rounds/s); None: not handled
@@ -160,9 +180,19 @@ def _evaluate_lines(game: GameRules, source: Iterable[str]) -> None:
                 memo[key] = tail
         else:
             repeats += 1
+        m = plain_id(line) if len(by_text) < MEMO_SIZE else None
+        if m is not None and "id" not in item:
+            try:  # the rest of the line alone reads as this very round: the next line with it is this one
+                again = loads("{" + m[2])
+            except ValueError:
+                again = None
+            if again == item and dumps(again, separators=(",", ":")) == key:
+                by_text[m[2]] = tail
         write('{"id":' + dumps(rid) + "," + tail)
         if lineno == MEMO_PROBE and repeats < MEMO_PROBE // 2:
             memo = None  # few rounds repeat: keeping them costs more than it saves
+            by_text.clear()
+    out.write("".join(chunk))
     out.flush()
 
 

@@ -46,6 +46,30 @@ def lines() -> list[str]:
         out.append(json.dumps({"id": i, **item}) + "\n")
         out.append(json.dumps({**item, "id": f"r{i}"}) + "\n")  # the id last
     out += ["\n", "not json\n", "[1, 2]\n", '{"number": "17"}\n', '{"id": null, "number": "17"}\n']
+    # ids written in every way, rounds spaced and ended differently, a second id in the round, a line that is
+    # not JSON although its round part is
+    for rid in (
+        "-0",
+        "0",
+        "007",
+        '"a b"',
+        '"é"',
+        '"\\u00e9"',
+        '"x\\"y"',
+        "1.5",
+        "true",
+        "null",
+        "[1]",
+        "-12",
+    ):
+        for rest in (
+            '"number": "17"}',
+            '"number":"17"}\n',
+            '"number": "17", "id": 9}',
+            '"dice": [1, 2, 3]}',
+            "}",
+        ):
+            out += ['{"id": ' + rid + ", " + rest + "\n", '{"id":' + rid + "," + rest]
     return out
 
 
