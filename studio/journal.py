@@ -387,9 +387,8 @@ class Journal:
     def last_record(self, kind: str, table_id: str) -> dict[str, Any] | None:
         """The body of the table's newest record of `kind` (e.g. "maintenance", at start-up: an index look-up,
         whatever the journal's size)."""
-        if (
-            kind == "device_event"
-        ):  # not in the index: the newest of the most common kind is among the last rows
+        # device lines are not in the index: the newest of the most common kind is among the last rows
+        if kind == "device_event":
             query = "SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1"
         else:
             query = (
