@@ -27,8 +27,12 @@ nothing for a real disk (the script says which file system it measured on).
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
+import json
 import os
 import shutil
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -49,11 +53,15 @@ from devices.events import WHEEL_PHASES, WheelResult, WheelStatus
 from recognition.games import game_rules
 from streaming.canonical import canonical_json
 from studio.journal import Committed, Journal, rfc3339, verify_journal
+from studio.journal_writer import SCHEMA
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import MachineLoad
 
 TARGET_EVENTS_PER_S = 5000
+#: issue 25: device events against bare SQLite, signed results against the minimal signer (same run)
+TARGET_VS_BARE = 0.6
+TARGET_VS_SIGNER = 0.9
 
 
 # --- realistic records ---------------------------------------------------------------
@@ -289,6 +297,100 @@ def bench_sequential(parent: Path, events: list, seconds: float) -> dict[str, An
         run.close()
 
 
+# --- the floors: the simplest code doing the same work, in this process --------------------------------
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _bare_db(path: Path) -> sqlite3.Connection:
+    path.mkdir(parents=True)
+    db = sqlite3.connect(path / "bare.sqlite3", isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.executescript(SCHEMA)  # the journal's own tables and indexes
+    return db
+
+
+def _insert(db: sqlite3.Connection, rows: list[tuple]) -> None:
+    for i in range(0, len(rows), 1000):
+        db.execute("BEGIN")
+        db.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?)", rows[i : i + 1000])
+        db.execute("COMMIT")
+
+
+def _record_hash(
+    seq: int, at: str, kind: str, t: str | None, r: str | None, f: int | None, body: str, prev: str
+) -> str:
+    fields = {"seq": seq, "at": at, "kind": kind, "table_id": t, "round_id": r, "feed_seq": f, "body": body}
+    return hashlib.sha256(_dumps(dict(fields, prev_hash=prev)).encode()).hexdigest()
+
+
+def bench_bare_sqlite(parent: Path, events: list) -> dict[str, Any]:
+    """The rows the journal stores, made beforehand: executemany, 1000 rows a transaction, nothing else."""
+    db = _bare_db(parent / "bare")
+    rows = [
+        (i + 1, rfc3339(at), "device_event", t, r, None, _dumps(body), "0" * 64, "1" * 64)
+        for i, (t, body, r, at) in enumerate(events)
+    ]
+    t0 = time.perf_counter()
+    _insert(db, rows)
+    seconds = time.perf_counter() - t0
+    db.close()
+    return floor_report("bare SQLite (rows made beforehand)", len(events), seconds)
+
+
+def bench_minimal_writer(parent: Path, events: list) -> dict[str, Any]:
+    """The simplest writer doing the journal's work: canonical JSON of the body, the record hash chain."""
+    db = _bare_db(parent / "minimal")
+    t0 = time.perf_counter()
+    rows, prev = [], "0" * 64
+    for i, (t, body, r, at) in enumerate(events):
+        seq, stamp, text = i + 1, rfc3339(at), _dumps(body)
+        h = _record_hash(seq, stamp, "device_event", t, r, None, text, prev)
+        rows.append((seq, stamp, "device_event", t, r, None, text, prev, h))
+        prev = h
+        if len(rows) == 1000:
+            _insert(db, rows)
+            rows = []
+    _insert(db, rows)
+    seconds = time.perf_counter() - t0
+    db.close()
+    return floor_report("minimal writer (same hashing)", len(events), seconds)
+
+
+def bench_minimal_signer(parent: Path, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The simplest signer: canonical JSON, SHA-256 and Ed25519 of each message, the record chain, 1000 a
+    transaction."""
+    db = _bare_db(parent / "signer")
+    key = Ed25519PrivateKey.generate()
+    t0 = time.perf_counter()
+    rows, prev, feed_prev = [], "0" * 64, "0" * 64
+    for i, message in enumerate(messages):
+        seq = i + 1
+        m = dict(message, seq=seq, prev_hash=feed_prev)
+        m["hash"] = hashlib.sha256(_dumps(m).encode()).hexdigest()
+        m["signature"] = base64.b64encode(key.sign(_dumps(m).encode())).decode()
+        body, stamp, feed_prev = _dumps(m), rfc3339(datetime.now(UTC)), m["hash"]
+        h = _record_hash(seq, stamp, "result", m["table_id"], m["round_id"], seq, body, prev)
+        rows.append((seq, stamp, "result", m["table_id"], m["round_id"], seq, body, prev, h))
+        prev = h
+        if len(rows) == 1000:
+            _insert(db, rows)
+            rows = []
+    _insert(db, rows)
+    seconds = time.perf_counter() - t0
+    db.close()
+    return floor_report("minimal signer", len(messages), seconds)
+
+
+def floor_report(name: str, n: int, seconds: float) -> dict[str, Any]:
+    rate = n / seconds
+    print(f"  {name:<34} {n:>7} events in {seconds:6.2f} s = {rate:>8,.0f} events/s", flush=True)
+    return {"name": name, "events": n, "seconds": seconds, "rate": rate}
+
+
 def fs_type(path: Path) -> str:
     best, kind = "", "?"
     try:
@@ -342,6 +444,19 @@ def main(argv: list[str] | None = None) -> int:
             bench_feed(tmp, messages),
             bench_sequential(tmp, events, args.sequential_seconds),
         ]
+        bare = bench_bare_sqlite(tmp, events)["rate"]
+        minimal = bench_minimal_writer(tmp, events)["rate"]
+        signer = bench_minimal_signer(tmp, messages)["rate"]
+        single_rate, feed_rate = results[0]["rate"], results[2]["rate"]
+        print(
+            f"  device events (1 producer) / bare SQLite: {single_rate / bare:.2f}x "
+            f"(target >= {TARGET_VS_BARE:g}: {'MET' if single_rate / bare >= TARGET_VS_BARE else 'NOT MET'}); "
+            f"/ minimal writer: {single_rate / minimal:.2f}x"
+        )
+        print(
+            f"  signed feed messages / minimal signer: {feed_rate / signer:.2f}x "
+            f"(target >= {TARGET_VS_SIGNER:g}: {'MET' if feed_rate / signer >= TARGET_VS_SIGNER else 'NOT MET'})"
+        )
         single = results[0]["rate"]
         seq = results[3]["rate"]
         print(f"  group commit vs one fsync per event: {single / seq:.1f}x")

@@ -73,6 +73,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import MachineLoad, process_cpu
 
 TARGET_P99_MS = 10.0
+#: issue 25: p50 minus the run's bare-commit p50, and p99 minus the bare-commit p99 (ms)
+TARGET_OWN_MS = 1.0
+TARGET_TAIL_MS = 3.0
 PATH_INCLUDED = (
     "pty write -> event loop reads the port (read, frame, parse, track) -> Table.device_event "
     "(journal append, judge, "
@@ -436,6 +439,59 @@ def studio_child(args: argparse.Namespace) -> int:
 # =============================================================================
 
 
+def floor_child(args: argparse.Namespace) -> int:
+    """The run's own durable-commit floor (--floor-child): a bare SQLite WAL commit (synchronous=FULL) of one
+    row shaped as a signed result (about 2.1 KB), every 25 ms, in the studio's data folder (the same disk, the
+    same load), until stdin closes; the commit times (ms) go to ``floor.json``."""
+    import sqlite3
+
+    _die_with_parent()
+    db = sqlite3.connect(Path(args.data) / "floor.sqlite3", isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY, at TEXT, kind TEXT, table_id TEXT, "
+        "round_id TEXT, feed_seq INTEGER UNIQUE, body TEXT, prev_hash TEXT, hash TEXT)"
+    )
+    body = json.dumps({"kind": "result", "pad": "x" * 2000})
+    times: list[float] = []
+    done = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
+    seq = 0
+    while not done.wait(0.025):
+        seq += 1
+        t = time.perf_counter()
+        db.execute("BEGIN")
+        db.execute(
+            "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?)",
+            (seq, "2026-12-01T00:00:00.000000Z", "result", "t", "r", seq, body, "0" * 64, "1" * 64),
+        )
+        db.execute("COMMIT")
+        times.append((time.perf_counter() - t) * 1e3)
+    db.close()
+    (Path(args.data) / "floor.json").write_text(json.dumps(times))
+    return 0
+
+
+def start_floor(data: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), "--floor-child", "--data", str(data)],
+        stdin=subprocess.PIPE,
+        cwd=str(ROOT),
+    )
+
+
+def stop_floor(proc: subprocess.Popen, data: Path) -> list[float]:
+    """The floor child's commit times (ms), ascending."""
+    assert proc.stdin is not None
+    proc.stdin.close()
+    proc.wait(30)
+    try:
+        return sorted(json.loads((data / "floor.json").read_text()))
+    except (OSError, ValueError):
+        return []
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -730,11 +786,13 @@ def run(args: argparse.Namespace) -> int:
         cpu0, threads0, wall0 = process_cpu(proc.pid), thread_cpu(proc.pid), time.monotonic()
         if farm is not None:
             farm_cpu0 = process_cpu(farm.pid)
+        floor_proc = start_floor(data)
         asyncio.run(
             consume(f"ws://127.0.0.1:{port}/v1/feed?after=0", token, args.duration, received, connected_at)
         )
         cpu1, threads1, wall1 = process_cpu(proc.pid), thread_cpu(proc.pid), time.monotonic()
         machine.stop()
+        floor = stop_floor(floor_proc, data)
         try:
             thread_names = {int(k): v for k, v in json.loads((data / "threads.json").read_text()).items()}
         except (OSError, ValueError):
@@ -828,6 +886,18 @@ def run(args: argparse.Namespace) -> int:
             f"  wheels {args.tables}, speed {args.speed:g}x; p99 target < {TARGET_P99_MS:g} ms: "
             f"{'MET' if p99 < TARGET_P99_MS else 'NOT MET'}"
         )
+        if floor:
+            f50, f99 = percentile(floor, 50), percentile(floor, 99)
+            own = p50 - f50
+            print(
+                f"  the run's floor, a bare SQLite WAL commit (synchronous=FULL) of a result-sized row every 25 ms "
+                f"beside the studio ({len(floor)} commits, ms): p50 {f50:.2f}   p99 {f99:.2f}   max {floor[-1]:.2f}"
+            )
+            print(
+                f"  our own time per result (p50 - floor p50): {own:.2f} ms (target <= {TARGET_OWN_MS:g}: "
+                f"{'MET' if own <= TARGET_OWN_MS else 'NOT MET'}); p99 - floor p99: {p99 - f99:.2f} ms "
+                f"(target <= {TARGET_TAIL_MS:g}: {'MET' if p99 - f99 <= TARGET_TAIL_MS else 'NOT MET'})"
+            )
         print(f"  included: {PATH_INCLUDED}")
         if args.stages:
             stages_file = data / "stages.json"
@@ -855,6 +925,8 @@ def run(args: argparse.Namespace) -> int:
                         "p99_ms": p99,
                         "max_ms": latencies[-1],
                         "mean_ms": mean,
+                        "floor_p50_ms": percentile(floor, 50) if floor else None,
+                        "floor_p99_ms": percentile(floor, 99) if floor else None,
                         "latencies_ms": latencies,
                     },
                     indent=1,
@@ -953,11 +1025,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--token", help=argparse.SUPPRESS)
     p.add_argument("--wheel-farm", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--wheels", help=argparse.SUPPRESS)
+    p.add_argument("--floor-child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.studio_child:
         return studio_child(args)
     if args.wheel_farm:
         return wheel_farm(args)
+    if args.floor_child:
+        return floor_child(args)
     if args.tables < 1 or args.speed <= 0 or args.duration <= 0:
         p.error("--tables, --speed and --duration must be positive")
     try:

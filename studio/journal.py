@@ -56,12 +56,14 @@ from streaming.messages import CHECKPOINT, CheckpointMessage, FeedKind, FeedMess
 
 from .journal_writer import (
     GENESIS_HASH,
+    HEAD_QUERY,
     JOURNAL_FILE,
     NOTHING,
     BatchWriter,
     Committed,
     Record,
-    gather,
+    WriteFailed,
+    group_commit,
     record_hash,
     rfc3339,
 )
@@ -355,7 +357,7 @@ class Journal:
 
     def head(self) -> tuple[int, str] | None:
         """(seq, hash) of the newest durable record; None for a journal without records."""
-        row = self._reader().execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        row = self._reader().execute(HEAD_QUERY).fetchone()
         return (row[0], row[1]) if row else None
 
     def read_after(self, seq: int, limit: int) -> list[tuple[int, str]]:
@@ -383,16 +385,17 @@ class Journal:
         return [_round(b) for (b,) in rows]
 
     def last_record(self, kind: str, table_id: str) -> dict[str, Any] | None:
-        """The body of the table's newest record of `kind` (a rare kind, e.g. "maintenance": it reads backwards
-        from the newest record until it finds one)."""
-        row = (
-            self._reader()
-            .execute(
-                "SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1",
-                (kind, table_id),
+        """The body of the table's newest record of `kind` (e.g. "maintenance", at start-up: an index look-up,
+        whatever the journal's size)."""
+        # device lines are not in the index: the newest of the most common kind is among the last rows
+        if kind == "device_event":
+            query = "SELECT body FROM records WHERE kind = ? AND table_id = ? ORDER BY seq DESC LIMIT 1"
+        else:
+            query = (
+                "SELECT body FROM records WHERE kind = ? AND table_id = ? AND kind != 'device_event' "
+                "ORDER BY seq DESC LIMIT 1"
             )
-            .fetchone()
-        )
+        row = self._reader().execute(query, (kind, table_id)).fetchone()
         return json.loads(row[0]) if row else None
 
     def last_round(self, table_id: str) -> dict[str, Any] | None:
@@ -451,33 +454,37 @@ class _ThreadWriter:
         self._thread.join()
         self._writer.close()
 
-    def _take_waiting(self) -> Any:
+    def _take(self, timeout: float | None) -> Any:
         try:
-            return self._queue.get_nowait()
+            if timeout == 0:
+                return self._queue.get_nowait()
+            return self._queue.get(timeout=timeout)
         except queue.Empty:
             return NOTHING
 
+    def _write(self, batch: list[_Pending]) -> None:
+        try:
+            committed = self._writer.write([p.record for p in batch])
+        except BaseException as exc:  # disk full, I/O error, anything: nothing is durable
+            raise WriteFailed(exc) from exc
+        self._committed(batch, committed)
+
     def _run(self) -> None:
-        while True:
-            items = self._queue.get()
-            if items is None:
-                return
-            batch, stop = gather(items, self._take_waiting, self._max_batch)
-            try:
-                committed = self._writer.write([p.record for p in batch])
-            except BaseException as exc:  # noqa: BLE001 - disk full, I/O error, anything: nothing is durable
-                rest: list[_Pending] = []
-                while True:
-                    try:
-                        more = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    rest += more or []
-                self._failed(exc, batch + rest)
-                return
-            self._committed(batch, committed)
-            if stop:
-                return
+        try:
+            group_commit(self._take, self._write, _urgent, self._max_batch)
+        except WriteFailed as failed:
+            rest: list[_Pending] = []
+            while True:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                rest += more or []
+            self._failed(failed.cause, failed.unwritten + rest)
+
+
+def _urgent(p: _Pending) -> bool:
+    return p.record.feed or p.record.barrier
 
 
 class _ForkServer:

@@ -814,3 +814,40 @@ def test_publish_during_a_store_read_is_not_missed(backlog: int) -> None:
         assert hub.consumers() == []
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("reads_while_closing", [False, True])
+def test_a_closing_consumer_is_released_by_the_server_whatever_is_pending(
+    feed_server: Callable[..., FeedServer], reads_while_closing: bool
+) -> None:
+    """The server lets go of a consumer (its pump, its place in the hub, its connection) as soon as the consumer's
+    close frame arrives, with 2,000 messages still on their way to it, without waiting for it to take them.
+
+    A client that stops reading once it holds `max_queue` messages (websockets' default, 16) cannot see the
+    server's answering close frame behind the messages it left unread, and waits its own close timeout whatever
+    the server does; one that reads on while closing (max_queue=None) is released with a clean 1000."""
+    server = feed_server(ws="websockets-sansio")
+    for text in chain(2001):
+        server.commit_and_publish(text)
+
+    async def main() -> tuple[bool, int | None]:
+        queue = None if reads_while_closing else 16
+        async with open_feed(server, "?after=0", max_queue=queue, close_timeout=WAIT_S) as ws:
+            await collect(ws, 1)
+            async with asyncio.timeout(WAIT_S):  # many more on their way
+                while not server.consumers() or server.consumers()[0].sent < 100:
+                    await asyncio.sleep(0.005)
+            closing = asyncio.ensure_future(ws.close())
+            async with asyncio.timeout(WAIT_S):
+                while server.consumers() or server.server.server_state.connections:
+                    await asyncio.sleep(0.001)
+            released_first = not closing.done() or reads_while_closing
+            if not reads_while_closing:
+                ws.transport.abort()  # rather than wait for the close timeout
+            await closing
+            return released_first, ws.close_code
+
+    released_first, code = asyncio.run(main())
+    assert released_first  # the server did not wait for the client's close timeout
+    if reads_while_closing:
+        assert code == 1000
