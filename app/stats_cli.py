@@ -12,9 +12,12 @@ from typing import Any
 HEAD = ("", "rounds", "certified", "voided", "held", "manual", "corrections", "mean s", "reasons")
 
 
-def add_stats_parser(sub: Any) -> None:
-    from studio.statistics import DIMENSIONS
+#: studio.statistics.DIMENSIONS, written out: building the command line must not import the statistics (and
+#: with them every game and numpy) for `studio --help`
+DIMENSIONS = ("game", "table", "dealer", "day", "hour")
 
+
+def add_stats_parser(sub: Any) -> None:
     p = sub.add_parser("stats", help="statistics of the rounds in a data folder's journal")
     p.add_argument("--data", required=True, help="the studio's data folder")
     p.add_argument("--game")

@@ -74,7 +74,7 @@ def equipment_router(console: Console) -> APIRouter:
 
         def read() -> list[dict[str, Any]]:
             studio.journal.flush()  # what was just done is in the log
-            return list(equipment_log.read(studio.journal.path, device=slot.device_id))
+            return studio.statistics.equipment_log(slot.device_id)
 
         entries = await asyncio.to_thread(read)
         if format == "json":

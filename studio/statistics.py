@@ -29,6 +29,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from . import equipment_log
 from .bias_watch import Alarm, BiasModel, Series, SeriesKey
 
 #: a round's bucket: game, table id, dealer ("" when nobody was signed in), hour ("2026-12-01T16")
@@ -133,6 +134,8 @@ class StatisticsModel:
         self.bias = bias or BiasModel()
         #: each table's latest winners (games whose result names one), for the roads
         self.recent: dict[str, deque[dict[str, Any]]] = {}
+        #: the equipment log (studio/equipment_log.py), oldest first
+        self.equipment: list[dict[str, Any]] = []
         self.seq = 0
         self.rounds: dict[RoundKey, Tally] = {}
         self.devices: dict[DeviceKey, DeviceTally] = {}
@@ -162,6 +165,10 @@ class StatisticsModel:
         self, seq: int, at: str, kind: str, table_id: str | None, round_id: str | None, body: dict[str, Any]
     ) -> None:
         self.seq = max(self.seq, seq)
+        if kind in equipment_log.KINDS:
+            logged = equipment_log.entry(seq, at, kind, table_id, body)
+            if logged is not None:
+                self.equipment.append(logged)
         if table_id is None:
             return
         if kind == "round_state":
@@ -293,15 +300,21 @@ def _hour_key(at: datetime, ceil: bool = False) -> str:
     return at.strftime("%Y-%m-%dT%H")
 
 
+def _quoted(names: Any) -> str:
+    return ", ".join(repr(str(n)) for n in names)
+
+
 _RELEVANT = f"""
 SELECT seq, at, kind, table_id, round_id, body FROM records
 WHERE seq > ? AND (
     kind IN ('round_state', 'bias_alert', {", ".join(repr(k) for k in FEED_KINDS)})
     OR (kind = 'console_action' AND json_extract(body, '$.action') IN ('dealer_sign_in', 'dealer_sign_out'))
-    OR (kind = 'note' AND json_extract(body, '$.code') = 'table_hold')
+    OR (kind = 'console_action' AND json_extract(body, '$.action') IN ({_quoted(equipment_log.DEVICE_TESTS)}))
+    OR (kind = 'note' AND json_extract(body, '$.code') IN ('table_hold', {_quoted(equipment_log.SHOE_NOTES)}))
+    OR kind IN ({_quoted(k for k in equipment_log.KINDS if k not in ("device_event", "note", "console_action"))})
     OR (kind = 'device_event' AND (
-        json_extract(body, '$.kind') IN ({", ".join(repr(k) for k in FAULT_KINDS)})
-        {"".join(f" OR json_extract(body, '$.kind') LIKE '%{s}'" for s in FAULT_SUFFIXES)}))
+        json_extract(body, '$.kind') IN ({_quoted((*FAULT_KINDS, *equipment_log.CONNECTION_EVENTS))})
+        {"".join(f" OR json_extract(body, '$.kind') LIKE '%{s}'" for s in (*FAULT_SUFFIXES, "_restart"))}))
 )
 ORDER BY seq LIMIT ?
 """
@@ -372,3 +385,14 @@ class JournalStatistics:
         self.catch_up()
         with self._lock:
             return list(self.model.recent.get(table_id, ()))
+
+    def equipment_log(self, device: str) -> list[dict[str, Any]]:
+        """The device's equipment log entries and its table's (and the studio's), oldest first."""
+        self.catch_up()
+        table = device.partition("/")[0]
+        with self._lock:
+            return [
+                e
+                for e in self.model.equipment
+                if e["device_id"] in (None, device) and e["table_id"] in (None, table)
+            ]

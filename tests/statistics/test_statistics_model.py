@@ -150,3 +150,23 @@ def test_what_counts_as_a_device_fault(kind: str, fault: bool) -> None:
 def test_a_bad_grouping_is_refused() -> None:
     with pytest.raises(ValueError, match="by must be one of"):
         StatisticsModel().query(by="colour")
+
+
+def test_catching_up_reads_through_the_primary_key_not_a_scan() -> None:
+    import sqlite3
+
+    from studio.journal_writer import SCHEMA
+    from studio.statistics import _RELEVANT
+
+    db = sqlite3.connect(":memory:")
+    db.executescript(SCHEMA)
+    plan = [row[3] for row in db.execute("EXPLAIN QUERY PLAN " + _RELEVANT, (0, 10))]
+    assert any("INTEGER PRIMARY KEY" in step for step in plan), plan
+    assert not any(step.startswith("SCAN records") for step in plan), plan
+
+
+def test_the_command_offers_the_models_groupings() -> None:
+    from app.stats_cli import DIMENSIONS as offered
+    from studio.statistics import DIMENSIONS
+
+    assert offered == DIMENSIONS
