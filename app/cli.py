@@ -183,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="start a local nats-server and publish the feed to it (docs/nats.md)",
     )
     add_log_format(d)
-    d.set_defaults(func=cmd_demo)
+    # nats_url: set by --nats once a local nats-server answers (app/nats_cli.py)
+    d.set_defaults(func=cmd_demo, nats_url=None)
 
     g = sub.add_parser(
         "games", help="list every game: its family, the devices of its table, simulated or not"

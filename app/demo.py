@@ -180,7 +180,7 @@ def demo_config(args: argparse.Namespace) -> Any:
         # the demo backend's token: it may post decisions for the decision tables (a feed token cannot)
         decisions_token = args.decisions_token or _demo_token(data_dir, "demo-decisions-token")
         consumers.append({"name": DEMO_BACKEND, "token": decisions_token, "decision_tables": deciding})
-    nats_url = getattr(args, "nats_url", None)  # studio demo --nats: the local nats-server (app/nats_cli.py)
+    nats_url = args.nats_url  # studio demo --nats: the local nats-server (app/nats_cli.py)
     return parse_config(
         {
             "studio": {"name": "demo", "data_dir": str(data_dir)},
@@ -245,7 +245,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return 2
     from studio.config import ConfigError
 
-    if getattr(args, "nats", False):
+    if args.nats:
         from .nats_cli import local_nats
 
         local_nats(args)  # sets args.nats_url when a nats-server started

@@ -253,6 +253,11 @@ class TableConfig(_Strict):
                 continue
             if reshuffle is True:
                 d.simulator.options.setdefault("reshuffle_each_round", True)
+            if d.simulator.speed > 1:
+                # the driver folds a repeated read of one card within its window of real seconds (a double
+                # scan); a simulated shoe deals `speed` times faster, a reshuffled card can come round again
+                # within a second: the window runs on the simulator's clock
+                d.options.setdefault("fold_window", 1.0 / d.simulator.speed)
             dealt = d.simulator.options.setdefault("decks", decks)
             if dealt != decks:
                 raise ValueError(

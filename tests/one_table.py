@@ -72,4 +72,11 @@ async def enter_result_with_a_supervisor(studio: Studio, table_id: str, result: 
         assert "supervisor" in str(exc)
     else:
         raise AssertionError("a manual result without a supervisor was taken")
-    table.manual_result_by(result, by="dealer-1", approved_by="supervisor-1", reason="no device reading")
+    # the device is connected but gives no reading: it is declared failed for the round (docs/design.md)
+    table.manual_result_by(
+        result,
+        by="dealer-1",
+        approved_by="supervisor-1",
+        reason="no device reading",
+        device_failed="the device gives no reading for this round",
+    )
