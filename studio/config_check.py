@@ -106,7 +106,10 @@ def nats_file_problems(config: StudioConfig) -> list[tuple[str, str]]:
                 problems.append((f"delivery.nats.{name}", f"{given} is empty"))
         except (OSError, UnicodeDecodeError) as exc:
             problems.append(
-                (f"delivery.nats.{name}", f"cannot read {given}: {exc.strerror if isinstance(exc, OSError) else exc}")
+                (
+                    f"delivery.nats.{name}",
+                    f"cannot read {given}: {exc.strerror if isinstance(exc, OSError) else exc}",
+                )
             )
     return problems
 
