@@ -1,16 +1,7 @@
 // The equipment watch on the technicians' page: each wheel's, die's, ball set's and shoe's counts against fair
 // equipment (an SVG bar per category, the fair count as a line), hot and cold categories, the latest test and
 // any alarm. Drawn by the page from GET /console/api/bias (studio/bias_watch.py).
-import { api, clear, el } from "./common.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return node;
-}
+import { api, clear, el, svg } from "./common.js";
 
 // bars of observed counts, a tick at each expected count; a category far off fair is drawn in amber
 export function chart(series) {

@@ -75,6 +75,16 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element, as `el` makes HTML ones (null or undefined attributes and empty children are left out). */
+export function svg(tag, attrs = {}, ...children) {
+  const n = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) n.setAttribute(k, v);
+  for (const c of children) if (c) n.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return n;
+}
+
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
 export function timeOf(iso) {

@@ -1,19 +1,11 @@
 // The shift manager's page: rounds, voids, holds and manual results per table and per dealer, voids and holds
 // hour by hour, and the roads of every table whose results name a winner (baccarat's bead plate and big road).
 // Plain SVG drawn by the page from the console's statistics API (studio/statistics.py, studio/roads.py).
-import { api, clear, el, header, requireMe } from "./common.js";
+import { api, clear, el, header, requireMe, svg } from "./common.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const main = document.getElementById("main");
 const COLORS = { banker: "#c62828", player: "#1d58b8", tie: "#17743a", dragon: "#c62828", tiger: "#1d58b8" };
 const sum = (o) => Object.values(o || {}).reduce((a, b) => a + b, 0);
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return node;
-}
 
 function figuresTable(id, first, groups) {
   const head = [first, "Rounds", "Certified", "Voided", "Held", "Manual", "Corrections", "Mean s", "Reasons"];

@@ -1,16 +1,8 @@
 // Overhead roulette camera: the latest reading (balls and their pockets, the rotor's angle, how well the number
 // ring matched its calibrated colours) drawn over the latest frame when the driver keeps one, else over a
 // plan of the wheel from the camera's calibration; and the camera's figures.
-import { ROOT, clear, el, timeOf } from "../common.js";
+import { ROOT, clear, el, svg, timeOf } from "../common.js";
 import { missingNote } from "./generic.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, ...children) {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) n.setAttribute(k, v);
-  for (const c of children) if (c) n.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return n;
-}
 
 /** A plan of the wheel: the pockets in the calibrated order, turned by the rotor angle, balls' pockets marked. */
 function plan(cal, rotorDeg, pockets) {
