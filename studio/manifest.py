@@ -30,6 +30,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from .keys import KeyError_, create_key, read_key
+
 FORMAT = "studio-manifest/1"
 #: the packages whose files the manifest covers (pyproject.toml's packages)
 PACKAGES = ("app", "studio", "devices", "recognition", "streaming", "dealer_ui", "simulators", "discovery")
@@ -93,21 +95,10 @@ def sign(key: Ed25519PrivateKey, body: dict[str, Any]) -> dict[str, Any]:
 
 def load_or_create_signer(path: Path) -> Ed25519PrivateKey:
     """The certifier's key (PEM, 0600), made on first use."""
-    if path.exists():
-        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-        if not isinstance(key, Ed25519PrivateKey):
-            raise ValueError(f"{path}: not an Ed25519 private key")
-        return key
-    key = Ed25519PrivateKey.generate()
-    pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        os.write(fd, pem)
-    finally:
-        os.close(fd)
-    return key
+        return read_key(path) if path.exists() else create_key(path)
+    except KeyError_ as exc:
+        raise ValueError(str(exc)) from None
 
 
 @dataclass
