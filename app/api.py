@@ -25,12 +25,8 @@ from studio.throttle import Throttle
 
 from .limits import BodyLimit
 from .operations import add_docs, add_operations
-from .rest_models import ErrorDetail, MalformedRequest, RoundHistory, TableSnapshot
+from .rest_models import UNAUTHORIZED, ErrorDetail, MalformedRequest, RoundHistory, TableSnapshot
 from .statistics_api import statistics_router
-
-_UNAUTHORIZED: dict[int | str, dict[str, Any]] = {
-    401: {"model": ErrorDetail, "description": "no valid 'Authorization: Bearer <token>'"}
-}
 
 
 def _malformed_is_400(app: FastAPI) -> None:
@@ -118,7 +114,7 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
             200: {"model": RoundHistory, "description": "the round and every journal record about it"},
             400: {"model": ErrorDetail, "description": "not a round id (a UUID)"},
             404: {"model": ErrorDetail, "description": "no such round"},
-            **_UNAUTHORIZED,
+            **UNAUTHORIZED,
         },
     )
     async def get_round(round_id: str) -> dict[str, Any]:
@@ -135,7 +131,7 @@ def create_app(studio: Studio, *, consumer_throttle: Throttle | None = None) -> 
         "/v1/tables",
         dependencies=[Depends(consumer)],
         response_model=None,
-        responses={200: {"model": list[TableSnapshot], "description": "every table"}, **_UNAUTHORIZED},
+        responses={200: {"model": list[TableSnapshot], "description": "every table"}, **UNAUTHORIZED},
     )
     async def tables() -> list[dict[str, Any]]:
         return studio.table_snapshots()

@@ -10,7 +10,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from studio.rounds import Round
 
-__all__ = ["ErrorDetail", "HistoryRecord", "MalformedRequest", "RoundHistory", "TableSnapshot"]
+__all__ = [
+    "UNAUTHORIZED",
+    "ErrorDetail",
+    "HistoryRecord",
+    "MalformedRequest",
+    "RoundHistory",
+    "TableSnapshot",
+]
 
 
 class ErrorDetail(BaseModel):
@@ -18,6 +25,12 @@ class ErrorDetail(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     detail: str = Field(description="What is wrong.")
+
+
+#: the OpenAPI `responses` entry of a route that takes the feed's bearer token
+UNAUTHORIZED: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorDetail, "description": "no valid 'Authorization: Bearer <token>'"}
+}
 
 
 class Problem(BaseModel):

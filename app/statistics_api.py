@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query
 
 from studio.service import Studio
 
-from .rest_models import ErrorDetail
+from .rest_models import UNAUTHORIZED, ErrorDetail
 
 By = Literal["game", "table", "dealer", "day", "hour"]
 _FROM = Query(None, alias="from", description="ISO 8601 date or time (UTC unless it says); whole hours")
@@ -20,14 +20,11 @@ _TO = Query(None, alias="to", description="ISO 8601 date or time, exclusive; who
 
 
 def statistics_router(studio: Studio, consumer: Callable[..., None]) -> APIRouter:
-    unauthorized: dict[int | str, dict[str, Any]] = {
-        401: {"model": ErrorDetail, "description": "no valid 'Authorization: Bearer <token>'"}
-    }
     router = APIRouter(dependencies=[Depends(consumer)])
 
     @router.get(
         "/v1/tables/{table_id}/statistics",
-        responses={404: {"model": ErrorDetail, "description": "no such table"}, **unauthorized},
+        responses={404: {"model": ErrorDetail, "description": "no such table"}, **UNAUTHORIZED},
     )
     async def table_statistics(
         table_id: str, start: datetime | None = _FROM, end: datetime | None = _TO
@@ -40,7 +37,7 @@ def statistics_router(studio: Studio, consumer: Callable[..., None]) -> APIRoute
         )
         return {"table_id": table_id, "game": studio.tables[table_id].game.game_id, **found}
 
-    @router.get("/v1/statistics", responses=unauthorized)
+    @router.get("/v1/statistics", responses=UNAUTHORIZED)
     async def statistics(
         game: str | None = None,
         table: str | None = None,
