@@ -9,8 +9,16 @@ import sqlite3
 
 import httpx
 import pytest
-from console_helpers import PINS, Running, Server, add_users, assert_no_studio_threads, check_screen
+from console_helpers import (
+    Running,
+    Server,
+    add_users,
+    assert_no_studio_threads,
+    check_screen,
+    signed_in_page,
+)
 from playwright.sync_api import expect
+from waiting import WAIT_S
 
 from app.api import create_app
 from studio.bias import rounds_to_detect
@@ -104,15 +112,10 @@ def test_metrics_and_the_technicians_api_show_the_alarm(env, people) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_technicians_page_draws_the_counts_and_the_alarm(env, browser, size) -> None:
     env.wait(lambda: alerts(env), what="an alarm")
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    ctx, page, _errors = signed_in_page(
+        browser, env.url, size, "technician", "/console/tech", WAIT_S * 1000, ready=None
+    )
     try:
-        page = ctx.new_page()
-        page.goto(env.url + "/console/?next=/console/tech")
-        name, pin = PINS["technician"]
-        page.fill("#username", name)
-        page.fill("#pin", pin)
-        page.click("#sign-in")
-        page.wait_for_url("**/console/tech")
         biased = page.locator("#bias-biased-wheel-pocket")
         expect(biased.locator("[role=alert]")).to_contain_text("Bias alarm")
         expect(biased).to_contain_text("hot: 17")

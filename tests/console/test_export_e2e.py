@@ -18,10 +18,12 @@ from console_helpers import (
     add_users,
     assert_no_studio_threads,
     check_screen,
+    signed_in_page,
     start_real,
     wheel_table,
 )
 from playwright.sync_api import expect
+from waiting import WAIT_S
 
 from app.cli import main as studio_main
 from streaming.canonical import load_public_key_b64, verify_message
@@ -160,15 +162,10 @@ def test_the_equipment_log_names_who_did_what(settled, capsys, people) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_device_page_shows_the_equipment_log(settled, browser, size) -> None:
     env = settled
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    ctx, page, _errors = signed_in_page(
+        browser, env.url, size, "technician", "/console/tech/w1/wheel", WAIT_S * 1000, ready=None
+    )
     try:
-        page = ctx.new_page()
-        page.goto(env.url + "/console/?next=/console/tech/w1/wheel")
-        name, pin = PINS["technician"]
-        page.fill("#username", name)
-        page.fill("#pin", pin)
-        page.click("#sign-in")
-        page.wait_for_url("**/console/tech/w1/wheel")
         log = page.locator("#equipment-log")
         expect(log).to_contain_text("sent *T h 90")
         expect(log).to_contain_text("tom")

@@ -9,8 +9,16 @@ from typing import Any
 
 import httpx
 import pytest
-from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_real, wheel_table
+from console_helpers import (
+    add_users,
+    assert_no_studio_threads,
+    check_screen,
+    signed_in_page,
+    start_real,
+    wheel_table,
+)
 from playwright.sync_api import expect
+from waiting import WAIT_S
 
 from app.cli import main as studio_main
 
@@ -132,15 +140,10 @@ SIZES = [(1280, 800), (1920, 1080)]
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_dealer_signs_in_and_out_at_the_table_on_the_screen(env, browser, people, size) -> None:
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    ctx, page, _errors = signed_in_page(
+        browser, env.url, size, "dealer2", "/console/table/w1", WAIT_S * 1000, ready=None
+    )
     try:
-        page = ctx.new_page()
-        page.goto(env.url + "/console/?next=/console/table/w1")
-        name, pin = PINS["dealer2"]
-        page.fill("#username", name)
-        page.fill("#pin", pin)
-        page.click("#sign-in")
-        page.wait_for_url("**/console/table/w1")
         expect(page.locator("#shift-in")).to_be_visible()
         check_screen(page, "dealer-shift", size)
         page.locator("#shift-in").click()

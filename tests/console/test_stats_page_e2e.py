@@ -7,8 +7,16 @@ import json
 import sqlite3
 
 import pytest
-from console_helpers import PINS, add_users, assert_no_studio_threads, check_screen, start_real, wheel_table
+from console_helpers import (
+    add_users,
+    assert_no_studio_threads,
+    check_screen,
+    signed_in_page,
+    start_real,
+    wheel_table,
+)
 from playwright.sync_api import expect
+from waiting import WAIT_S
 
 SIZES = [(1280, 800), (1920, 1080)]
 
@@ -68,15 +76,10 @@ def test_roads_follow_the_certified_rounds(env, people) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_statistics_page_draws_tables_hours_and_roads(env, browser, size) -> None:
     env.wait(lambda: len(baccarat_winners(env)) >= 4, what="four baccarat rounds")
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    ctx, page, _errors = signed_in_page(
+        browser, env.url, size, "supervisor", "/console/stats", WAIT_S * 1000, ready=None
+    )
     try:
-        page = ctx.new_page()
-        page.goto(env.url + "/console/?next=/console/stats")
-        name, pin = PINS["supervisor"]
-        page.fill("#username", name)
-        page.fill("#pin", pin)
-        page.click("#sign-in")
-        page.wait_for_url("**/console/stats")
         expect(page.locator("#by-table")).to_contain_text("bac-1")
         expect(page.locator("#by-table")).to_contain_text("w1")
         expect(page.locator("#by-dealer")).to_contain_text("(nobody signed in)")
