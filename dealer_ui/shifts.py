@@ -12,6 +12,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 
+from studio import dealers
+
 from .auth import Session
 from .console import PREFIX, Console, error
 
@@ -39,7 +41,7 @@ def shifts_router(console: Console) -> APIRouter:
         """The person signs in as the table's dealer; a dealer already there is replaced (and named)."""
         user = session.user
         before = statistics.dealer_at(table.table_id)
-        record: dict[str, Any] = {"action": "dealer_sign_in", "by": user.username, "dealer": user.username}
+        record: dict[str, Any] = {"action": dealers.SIGN_IN, "by": user.username, "dealer": user.username}
         if before and before != user.username:
             record["replaces"] = before
         with console.action(record, table_id=table.table_id):
@@ -58,7 +60,7 @@ def shifts_router(console: Console) -> APIRouter:
         """The table's dealer signs out; a supervisor may sign out a dealer who left without doing so."""
         user = session.user
         now = statistics.dealer_at(table.table_id)
-        record: dict[str, Any] = {"action": "dealer_sign_out", "by": user.username, "dealer": now}
+        record: dict[str, Any] = {"action": dealers.SIGN_OUT, "by": user.username, "dealer": now}
         with console.action(record, table_id=table.table_id):
             if now is None:
                 raise error(409, "Nobody is signed in to deal at this table.")

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import equipment_log
+from . import dealers, equipment_log
 
 WHAT = ("rounds", "results", "outcomes", "equipment")
 SETTLING = ("result", "void", "correction")
@@ -154,10 +154,7 @@ def _rounds(db: sqlite3.Connection, start: str | None, end: str | None, table: s
     for _seq, at, kind, table_id, round_id, body in _records(db, kinds, table):
         b = json.loads(body)
         if kind == "console_action":
-            if b.get("outcome") == "done" and b.get("action") == "dealer_sign_in":
-                dealer[table_id] = b.get("dealer") or b.get("by")
-            elif b.get("outcome") == "done" and b.get("action") == "dealer_sign_out":
-                dealer.pop(table_id, None)
+            dealers.follow(dealer, table_id, b)
         elif kind == "round_state" and b.get("transition") == "open_round" and round_id:
             opened = b.get("opened_at") or at
             if _inside(opened, start, end):

@@ -29,7 +29,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import equipment_log
+from . import dealers, equipment_log
 from .bias_watch import Alarm, BiasModel, Series, SeriesKey
 
 #: a round's bucket: game, table id, dealer ("" when nobody was signed in), hour ("2026-12-01T16")
@@ -176,13 +176,7 @@ class StatisticsModel:
         elif kind in FEED_KINDS:
             self._feed(kind, table_id, round_id, at, body)
         elif kind == "console_action":
-            action = body.get("action")
-            if body.get("outcome") != "done":
-                return
-            if action == "dealer_sign_in":
-                self._dealer[table_id] = str(body.get("dealer") or body.get("by") or "")
-            elif action == "dealer_sign_out":
-                self._dealer.pop(table_id, None)
+            dealers.follow(self._dealer, table_id, body)
         elif kind == "device_event":
             event = str(body.get("kind", ""))
             if is_fault(event):
@@ -308,7 +302,7 @@ _RELEVANT = f"""
 SELECT seq, at, kind, table_id, round_id, body FROM records
 WHERE seq > ? AND (
     kind IN ('round_state', 'bias_alert', {", ".join(repr(k) for k in FEED_KINDS)})
-    OR (kind = 'console_action' AND json_extract(body, '$.action') IN ('dealer_sign_in', 'dealer_sign_out'))
+    OR (kind = 'console_action' AND json_extract(body, '$.action') IN ({_quoted((dealers.SIGN_IN, dealers.SIGN_OUT))}))
     OR (kind = 'console_action' AND json_extract(body, '$.action') IN ({_quoted(equipment_log.DEVICE_TESTS)}))
     OR (kind = 'note' AND json_extract(body, '$.code') IN ('table_hold', {_quoted(equipment_log.SHOE_NOTES)}))
     OR kind IN ({_quoted(k for k in equipment_log.KINDS if k not in ("device_event", "note", "console_action"))})
