@@ -104,7 +104,15 @@ def test_a_callback_that_fails_does_not_advance_the_position(served: ServedStudi
 
 
 def test_a_stored_hash_the_studio_does_not_have_is_a_broken_chain(served: ServedStudio) -> None:
-    # a backend whose seq 1 was another studio's (or a forged one): the studio's seq 2 does not chain on it
+    # a backend whose seq 1 was another studio's (or a forged one): the studio's seq 2 does not chain on it.
+    # The studio must have a seq 2 to send (this test may be the module's first, the studio just started).
+    journal = served.studio.journal
+
+    def two_on_the_feed() -> bool:
+        journal.flush()
+        return len(journal.read_after(0, 2)) >= 2
+
+    until(two_on_the_feed, "two messages on the feed")
     store = MemorySeqStore(Position(last_seq=1, last_hash="ab" * 32, public_key=served.studio.public_key_b64))
     with pytest.raises(ChainBroken, match="prev_hash"):
         run(FeedClient(served.url, FEED_TOKEN, store=store, backoff=0.05).run(lambda m: None))
