@@ -10,7 +10,8 @@ Asked for while a round is open, maintenance is *pending*: the round plays on to
 ended by this switch), no new round opens meanwhile, and maintenance comes on as soon as the round is
 certified or voided. The request and its cancellation are journaled (`maintenance_requested`,
 `maintenance_request_cancelled`); the `maintenance` record that turns it on carries `requested_at`. A request
-still pending when the studio stops is not kept (the technician asks again).
+still pending when the studio stops is kept: the restart voids the round it waited for, so maintenance comes on as
+the table starts (its `maintenance` record also carries `after_restart`).
 """
 
 from __future__ import annotations
@@ -183,11 +184,15 @@ class Maintenance:
         self._forget_request()
         self._switch(p["by"], True, p["reason"], requested_at=p["requested_at"])
 
-    def _switch(self, by: str, on: bool, reason: str, requested_at: str | None = None) -> dict[str, Any]:
+    def _switch(
+        self, by: str, on: bool, reason: str, requested_at: str | None = None, after_restart: bool = False
+    ) -> dict[str, Any]:
         t = self.t
-        state = {"on": bool(on), "by": by, "reason": reason, "since": rfc3339(t.clock())}
+        state: dict[str, Any] = {"on": bool(on), "by": by, "reason": reason, "since": rfc3339(t.clock())}
         if requested_at is not None:
             state["requested_at"] = requested_at
+        if after_restart:
+            state["after_restart"] = True
         t.journal.append("maintenance", state, table_id=t.table_id)
         self.state = state
         self.decisions.clear()
@@ -225,12 +230,38 @@ class Maintenance:
         except Exception:
             log.exception("table %s: could not read its maintenance state from the journal", t.table_id)
             return
-        if record is None:
+        if record is not None:
+            self.state = {k: record.get(k) for k in ("on", "by", "reason", "since")}
+            self.state["on"] = bool(self.state["on"])
+            if self.on:
+                self._begin_test_round()
+                return
+        self._restore_request(record)
+
+    def _restore_request(self, switched: dict[str, Any] | None) -> None:
+        """A request still pending when the studio stopped: its round was voided by the restart (the lifecycle
+        restores first), so maintenance comes on now. A request is pending when no cancellation of it and no
+        switch since it was made are journaled."""
+        t = self.t
+        try:
+            asked = t.journal.last_record("maintenance_requested", t.table_id)
+            cancelled = t.journal.last_record("maintenance_request_cancelled", t.table_id)
+        except Exception:
+            log.exception("table %s: could not read a pending maintenance request", t.table_id)
             return
-        self.state = {k: record.get(k) for k in ("on", "by", "reason", "since")}
-        self.state["on"] = bool(self.state["on"])
-        if self.on:
-            self._begin_test_round()
+        if asked is None or not asked.get("requested_at"):
+            return
+        when = asked["requested_at"]
+        if cancelled is not None and cancelled.get("requested_at") == when:
+            return
+        if switched is not None and (
+            switched.get("requested_at") == when or (switched.get("since") or "") >= when
+        ):
+            return
+        r = t.round
+        if r is not None and not r.is_final:
+            return  # cannot happen after the lifecycle's restore; never end a round by this switch
+        self._switch(asked["by"], True, asked["reason"], requested_at=when, after_restart=True)
 
     def _begin_test_round(self) -> None:
         """A dealer-paced table's judge is told a test round opened and its betting closed (nothing else is)."""
