@@ -440,7 +440,8 @@ _DC_MULTIPLIER = {"2x": 2, "7x": 7}
 
 def dream_catcher_rounds(rng: random.Random, rounds: int) -> list[str]:
     """Spins of the wheel, the multipliers of 2x and 7x carried to the next spin."""
-    out, carried = [], []
+    out: list[str] = []
+    carried: list[int] = []
     for i in range(rounds):
         index = rng.randrange(len(_DC_WHEEL))
         out.append(

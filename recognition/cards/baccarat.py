@@ -248,7 +248,8 @@ class BaccaratGame(CardGame):
             return None
         m = _plain_match(line)
         if m is not None:  # the common shape, read without json.loads (a quarter of its time)
-            rid_text, cards = m[1], [c for c in m.groups()[1:] if c is not None]
+            rid_text = m[1]
+            cards: Any = [c for c in m.groups()[1:] if c is not None]
         else:
             try:
                 item = _loads(line)
