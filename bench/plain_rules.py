@@ -6,9 +6,10 @@ import where the game has one, a layout or a paytable), one `json.dumps` a line.
 round, the very line `studio evaluate` writes (`bench/evaluate.py` and `tests/perf/test_evaluate_plain.py`
 check it). They read nothing of `recognition`: they are the yardstick the CLI is measured against.
 
-`GAMES` maps a game id to its (round generator, plain line function). Covered: one or more games of every
-family: cards (Dragon Tiger, baccarat), roulette (European, American), dice (Sic Bo), money wheel (Dream
-Catcher), balls (Lucky 5, Keno Express).
+`GAMES` maps a game id to its (round generator, plain line function). Covered, 14 of the 73 games, every
+family: cards (Dragon Tiger, baccarat, No Commission baccarat), roulette (European, American, La Partage),
+dice (Sic Bo, and Super and Mega Sic Bo, the same game under other names), money wheel (Dream Catcher),
+balls (Lucky 5, Keno Express, Bingo 37, Bingo 38).
 """
 
 from __future__ import annotations
@@ -129,6 +130,15 @@ def baccarat(line: str) -> str:
     """Deal order P B P B, then the Player's and the Banker's third cards by the tableau; Player 1:1, Banker
     19/20, Tie 8:1 (Player and Banker pushed), pairs 11:1, perfect pair 25:1 (both 200:1), either pair 5:1,
     the bonus bets by margin (a natural win 1:1, a natural tie 1:1)."""
+    return _baccarat(line, no_commission=False)
+
+
+def no_commission_baccarat(line: str) -> str:
+    """Baccarat with a Banker win paying 1:1, and 1:2 on a total of 6."""
+    return _baccarat(line, no_commission=True)
+
+
+def _baccarat(line: str, no_commission: bool) -> str:
     item = json.loads(line)
     cards = item["cards"]
     player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
@@ -149,7 +159,8 @@ def baccarat(line: str) -> str:
         winning.append({"bet": "player", "payout": 1})
     elif bt > pt:
         winner = "banker"
-        winning.append({"bet": "banker", "payout": "19/20"})
+        pays: int | str = ("1/2" if bt == 6 else 1) if no_commission else "19/20"
+        winning.append({"bet": "banker", "payout": pays})
     else:
         winner = "tie"
         winning.append({"bet": "tie", "payout": 8})
@@ -167,9 +178,9 @@ def baccarat(line: str) -> str:
     for side, mine, theirs, hand in (("player", pt, bt, player), ("banker", bt, pt, banker)):
         natural = len(hand) == 2 and mine >= 8
         if mine > theirs:
-            pays = 1 if natural else _BONUS_MARGIN.get(mine - theirs)
-            if pays is not None:
-                winning.append({"bet": f"{side}_bonus", "payout": pays})
+            bonus = 1 if natural else _BONUS_MARGIN.get(mine - theirs)
+            if bonus is not None:
+                winning.append({"bet": f"{side}_bonus", "payout": bonus})
         elif mine == theirs and natural:
             winning.append({"bet": f"{side}_bonus", "payout": 1})
     result = {
@@ -185,6 +196,113 @@ def baccarat(line: str) -> str:
             "valid": True,
             "result": result,
             "outcome": {"winning_bets": winning, "pushed_bets": pushed},
+        }
+    )
+
+
+# --- Three Card Poker (seed 000 L517-561) -------------------------------------------------------------------
+
+_ACE_HIGH = {r: 14 if r == "A" else i + 1 for i, r in enumerate(RANKS)}
+_THREE_NAMES = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush", "mini_royal")
+_ANTE_BONUS = {6: 5, 5: 5, 4: 4, 3: 1}  # by three-card category (the index in _THREE_NAMES)
+_PAIR_PLUS = {6: 100, 5: 40, 4: 30, 3: 5, 2: 4, 1: 1}
+_SIX_CARD = {9: 1000, 8: 200, 7: 100, 6: 20, 5: 15, 4: 10, 3: 7}  # by five-card category, royal flush 9
+
+
+def _hand3(cards: list[str]) -> tuple[int, ...]:
+    """(category, tie-breaks): a straight beats a flush; A-K-Q and A-2-3 are straights, A-K-Q suited the mini
+    royal."""
+    ranks = sorted((_ACE_HIGH[c[0]] for c in cards), reverse=True)
+    flush = len({c[1] for c in cards}) == 1
+    high = None
+    if len(set(ranks)) == 3:
+        if ranks[0] - ranks[2] == 2:
+            high = ranks[0]
+        elif ranks == [14, 3, 2]:
+            high = 3
+    if high is not None:
+        if flush:
+            return (6,) if high == 14 else (5, high)
+        return (3, high)
+    if ranks[0] == ranks[2]:
+        return (4, ranks[0])
+    if flush:
+        return (2, *ranks)
+    if ranks[0] == ranks[1]:
+        return (1, ranks[0], ranks[2])
+    if ranks[1] == ranks[2]:
+        return (1, ranks[1], ranks[0])
+    return (0, *ranks)
+
+
+def _category5(cards: tuple[str, ...]) -> int:
+    """A five-card hand's category: 0 high card .. 8 straight flush, 9 royal flush."""
+    ranks = sorted((_ACE_HIGH[c[0]] for c in cards), reverse=True)
+    flush = len({c[1] for c in cards}) == 1
+    straight = len(set(ranks)) == 5 and (ranks[0] - ranks[4] == 4 or ranks == [14, 5, 4, 3, 2])
+    if straight and flush:
+        return 9 if ranks[0] == 14 and ranks[1] == 13 else 8
+    counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+    if counts[0] == 4:
+        return 7
+    if counts == [3, 2]:
+        return 6
+    if flush:
+        return 5
+    if straight:
+        return 4
+    if counts[0] == 3:
+        return 3
+    if counts[:2] == [2, 2]:
+        return 2
+    return 1 if counts[0] == 2 else 0
+
+
+def three_card_poker_rounds(rng: random.Random, rounds: int) -> list[str]:
+    return [json.dumps({"id": i, "cards": rng.sample(DECK, 6)}) + "\n" for i in range(rounds)]
+
+
+def three_card_poker(line: str) -> str:
+    """Three cards to the player, three to the dealer, who qualifies with a queen high or better. Ante and Play
+    1:1 against a qualifying dealer; a dealer who does not qualify pays the Ante and pushes the Play; a tie
+    pushes both. Ante Bonus, Pair Plus and the 6 Card Bonus (the best five of all six cards) by their tables."""
+    item = json.loads(line)
+    cards = item["cards"]
+    player, dealer = cards[:3], cards[3:6]
+    p, d = _hand3(player), _hand3(dealer)
+    qualifies = d[0] > 0 or d[1] >= 12
+    winner = "player" if p > d else "dealer" if d > p else "tie"
+    wins: list[dict] = []
+    pushes: list[dict] = []
+    if not qualifies:
+        wins.append({"bet": "ante", "payout": 1})
+        pushes.append({"bet": "play", "returned": 1})
+    elif winner == "player":
+        wins += [{"bet": "ante", "payout": 1}, {"bet": "play", "payout": 1}]
+    elif winner == "tie":
+        pushes += [{"bet": "ante", "returned": 1}, {"bet": "play", "returned": 1}]
+    six = max(_category5(five) for five in combinations(cards, 5))
+    for bet, pays in (
+        ("ante_bonus", _ANTE_BONUS.get(p[0])),
+        ("pair_plus", _PAIR_PLUS.get(p[0])),
+        ("six_card_bonus", _SIX_CARD.get(six)),
+    ):
+        if pays is not None:
+            wins.append({"bet": bet, "payout": pays})
+    result = {
+        "player_cards": player,
+        "dealer_cards": dealer,
+        "player_hand": _THREE_NAMES[p[0]],
+        "dealer_hand": _THREE_NAMES[d[0]],
+        "dealer_qualifies": qualifies,
+        "winner": winner,
+    }
+    return _line(
+        {
+            "id": item["id"],
+            "valid": True,
+            "result": result,
+            "outcome": {"winning_bets": wins, "pushed_bets": pushes},
         }
     )
 
@@ -273,7 +391,12 @@ _AMERICAN = _layout(
 )
 
 
-def _roulette(spots: list[tuple[str, str, list[str]]], zeros: tuple[str, ...]) -> Plain:
+def _roulette(
+    spots: list[tuple[str, str, list[str]]], zeros: tuple[str, ...], la_partage: bool = False
+) -> Plain:
+    """la_partage: on a zero, half of each even-money stake comes back."""
+    even_money = [(spot, t, numbers) for spot, t, numbers in spots if t == "even_money"]
+
     def evaluate(line: str) -> str:
         item = json.loads(line)
         number = item["number"]
@@ -284,14 +407,17 @@ def _roulette(spots: list[tuple[str, str, list[str]]], zeros: tuple[str, ...]) -
             if number in numbers
         ]
         result = {"number": number, "color": color}
-        return _line(
-            {
-                "id": item["id"],
-                "valid": True,
-                "result": result,
-                "outcome": {"number": number, "color": color, "winning_bets": winning},
-            }
-        )
+        outcome: dict = {"number": number, "color": color, "winning_bets": winning}
+        if la_partage:
+            outcome["half_back_bets"] = (
+                [
+                    {"bet": spot, "type": t, "numbers": numbers, "returned": "1/2"}
+                    for spot, t, numbers in even_money
+                ]
+                if number in zeros
+                else []
+            )
+        return _line({"id": item["id"], "valid": True, "result": result, "outcome": outcome})
 
     return evaluate
 
@@ -305,6 +431,7 @@ def _roulette_rounds(pockets: list[str]) -> Generator:
 
 european_roulette = _roulette(_EUROPEAN, ("0",))
 american_roulette = _roulette(_AMERICAN, ("0", "00"))
+la_partage_roulette = _roulette(_EUROPEAN, ("0",), la_partage=True)
 
 
 # --- Sic Bo (the standard Atlantic City pay table) ---------------------------------------------------------
@@ -582,13 +709,56 @@ def keno_express(line: str) -> str:
     return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
 
 
+# --- Bingo 37 / Bingo 38: one ball of 1-37 / 1-38 (seed 000 L4585-4639) --------------------------------------
+
+
+def _bingo_rounds(size: int) -> Generator:
+    def rounds(rng: random.Random, n: int) -> list[str]:
+        return [json.dumps({"id": i, "balls": [str(rng.randint(1, size))]}) + "\n" for i in range(n)]
+
+    return rounds
+
+
+def _bingo(first_line: int) -> Plain:
+    """Rows I-III (1, 4, .. 34; 2, 5, .. 35; 3, 6, .. 36), dozens, 1-18 and 19-36: 37 and 38 win none."""
+
+    def evaluate(line: str) -> str:
+        item = json.loads(line)
+        balls = item["balls"]
+        n = int(balls[0])
+        wins = []
+        if n <= 36:
+            wins.append({"bet": f"row_{(n - 1) % 3 + 1}", "line": first_line + 10})
+            wins.append({"bet": f"dozen_{(n - 1) // 12 + 1}", "line": first_line + 12})
+            wins.append(
+                {"bet": "range_1_18", "line": first_line + 14}
+                if n <= 18
+                else {"bet": "range_19_36", "line": first_line + 16}
+            )
+        outcome = {"balls": balls, "number": n, "winning_bets": wins}
+        return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
+
+    return evaluate
+
+
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "dragon_tiger": (dragon_tiger_rounds, dragon_tiger),
     "baccarat": (baccarat_rounds, baccarat),
+    "no_commission_baccarat": (baccarat_rounds, no_commission_baccarat),
+    "three_card_poker": (three_card_poker_rounds, three_card_poker),
+    "teen_patti": (three_card_poker_rounds, three_card_poker),  # played under the Three Card Poker rules
     "european_roulette": (_roulette_rounds(["0"] + [str(n) for n in range(1, 37)]), european_roulette),
     "american_roulette": (_roulette_rounds(["0", "00"] + [str(n) for n in range(1, 37)]), american_roulette),
+    "la_partage_roulette": (_roulette_rounds(["0"] + [str(n) for n in range(1, 37)]), la_partage_roulette),
     "sic_bo": (sic_bo_rounds, sic_bo),
+    "super_sic_bo": (
+        sic_bo_rounds,
+        sic_bo,
+    ),  # the same game under other names (recognition/dice_games/sic_bo.py)
+    "mega_sic_bo": (sic_bo_rounds, sic_bo),
     "dream_catcher": (dream_catcher_rounds, dream_catcher),
     "lucky_5": (lucky_5_rounds, lucky_5),
     "keno_express": (keno_express_rounds, keno_express),
+    "bingo_37": (_bingo_rounds(37), _bingo(4593)),
+    "bingo_38": (_bingo_rounds(38), _bingo(4621)),
 }

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from app.evaluate import _evaluate_lines, evaluate_line
+from bench.plain_rules import DECK
 from bench.plain_rules import GAMES as PLAIN
+from recognition.cards.poker import best5, best_category
 from recognition.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,10 +78,9 @@ def general(game_id: str, lines: list[str]) -> str:
     return "".join(out)
 
 
-def test_lucky_5_lines_off_the_fast_path_are_answered_by_the_general_path(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    lines = [
+#: lines in and off the fast paths' shape: the answers are the general path's
+ODD_LINES = {
+    "lucky_5": [
         '{"id": 1, "balls": ["1", "2", "3", "4", "5"]}\n',
         '{"id":2,"balls":["36","35","34","33","32"]}',  # no spaces, no newline
         '{"id": 3, "balls": ["1", "2", "3", "4", "4"]}\n',  # a ball twice
@@ -94,8 +95,50 @@ def test_lucky_5_lines_off_the_fast_path_are_answered_by_the_general_path(
         '{"id": 10, "balls": ["1", "2", "3", "4", "5"], "colors": ["white", "blue", "green", "red", "white"]}\n',
         '{"id": 11, "balls": ["5", "4", "3", "2", "1"]}\n',  # the facts of line 1, in another order
         '{"id": 12, "balls": ["1", "2", "3", "4", "\\u0035"]}\n',  # an escape
-    ]
+    ],
+    "three_card_poker": [
+        '{"id": 1, "cards": ["AS", "KS", "QS", "2D", "3D", "4D"]}\n',
+        '{"id":2,"cards":["AS","KS","QS","2D","3D","4D"]}',
+        '{"id": 3, "cards": ["AS", "AS", "QS", "2D", "3D", "4D"]}\n',  # a card twice
+        '{"id": 4, "cards": ["AS", "KS", "QS", "2D", "3D"]}\n',  # too few
+        '{"id": 5, "cards": ["AS", "KS", "QS", "2D", "3D", "4D", "5D"]}\n',  # too many
+        '{"id": 6, "cards": ["AS", "KS", "QS", "2D", "3D", "XX"]}\n',
+        '{"id": "r-7", "cards": ["9S", "9H", "QS", "2D", "3D", "4D"]}\n',
+        '{"id": 8, "cards": ["9S", "9H", "QS", "2D", "3D", "4D"], "extras": {}}\n',
+        '{"id": 9, "cards": ["2S", "3S", "4S", "5S", "AS", "KD"]}\n',  # a wheel flush across the hands
+    ],
+    "baccarat": [
+        '{"id": 1, "cards": ["9H", "5D", "2C", "KS"]}\n',
+        '{"id":2,"cards":["9H","5D","2C","KS"]}',
+        '{"id": 3, "cards": ["9H", "5D", "2C", "KS", "3D"]}\n',  # a card too many
+        '{"id": 4, "cards": ["2H", "3D", "2C", "4S"]}\n',  # too few
+        '{"id": 5, "cards": ["9H", "5D", "2C", "1S"]}\n',
+        '{"id": 6, "cards": ["9H", "5D", "2C", "KS"], "extras": null}\n',
+    ],
+}
+
+
+@pytest.mark.parametrize("game_id", list(ODD_LINES))
+def test_lines_off_the_fast_path_are_answered_by_the_general_path(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = ODD_LINES[game_id] * 2  # the second time from the kept tails
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdout", out)
-    _evaluate_lines(GAMES["lucky_5"], lines)
-    assert out.getvalue() == general("lucky_5", lines)
+    _evaluate_lines(GAMES[game_id], lines)
+    assert out.getvalue() == general(game_id, lines)
+
+
+def test_the_best_category_is_the_best_five_cards_category() -> None:
+    rng = random.Random(11)
+    hands = [rng.sample(DECK, rng.randint(5, 7)) for _ in range(20_000)]
+    hands += [
+        ["AS", "2D", "3C", "4H", "5S", "KD"],  # the wheel
+        ["TS", "JS", "QS", "KS", "AS", "9S", "2D"],  # royal flush over a straight flush
+        ["9S", "TS", "JS", "QS", "KS", "AD", "2C"],  # straight flush under a straight to the ace
+        ["AS", "2S", "3S", "4S", "5S", "6D"],  # steel wheel beside a six-high straight
+        ["7S", "7D", "7C", "9H", "9S", "9D"],  # two threes: a full house
+        ["8S", "8D", "8C", "8H", "9S", "9D", "9C"],
+        ["2S", "4S", "6S", "8S", "TS", "3D", "5H"],  # a flush and a straight: the flush
+    ]
+    assert [best_category(h) for h in hands] == [best5(h)[0][0] for h in hands]
