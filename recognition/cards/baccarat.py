@@ -248,8 +248,9 @@ class BaccaratGame(CardGame):
             return None
         m = _plain_match(line)
         if m is not None:  # the common shape, read without json.loads (a quarter of its time)
-            rid_text = m[1]
-            cards: Any = [c for c in m.groups()[1:] if c is not None]
+            g = m.groups()
+            rid_text = g[0]
+            cards: Any = g[1:5] if g[5] is None else g[1:6] if g[6] is None else g[1:]
         else:
             try:
                 item = _loads(line)
