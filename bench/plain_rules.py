@@ -6,10 +6,11 @@ import where the game has one, a layout or a paytable), one `json.dumps` a line.
 round, the very line `studio evaluate` writes (`bench/evaluate.py` and `tests/perf/test_evaluate_plain.py`
 check it). They read nothing of `recognition`: they are the yardstick the CLI is measured against.
 
-`GAMES` maps a game id to its (round generator, plain line function). Covered, 14 of the 73 games, every
-family: cards (Dragon Tiger, baccarat, No Commission baccarat), roulette (European, American, La Partage),
-dice (Sic Bo, and Super and Mega Sic Bo, the same game under other names), money wheel (Dream Catcher),
-balls (Lucky 5, Keno Express, Bingo 37, Bingo 38).
+`GAMES` maps a game id to its (round generator, plain line function). Covered, 20 of the 73 games, every
+family: cards (Dragon Tiger, Kricket War, Football Studio, War of Bets, baccarat, No Commission baccarat,
+Three Card Poker, Teen Patti), roulette (European, American, La Partage), dice (Sic Bo, Super and Mega Sic Bo,
+the same game under other names, Bac Bo), money wheel (Dream Catcher), balls (Lucky 5, Keno Express, Bingo 37,
+Bingo 38).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ Plain = Callable[[str], str]
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
 DECK = [r + s for r in RANKS for s in SUITS]
+_ACE_HIGH = {r: 14 if r == "A" else i + 1 for i, r in enumerate(RANKS)}
 
 
 def _line(answer: dict) -> str:
@@ -76,6 +78,51 @@ def dragon_tiger(line: str) -> str:
             "outcome": {"winning_bets": winning, "pushed_bets": pushed},
         }
     )
+
+
+# --- Football Studio (seed 000 L1770-1794), War of Bets (seed 000 L2617-2680) --------------------------------
+
+
+def football_studio(line: str) -> str:
+    """Home and Away one card each, ace high, suits irrelevant: the higher wins 1:1; a draw pays 11:1 and
+    returns half of each Home/Away bet."""
+    item = json.loads(line)
+    home, away = item["cards"]
+    h, a = _ACE_HIGH[home[0]], _ACE_HIGH[away[0]]
+    if h == a:
+        winner = "draw"
+        winning = [{"bet": "draw", "payout": 11}]
+        pushed = [{"bet": "home", "returned": "1/2"}, {"bet": "away", "returned": "1/2"}]
+    else:
+        winner = "home" if h > a else "away"
+        winning, pushed = [{"bet": winner, "payout": 1}], []
+    result = {"winner": winner, "home_card": home, "away_card": away}
+    outcome = {"winning_bets": winning, "pushed_bets": pushed}
+    return _line({"id": item["id"], "valid": True, "result": result, "outcome": outcome})
+
+
+_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def war_of_bets(line: str) -> str:
+    """The Player's card against the Dealer's, ace high, equal cards a War; the bets on each card's colour,
+    suit, score against 8 and picture or not (the odds are the platform's: the outcome names the bets)."""
+    item = json.loads(line)
+    player, dealer = item["cards"]
+    p, d = _ACE_HIGH[player[0]], _ACE_HIGH[dealer[0]]
+    winner = "player" if p > d else "dealer" if d > p else "war"
+    winning = [{"bet": "war" if winner == "war" else f"{winner}_wins"}]
+    for side, card in (("dealer", dealer), ("player", player)):
+        score = _ACE_HIGH[card[0]]
+        winning += [
+            {"bet": f"{side}_{'red' if card[1] in 'HD' else 'black'}"},
+            {"bet": f"{side}_{_SUIT_NAMES[card[1]]}"},
+            {"bet": f"{side}_score_{'8' if score == 8 else 'under_8' if score < 8 else 'over_8'}"},
+            {"bet": f"{side}_{'picture' if card[0] in 'JQK' else 'ace_or_number'}"},
+        ]
+    result = {"winner": winner, "player_card": player, "dealer_card": dealer}
+    outcome = {"winning_bets": winning, "pushed_bets": []}
+    return _line({"id": item["id"], "valid": True, "result": result, "outcome": outcome})
 
 
 # --- baccarat, punto banco (seed 000 L1497-1587, 003 L107-145) ---------------------------------------------
@@ -202,7 +249,6 @@ def _baccarat(line: str, no_commission: bool) -> str:
 
 # --- Three Card Poker (seed 000 L517-561) -------------------------------------------------------------------
 
-_ACE_HIGH = {r: 14 if r == "A" else i + 1 for i, r in enumerate(RANKS)}
 _THREE_NAMES = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush", "mini_royal")
 _ANTE_BONUS = {6: 5, 5: 5, 4: 4, 3: 1}  # by three-card category (the index in _THREE_NAMES)
 _PAIR_PLUS = {6: 100, 5: 40, 4: 30, 3: 5, 2: 4, 1: 1}
@@ -503,6 +549,48 @@ def sic_bo(line: str) -> str:
     )
 
 
+# --- Bac Bo (the standard game: seed 000 L5 names it only) -------------------------------------------------
+
+_BB_TIE = {2: 88, 3: 25, 4: 10, 5: 6, 6: 4, 7: 4, 8: 4, 9: 6, 10: 10, 11: 25, 12: 88}
+
+
+def bac_bo_rounds(rng: random.Random, rounds: int) -> list[str]:
+    return [
+        json.dumps(
+            {
+                "id": i,
+                "player": [rng.randint(1, 6), rng.randint(1, 6)],
+                "banker": [rng.randint(1, 6), rng.randint(1, 6)],
+            }
+        )
+        + "\n"
+        for i in range(rounds)
+    ]
+
+
+def bac_bo(line: str) -> str:
+    """Two dice a side, the higher total wins 1:1; a tie pays by its total and returns 9/10 of the Player and
+    Banker stakes."""
+    item = json.loads(line)
+    player, banker = sorted(item["player"]), sorted(item["banker"])
+    p, b = sum(player), sum(banker)
+    outcome: dict = {"player": player, "banker": banker, "player_total": p, "banker_total": b}
+    if p == b:
+        outcome["winner"] = "tie"
+        outcome["winning_bets"] = [{"bet": "tie", "type": "tie", "payout": _BB_TIE[p]}]
+        outcome["returned_bets"] = [
+            {"bet": "player", "type": "player", "returned": "9/10"},
+            {"bet": "banker", "type": "banker", "returned": "9/10"},
+        ]
+    else:
+        side = "player" if p > b else "banker"
+        outcome["winner"] = side
+        outcome["winning_bets"] = [{"bet": side, "type": side, "payout": 1}]
+        outcome["returned_bets"] = []
+    result = {"player": player, "banker": banker}
+    return _line({"id": item["id"], "valid": True, "result": result, "outcome": outcome})
+
+
 # --- Dream Catcher (seed 000 L1748-1769) -------------------------------------------------------------------
 
 #: the default wheel of recognition/money_wheel (the seed gives the counts, not the order)
@@ -743,6 +831,9 @@ def _bingo(first_line: int) -> Plain:
 
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "dragon_tiger": (dragon_tiger_rounds, dragon_tiger),
+    "kricket_war": (dragon_tiger_rounds, dragon_tiger),  # one rule set for both (seed 000 L1795)
+    "football_studio": (dragon_tiger_rounds, football_studio),
+    "war_of_bets": (dragon_tiger_rounds, war_of_bets),
     "baccarat": (baccarat_rounds, baccarat),
     "no_commission_baccarat": (baccarat_rounds, no_commission_baccarat),
     "three_card_poker": (three_card_poker_rounds, three_card_poker),
@@ -756,6 +847,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
         sic_bo,
     ),  # the same game under other names (recognition/dice_games/sic_bo.py)
     "mega_sic_bo": (sic_bo_rounds, sic_bo),
+    "bac_bo": (bac_bo_rounds, bac_bo),
     "dream_catcher": (dream_catcher_rounds, dream_catcher),
     "lucky_5": (lucky_5_rounds, lucky_5),
     "keno_express": (keno_express_rounds, keno_express),
