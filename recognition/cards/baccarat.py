@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,6 +40,18 @@ from typing import Any
 
 from .base import CardGame, card_list, need
 from .cards import BACCARAT_VALUE, STANDARD_52, odds
+
+#: an input line of `studio evaluate` in its usual shape, ``{"id": 17, "cards": ["9H", "5D", "2C", "KS"]}``: an
+#: integer id as json.dumps writes it (no leading zero, no "-0") and 4-6 plain card codes; the values the CLI
+#: writes back are then the very text of the line
+_CARD = r'"([2-9TJQKA][SHDC])"'
+_PLAIN_LINE = re.compile(
+    r'\{"id": ?(0|-?[1-9][0-9]*), ?"cards": ?\['
+    + _CARD
+    + (r", ?" + _CARD) * 3
+    + (r"(?:, ?" + _CARD + ")?") * 2
+    + r"\]\}\n?"
+).fullmatch
 
 # --- the tableau --------------------------------------------------------------------------------
 
@@ -222,6 +235,7 @@ class BaccaratGame(CardGame):
     def evaluate_json(
         self,
         line: str,
+        _plain_match: Any = _PLAIN_LINE,
         _loads: Any = json.loads,
         _v: dict[str, int] = VALUE,
         _draws: tuple[tuple[bool, ...], ...] = BANKER_DRAWS,
@@ -232,22 +246,36 @@ class BaccaratGame(CardGame):
         CLI's general path then gives the answer or the error). Written for speed: no function calls per card."""
         if self.multiplier_key is not None:
             return None
-        try:
-            item = _loads(line)
-        except ValueError:
-            return None
-        if type(item) is not dict:
-            return None
-        k = len(item)
-        if k == 2 and "id" in item:
-            rid = item["id"]
-        elif k != 1:
-            return None
+        m = _plain_match(line)
+        if m is not None:  # the common shape, read without json.loads (a quarter of its time)
+            g = m.groups()
+            rid_text = g[0]
+            cards: Any = g[1:5] if g[5] is None else g[1:6] if g[6] is None else g[1:]
         else:
-            rid = None
-        cards = item.get("cards")
-        if type(cards) is not list:
-            return None
+            try:
+                item = _loads(line)
+            except ValueError:
+                return None
+            if type(item) is not dict:
+                return None
+            k = len(item)
+            if k == 2 and "id" in item:
+                rid = item["id"]
+            elif k != 1:
+                return None
+            else:
+                rid = None
+            if type(rid) is int:
+                rid_text = str(rid)
+            elif type(rid) is str:
+                rid_text = _enc(rid)
+            elif rid is None:
+                rid_text = "null"
+            else:
+                return None
+            cards = item.get("cards")
+            if type(cards) is not list:
+                return None
         n = len(cards)
         try:
             if n == 4:
@@ -303,14 +331,6 @@ class BaccaratGame(CardGame):
                 f'"{winner}","player_cards":[',
                 f'],"player_total":{pt},"banker_total":{bt}}},"outcome":{outcome}}}\n',
             )
-        if type(rid) is int:
-            rid_text = str(rid)
-        elif type(rid) is str:
-            rid_text = _enc(rid)
-        elif rid is None:
-            rid_text = "null"
-        else:
-            return None
         return f'{{"id":{rid_text},"valid":true,"result":{{"winner":{cached[0]}{hands}{cached[1]}'
 
     # --- outcome ---------------------------------------------------------------------------------------

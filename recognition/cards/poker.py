@@ -115,6 +115,52 @@ def best5(cards: Sequence[str]) -> tuple[HandValue, tuple[str, ...]]:
     return best
 
 
+def best_category(cards: Sequence[str]) -> int:
+    """The category of the best five-card hand among five to seven cards (``best5(cards)[0][0]``) without
+    ranking every five of them: what a bonus bet paid by category needs."""
+    ranks = [ACE_HIGH[c[0]] for c in cards]
+    by_suit: dict[str, int] = {}  # suit -> its ranks as bits
+    for c, r in zip(cards, ranks):
+        by_suit[c[1]] = by_suit.get(c[1], 0) | 1 << r
+    flush = next((bits for bits in by_suit.values() if bits.bit_count() >= 5), None)
+    if flush is not None:
+        high = _best_straight(flush)
+        if high is not None:
+            return ROYAL_FLUSH if high == 14 else STRAIGHT_FLUSH
+    counts = sorted(map(ranks.count, set(ranks)), reverse=True)
+    if counts[0] >= 4:
+        return FOUR_OF_A_KIND
+    if counts[0] == 3 and counts[1] >= 2:
+        return FULL_HOUSE
+    if flush is not None:
+        return FLUSH
+    bits = 0
+    for r in ranks:
+        bits |= 1 << r
+    if _best_straight(bits) is not None:
+        return STRAIGHT
+    if counts[0] == 3:
+        return THREE_OF_A_KIND
+    if counts[0] == 2:
+        return TWO_PAIR if counts[1] == 2 else PAIR
+    return HIGH_CARD
+
+
+#: (high card, the ranks' bits) of every five-card straight, the highest first; the ace's bit (14) also
+#: stands for 1 in 5-4-3-2-A
+_STRAIGHTS = tuple((high, sum(1 << r for r in range(high - 4, high + 1))) for high in range(14, 5, -1)) + (
+    (5, sum(1 << r for r in (14, 5, 4, 3, 2))),
+)
+
+
+def _best_straight(bits: int) -> int | None:
+    """The high card of the highest five-card straight among these ranks (as bits), or None."""
+    for high, straight in _STRAIGHTS:
+        if bits & straight == straight:
+            return high
+    return None
+
+
 def rank3(cards: Sequence[str]) -> HandValue:
     """The value of three cards (Three Card Poker, Teen Patti, Side Bet City's 3 Card Hand).
 

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
+
+from recognition.evaluate_fast import TailCache, plain_line
 
 from .base import CardGame, card_list, need
 from .cards import ACE_HIGH, Settlement
@@ -39,6 +42,7 @@ from .poker import (
     TWO_PAIR,
     HandValue,
     best5,
+    best_category,
     compare,
     name3,
     name5,
@@ -249,12 +253,37 @@ class ThreeCardPoker(FixedDealGame):
         for bet, table, value in (
             ("ante_bonus", ANTE_BONUS, p),
             ("pair_plus", PAIR_PLUS, p),
-            ("six_card_bonus", SIX_CARD, best5(player + dealer)[0]),
+            ("six_card_bonus", SIX_CARD, (best_category(player + dealer),)),
         ):
             odds = _pay(table, value)
             if odds is not None:
                 s.win(bet, odds)
         return s.as_dict()
+
+    @cached_property
+    def _tails(self) -> TailCache:
+        return TailCache(self.evaluate)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round ``{"id": 17, "cards": [six cards]}``; None for anything
+        else. The answer past the cards follows from the hands' categories, whether the dealer qualifies,
+        the winner and the six cards' best category (recognition/evaluate_fast.py)."""
+        m = _SIX_CARDS(line)
+        if m is None:
+            return None
+        cards = m.groups()[1:]
+        if len(set(cards)) != 6:  # a card twice: the general path says so
+            return None
+        p, d = rank3(cards[:3]), rank3(cards[3:])
+        qualifies = d[0] > T_HIGH_CARD or d[1] >= ACE_HIGH["Q"]
+        facts = (p[0], d[0], qualifies, compare(p, d), best_category(cards))
+        c0, c1, c2, c3, c4, c5 = cards
+        head = f'"valid":true,"result":{{"player_cards":["{c0}","{c1}","{c2}"],"dealer_cards":["{c3}","{c4}","{c5}"],'
+        return self._tails.line(m[1], head, facts, {"cards": list(cards)})
+
+
+_CARD = r'"([2-9TJQKA][SHDC])"'
+_SIX_CARDS = plain_line(r'"cards": ?\[' + _CARD + (r", ?" + _CARD) * 5 + r"\]").fullmatch
 
 
 class TeenPatti(ThreeCardPoker):

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .base import VOID, DrawGame, Drawn, Market, completed_at, fixed, hits, numbers, over, picked, under
+from .fast_evaluate import FastDrawEvaluator
 
 
 def cyclic_colors(labels: Sequence[str], order: Sequence[str]) -> dict[str, str]:
@@ -145,6 +146,17 @@ class Lucky5(_ColorSums, DrawGame):
             item += 3
         assert item == 95 and len(m) == 94
         self.markets = tuple(m)
+        order = self.color_order
+
+        def facts(labels: list[str], colors: list[str]) -> tuple[int, ...]:
+            """Every fixed bet and fact of the outcome reads only these: the sum, the odd balls, the colours."""
+            numbers = [int(b) for b in labels]
+            return (sum(numbers), sum(n & 1 for n in numbers), *(colors.count(c) for c in order))
+
+        self._fast = FastDrawEvaluator(self, facts)
+
+    def evaluate_json(self, line: str) -> str | None:
+        return self._fast(line)
 
     def facts(self, d: Drawn) -> dict[str, Any]:
         return {

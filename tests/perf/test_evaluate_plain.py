@@ -1,0 +1,144 @@
+"""`studio evaluate` writes, line for line, what the plain implementation of each game's rules writes
+(bench/plain_rules.py, the yardstick of bench/evaluate.py), and a card game starts without OpenCV."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.evaluate import _evaluate_lines, evaluate_line
+from bench.plain_rules import DECK
+from bench.plain_rules import GAMES as PLAIN
+from recognition.cards.poker import best5, best_category
+from recognition.games import GAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: after the CLI has answered, the modules a card game must not have loaded
+PROBE = """
+import sys
+from app.cli import main
+code = main(sys.argv[1:])
+sys.stdout.flush()
+print(sorted(m for m in ("cv2", "numpy") if m in sys.modules), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def studio(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, XDG_CACHE_HOME=str(cache)),
+        timeout=300,
+        check=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache folder holding the game index (written by the first start, which imports every game)."""
+    folder = tmp_path_factory.mktemp("cache")
+    studio(folder, "evaluate", "--list")
+    return folder
+
+
+def studio_evaluate(cache: Path, source: Path, game_id: str, lines: list[str]) -> tuple[str, list[str]]:
+    source.write_text("".join(lines))
+    done = studio(cache, "evaluate", "--game", game_id, "--in", str(source))
+    return done.stdout, json.loads(done.stderr.strip().splitlines()[-1].replace("'", '"'))
+
+
+@pytest.mark.parametrize("game_id", list(PLAIN))
+def test_the_cli_writes_what_the_plain_rules_write(game_id: str, cache: Path, tmp_path: Path) -> None:
+    generate, plain = PLAIN[game_id]
+    lines = generate(random.Random(7), 3000)
+    written, imported = studio_evaluate(cache, tmp_path / "rounds.jsonl", game_id, lines)
+    assert written.splitlines(keepends=True) == [plain(line) for line in lines]
+    if game_id in ("baccarat", "dragon_tiger"):
+        assert imported == []  # no OpenCV, no numpy for a card game
+
+
+def general(game_id: str, lines: list[str]) -> str:
+    game = GAMES[game_id]
+    out = [
+        json.dumps(evaluate_line(game, line, n), separators=(",", ":")) + "\n"
+        for n, line in enumerate(lines, 1)
+        if line.strip()
+    ]
+    return "".join(out)
+
+
+#: lines in and off the fast paths' shape: the answers are the general path's
+ODD_LINES = {
+    "lucky_5": [
+        '{"id": 1, "balls": ["1", "2", "3", "4", "5"]}\n',
+        '{"id":2,"balls":["36","35","34","33","32"]}',  # no spaces, no newline
+        '{"id": 3, "balls": ["1", "2", "3", "4", "4"]}\n',  # a ball twice
+        '{"id": 4, "balls": ["1", "2", "3", "4", "37"]}\n',  # not a ball of the game
+        '{"id": 5, "balls": ["1", "2", "3", "4"]}\n',  # too few
+        '{"id": 6, "balls": ["1", "2", "3", "4", "5", "6"]}\n',  # too many
+        '{"id": 7, "balls": ["01", "2", "3", "4", "5"]}\n',  # not a label
+        '{"id": 8, "balls": [1, 2, 3, 4, 5]}\n',  # ints: the general path
+        '{"id": "r-9", "balls": ["1", "2", "3", "4", "5"]}\n',
+        '{"id": 007, "balls": ["1", "2", "3", "4", "5"]}\n',  # not JSON
+        '{"id": -0, "balls": ["1", "2", "3", "4", "5"]}\n',
+        '{"id": 10, "balls": ["1", "2", "3", "4", "5"], "colors": ["white", "blue", "green", "red", "white"]}\n',
+        '{"id": 11, "balls": ["5", "4", "3", "2", "1"]}\n',  # the facts of line 1, in another order
+        '{"id": 12, "balls": ["1", "2", "3", "4", "\\u0035"]}\n',  # an escape
+    ],
+    "three_card_poker": [
+        '{"id": 1, "cards": ["AS", "KS", "QS", "2D", "3D", "4D"]}\n',
+        '{"id":2,"cards":["AS","KS","QS","2D","3D","4D"]}',
+        '{"id": 3, "cards": ["AS", "AS", "QS", "2D", "3D", "4D"]}\n',  # a card twice
+        '{"id": 4, "cards": ["AS", "KS", "QS", "2D", "3D"]}\n',  # too few
+        '{"id": 5, "cards": ["AS", "KS", "QS", "2D", "3D", "4D", "5D"]}\n',  # too many
+        '{"id": 6, "cards": ["AS", "KS", "QS", "2D", "3D", "XX"]}\n',
+        '{"id": "r-7", "cards": ["9S", "9H", "QS", "2D", "3D", "4D"]}\n',
+        '{"id": 8, "cards": ["9S", "9H", "QS", "2D", "3D", "4D"], "extras": {}}\n',
+        '{"id": 9, "cards": ["2S", "3S", "4S", "5S", "AS", "KD"]}\n',  # a wheel flush across the hands
+    ],
+    "baccarat": [
+        '{"id": 1, "cards": ["9H", "5D", "2C", "KS"]}\n',
+        '{"id":2,"cards":["9H","5D","2C","KS"]}',
+        '{"id": 3, "cards": ["9H", "5D", "2C", "KS", "3D"]}\n',  # a card too many
+        '{"id": 4, "cards": ["2H", "3D", "2C", "4S"]}\n',  # too few
+        '{"id": 5, "cards": ["9H", "5D", "2C", "1S"]}\n',
+        '{"id": 6, "cards": ["9H", "5D", "2C", "KS"], "extras": null}\n',
+    ],
+}
+
+
+@pytest.mark.parametrize("game_id", list(ODD_LINES))
+def test_lines_off_the_fast_path_are_answered_by_the_general_path(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = ODD_LINES[game_id] * 2  # the second time from the kept tails
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    _evaluate_lines(GAMES[game_id], lines)
+    assert out.getvalue() == general(game_id, lines)
+
+
+def test_the_best_category_is_the_best_five_cards_category() -> None:
+    rng = random.Random(11)
+    hands = [rng.sample(DECK, rng.randint(5, 7)) for _ in range(20_000)]
+    hands += [
+        ["AS", "2D", "3C", "4H", "5S", "KD"],  # the wheel
+        ["TS", "JS", "QS", "KS", "AS", "9S", "2D"],  # royal flush over a straight flush
+        ["9S", "TS", "JS", "QS", "KS", "AD", "2C"],  # straight flush under a straight to the ace
+        ["AS", "2S", "3S", "4S", "5S", "6D"],  # steel wheel beside a six-high straight
+        ["7S", "7D", "7C", "9H", "9S", "9D"],  # two threes: a full house
+        ["8S", "8D", "8C", "8H", "9S", "9D", "9C"],
+        ["2S", "4S", "6S", "8S", "TS", "3D", "5H"],  # a flush and a straight: the flush
+    ]
+    assert [best_category(h) for h in hands] == [best5(h)[0][0] for h in hands]
