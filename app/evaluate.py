@@ -129,9 +129,7 @@ _PLAIN_ID = re.compile(r'\{"id": ?(0|-?[1-9][0-9]*|"[ !#-\[\]-~]*"|null), ?(.*)'
 
 
 def _evaluate_lines(game: GameRules, source: Iterable[str]) -> None:
-    from recognition.game import BaseGame
-
-    if getattr(type(game), "evaluate_json", BaseGame.evaluate_json) is not BaseGame.evaluate_json:
+    if game.fast_evaluate:
         _fast_lines(game, source)
     else:
         _memo_lines(game, source)

@@ -326,6 +326,11 @@ class GameRules(Protocol):
         {"result": ..., "outcome": ...}; raise ValueError saying what is wrong."""
         ...
 
+    @property
+    def fast_evaluate(self) -> bool:
+        """The game has a fast path of its own (`evaluate_json`): `studio evaluate` runs its tight loop."""
+        ...
+
     def evaluate_json(self, line: str) -> str | None:
         """A fast path of `studio evaluate`: the exact output line for an input line, or None (not handled:
         the CLI goes through `evaluate`)."""
@@ -352,6 +357,7 @@ class BaseGame:
     device_kinds: tuple[str, ...] = ()
     pacing: Pacing = "device"
     has_decisions: bool = False
+    fast_evaluate: bool = False
     seats: tuple[str, ...] = ()
     common_hand: bool = False
     #: a game whose table must pass a check before it opens defines

@@ -232,6 +232,8 @@ class BaccaratGame(CardGame):
                 return {"result": result, "outcome": self.outcome(result, extras)}
         return super().evaluate(item)
 
+    fast_evaluate = True
+
     def evaluate_json(
         self,
         line: str,

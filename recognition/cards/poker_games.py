@@ -264,6 +264,8 @@ class ThreeCardPoker(FixedDealGame):
     def _tails(self) -> TailCache:
         return TailCache(self.evaluate)
 
+    fast_evaluate = True
+
     def evaluate_json(self, line: str) -> str | None:
         """`studio evaluate`'s line for a plain round ``{"id": 17, "cards": [six cards]}``; None for anything
         else. The answer past the cards follows from the hands' categories, whether the dealer qualifies,

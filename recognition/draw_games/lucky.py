@@ -155,6 +155,8 @@ class Lucky5(_ColorSums, DrawGame):
 
         self._fast = FastDrawEvaluator(self, facts)
 
+    fast_evaluate = True
+
     def evaluate_json(self, line: str) -> str | None:
         return self._fast(line)
 
