@@ -134,19 +134,11 @@ def feed_messages(n: int) -> list[dict[str, Any]]:
                     "kind": "cammegh-ss2",
                     "serial_number": f"SIM-SS2-{table:03d}",
                 },
+                "commitment": None,
+                "reveal": None,
                 "occurred_at": rfc3339(datetime.now(UTC)),
             }
         )
-    # fields the feed schema has grown since (e.g. commitment, reveal) are null in a plain roulette result
-    try:
-        from streaming.messages import FeedMessage
-
-        extra = [f for f in FeedMessage.model_fields if f not in ("seq", "prev_hash", "hash", "signature")]
-    except ImportError:
-        extra = []
-    for m in out:
-        for f in extra:
-            m.setdefault(f, None)
     return out
 
 

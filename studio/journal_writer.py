@@ -20,6 +20,7 @@ import signal
 import socket
 import sqlite3
 import struct
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -141,19 +142,30 @@ _c_encode = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
 )
 
 
+#: the types of JSON's scalars as the studio's records hold them
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _string_keys(value: Any) -> bool:
-    """Every object key in `value` is a str (json would quietly turn any other into one)."""
+    """Every object key in `value` is a str (json would quietly turn any other into one); False too for a
+    subclass of dict, list or tuple (canonical_json looks at those)."""
     stack = [value]
     while stack:
         v = stack.pop()
-        if isinstance(v, dict):
-            for k, x in v.items():
-                if type(k) is not str:
-                    return False
-                if isinstance(x, (dict, list, tuple)):
+        if type(v) is dict:
+            try:
+                "".join(v)  # the keys' check in C: a TypeError names a key that is not a str
+            except TypeError:
+                return False
+            v = v.values()
+        # in C: a record is mostly scalars; only a container needs a look of its own
+        if not _SCALARS.issuperset(map(type, v)):
+            for x in v:
+                t = type(x)
+                if t is dict or t is list or t is tuple:
                     stack.append(x)
-        else:
-            stack.extend(x for x in v if isinstance(x, (dict, list, tuple)))
+                elif t not in _SCALARS and isinstance(x, (dict, list, tuple)):
+                    return False
     return True
 
 
@@ -190,7 +202,7 @@ def signed_text(message: dict[str, Any], key: Ed25519PrivateKey) -> tuple[str, s
     return digest, "{" + ",".join(items) + "}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Committed:
     seq: int
     kind: str
@@ -213,6 +225,26 @@ class Record(NamedTuple):
     # record: its canonical text is stored once for both)
     projection: dict[str, Any] | Literal[True] | None
     barrier: bool = False  # writes nothing; its reply says that everything before it is durable
+
+
+#: what the writer made of one record: (seq, feed_seq, stored text); what crosses back to the studio
+Done = tuple[int, int | None, str]
+
+
+class Prepared(NamedTuple):
+    """A batch chained and signed, to be inserted (BatchWriter.prepare -> commit)."""
+
+    rows: list[tuple]
+    projections: list[tuple]
+    done: list[Done | None]  # None for a barrier
+
+
+def committed(batch: list[Record], done: list[Done | None]) -> list[Committed | None]:
+    """The `Committed` of each record of `batch` from what the writer made of it."""
+    return [
+        None if d is None else Committed(d[0], r.kind, r.table_id, r.round_id, d[1], d[2])
+        for r, d in zip(batch, done)
+    ]
 
 
 class BatchWriter:
@@ -249,13 +281,20 @@ class BatchWriter:
 
     def write(self, batch: list[Record]) -> list[Committed | None]:
         """Chain, sign and commit `batch` in one transaction (one fsync); None for each barrier."""
+        prepared = self.prepare(batch)
+        self.commit([prepared])
+        return committed(batch, prepared.done)
+
+    def prepare(self, batch: list[Record]) -> Prepared:
+        """Chain and sign `batch`: the rows to insert. The chain goes on from them at once, so the next batch
+        can be prepared while this one commits; after a failed commit the writer must stop."""
         seq, prev, feed_seq, feed_hash = self._seq, self._hash, self._feed_seq, self._feed_hash
         rows: list[tuple] = []
-        out: list[Committed | None] = []
+        done: list[Done | None] = []
         projections: list[tuple] = []
         for p in batch:
             if p.barrier:
-                out.append(None)
+                done.append(None)
                 continue
             seq += 1
             at = rfc3339(p.at)
@@ -272,7 +311,7 @@ class BatchWriter:
                 body = canonical_text(p.data)
             h = record_hash(seq, at, p.kind, p.table_id, p.round_id, fseq, body, prev)
             rows.append((seq, at, p.kind, p.table_id, p.round_id, fseq, body, prev, h))
-            out.append(Committed(seq, p.kind, p.table_id, p.round_id, fseq, body))
+            done.append((seq, fseq, body))
             if p.projection is not None:
                 r = p.data if p.projection is True else p.projection
                 # the round's own record is stored once, as its text; its step keys (studio.journal's
@@ -280,11 +319,16 @@ class BatchWriter:
                 stored = body if r is p.data else canonical_text(r)
                 projections.append((r["round_id"], r["table_id"], r["round_number"], r["state"], stored))
             prev = h
-        with self._db:  # one transaction, one fsync
+        self._seq, self._hash, self._feed_seq, self._feed_hash = seq, prev, feed_seq, feed_hash
+        return Prepared(rows, projections, done)
+
+    def commit(self, prepared: list[Prepared]) -> None:
+        """Insert prepared batches, in order, in one transaction (one fsync)."""
+        rows = prepared[0].rows if len(prepared) == 1 else [r for p in prepared for r in p.rows]
+        projections = [r for p in prepared for r in p.projections]
+        with self._db:
             insert(self._db, "INSERT INTO records", rows)
             insert(self._db, "INSERT OR REPLACE INTO rounds", projections)
-        self._seq, self._hash, self._feed_seq, self._feed_hash = seq, prev, feed_seq, feed_hash
-        return out
 
     def close(self) -> None:
         self._db.close()
@@ -396,18 +440,87 @@ def _take(requests: Any, timeout: float | None) -> Any:
     if timeout is not None and not requests.poll(timeout):
         return NOTHING
     try:
-        return pickle.loads(requests.recv_bytes())
+        items = pickle.loads(requests.recv_bytes())
     except EOFError:
         return None
+    return None if items is None else list(map(Record._make, items))
 
 
 def _urgent(record: Record) -> bool:
     return record.feed or record.barrier
 
 
+class CommitPipeline:
+    """Commits prepared batches on a thread of its own (`journal-commit`), so that the next batch is chained
+    and signed while SQLite inserts and fsyncs this one (it lets go of the GIL meanwhile).
+
+    What waits when the thread is free is committed in one transaction; `done` is called after each commit with
+    what it made durable, in order. A failed commit calls `failed` (nothing of that transaction nor of
+    what waited behind it is durable) and stops the pipeline: `put` and `close` then raise WriteFailed.
+    """
+
+    def __init__(
+        self,
+        writer: BatchWriter,
+        done: Callable[[list[Done | None]], None],
+        failed: Callable[[BaseException], None],
+        most: int = 4000,
+    ) -> None:
+        self._writer = writer
+        self._done = done
+        self._on_failure = failed
+        self._most = most  # records prepared and waiting, beyond which `put` waits (memory)
+        self._cond = threading.Condition()
+        self._waiting: list[Prepared] = []
+        self._count = 0
+        self._end = False
+        self.failure: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="journal-commit", daemon=True)
+        self._thread.start()
+
+    def put(self, prepared: Prepared) -> None:
+        with self._cond:
+            while self.failure is None and self._count >= self._most:
+                self._cond.wait()
+            if self.failure is not None:
+                raise WriteFailed(self.failure)
+            self._waiting.append(prepared)
+            self._count += len(prepared.done)
+            self._cond.notify_all()
+
+    def close(self) -> None:
+        """Wait until everything put is committed (or the pipeline failed: WriteFailed)."""
+        with self._cond:
+            self._end = True
+            self._cond.notify_all()
+        self._thread.join()
+        if self.failure is not None:
+            raise WriteFailed(self.failure)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._waiting and not self._end:
+                    self._cond.wait()
+                if not self._waiting:
+                    return
+                take, self._waiting, self._count = self._waiting, [], 0
+                self._cond.notify_all()
+            try:
+                self._writer.commit(take)
+            except BaseException as exc:  # noqa: BLE001 - disk full, I/O error, anything: none of it is durable
+                with self._cond:
+                    self.failure = exc
+                    self._cond.notify_all()
+                self._on_failure(exc)
+                return
+            self._done([d for p in take for d in p.done] if len(take) > 1 else take[0].done)
+
+
 def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: int) -> None:
     """The writer process: read lists of `Record`s, commit them (`group_commit`: at most `max_batch` records a
-    transaction), reply ("ok", [Committed | None, ...]) for each transaction, in order.
+    batch, batches that wait for the disk committed together), reply ("ok", [Done | None, ...]) for each
+    transaction, in order.
 
     Ends on None ("closed" is the last reply, once the database is closed) or when the studio's end of
     `requests` closes (the studio died: what arrived is committed first). A failed write replies ("failed",
@@ -423,21 +536,44 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
         replies.send(("failed", portable(exc)))
         return
     del key_raw
+    send_lock = threading.Lock()  # the commit thread and this one both reply
+
+    def done(made: list[Done | None]) -> None:
+        payload = pickle.dumps(("ok", made), protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            with send_lock:
+                replies.send_bytes(payload)
+        except OSError:  # the studio is gone: what it sent is still committed
+            pass
+
+    def failed(exc: BaseException) -> None:
+        with send_lock:
+            replies.send(("failed", portable(exc)))
+
+    def take(timeout: float | None) -> Any:
+        # a failed commit ends the loop, even while it waits for records
+        while timeout is None and pipeline.failure is None:
+            if requests.poll(0.2):
+                return _take(requests, None)
+        return None if pipeline.failure is not None else _take(requests, timeout)
 
     def write(batch: list[Record]) -> None:
         try:
-            committed = writer.write(batch)
-        except BaseException as exc:  # disk full, I/O error, anything: nothing is durable
+            prepared = writer.prepare(batch)
+        except BaseException as exc:  # a record it cannot chain: nothing of it is durable
+            pipeline.close()  # what came before it is, and is replied first
+            failed(exc)
             raise WriteFailed(exc) from exc
-        replies.send_bytes(pickle.dumps(("ok", committed), protocol=pickle.HIGHEST_PROTOCOL))
+        pipeline.put(prepared)
 
+    pipeline = CommitPipeline(writer, done, failed)
     try:
         replies.send(("ready", None))
         try:
-            group_commit(lambda timeout: _take(requests, timeout), write, _urgent, max_batch)
-        except WriteFailed as failed:
-            replies.send(("failed", portable(failed.cause)))
-            return
+            group_commit(take, write, _urgent, max_batch)
+            pipeline.close()
+        except WriteFailed:
+            return  # the failure is replied already
         writer.close()
         replies.send(("closed", None))
     except OSError:  # EOFError, BrokenPipeError: the studio is gone
