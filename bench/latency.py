@@ -366,6 +366,9 @@ def studio_child(args: argparse.Namespace) -> int:
             host="127.0.0.1",
             port=args.port,
             families=False,
+            games=None,
+            decisions_token=None,
+            nats_url=None,
         )
     )
     config.studio.journal_writer = args.writer

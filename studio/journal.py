@@ -55,6 +55,7 @@ from streaming.canonical import (
 from streaming.messages import CHECKPOINT, CheckpointMessage, FeedKind, FeedMessage
 
 from .journal_future import PendingRecord
+from .journal_text import canonical_text, plain_types
 from .journal_writer import (
     GENESIS_HASH,
     HEAD_QUERY,
@@ -65,6 +66,7 @@ from .journal_writer import (
     Record,
     WriteFailed,
     committed,
+    encode,
     group_commit,
     record_hash,
     rfc3339,
@@ -167,6 +169,11 @@ class Journal:
                 BatchWriter(self.path, signing_key), max_batch, self._committed, self._failed
             )
         _open_journals.add(self)
+
+    @property
+    def writer_pid(self) -> int | None:
+        """The writer process's pid; None for a writer thread."""
+        return self._sink.pid if isinstance(self._sink, _ProcessWriter) else None
 
     # --- writing -------------------------------------------------------------
 
@@ -590,8 +597,8 @@ class _ProcessWriter:
 
     def put(self, items: list[PendingRecord]) -> None:
         try:
-            # plain tuples: pickled in C, where a NamedTuple costs a Python call each
-            payload = pickle.dumps([tuple(p.record) for p in items], protocol=pickle.HIGHEST_PROTOCOL)
+            # canonical JSON made here, once; what crosses is strings in plain tuples (pickled in C)
+            payload = pickle.dumps([encode(p.record) for p in items], protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # noqa: BLE001 - a value that is not data: the journal stops here
             self._failed(exc, items)
             return
@@ -727,24 +734,26 @@ def check_feed_message(message: dict[str, Any]) -> None:
         return
     # Fast path. The schema's own portability check (no float, no integer beyond 2^53 - 1 in the free-form
     # values) walks every value in Python, ~2 KB of a roulette outcome each time. Here the schema validates the
-    # message with its free-form values emptied, canonical_json checks them (strings as keys, JSON values) and
-    # reading the canonical text back with a float hook (and a look for 16-digit runs) does the portability check
-    # in C. Whatever the fast path refuses goes through the full check, so what it accepts and the errors it gives
+    # message with its free-form values emptied; a walk that is in C but for one step per container
+    # (plain_types) finds every key a str and no float, the C encoder writes the canonical text (what
+    # canonical_json would: plain data), and a look for 16-digit runs in it stands for the integers' bound.
+    # Whatever the fast path refuses goes through the full check, so what it accepts and the errors it gives
     # are the full check's.
     try:
-        text = canonical_json(probe)
-        light = dict(probe)
-        for name in _FREE_FORM:
-            if type(light.get(name)) is dict and light[name]:
-                light[name] = {}
-        reveal = light.get("reveal")
-        if type(reveal) is dict and type(reveal.get("extras")) is dict and reveal["extras"]:
-            light["reveal"] = dict(reveal, extras={})
-        FeedMessage.model_validate(light)
-        if not _LONG_NUMBER.search(text):
-            json.loads(text, parse_float=_no_float)
-            return
-    except (ValidationError, TypeError, ValueError):
+        types = plain_types(probe)
+        if types is not None and types <= _NO_FLOAT:
+            text = canonical_text(probe)
+            light = dict(probe)
+            for name in _FREE_FORM:
+                if type(light.get(name)) is dict and light[name]:
+                    light[name] = {}
+            reveal = light.get("reveal")
+            if type(reveal) is dict and type(reveal.get("extras")) is dict and reveal["extras"]:
+                light["reveal"] = dict(reveal, extras={})
+            FeedMessage.model_validate(light)
+            if not _LONG_NUMBER.search(text):
+                return
+    except (ValidationError, TypeError, ValueError, RecursionError):
         pass
     try:
         FeedMessage.model_validate(probe)
@@ -756,11 +765,9 @@ def check_feed_message(message: dict[str, Any]) -> None:
 #: the feed message's free-form objects (`dict[str, Any]` in the schema, checked for portability)
 _FREE_FORM = ("result", "outcome", "source", "detail")
 #: 16 digits in a row (maybe an integer beyond 2^53 - 1, maybe in a string): the full check decides
-_LONG_NUMBER = re.compile(rb"[0-9]{16}")
-
-
-def _no_float(text: str) -> Any:
-    raise ValueError("a floating-point number")
+_LONG_NUMBER = re.compile(r"[0-9]{16}")
+#: the scalar types a feed message may hold (a float never)
+_NO_FLOAT = frozenset({str, int, bool, type(None)})
 
 
 def _check_commitment(
