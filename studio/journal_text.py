@@ -15,6 +15,8 @@ import json
 import json.encoder
 from collections.abc import Callable
 from datetime import UTC, datetime
+from itertools import chain, compress, repeat
+from operator import is_
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -94,28 +96,37 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 _CONTAINERS = frozenset({dict, list, tuple})
+#: deeper than this, plain_types gives up (canonical_json then names a cycle, or encodes it)
+_DEPTH = 100
 
 
 def plain_types(value: Any) -> set[type] | None:
     """The types of the values in `value` (a dict, list or tuple) other than plain dicts, lists and tuples;
-    None where an object key is not a str (json would quietly turn it into one). The walk is in C but for
-    one step per container: a record is mostly scalars."""
+    None where an object key is not a str (json would quietly turn it into one), or deeper than _DEPTH.
+
+    One level of nesting at a time, every step in C (itertools over all the level's containers at once): a
+    roulette outcome's forty bets cost what one does."""
+    if type(value) not in _CONTAINERS:
+        return None
     seen: set[type] = set()
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if type(v) is dict:
-            try:
-                "".join(v)  # the keys' check in C: a TypeError names a key that is not a str
-            except TypeError:
-                return None
-            v = v.values()
-        types = set(map(type, v))
-        if not types.isdisjoint(_CONTAINERS):
-            stack.extend(x for x in v if type(x) in _CONTAINERS)
-            types -= _CONTAINERS
-        seen |= types
-    return seen
+    dicts: list[Any] = [value] if type(value) is dict else []
+    seqs: list[Any] = [] if dicts else [value]
+    for _ in range(_DEPTH):
+        try:
+            "".join(chain.from_iterable(dicts))  # the keys' check: a TypeError names a key that is not a str
+        except TypeError:
+            return None
+        values = [*chain.from_iterable(map(dict.values, dicts)), *chain.from_iterable(seqs)]
+        types = set(map(type, values))
+        if types.isdisjoint(_CONTAINERS):
+            return seen | types
+        seen |= types - _CONTAINERS
+        dicts = list(compress(values, map(is_, map(type, values), repeat(dict))))
+        seqs = [
+            *compress(values, map(is_, map(type, values), repeat(list))),
+            *compress(values, map(is_, map(type, values), repeat(tuple))),
+        ]
+    return None
 
 
 def _string_keys(value: Any) -> bool:
@@ -127,7 +138,13 @@ def _string_keys(value: Any) -> bool:
     return types <= _SCALARS or not any(issubclass(t, (dict, list, tuple)) for t in types)
 
 
-def canonical_text(value: dict[str, Any]) -> str:
+def plain_text(value: Any) -> str:
+    """The canonical JSON of `value`, which `plain_types` found plain (str keys, JSON scalars): json's C
+    encoder alone."""
+    return "".join(_c_encode(value, 0))
+
+
+def canonical_text(value: Any) -> str:
     """canonical_json(value).decode(), with the C encoder alone for plain data (a walk over the keys, not a
     read-back, checks that none is hidden); anything else goes through canonical_json, which names what is
     wrong."""
@@ -152,15 +169,15 @@ def message_items(message: dict[str, Any], at: str | None = None) -> dict[str, s
         if k == "hash" or k == "signature":
             continue
         t = type(v)
-        try:
-            if t is str:
-                text = _string(v)
-            elif (t is dict or t is list or t is tuple) and not _string_keys(v):
-                text = canonical_json(v).decode()
-            else:
+        if t is str:
+            text = _string(v)
+        elif t in _SCALARS:
+            try:
                 text = "".join(_c_encode(v, 0))
-        except (TypeError, ValueError, RecursionError):
-            text = canonical_json(v).decode()  # names what is wrong
+            except ValueError:
+                text = canonical_json(v).decode()  # names what is wrong (NaN)
+        else:
+            text = canonical_text(v)
         items[k] = _string(k) + ":" + text
     if at is not None and "occurred_at" not in items:
         items["occurred_at"] = '"occurred_at":' + _string(at)
