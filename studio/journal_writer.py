@@ -383,19 +383,28 @@ class CommitPipeline:
         self._waiting: list[Prepared] = []
         self._count = 0
         self._end = False
+        self._busy = False  # a commit is running (on the thread, or inline)
         self.failure: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="journal-commit", daemon=True)
         self._thread.start()
 
-    def put(self, prepared: Prepared) -> None:
+    def put(self, prepared: Prepared, inline: bool = False) -> None:
+        """Commit `prepared` after what was put before it. `inline`: on this thread, if nothing is being or
+        waiting to be committed (a result reaching an idle writer: no wake-up of another thread before its
+        fsync)."""
         with self._cond:
             while self.failure is None and self._count >= self._most:
                 self._cond.wait()
             if self.failure is not None:
                 raise WriteFailed(self.failure)
-            self._waiting.append(prepared)
-            self._count += len(prepared.done)
-            self._cond.notify_all()
+            if not (inline and not self._busy and not self._waiting):
+                self._waiting.append(prepared)
+                self._count += len(prepared.done)
+                self._cond.notify_all()
+                return
+            self._busy = True
+        if not self._commit([prepared]):
+            raise WriteFailed(self.failure)  # type: ignore[arg-type]
 
     def close(self) -> None:
         """Wait until everything put is committed (or the pipeline failed: WriteFailed)."""
@@ -409,21 +418,32 @@ class CommitPipeline:
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not self._waiting and not self._end:
+                while (self._busy or not self._waiting) and not (self._end and not self._busy):
                     self._cond.wait()
                 if not self._waiting:
                     return
                 take, self._waiting, self._count = self._waiting, [], 0
+                self._busy = True
                 self._cond.notify_all()
-            try:
-                self._writer.commit(take)
-            except BaseException as exc:  # noqa: BLE001 - disk full, I/O error, anything: none of it is durable
-                with self._cond:
-                    self.failure = exc
-                    self._cond.notify_all()
-                self._on_failure(exc)
+            if not self._commit(take):
                 return
-            self._done([d for p in take for d in p.done] if len(take) > 1 else take[0].done)
+
+    def _commit(self, take: list[Prepared]) -> bool:
+        """Commit `take` (self._busy is set), reply; False if it failed."""
+        try:
+            self._writer.commit(take)
+        except BaseException as exc:  # noqa: BLE001 - disk full, I/O error, anything: none of it is durable
+            with self._cond:
+                self.failure = exc
+                self._busy = False
+                self._cond.notify_all()
+            self._on_failure(exc)
+            return False
+        self._done([d for p in take for d in p.done] if len(take) > 1 else take[0].done)
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+        return True
 
 
 def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: int) -> None:
@@ -476,7 +496,9 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
             pipeline.close()  # what came before it is, and is replied first
             failed(exc)
             raise WriteFailed(exc) from exc
-        pipeline.put(prepared)
+        # a result with nothing behind it: committed here, at once; under load, by the commit thread while
+        # this one chains the next batch
+        pipeline.put(prepared, inline=_urgent(batch[-1]) and not requests.poll(0))
 
     pipeline = CommitPipeline(writer, done, failed)
     try:

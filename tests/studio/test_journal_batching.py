@@ -155,3 +155,29 @@ def test_a_failed_commit_replies_nothing_of_it_and_stops_the_pipeline() -> None:
         pipeline.close()
     assert [[d[0] for d in r] for r in replies] == [[1]]  # 2 failed, 3 was never committed
     assert isinstance(failures[0], OSError) and len(writer.calls) == 2
+
+
+def test_a_result_at_an_idle_writer_is_committed_on_its_own_thread_and_a_busy_one_keeps_the_order() -> None:
+    writer = FakeWriter()
+    writer.go.set()
+    threads: list[str] = []
+    go = threading.Event()
+    commit = writer.commit
+
+    def recording(prepared: list[Prepared]) -> None:
+        threads.append(threading.current_thread().name)
+        if len(threads) == 2:
+            assert go.wait(WAIT_S)
+        commit(prepared)
+
+    writer.commit = recording  # type: ignore[method-assign]
+    replies: list[list] = []
+    pipeline = CommitPipeline(writer, replies.append, lambda exc: None)  # type: ignore[arg-type]
+    pipeline.put(batch(1), inline=True)  # idle: here
+    pipeline.put(batch(2))  # to the thread, which waits for `go`
+    until(lambda: len(threads) == 2, "the thread's commit to start")
+    pipeline.put(batch(3), inline=True)  # busy: behind 2, on the thread
+    go.set()
+    pipeline.close()
+    assert threads == [threading.current_thread().name, "journal-commit", "journal-commit"]
+    assert [[d[0] for d in r] for r in replies] == [[1], [2], [3]]
