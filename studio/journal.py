@@ -23,7 +23,6 @@ import multiprocessing.connection
 import os
 import pickle
 import queue
-import re
 import signal
 import socket
 import sqlite3
@@ -52,10 +51,10 @@ from streaming.canonical import (
     public_key_b64,
     verify_message,
 )
-from streaming.messages import CHECKPOINT, CheckpointMessage, FeedKind, FeedMessage
+from streaming.messages import CHECKPOINT, MAX_SAFE_INTEGER, CheckpointMessage, FeedKind, FeedMessage
 
 from .journal_future import PendingRecord
-from .journal_text import plain_text, plain_types
+from .journal_text import plain_types
 from .journal_writer import (
     GENESIS_HASH,
     HEAD_QUERY,
@@ -734,16 +733,21 @@ def check_feed_message(message: dict[str, Any]) -> None:
         return
     # Fast path. The schema's own portability check (no float, no integer beyond 2^53 - 1 in the free-form
     # values) walks every value in Python, ~2 KB of a roulette outcome each time. Here the schema validates the
-    # message with its free-form values emptied; a walk that is in C but for one step per container
-    # (plain_types) finds every key a str and no float, the C encoder writes the canonical text (what
-    # canonical_json would: plain data), and a look for 16-digit runs in it stands for the integers' bound.
-    # Whatever the fast path refuses goes through the full check, so what it accepts and the errors it gives
-    # are the full check's.
+    # message with its free-form values emptied, and one walk that is in C but for one step per nesting level
+    # (plain_types) finds every key a str, no float, every integer within the bound and every string encodable:
+    # what canonical_json and the portability check would find. Whatever the fast path refuses goes through
+    # the full check, so what it accepts and the errors it gives are the full check's.
     try:
-        types = plain_types(probe)
-        if types is not None and types <= _NO_FLOAT:
-            text = plain_text(probe)
-            text.encode("utf-8")  # a lone surrogate: the full check names it
+        ints: list[int] = []
+        strings: list[str] = []
+        types = plain_types(probe, ints, strings)
+        if (
+            types is not None
+            and types <= _NO_FLOAT
+            and max(ints, default=0) <= MAX_SAFE_INTEGER
+            and min(ints, default=0) >= -MAX_SAFE_INTEGER
+        ):
+            "".join(strings).encode("utf-8")  # a lone surrogate: the full check names it
             light = dict(probe)
             for name in _FREE_FORM:
                 if type(light.get(name)) is dict and light[name]:
@@ -752,8 +756,7 @@ def check_feed_message(message: dict[str, Any]) -> None:
             if type(reveal) is dict and type(reveal.get("extras")) is dict and reveal["extras"]:
                 light["reveal"] = dict(reveal, extras={})
             FeedMessage.model_validate(light)
-            if not _LONG_NUMBER.search(text):
-                return
+            return
     except (ValidationError, TypeError, ValueError, RecursionError):
         pass
     try:
@@ -765,8 +768,6 @@ def check_feed_message(message: dict[str, Any]) -> None:
 
 #: the feed message's free-form objects (`dict[str, Any]` in the schema, checked for portability)
 _FREE_FORM = ("result", "outcome", "source", "detail")
-#: 16 digits in a row (maybe an integer beyond 2^53 - 1, maybe in a string): the full check decides
-_LONG_NUMBER = re.compile(r"[0-9]{16}")
 #: the scalar types a feed message may hold (a float never)
 _NO_FLOAT = frozenset({str, int, bool, type(None)})
 

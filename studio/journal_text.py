@@ -100,9 +100,12 @@ _CONTAINERS = frozenset({dict, list, tuple})
 _DEPTH = 100
 
 
-def plain_types(value: Any) -> set[type] | None:
+def plain_types(
+    value: Any, ints: list[int] | None = None, strings: list[str] | None = None
+) -> set[type] | None:
     """The types of the values in `value` (a dict, list or tuple) other than plain dicts, lists and tuples;
     None where an object key is not a str (json would quietly turn it into one), or deeper than _DEPTH.
+    `ints` and `strings`, if given, get every int value, and every str (keys too, a level's keys joined).
 
     One level of nesting at a time, every step in C (itertools over all the level's containers at once): a
     roulette outcome's forty bets cost what one does."""
@@ -113,19 +116,25 @@ def plain_types(value: Any) -> set[type] | None:
     seqs: list[Any] = [] if dicts else [value]
     for _ in range(_DEPTH):
         try:
-            "".join(chain.from_iterable(dicts))  # the keys' check: a TypeError names a key that is not a str
+            keys = "".join(chain.from_iterable(dicts))  # the keys' check: a TypeError names a key not a str
         except TypeError:
             return None
         values = [*chain.from_iterable(map(dict.values, dicts)), *chain.from_iterable(seqs)]
-        types = set(map(type, values))
+        kinds = list(map(type, values))
+        types = set(kinds)
+        if ints is not None and int in types:
+            ints.extend(compress(values, map(is_, kinds, repeat(int))))
+        if strings is not None:
+            strings.append(keys)
+            if str in types:
+                strings.extend(compress(values, map(is_, kinds, repeat(str))))
         if types.isdisjoint(_CONTAINERS):
             return seen | types
         seen |= types - _CONTAINERS
-        dicts = list(compress(values, map(is_, map(type, values), repeat(dict))))
-        seqs = [
-            *compress(values, map(is_, map(type, values), repeat(list))),
-            *compress(values, map(is_, map(type, values), repeat(tuple))),
-        ]
+        dicts = list(compress(values, map(is_, kinds, repeat(dict)))) if dict in types else []
+        seqs = list(compress(values, map(is_, kinds, repeat(list)))) if list in types else []
+        if tuple in types:
+            seqs += compress(values, map(is_, kinds, repeat(tuple)))
     return None
 
 
@@ -136,12 +145,6 @@ def _string_keys(value: Any) -> bool:
     if types is None:
         return False
     return types <= _SCALARS or not any(issubclass(t, (dict, list, tuple)) for t in types)
-
-
-def plain_text(value: Any) -> str:
-    """The canonical JSON of `value`, which `plain_types` found plain (str keys, JSON scalars): json's C
-    encoder alone."""
-    return "".join(_c_encode(value, 0))
 
 
 def canonical_text(value: Any) -> str:

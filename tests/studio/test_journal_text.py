@@ -199,6 +199,7 @@ def message(**changes: Any) -> dict[str, Any]:
     [
         (message(outcome={"bets": [{"bet": "red", "pays": 1.5}]}), "floating-point"),
         (message(source={"device_id": "w1", "counter": 2**60}), "beyond"),
+        (message(outcome={"bets": [{"bet": "red", "total": -(2**53)}]}), "beyond"),
         (message(outcome={"bets": [{7: "x"}]}), "key"),
         (message(source={"text": "\ud800"}), "Unicode"),
     ],
@@ -214,6 +215,7 @@ def test_the_feed_check_refuses_what_the_full_check_refuses(bad: dict[str, Any],
         message(source={"device_id": "w1", "serial": "1234567890123456789"}),  # 19 digits, in a string
         message(outcome={"bets": ({"bet": "red", "wins": True},)}),  # a tuple
         message(source={"device_id": "w1", "counter": 2**53 - 1}),
+        message(outcome={"bets": [{"bet": "red", "total": -(10**15), "wins": True}]}),  # 16 digits, in range
     ],
 )
 def test_the_feed_check_accepts_what_the_full_check_accepts(good: dict[str, Any]) -> None:
