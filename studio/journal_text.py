@@ -96,6 +96,7 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 _CONTAINERS = frozenset({dict, list, tuple})
+_FLAT = _SCALARS | _CONTAINERS
 #: deeper than this, plain_types gives up (canonical_json then names a cycle, or encodes it)
 _DEPTH = 100
 
@@ -111,6 +112,17 @@ def plain_types(
     roulette outcome's forty bets cost what one does."""
     if type(value) not in _CONTAINERS:
         return None
+    if type(value) is dict and ints is None and strings is None:
+        # a device line's body: scalars and empty lists, one level, no walk
+        flat = set(map(type, value.values()))
+        if flat <= _FLAT and not any(
+            compress(value.values(), map(_CONTAINERS.__contains__, map(type, value.values())))
+        ):
+            try:
+                "".join(value)
+            except TypeError:
+                return None
+            return flat - _CONTAINERS
     seen: set[type] = set()
     dicts: list[Any] = [value] if type(value) is dict else []
     seqs: list[Any] = [] if dicts else [value]
