@@ -26,9 +26,10 @@ matching (table_id, source.game_counter). What that includes, in order:
     SerialLineDriver.read_on_loop: os.read, line framer, parse, SS2Tracker) -> loop.call_soon
     -> Table.device_event on
     the event loop (journal append of the device event, SS2 judge, round transitions
-    result_pending + certify, append_feed) -> journal writer thread (canonical JSON, SHA-256,
-    Ed25519 signature, one SQLite transaction with WAL fsync, synchronous=FULL: group
-    commit) -> on_commit -> loop.call_soon_threadsafe -> FeedHub.publish -> consumer task
+    result_pending + certify, append_feed: the held records' canonical JSON, one pipe message)
+    -> journal writer process (SHA-256, Ed25519 signature, one SQLite transaction with WAL
+    fsync, synchronous=FULL: group commit) -> the studio's journal-replies thread -> on_commit
+    -> loop.call_soon_threadsafe -> FeedHub.publish -> consumer task
     -> websocket send (uvicorn) -> loopback TCP -> websockets client -> json.loads.
 
 Usage::
@@ -78,9 +79,9 @@ TARGET_OWN_MS = 1.0
 TARGET_TAIL_MS = 3.0
 PATH_INCLUDED = (
     "pty write -> event loop reads the port (read, frame, parse, track) -> Table.device_event "
-    "(journal append, judge, "
-    "round steps, append_feed) -> journal writer (canonical JSON, SHA-256, Ed25519 signing, group "
-    "commit with fsync) -> on_commit -> event loop (FeedHub.publish) -> uvicorn websocket send -> "
+    "(journal append, judge, round steps, append_feed: the held records' canonical JSON, one pipe message) "
+    "-> journal writer (SHA-256, Ed25519 signing, group commit with fsync) -> on_commit -> event loop "
+    "(FeedHub.publish) -> uvicorn websocket send -> "
     "loopback TCP -> consumer process (websockets recv, json.loads)"
 )
 
