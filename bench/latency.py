@@ -26,9 +26,10 @@ matching (table_id, source.game_counter). What that includes, in order:
     SerialLineDriver.read_on_loop: os.read, line framer, parse, SS2Tracker) -> loop.call_soon
     -> Table.device_event on
     the event loop (journal append of the device event, SS2 judge, round transitions
-    result_pending + certify, append_feed) -> journal writer thread (canonical JSON, SHA-256,
-    Ed25519 signature, one SQLite transaction with WAL fsync, synchronous=FULL: group
-    commit) -> on_commit -> loop.call_soon_threadsafe -> FeedHub.publish -> consumer task
+    result_pending + certify, append_feed: the held records' canonical JSON, one pipe message)
+    -> journal writer process (SHA-256, Ed25519 signature, one SQLite transaction with WAL
+    fsync, synchronous=FULL: group commit) -> the studio's journal-replies thread -> on_commit
+    -> loop.call_soon_threadsafe -> FeedHub.publish -> consumer task
     -> websocket send (uvicorn) -> loopback TCP -> websockets client -> json.loads.
 
 Usage::
@@ -78,9 +79,9 @@ TARGET_OWN_MS = 1.0
 TARGET_TAIL_MS = 3.0
 PATH_INCLUDED = (
     "pty write -> event loop reads the port (read, frame, parse, track) -> Table.device_event "
-    "(journal append, judge, "
-    "round steps, append_feed) -> journal writer (canonical JSON, SHA-256, Ed25519 signing, group "
-    "commit with fsync) -> on_commit -> event loop (FeedHub.publish) -> uvicorn websocket send -> "
+    "(journal append, judge, round steps, append_feed: the held records' canonical JSON, one pipe message) "
+    "-> journal writer (SHA-256, Ed25519 signing, group commit with fsync) -> on_commit -> event loop "
+    "(FeedHub.publish) -> uvicorn websocket send -> "
     "loopback TCP -> consumer process (websockets recv, json.loads)"
 )
 
@@ -149,7 +150,7 @@ STAGES = (
 )
 
 
-def install_stage_probes(stamps: list[tuple[str, Any, int]]) -> None:
+def install_stage_probes(stamps: list[tuple[str, Any, Any]]) -> None:
     """Optional (--stages): stamp the result at each hop inside the studio.
 
     Wraps (in this process only) CammeghSS2Driver.handle_line, Table.device_event,
@@ -311,7 +312,7 @@ def studio_child(args: argparse.Namespace) -> int:
         os.nice(args.nice)  # the studio, its writers' fork server and its writers (they inherit it)
     records: list[tuple[int, int, int]] = []
     install_write_probe(records)
-    stamps: list[tuple[str, Any, int]] = []
+    stamps: list[tuple[str, Any, Any]] = []
     if args.stages:
         install_stage_probes(stamps)
     if args.switch_interval:
@@ -321,9 +322,9 @@ def studio_child(args: argparse.Namespace) -> int:
 
         SerialLineDriver.shared_reader = False
     if args.thread_per_port or args.reader_thread:
-        import studio.service
+        from studio import service
 
-        studio.service.READ_SERIAL_ON_LOOP = False
+        service.READ_SERIAL_ON_LOOP = False
     profiles: list[tuple[str, Any]] = []
     if args.profile:
         install_profilers(profiles)
@@ -366,6 +367,9 @@ def studio_child(args: argparse.Namespace) -> int:
             host="127.0.0.1",
             port=args.port,
             families=False,
+            games=None,
+            decisions_token=None,
+            nats_url=None,
         )
     )
     config.studio.journal_writer = args.writer
@@ -422,15 +426,15 @@ def studio_child(args: argparse.Namespace) -> int:
             import io
             import pstats
 
-            out = io.StringIO()
+            text = io.StringIO()
             for name, prof in profiles:
                 prof.disable()
                 prof.dump_stats(f"{args.profile}.{name.replace(' ', '-')}.prof")
-                out.write(f"\n===== {name}: top functions by cumulative time =====\n")
-                pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(30)
-                out.write(f"\n===== {name}: top functions by own time =====\n")
-                pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(20)
-            Path(args.profile).write_text(out.getvalue())
+                text.write(f"\n===== {name}: top functions by cumulative time =====\n")
+                pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(30)
+                text.write(f"\n===== {name}: top functions by own time =====\n")
+                pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(20)
+            Path(args.profile).write_text(text.getvalue())
     return 0
 
 
@@ -456,7 +460,12 @@ def floor_child(args: argparse.Namespace) -> int:
     body = json.dumps({"kind": "result", "pad": "x" * 2000})
     times: list[float] = []
     done = threading.Event()
-    threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
+
+    def until_stdin_closes() -> None:
+        sys.stdin.read()
+        done.set()
+
+    threading.Thread(target=until_stdin_closes, daemon=True).start()
     seq = 0
     while not done.wait(0.025):
         seq += 1
@@ -632,7 +641,7 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
     complete = 0
     for t_write, t_recv, m in matched:
         key = (m.get("table_id"), (m.get("source") or {}).get("game_counter"))
-        times = [t_write]
+        times: list[int | None] = [t_write]
         for stage, _ in STAGES:
             lookup = (
                 key
@@ -641,12 +650,13 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
             )
             times.append(at(stage, lookup, t_write))
         times.append(t_recv)
-        if any(t is None for t in times):
+        stamped = [t for t in times if t is not None]
+        if len(stamped) < len(times):
             continue
         complete += 1
-        for a, b, ta, tb in zip(names, names[1:], times, times[1:]):
+        for a, b, ta, tb in zip(names, names[1:], stamped, stamped[1:]):
             hops.setdefault(f"{a} -> {b}", []).append((tb - ta) / 1e6)
-        totals.append(((times[-1] - times[0]) / 1e6, len(totals)))
+        totals.append(((stamped[-1] - stamped[0]) / 1e6, len(totals)))
     print(f"  where the time goes ({complete} results stamped at every hop; ms):")
     # the slowest 2 % of the results: what each hop took in them (which hops make the tail)
     tail = [i for _, i in sorted(totals)[-max(1, len(totals) // 50) :]]
@@ -696,7 +706,8 @@ def print_stages(stamps: list[list[Any]], matched: list[tuple[int, int, dict[str
 def run(args: argparse.Namespace) -> int:
     from streaming.canonical import InvalidMessage, load_public_key_b64, verify_message
 
-    tmp: Path | None = Path(tempfile.mkdtemp(prefix="studio-bench-latency-", dir=args.dir))
+    tmp = Path(tempfile.mkdtemp(prefix="studio-bench-latency-", dir=args.dir))
+    remove = True
     proc: subprocess.Popen | None = None
     farm: subprocess.Popen | None = None
     farm_cpu0 = farm_cpu = 0.0
@@ -830,7 +841,9 @@ def run(args: argparse.Namespace) -> int:
             if m.get("kind") != "result":
                 continue
             counter = (m.get("source") or {}).get("game_counter")
-            candidates = [t for t in writes.get((m.get("table_id"), counter), []) if t <= t_recv]
+            candidates = [
+                t for t in writes.get((str(m.get("table_id")), int(counter or 0)), []) if t <= t_recv
+            ]
             if not candidates:
                 unmatched_results += 1
                 continue
@@ -936,14 +949,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if args.keep:
             print(f"  kept {tmp}")
-            tmp = None
+            remove = False
         if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait(10)
         if farm is not None and farm.poll() is None:
             farm.kill()
             farm.wait(10)
-        if tmp is not None:
+        if remove:
             shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -2,11 +2,12 @@
 
 Imported by the benchmark's studio child and, when the journal's writer runs in a process of its own, by the
 writer processes' fork server (added to its preload list), so the probe is in place in both. When the
-environment variable STUDIO_BENCH_WRITER_STAMPS names a file, `BatchWriter.write` is wrapped (in this process
-only, no file is changed) to append one JSON line per batch:
+environment variable STUDIO_BENCH_WRITER_STAMPS names a file, `BatchWriter.prepare` and `.commit` are wrapped
+(in this process only, no file is changed) to append one JSON line per batch once it is committed:
 
-    {"t": start ns (CLOCK_REALTIME), "wall": ns, "cpu": thread CPU ns, "commit": COMMIT + fsync ns,
-     "n": records, "feed": [round ids of the feed messages in it]}
+    {"t": ns (CLOCK_REALTIME) its chaining and signing started, "wall": ns from then to durable, "cpu": thread
+     CPU ns (its preparing; the transaction's, with the first batch of it), "commit": COMMIT + fsync ns of its
+     transaction, "n": records, "feed": [round ids of the feed messages in it]}
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ class _TimedConnection:
 def install(path: str | None, profile_path: str | None = None) -> None:
     from studio.journal_writer import BatchWriter
 
-    write = BatchWriter.write
+    prepare, commit = BatchWriter.prepare, BatchWriter.commit
     lock = threading.Lock()
     out: list[Any] = []
+    #: id(Prepared) -> (start ns, prepare's CPU ns, records, feed round ids), until it is committed
+    started: dict[int, tuple[int, int, int, list[Any]]] = {}
 
     profiler: Any = None
     if profile_path:
@@ -64,46 +67,57 @@ def install(path: str | None, profile_path: str | None = None) -> None:
     lazy = os.environ.get(LAZY_ENV) == "1"
     synchronous = ["FULL"]
 
-    def probe_write(self: Any, batch: list[Any]) -> Any:
-        if not isinstance(self._db, _TimedConnection):
-            self._db = _TimedConnection(self._db)
-        if lazy:  # experiment: no fsync of its own for a batch without a feed message
-            wanted = "FULL" if any(p.feed or p.barrier for p in batch) else "NORMAL"
-            if wanted != synchronous[0]:
-                self._db.execute(f"PRAGMA synchronous={wanted}")
-                synchronous[0] = wanted
+    def probe_prepare(self: Any, batch: list[Any]) -> Any:
         t, c = time.time_ns(), time.thread_time_ns()
-        if profiler is not None:
+        if profiler is not None:  # the writer's main thread: chaining and signing
             profiler.enable()
             try:
-                committed = write(self, batch)
+                prepared = prepare(self, batch)
             finally:
                 profiler.disable()
             batches[0] += 1
             if batches[0] % 500 == 0:  # the writer process ends with os._exit: no chance to dump at its end
                 profiler.dump_stats(profile_path)
         else:
-            committed = write(self, batch)
-        if path is None:
-            return committed
-        line = json.dumps(
-            {
-                "t": t,
-                "wall": time.time_ns() - t,
-                "cpu": time.thread_time_ns() - c,
-                "commit": self._db.commit_ns,
-                "n": len(batch),
-                "feed": [p.round_id for p in batch if p.feed],
-            }
+            prepared = prepare(self, batch)
+        started[id(prepared)] = (
+            t,
+            time.thread_time_ns() - c,
+            len(batch),
+            [w.round_id for w in batch if w.feed],
         )
+        return prepared
+
+    def probe_commit(self: Any, prepared: list[Any]) -> None:
+        if not isinstance(self._db, _TimedConnection):
+            self._db = _TimedConnection(self._db)
+        if lazy:  # experiment: no fsync of its own for a batch without a feed message
+            urgent = any(d is None or d[1] is not None for p in prepared for d in p.done)
+            wanted = "FULL" if urgent else "NORMAL"
+            if wanted != synchronous[0]:
+                self._db.execute(f"PRAGMA synchronous={wanted}")
+                synchronous[0] = wanted
+        c = time.thread_time_ns()
+        commit(self, prepared)
+        cpu = time.thread_time_ns() - c
+        if path is None:
+            return
+        now = time.time_ns()
+        lines = []
+        for p in prepared:
+            t, prepare_cpu, n, feed = started.pop(id(p))
+            wall = now - t
+            lines.append(json.dumps({"t": t, "wall": wall, "cpu": prepare_cpu + cpu, "commit": self._db.commit_ns,
+                                     "n": n, "feed": feed}))  # fmt: skip
+            cpu = 0  # the transaction's CPU counted once
         with lock:
             if not out:
                 # opened in the process that writes, for the rest of its life
                 out.append(open(path, "a", buffering=1))  # noqa: SIM115
-            out[0].write(line + "\n")
-        return committed
+            out[0].writelines(line + "\n" for line in lines)
 
-    BatchWriter.write = probe_write  # type: ignore[method-assign]
+    BatchWriter.prepare = probe_prepare  # type: ignore[method-assign]
+    BatchWriter.commit = probe_commit  # type: ignore[method-assign]
 
 
 if os.environ.get(ENV) or os.environ.get(PROFILE_ENV) or os.environ.get(LAZY_ENV):

@@ -23,7 +23,6 @@ import multiprocessing.connection
 import os
 import pickle
 import queue
-import re
 import signal
 import socket
 import sqlite3
@@ -36,7 +35,7 @@ import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -52,8 +51,10 @@ from streaming.canonical import (
     public_key_b64,
     verify_message,
 )
-from streaming.messages import CHECKPOINT, CheckpointMessage, FeedKind, FeedMessage
+from streaming.messages import CHECKPOINT, MAX_SAFE_INTEGER, CheckpointMessage, FeedKind, FeedMessage
 
+from .journal_future import PendingRecord
+from .journal_text import plain_types
 from .journal_writer import (
     GENESIS_HASH,
     HEAD_QUERY,
@@ -63,6 +64,8 @@ from .journal_writer import (
     Committed,
     Record,
     WriteFailed,
+    committed,
+    encode,
     group_commit,
     record_hash,
     rfc3339,
@@ -107,37 +110,12 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass
-class _Pending:
-    record: Record
-    future: Future = field(default_factory=Future)
-    #: when it was appended (monotonic): the commit latency the studio's metrics observe
-    queued: float = field(default_factory=time.monotonic)
-
-
 class JournalClosed(RuntimeError):
     pass
 
 
-class _HeldFuture(Future):
-    """The future of a record held on the event loop (see `Journal._enqueue`).
-
-    Waiting on it queues the held records first, so a caller that blocks on the loop's own thread
-    (flush(), a test's `.result()`) does not wait for a loop iteration that cannot come.
-    """
-
-    def __init__(self, release: Callable[[], None]) -> None:
-        super().__init__()
-        self._release = release
-
-    def result(self, timeout: float | None = None) -> Any:
-        self._release()
-        return super().result(timeout)
-
-    def exception(self, timeout: float | None = None) -> BaseException | None:
-        self._release()
-        return super().exception(timeout)
-
+#: records held off the event loop are queued by their appender once this many wait (see Journal._enqueue)
+HELD_RECORDS = 1000
 
 #: where the journal's writer runs: "process" (a process of its own, the default) or "thread"
 WRITERS = ("process", "thread")
@@ -175,8 +153,10 @@ class Journal:
         self._reader_conns: list[sqlite3.Connection] = []  # every thread's, so close() can close them all
         self._reader_lock = threading.Lock()
         self._reader_generation = 0  # bumped by close(): connections of an older generation are closed
-        self._held: list[_Pending] = []  # appended on the event loop, queued at its next iteration
+        self._held: list[PendingRecord] = []  # appended on the event loop, queued at its next iteration
         self._held_lock = threading.RLock()  # RLock: a writer that fails while taking records calls _failed
+        self._flusher: threading.Thread | None = None  # started at the first append off the event loop
+        self._flush_wanted = threading.Event()
         self._closed = False
         self.failure: BaseException | None = None
         if writer == "process":
@@ -188,6 +168,11 @@ class Journal:
                 BatchWriter(self.path, signing_key), max_batch, self._committed, self._failed
             )
         _open_journals.add(self)
+
+    @property
+    def writer_pid(self) -> int | None:
+        """The writer process's pid; None for a writer thread."""
+        return self._sink.pid if isinstance(self._sink, _ProcessWriter) else None
 
     # --- writing -------------------------------------------------------------
 
@@ -246,29 +231,48 @@ class Journal:
             raise JournalClosed("the journal is closed")
         if self.failure is not None:
             raise JournalClosed(f"the journal failed: {self.failure}")
+        # Records are held and handed to the writer together: one pipe message (one pickling) per batch, not
+        # per record. On the event loop, the records of one callback (a device event, the round steps it
+        # caused, the signed result) and of the callbacks run in the same loop iteration are queued together
+        # at the next iteration, or at the first feed message: one transaction and one fsync, instead of the
+        # result waiting behind the commit of the records appended just before it. Off the loop, the
+        # `journal-flusher` thread queues them as soon as it gets the GIL (at most a switch interval, 5 ms,
+        # while the appending thread keeps it), or the appender itself once HELD_RECORDS wait; and whoever
+        # waits on a held record's future queues it first.
+        item = PendingRecord(record, self._release_held)
         loop = asyncio._get_running_loop()
-        if loop is None:
-            item = _Pending(record)
-            with self._held_lock:  # what the loop appended before stays before this
-                self._queue_held()
-                self._put([item])
-            return item.future
-        # On the event loop, the records of one callback (a device event, the round steps it caused,
-        # the signed result) and of the callbacks run in the same loop iteration are queued together at
-        # the next iteration, or at the first feed message: one transaction and one fsync, instead of the
-        # result waiting behind the commit of the records appended just before it.
-        item = _Pending(record, _HeldFuture(self._release_held))
         with self._held_lock:
-            self._held.append(item)
-            if record.feed:
+            held = self._held
+            held.append(item)
+            if (record.feed and loop is not None) or len(held) >= HELD_RECORDS:
                 # A feed message (a result, a void) ends its batch: it goes now, with what was appended before it,
                 # instead of after the rest of this loop iteration (other tables' events, the consoles) has run.
                 self._queue_held()
-                return item.future
-            first = len(self._held) == 1
+                return item
+            first = len(held) == 1
         if first:
-            loop.call_soon(self._release_held)
-        return item.future
+            if loop is not None:
+                loop.call_soon(self._release_held)
+            else:
+                self._wake_flusher()
+        return item
+
+    def _wake_flusher(self) -> None:
+        if self._flusher is None:
+            with self._held_lock:
+                if self._flusher is None and not self._closed:
+                    self._flusher = threading.Thread(target=self._flush, name="journal-flusher", daemon=True)
+                    self._flusher.start()
+        self._flush_wanted.set()
+
+    def _flush(self) -> None:
+        """The `journal-flusher` thread: queues what threads other than the event loop's hold."""
+        while True:
+            self._flush_wanted.wait()
+            self._flush_wanted.clear()
+            self._release_held()
+            if self._closed:
+                return
 
     def _release_held(self) -> None:
         with self._held_lock:
@@ -279,20 +283,20 @@ class Journal:
             held, self._held = self._held, []
             self._put(held)
 
-    def _put(self, items: list[_Pending]) -> None:
+    def _put(self, items: list[PendingRecord]) -> None:
         """Hand `items` to the writer (under _held_lock: the writer gets them in append order)."""
         if self.failure is not None:  # the writer is gone
             for p in items:
-                p.future.set_exception(self.failure)
+                p.set_exception(self.failure)
             return
         self._sink.put(items)
 
-    def _committed(self, batch: list[_Pending], committed: list[Committed | None]) -> None:
+    def _committed(self, batch: list[PendingRecord], committed: list[Committed | None]) -> None:
         """The writer made `batch` durable (called on the writer's thread, in order)."""
         if self.on_latency is not None and batch:
             self.on_latency(time.monotonic() - batch[0].queued)
         for p, c in zip(batch, committed):
-            p.future.set_result(c)
+            p.set_result(c)
         done = [c for c in committed if c is not None]
         if self.on_commit is not None and done:
             try:
@@ -300,7 +304,7 @@ class Journal:
             except Exception:
                 log.exception("on_commit callback failed")
 
-    def _failed(self, exc: BaseException, lost: list[_Pending]) -> None:
+    def _failed(self, exc: BaseException, lost: list[PendingRecord]) -> None:
         """The writer failed (disk full, I/O error, its process died): nothing in `lost` is durable, nothing
         more will be; every later append raises JournalClosed."""
         log.error("journal write failed: %s", exc, exc_info=exc)
@@ -308,8 +312,8 @@ class Journal:
             self.failure = exc
             held, self._held = self._held, []
         for p in lost + held:
-            if not p.future.done():
-                p.future.set_exception(exc)
+            if not p.done():
+                p.set_exception(exc)
         if self.on_failure is not None:
             try:
                 self.on_failure(exc)
@@ -324,8 +328,14 @@ class Journal:
     def close(self) -> None:
         if self._closed:
             return
-        self._closed = True
-        self._release_held()
+        with self._held_lock:
+            self._closed = True
+            self._queue_held()
+            flusher = self._flusher
+        if flusher is not None:
+            self._flush_wanted.set()
+            if flusher is not threading.current_thread():  # closed by an on_failure callback it ran
+                flusher.join()
         self._sink.close()
         _open_journals.discard(self)
         with self._reader_lock:
@@ -435,18 +445,18 @@ class _ThreadWriter:
         self,
         writer: BatchWriter,
         max_batch: int,
-        committed: Callable[[list[_Pending], list[Committed | None]], None],
-        failed: Callable[[BaseException, list[_Pending]], None],
+        committed: Callable[[list[PendingRecord], list[Committed | None]], None],
+        failed: Callable[[BaseException, list[PendingRecord]], None],
     ) -> None:
         self._writer = writer
         self._max_batch = max_batch
         self._committed = committed
         self._failed = failed
-        self._queue: queue.Queue[list[_Pending] | None] = queue.Queue()
+        self._queue: queue.Queue[list[PendingRecord] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
         self._thread.start()
 
-    def put(self, items: list[_Pending]) -> None:
+    def put(self, items: list[PendingRecord]) -> None:
         self._queue.put(items)
 
     def close(self) -> None:
@@ -462,7 +472,7 @@ class _ThreadWriter:
         except queue.Empty:
             return NOTHING
 
-    def _write(self, batch: list[_Pending]) -> None:
+    def _write(self, batch: list[PendingRecord]) -> None:
         try:
             committed = self._writer.write([p.record for p in batch])
         except BaseException as exc:  # disk full, I/O error, anything: nothing is durable
@@ -473,7 +483,7 @@ class _ThreadWriter:
         try:
             group_commit(self._take, self._write, _urgent, self._max_batch)
         except WriteFailed as failed:
-            rest: list[_Pending] = []
+            rest: list[PendingRecord] = []
             while True:
                 try:
                     more = self._queue.get_nowait()
@@ -483,7 +493,7 @@ class _ThreadWriter:
             self._failed(failed.cause, failed.unwritten + rest)
 
 
-def _urgent(p: _Pending) -> bool:
+def _urgent(p: PendingRecord) -> bool:
     return p.record.feed or p.record.barrier
 
 
@@ -550,8 +560,8 @@ class _ProcessWriter:
         path: Path,
         key: Ed25519PrivateKey,
         max_batch: int,
-        committed: Callable[[list[_Pending], list[Committed | None]], None],
-        failed: Callable[[BaseException, list[_Pending]], None],
+        committed: Callable[[list[PendingRecord], list[Committed | None]], None],
+        failed: Callable[[BaseException, list[PendingRecord]], None],
     ) -> None:
         self._committed = committed
         self._failed = failed
@@ -577,16 +587,17 @@ class _ProcessWriter:
             self._replies.close()
             self._requests.close()
             raise payload
-        self._sent: collections.deque[_Pending] = collections.deque()  # handed over, not yet durable
+        self._sent: collections.deque[PendingRecord] = collections.deque()  # handed over, not yet durable
         self._lock = threading.Lock()  # _sent and _gone
         self._send_lock = threading.Lock()
         self._gone: BaseException | None = None
         self._thread = threading.Thread(target=self._receive, name="journal-replies", daemon=True)
         self._thread.start()
 
-    def put(self, items: list[_Pending]) -> None:
+    def put(self, items: list[PendingRecord]) -> None:
         try:
-            payload = pickle.dumps([p.record for p in items], protocol=pickle.HIGHEST_PROTOCOL)
+            # canonical JSON made here, once; what crosses is strings in plain tuples (pickled in C)
+            payload = pickle.dumps([encode(p.record) for p in items], protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # noqa: BLE001 - a value that is not data: the journal stops here
             self._failed(exc, items)
             return
@@ -605,7 +616,7 @@ class _ProcessWriter:
                     log.error("journal: could not hand records to the writer process: %s", exc)
                 return
         for p in items:
-            p.future.set_exception(gone)
+            p.set_exception(gone)
 
     def close(self) -> None:
         with self._send_lock:
@@ -656,7 +667,7 @@ class _ProcessWriter:
             if what == "ok":
                 with self._lock:
                     batch = [self._sent.popleft() for _ in payload]
-                self._committed(batch, payload)
+                self._committed(batch, committed([p.record for p in batch], payload))
             elif what == "closed":
                 return
             else:
@@ -722,24 +733,31 @@ def check_feed_message(message: dict[str, Any]) -> None:
         return
     # Fast path. The schema's own portability check (no float, no integer beyond 2^53 - 1 in the free-form
     # values) walks every value in Python, ~2 KB of a roulette outcome each time. Here the schema validates the
-    # message with its free-form values emptied, canonical_json checks them (strings as keys, JSON values) and
-    # reading the canonical text back with a float hook (and a look for 16-digit runs) does the portability check
-    # in C. Whatever the fast path refuses goes through the full check, so what it accepts and the errors it gives
-    # are the full check's.
+    # message with its free-form values emptied, and one walk that is in C but for one step per nesting level
+    # (plain_types) finds every key a str, no float, every integer within the bound and every string encodable:
+    # what canonical_json and the portability check would find. Whatever the fast path refuses goes through
+    # the full check, so what it accepts and the errors it gives are the full check's.
     try:
-        text = canonical_json(probe)
-        light = dict(probe)
-        for name in _FREE_FORM:
-            if type(light.get(name)) is dict and light[name]:
-                light[name] = {}
-        reveal = light.get("reveal")
-        if type(reveal) is dict and type(reveal.get("extras")) is dict and reveal["extras"]:
-            light["reveal"] = dict(reveal, extras={})
-        FeedMessage.model_validate(light)
-        if not _LONG_NUMBER.search(text):
-            json.loads(text, parse_float=_no_float)
+        ints: list[int] = []
+        strings: list[str] = []
+        types = plain_types(probe, ints, strings)
+        if (
+            types is not None
+            and types <= _NO_FLOAT
+            and max(ints, default=0) <= MAX_SAFE_INTEGER
+            and min(ints, default=0) >= -MAX_SAFE_INTEGER
+        ):
+            "".join(strings).encode("utf-8")  # a lone surrogate: the full check names it
+            light = dict(probe)
+            for name in _FREE_FORM:
+                if type(light.get(name)) is dict and light[name]:
+                    light[name] = {}
+            reveal = light.get("reveal")
+            if type(reveal) is dict and type(reveal.get("extras")) is dict and reveal["extras"]:
+                light["reveal"] = dict(reveal, extras={})
+            FeedMessage.model_validate(light)
             return
-    except (ValidationError, TypeError, ValueError):
+    except (ValidationError, TypeError, ValueError, RecursionError):
         pass
     try:
         FeedMessage.model_validate(probe)
@@ -750,12 +768,8 @@ def check_feed_message(message: dict[str, Any]) -> None:
 
 #: the feed message's free-form objects (`dict[str, Any]` in the schema, checked for portability)
 _FREE_FORM = ("result", "outcome", "source", "detail")
-#: 16 digits in a row (maybe an integer beyond 2^53 - 1, maybe in a string): the full check decides
-_LONG_NUMBER = re.compile(rb"[0-9]{16}")
-
-
-def _no_float(text: str) -> Any:
-    raise ValueError("a floating-point number")
+#: the scalar types a feed message may hold (a float never)
+_NO_FLOAT = frozenset({str, int, bool, type(None)})
 
 
 def _check_commitment(

@@ -10,16 +10,15 @@ This module is small on purpose: it is what the writer process imports.
 
 from __future__ import annotations
 
-import base64
-import bisect
+import gc
 import json
-import json.encoder
 import os
 import pickle
 import signal
 import socket
 import sqlite3
 import struct
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -27,11 +26,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from streaming.canonical import canonical_json, public_key_b64, sha256_hex, sign_message_text
+from streaming.canonical import public_key_b64
+
+from .journal_text import (
+    canonical_text,
+    message_items,
+    record_hash,
+    rfc3339,
+    signed_items,
+    signed_text,
+)
+
+__all__ = ["canonical_text", "record_hash", "rfc3339", "signed_text"]  # what they were imported from here as
 
 JOURNAL_FILE = "journal.sqlite3"
 GENESIS_HASH = "0" * 64
@@ -74,123 +84,7 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 HEAD_QUERY = "SELECT seq, hash FROM records WHERE seq = (SELECT MAX(seq) FROM records)"
 
 
-def rfc3339(at: datetime) -> str:
-    """`at` as `YYYY-MM-DDTHH:MM:SS.ffffffZ` (UTC)."""
-    if at.tzinfo is UTC and at.year >= 1000:  # isoformat is ~5x quicker than strftime and gives the same text
-        return at.isoformat(timespec="microseconds")[:-6] + "Z"
-    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def record_hash(
-    seq: int,
-    at: str,
-    kind: str,
-    table_id: str | None,
-    round_id: str | None,
-    feed_seq: int | None,
-    body: str,
-    prev_hash: str,
-) -> str:
-    """SHA-256 hex of the canonical JSON of the record's fields (the chain's link)."""
-    if (
-        type(seq) is int
-        and (feed_seq is None or type(feed_seq) is int)
-        and type(at) is str
-        and type(kind) is str
-        and type(body) is str
-        and type(prev_hash) is str
-        and (table_id is None or type(table_id) is str)
-        and (round_id is None or type(round_id) is str)
-    ):
-        # the canonical JSON of this flat object written out in key order: the same bytes, without the walk
-        text = (
-            f'{{"at":{_string(at)},"body":{_string(body)},'
-            f'"feed_seq":{"null" if feed_seq is None else feed_seq},"kind":{_string(kind)},'
-            f'"prev_hash":{_string(prev_hash)},"round_id":{"null" if round_id is None else _string(round_id)},'
-            f'"seq":{seq},"table_id":{"null" if table_id is None else _string(table_id)}}}'
-        )
-        return sha256_hex(text.encode("utf-8"))
-    return sha256_hex(
-        canonical_json(
-            {
-                "seq": seq,
-                "at": at,
-                "kind": kind,
-                "table_id": table_id,
-                "round_id": round_id,
-                "feed_seq": feed_seq,
-                "body": body,
-                "prev_hash": prev_hash,
-            }
-        )
-    )
-
-
-#: a string as JSON, non-ASCII as itself (what canonical JSON writes; json's C encoder)
-_string: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined]
-
-
-def _not_json(value: Any) -> Any:
-    raise TypeError(f"Object of type {value.__class__.__name__} is not JSON serializable")
-
-
-#: json's C encoder set up as canonical_json's (sorted keys, no whitespace, no NaN), called without the Python
-#: layers of json.dumps around it (half the time of a small body)
-_c_encode = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
-    None, _not_json, _string, None, ":", ",", True, False, False
-)
-
-
-def _string_keys(value: Any) -> bool:
-    """Every object key in `value` is a str (json would quietly turn any other into one)."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            for k, x in v.items():
-                if type(k) is not str:
-                    return False
-                if isinstance(x, (dict, list, tuple)):
-                    stack.append(x)
-        else:
-            stack.extend(x for x in v if isinstance(x, (dict, list, tuple)))
-    return True
-
-
-def canonical_text(value: dict[str, Any]) -> str:
-    """canonical_json(value).decode(), with the C encoder alone for plain data (a walk over the keys, not a
-    read-back, checks that none is hidden); anything else goes through canonical_json, which names what is
-    wrong."""
-    try:
-        if _string_keys(value):
-            text: str = "".join(_c_encode(value, 0))
-            text.encode("utf-8")  # a lone surrogate: canonical_json names it
-            return text
-    except (TypeError, ValueError, RecursionError):
-        pass
-    return canonical_json(value).decode()
-
-
-def signed_text(message: dict[str, Any], key: Ed25519PrivateKey) -> tuple[str, str]:
-    """(hash, canonical text of the signed message) of `message` (without hash and signature): the bytes
-    streaming.canonical.sign_message_text gives, each top-level value encoded once by the C encoder and the
-    three texts (without hash, with it, with the signature) put together from those pieces."""
-    if not _string_keys(message):
-        signed, text = sign_message_text(message, key)
-        return signed["hash"], text.decode()
-    parts = {k: _string(v) if type(v) is str else "".join(_c_encode(v, 0)) for k, v in message.items()}
-    names = sorted(parts)
-    items = [_string(k) + ":" + parts[k] for k in names]
-    digest = sha256_hex(("{" + ",".join(items) + "}").encode("utf-8"))
-    at = bisect.bisect(names, "hash")
-    names.insert(at, "hash")
-    items.insert(at, '"hash":"' + digest + '"')
-    signature = base64.b64encode(key.sign(("{" + ",".join(items) + "}").encode("utf-8"))).decode("ascii")
-    items.insert(bisect.bisect(names, "signature"), '"signature":"' + signature + '"')
-    return digest, "{" + ",".join(items) + "}"
-
-
-@dataclass
+@dataclass(slots=True)
 class Committed:
     seq: int
     kind: str
@@ -213,6 +107,58 @@ class Record(NamedTuple):
     # record: its canonical text is stored once for both)
     projection: dict[str, Any] | Literal[True] | None
     barrier: bool = False  # writes nothing; its reply says that everything before it is durable
+
+
+class Wire(NamedTuple):
+    """A record as it crosses to the writer process (`encode`): its texts made already, in the studio's
+    process, so the writer unpickles strings and only chains, signs and inserts."""
+
+    kind: str
+    text: str | dict[str, str]  # the body's canonical JSON; a feed message's `message_items`
+    table_id: str | None
+    round_id: str | None
+    at: str  # rfc3339
+    feed: bool
+    projection: tuple | None  # the `rounds` row; its text None: the body's
+    barrier: bool
+
+
+def encode(r: Record) -> tuple:
+    """`r` as a plain tuple of `Wire`'s fields (pickled in C: a NamedTuple costs a Python call each).
+
+    Raises what canonical_json raises for a value that is not JSON."""
+    if r.barrier:
+        return ("", "", None, None, "", False, None, True)
+    at = rfc3339(r.at)
+    text: str | dict[str, str] = message_items(r.data, at) if r.feed else canonical_text(r.data)
+    projection = None
+    if r.projection is not None:
+        p = r.data if r.projection is True else r.projection
+        # the round's own record is stored once, as its text; its step keys (studio.journal's ROUND_STEP_KEYS)
+        # are dropped when the projection is read
+        stored = None if p is r.data and not r.feed else canonical_text(p)
+        projection = (p["round_id"], p["table_id"], p["round_number"], p["state"], stored)
+    return (r.kind, text, r.table_id, r.round_id, at, r.feed, projection, False)
+
+
+#: what the writer made of one record: (seq, feed_seq, stored text); what crosses back to the studio
+Done = tuple[int, int | None, str]
+
+
+class Prepared(NamedTuple):
+    """A batch chained and signed, to be inserted (BatchWriter.prepare -> commit)."""
+
+    rows: list[tuple]
+    projections: list[tuple]
+    done: list[Done | None]  # None for a barrier
+
+
+def committed(batch: list[Record], done: list[Done | None]) -> list[Committed | None]:
+    """The `Committed` of each record of `batch` from what the writer made of it."""
+    return [
+        None if d is None else Committed(d[0], r.kind, r.table_id, r.round_id, d[1], d[2])
+        for r, d in zip(batch, done)
+    ]
 
 
 class BatchWriter:
@@ -249,42 +195,49 @@ class BatchWriter:
 
     def write(self, batch: list[Record]) -> list[Committed | None]:
         """Chain, sign and commit `batch` in one transaction (one fsync); None for each barrier."""
+        prepared = self.prepare([Wire._make(encode(r)) for r in batch])
+        self.commit([prepared])
+        return committed(batch, prepared.done)
+
+    def prepare(self, batch: list[Wire]) -> Prepared:
+        """Chain and sign `batch`: the rows to insert. The chain goes on from them at once, so the next batch
+        can be prepared while this one commits; after a failed commit the writer must stop."""
         seq, prev, feed_seq, feed_hash = self._seq, self._hash, self._feed_seq, self._feed_hash
         rows: list[tuple] = []
-        out: list[Committed | None] = []
+        done: list[Done | None] = []
         projections: list[tuple] = []
-        for p in batch:
-            if p.barrier:
-                out.append(None)
+        for w in batch:
+            if w.barrier:
+                done.append(None)
                 continue
             seq += 1
-            at = rfc3339(p.at)
             fseq = None
-            if p.feed:
+            body = w.text
+            if w.feed:
                 feed_seq += 1
                 fseq = feed_seq
-                msg = dict(p.data, seq=feed_seq, prev_hash=feed_hash)
-                msg.setdefault("occurred_at", at)
-                msg.pop("hash", None)
-                msg.pop("signature", None)
-                feed_hash, body = signed_text(msg, self._key)
-            else:
-                body = canonical_text(p.data)
-            h = record_hash(seq, at, p.kind, p.table_id, p.round_id, fseq, body, prev)
-            rows.append((seq, at, p.kind, p.table_id, p.round_id, fseq, body, prev, h))
-            out.append(Committed(seq, p.kind, p.table_id, p.round_id, fseq, body))
-            if p.projection is not None:
-                r = p.data if p.projection is True else p.projection
-                # the round's own record is stored once, as its text; its step keys (studio.journal's
-                # ROUND_STEP_KEYS) are dropped when the projection is read
-                stored = body if r is p.data else canonical_text(r)
-                projections.append((r["round_id"], r["table_id"], r["round_number"], r["state"], stored))
+                items = cast(dict[str, str], w.text)  # a fresh dict: unpickled, or made by encode
+                items["seq"] = f'"seq":{feed_seq}'
+                items["prev_hash"] = f'"prev_hash":"{feed_hash}"'
+                feed_hash, body = signed_items(items, self._key)
+            body = cast(str, body)
+            h = record_hash(seq, w.at, w.kind, w.table_id, w.round_id, fseq, body, prev)
+            rows.append((seq, w.at, w.kind, w.table_id, w.round_id, fseq, body, prev, h))
+            done.append((seq, fseq, body))
+            if w.projection is not None:
+                round_id, table_id, number, state, stored = w.projection
+                projections.append((round_id, table_id, number, state, body if stored is None else stored))
             prev = h
-        with self._db:  # one transaction, one fsync
+        self._seq, self._hash, self._feed_seq, self._feed_hash = seq, prev, feed_seq, feed_hash
+        return Prepared(rows, projections, done)
+
+    def commit(self, prepared: list[Prepared]) -> None:
+        """Insert prepared batches, in order, in one transaction (one fsync)."""
+        rows = prepared[0].rows if len(prepared) == 1 else [r for p in prepared for r in p.rows]
+        projections = [r for p in prepared for r in p.projections]
+        with self._db:
             insert(self._db, "INSERT INTO records", rows)
             insert(self._db, "INSERT OR REPLACE INTO rounds", projections)
-        self._seq, self._hash, self._feed_seq, self._feed_hash = seq, prev, feed_seq, feed_hash
-        return out
 
     def close(self) -> None:
         self._db.close()
@@ -396,18 +349,107 @@ def _take(requests: Any, timeout: float | None) -> Any:
     if timeout is not None and not requests.poll(timeout):
         return NOTHING
     try:
-        return pickle.loads(requests.recv_bytes())
+        items = pickle.loads(requests.recv_bytes())
     except EOFError:
         return None
+    return None if items is None else list(map(Wire._make, items))
 
 
-def _urgent(record: Record) -> bool:
+def _urgent(record: Wire) -> bool:
     return record.feed or record.barrier
 
 
+class CommitPipeline:
+    """Commits prepared batches on a thread of its own (`journal-commit`), so that the next batch is chained
+    and signed while SQLite inserts and fsyncs this one (it lets go of the GIL meanwhile).
+
+    What waits when the thread is free is committed in one transaction; `done` is called after each commit with
+    what it made durable, in order. A failed commit calls `failed` (nothing of that transaction nor of
+    what waited behind it is durable) and stops the pipeline: `put` and `close` then raise WriteFailed.
+    """
+
+    def __init__(
+        self,
+        writer: BatchWriter,
+        done: Callable[[list[Done | None]], None],
+        failed: Callable[[BaseException], None],
+        most: int = 4000,
+    ) -> None:
+        self._writer = writer
+        self._done = done
+        self._on_failure = failed
+        self._most = most  # records prepared and waiting, beyond which `put` waits (memory)
+        self._cond = threading.Condition()
+        self._waiting: list[Prepared] = []
+        self._count = 0
+        self._end = False
+        self._busy = False  # a commit is running (on the thread, or inline)
+        self.failure: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="journal-commit", daemon=True)
+        self._thread.start()
+
+    def put(self, prepared: Prepared, inline: bool = False) -> None:
+        """Commit `prepared` after what was put before it. `inline`: on this thread, if nothing is being or
+        waiting to be committed (a result reaching an idle writer: no wake-up of another thread before its
+        fsync)."""
+        with self._cond:
+            while self.failure is None and self._count >= self._most:
+                self._cond.wait()
+            if self.failure is not None:
+                raise WriteFailed(self.failure)
+            if not (inline and not self._busy and not self._waiting):
+                self._waiting.append(prepared)
+                self._count += len(prepared.done)
+                self._cond.notify_all()
+                return
+            self._busy = True
+        if not self._commit([prepared]):
+            raise WriteFailed(self.failure)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        """Wait until everything put is committed (or the pipeline failed: WriteFailed)."""
+        with self._cond:
+            self._end = True
+            self._cond.notify_all()
+        self._thread.join()
+        if self.failure is not None:
+            raise WriteFailed(self.failure)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while (self._busy or not self._waiting) and not (self._end and not self._busy):
+                    self._cond.wait()
+                if not self._waiting:
+                    return
+                take, self._waiting, self._count = self._waiting, [], 0
+                self._busy = True
+                self._cond.notify_all()
+            if not self._commit(take):
+                return
+
+    def _commit(self, take: list[Prepared]) -> bool:
+        """Commit `take` (self._busy is set), reply; False if it failed."""
+        try:
+            self._writer.commit(take)
+        except BaseException as exc:  # noqa: BLE001 - disk full, I/O error, anything: none of it is durable
+            with self._cond:
+                self.failure = exc
+                self._busy = False
+                self._cond.notify_all()
+            self._on_failure(exc)
+            return False
+        self._done([d for p in take for d in p.done] if len(take) > 1 else take[0].done)
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+        return True
+
+
 def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: int) -> None:
-    """The writer process: read lists of `Record`s, commit them (`group_commit`: at most `max_batch` records a
-    transaction), reply ("ok", [Committed | None, ...]) for each transaction, in order.
+    """The writer process: read lists of `Wire`s (`encode`), commit them (`group_commit`: at most `max_batch` records a
+    batch, batches that wait for the disk committed together), reply ("ok", [Done | None, ...]) for each
+    transaction, in order.
 
     Ends on None ("closed" is the last reply, once the database is closed) or when the studio's end of
     `requests` closes (the studio died: what arrived is committed first). A failed write replies ("failed",
@@ -423,21 +465,49 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
         replies.send(("failed", portable(exc)))
         return
     del key_raw
+    # what is alive now lives as long as the process: out of the collector's way, so that a collection looks
+    # only at the batches' short-lived records
+    gc.freeze()
+    send_lock = threading.Lock()  # the commit thread and this one both reply
 
-    def write(batch: list[Record]) -> None:
+    def done(made: list[Done | None]) -> None:
+        payload = pickle.dumps(("ok", made), protocol=pickle.HIGHEST_PROTOCOL)
         try:
-            committed = writer.write(batch)
-        except BaseException as exc:  # disk full, I/O error, anything: nothing is durable
-            raise WriteFailed(exc) from exc
-        replies.send_bytes(pickle.dumps(("ok", committed), protocol=pickle.HIGHEST_PROTOCOL))
+            with send_lock:
+                replies.send_bytes(payload)
+        except OSError:  # the studio is gone: what it sent is still committed
+            pass
 
+    def failed(exc: BaseException) -> None:
+        with send_lock:
+            replies.send(("failed", portable(exc)))
+
+    def take(timeout: float | None) -> Any:
+        # a failed commit ends the loop, even while it waits for records
+        while timeout is None and pipeline.failure is None:
+            if requests.poll(0.2):
+                return _take(requests, None)
+        return None if pipeline.failure is not None else _take(requests, timeout)
+
+    def write(batch: list[Wire]) -> None:
+        try:
+            prepared = writer.prepare(batch)
+        except BaseException as exc:  # a record it cannot chain: nothing of it is durable
+            pipeline.close()  # what came before it is, and is replied first
+            failed(exc)
+            raise WriteFailed(exc) from exc
+        # a result with nothing behind it: committed here, at once; under load, by the commit thread while
+        # this one chains the next batch
+        pipeline.put(prepared, inline=_urgent(batch[-1]) and not requests.poll(0))
+
+    pipeline = CommitPipeline(writer, done, failed)
     try:
         replies.send(("ready", None))
         try:
-            group_commit(lambda timeout: _take(requests, timeout), write, _urgent, max_batch)
-        except WriteFailed as failed:
-            replies.send(("failed", portable(failed.cause)))
-            return
+            group_commit(take, write, _urgent, max_batch)
+            pipeline.close()
+        except WriteFailed:
+            return  # the failure is replied already
         writer.close()
         replies.send(("closed", None))
     except OSError:  # EOFError, BrokenPipeError: the studio is gone
