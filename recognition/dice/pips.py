@@ -49,6 +49,9 @@ for _n, _pts in enumerate(_U, start=1):
     LAYOUTS[_n] = [_p, _p[:, ::-1] * np.array([1.0, -1.0])] if _n in (2, 3, 6) else [_p]
 _PERMS = {n: np.array(list(itertools.permutations(range(n))), dtype=np.intp) for n in range(1, 7)}
 _GRID = np.array([(u, v) for v in (-1, 0, 1) for u in (-1, 0, 1)], dtype=np.float64)
+#: the places beyond the 3x3 grid where a 4's, 5's or 6's other pips lie when a 2 or a 3 is two or three of
+#: its pips (a 4's side, a 6's column) seen turned
+_WIDE = np.array([(u, v) for v in range(-3, 4) for u in range(-3, 4) if max(abs(u), abs(v)) > 1], np.float64)
 
 #: the pip offset from the face's middle, in die sides, that real dice have (0.25-0.3)
 PITCH = (0.13, 0.4)
@@ -56,12 +59,16 @@ PITCH = (0.13, 0.4)
 ONE_PITCH = 0.27
 #: the worst a pip may lie off its fitted place, in die sides
 MAX_RESIDUAL = 0.075
-#: the most a 2's or 3's diagonal may turn against the die's outline, degrees (4, 5, 6 may turn freely)
+#: the most a 2's or 3's diagonal may turn against the die's outline, degrees (4, 5, 6 may turn freely),
+#: unless the places a 4's, 5's or 6's other pips would take on the die are empty too (a slanted or
+#: turned die's outline need not say its face's turn)
 MAX_TURN = 25.0
 #: a spot left out of the face must lie this far from its middle along an axis, in die sides
 OFF_FACE = 0.45
 #: the farthest the face's middle may lie from the die's middle, in die sides
 MAX_OFF_CENTRE = 0.3
+#: the farthest a pip may lie from the die's middle along its outline's axes, in die sides
+INNER = 0.42
 #: the most spots looked at (the nearest the die's middle)
 MAX_SPOTS = 9
 #: the longest a pip seen face-on may be drawn out (a side face's pips, seen slanted, are more)
@@ -72,8 +79,10 @@ PIP_AREA = (0.006, 0.07)
 LEAST_STRENGTH = 24.0
 #: spots fainter than this share of the pips' own strength are no pips (a scratch, grain, a marble's vein)
 FAINT = 0.4
-#: at an empty place no patch may be stronger than this share of the faintest pip
-EMPTY = 0.5
+#: how alike in size and strength a turned 2's or 3's pips must be
+ALIKE = 1.8
+#: an empty place's strength (over a pip's disc) must be below this share of the faintest pip's
+EMPTY = 0.4
 
 
 @dataclass(frozen=True)
@@ -98,20 +107,24 @@ class _Spot:
 def count_pips(crop: np.ndarray, mask: np.ndarray | None = None) -> PipReading:
     """Read the upper face in a die crop (BGR, CROP x CROP); None with a reason when it cannot be read."""
     size = crop.shape[0]
+    centre, side, turn = np.array([size / 2 - 0.5, size / 2 - 0.5]), size / CROP_MARGIN, 0.0
     yy, xx = np.mgrid[0:size, 0:size]
-    r = np.hypot(xx - size / 2 + 0.5, yy - size / 2 + 0.5) / (size / CROP_MARGIN)
-    inside = (r < 0.62).astype(np.uint8)
-    centre, side, turn = np.array([size / 2, size / 2]), size / CROP_MARGIN, 0.0
+    die = np.ones((size, size), np.uint8)
     if mask is not None:
         die = (mask > 0).astype(np.uint8)
-        if die[r < 0.45].mean() < 0.7:
+        if die[np.hypot(xx - centre[0], yy - centre[1]) < 0.45 * side].mean() < 0.7:
             return PipReading(None, (), 1.0, 0.0, "no die body")
-        # the die's own pixels only: the felt round a dark die differs from it as much as its pips
-        inside &= cv2.erode(die, np.ones((3, 3), np.uint8))
         centre, side, turn = _outline(die, centre, side)
-    strength, lab = _strength(crop, inside, side)
+        # the die's own pixels only: the felt round a dark die differs from it as much as its pips
+        die = cv2.erode(die, np.ones((3, 3), np.uint8))
+    # and within its square's corners (a neighbour's patch joined to this one is no part of it)
+    inside = die & (np.hypot(xx - centre[0], yy - centre[1]) < 0.72 * side).astype(np.uint8)
+    strength, lab, body = _strength(crop, inside, side)
     spots = _spots(strength, lab, inside, side)
-    return _layout(spots, strength, inside, centre, side, turn)
+    # whether the mask covers the die's face (white dice on light wood differ little from it)
+    near = (np.abs(xx - centre[0]) < 0.4 * side) & (np.abs(yy - centre[1]) < 0.4 * side)
+    whole = bool(inside[near].mean() > 0.9) if near.any() else False
+    return _layout(spots, (lab, body), inside, centre, side, turn, whole)
 
 
 def _outline(die: np.ndarray, centre: np.ndarray, side: float) -> tuple[np.ndarray, float, float]:
@@ -128,19 +141,29 @@ def _outline(die: np.ndarray, centre: np.ndarray, side: float) -> tuple[np.ndarr
     return np.array([cx, cy]), s, float((ang + 45) % 90 - 45)
 
 
-def _strength(crop: np.ndarray, inside: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
-    """Each pixel's Lab distance from the body round it (float32), and the crop in Lab."""
+def _strength(crop: np.ndarray, inside: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pixel's Lab distance from the body round it (float32), the crop in Lab and the body (float32).
+
+    The body round a pixel is the median of a window about a pip and a half wide, the pixels far from
+    the die's own median (its pips, most likely) and beyond the die taken as that median first: a 6's
+    pips would otherwise fill half the window between them."""
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     filled = lab.copy()
     sel = inside > 0
     if sel.any():
-        filled[~sel] = np.median(lab[sel], axis=0).astype(np.uint8)  # the rim is body, not felt
+        med = np.median(lab[sel], axis=0)
+        d0 = _distance(lab.astype(np.float32) - med.astype(np.float32))
+        far = d0 > max(LEAST_STRENGTH, 2.0 * float(np.percentile(d0[sel], 80)))
+        filled[~sel | far] = med.astype(np.uint8)  # the rim is body, not felt
     k = max(5, int(0.4 * side) | 1)
     body = cv2.medianBlur(filled, k).astype(np.float32)
-    d = lab.astype(np.float32) - body
-    dist = np.sqrt(d[..., 0] ** 2 + 4.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
-    dist = cv2.GaussianBlur(dist, (0, 0), max(0.6, side * 0.02))
-    return dist * sel, lab
+    dist = cv2.GaussianBlur(_distance(lab.astype(np.float32) - body), (0, 0), max(0.6, side * 0.02))
+    return dist * sel, lab, body
+
+
+def _distance(d: np.ndarray) -> np.ndarray:
+    """The length of Lab differences (..., 3), a and b counted twice (OpenCV's L runs 0-255)."""
+    return np.sqrt(d[..., 0] ** 2 + 4.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
 
 
 def _spots(strength: np.ndarray, lab: np.ndarray, inside: np.ndarray, side: float) -> list[_Spot]:
@@ -178,33 +201,36 @@ def _spots(strength: np.ndarray, lab: np.ndarray, inside: np.ndarray, side: floa
     return out
 
 
-def _fit(q: np.ndarray, face: int, turn: float) -> tuple[float, complex]:
-    """The best similarity fit of points q (die sides, about their centroid) to the face: residual, map.
+def _fit(q: np.ndarray, face: int, turn: float) -> tuple[float, complex, bool]:
+    """The best similarity fit of points q (die sides, about their centroid) to the face: residual, map,
+    and whether a 2's or 3's diagonal lies turned against the outline (beyond MAX_TURN).
 
     The map z takes the layout (pip offset 1) to the points: q ~ z * layout, |z| the pip offset."""
-    best: tuple[float, complex] = (1.0, 0j)
+    best: tuple[float, complex, bool] = (1.0, 0j, False)
     for lay in LAYOUTS[face]:
         p = q[_PERMS[face]]  # (P, n, 2)
         lz = lay[:, 0] + 1j * lay[:, 1]
         pz = p[..., 0] + 1j * p[..., 1]
         z = (pz * np.conj(lz)).sum(1) / (np.abs(lz) ** 2).sum()
         res = np.abs(pz - z[:, None] * lz).max(1)
-        if face in (2, 3):  # any two or three points in a row fit a turned diagonal: the outline says which
-            off = (np.degrees(np.angle(z)) - turn + 45) % 90 - 45
-            res = np.where(np.abs(off) <= MAX_TURN, res, 1.0)
+        turned = np.zeros(len(z), bool)
+        if face in (2, 3):  # any two or three points in a row fit a turned diagonal
+            turned = np.abs((np.degrees(np.angle(z)) - turn + 45) % 90 - 45) > MAX_TURN
+            res = res + turned * 1e-3  # the outline's way first, when both fit
         i = int(np.argmin(res))
         if res[i] < best[0]:
-            best = (float(res[i]), complex(z[i]))
+            best = (float(res[i]), complex(z[i]), bool(turned[i]))
     return best
 
 
 def _layout(
     spots: list[_Spot],
-    strength: np.ndarray,
+    colours_of: tuple[np.ndarray, np.ndarray],
     inside: np.ndarray,
     centre: np.ndarray,
     side: float,
     turn: float,
+    whole: bool,
 ) -> PipReading:
     if not spots:
         return PipReading(None, (), 1.0, 0.0, "no pips")
@@ -214,6 +240,7 @@ def _layout(
     power = np.array([s.strength for s in spots])
     colours = np.array([s.colour for s in spots])
     seen = tuple((float(s.x), float(s.y)) for s in spots)
+    ct, st = np.cos(np.radians(turn)), np.sin(np.radians(turn))
     # the largest set of alike spots that is a face, every other spot off that face or far fainter
     for keep in range(min(len(pts), 6), 0, -1):
         for idx_t in itertools.combinations(range(len(pts)), keep):
@@ -221,15 +248,18 @@ def _layout(
             mid = pts[idx].mean(0)
             if np.hypot(*(mid - centre)) / side > MAX_OFF_CENTRE:
                 continue
-            if areas[idx].max() > 3.0 * areas[idx].min() or power[idx].max() > 3.0 * power[idx].min():
+            if areas[idx].max() > 2.5 * areas[idx].min() or power[idx].max() > 2.5 * power[idx].min():
                 continue
             if keep > 1 and _spread(colours[idx]) > max(30.0, 0.6 * float(power[idx].min())):
                 continue  # pips of one die share a colour: a glint or a vein beside them is no pip
+            rel = (pts[idx] - centre) / side @ np.array([[ct, st], [-st, ct]]).T
+            if np.abs(rel).max() > INNER:
+                continue  # a pip on the die's rim is a side face's (a flat die's lie 0.25-0.3 in)
             q = (pts[idx] - mid) / side
             if keep == 1:
-                res, z = 0.0, ONE_PITCH * np.exp(1j * np.radians(turn))
+                res, z, turned = 0.0, ONE_PITCH * np.exp(1j * np.radians(turn)), False
             else:
-                res, z = _fit(q, keep, turn)
+                res, z, turned = _fit(q, keep, turn)
             if res > MAX_RESIDUAL or not PITCH[0] <= abs(z) <= PITCH[1]:
                 continue
             rest = np.setdiff1d(np.arange(len(pts)), idx)
@@ -239,21 +269,19 @@ def _layout(
                 w = ((pts[rest] - mid) / side) @ np.array([[z.real, z.imag], [-z.imag, z.real]]).T / abs(z)
                 if not np.all((np.abs(w).max(1) >= OFF_FACE) | faint):
                     continue
-            empty = _empty_places(
-                idx,
-                z,
-                mid,
-                strength,
-                inside,
-                side,
-                pts,
-                float(np.median(areas[idx])),
-                EMPTY * float(power[idx].min()),
-            )
+            # a 1's grid (whose spacing nothing shows) is the die's own
+            grid_mid = centre if keep == 1 else mid
+            empty = _empty_places(idx, z, grid_mid, colours_of, inside, side, pts, colours[idx], turned)
             if empty is None:
-                continue  # the face's places run off the die
-            if not empty:
+                continue  # the face's places run off the die: it cannot be checked
+            if empty > EMPTY:
                 continue  # a pip where the face has none: a face with a pip the spot finder missed
+            if turned and (
+                areas[idx].max() > ALIKE * areas[idx].min() or power[idx].max() > ALIKE * power[idx].min()
+            ):
+                continue  # a turned pair or row: a side face's pip beside a pip is unlike it
+            if keep == 1 and not whole:
+                continue  # a 1's pip must stand alone on a face seen whole (a 2's other pip may lie beyond)
             return PipReading(
                 keep,
                 tuple((float(x), float(y)) for x, y in pts[idx]),
@@ -274,37 +302,40 @@ def _empty_places(
     idx: np.ndarray,
     z: complex,
     mid: np.ndarray,
-    strength: np.ndarray,
+    colours_of: tuple[np.ndarray, np.ndarray],
     inside: np.ndarray,
     side: float,
     pts: np.ndarray,
-    pip_area: float,
-    bar: float,
-) -> bool | None:
-    """Whether the grid places the fitted face leaves empty are empty: no patch above `bar` of a third
-    of a pip's area or more lies near one (a pip the spot finder let go: glare, a merged or ragged pip).
-    None when a place runs off the die."""
-    g = _GRID[:, 0] + 1j * _GRID[:, 1]
+    pip_colours: np.ndarray,
+    wide: bool,
+) -> float | None:
+    """How much the grid places the fitted face leaves empty look like its pips: at each, the colour's
+    step from the body round it towards the pips' colour, as a share of the whole step (0: body, 1: a
+    pip), the largest. A pip the spot finder let go (glare, a faint or ragged pip) shows there. None
+    when a place of the 3x3 grid runs off the die (then it cannot be looked at). `wide`: the places
+    beyond the grid too, those on the die (where a bigger face's other pips would lie)."""
+    lab, body = colours_of
+    grid = np.concatenate([_GRID, _WIDE]) if wide else _GRID
+    g = grid[:, 0] + 1j * grid[:, 1]
     places = mid + side * np.column_stack([(z * g).real, (z * g).imag])
     used = np.zeros(len(places), bool)
     for p in pts[idx]:
         used[int(np.argmin(np.hypot(*(places - p).T)))] = True
-    h, w = strength.shape
-    core = cv2.erode(inside, np.ones((5, 5), np.uint8)) > 0  # the rim's edge makes ridges, not pips
-    n, _, stats, cents = cv2.connectedComponentsWithStats(((strength > bar) & core).astype(np.uint8))
-    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= pip_area / 3]
-    near = 0.5 * abs(z) * side
-    for (x, y), u in zip(places, used, strict=True):
+    h, w = inside.shape
+    scale = np.array([1.0, 2.0, 2.0])  # a and b counted twice, as in the strength
+    step = pip_colours.mean(0) * scale
+    worst = 0.0
+    for k, ((x, y), u) in enumerate(zip(places, used, strict=True)):
         xi, yi = round(x), round(y)
         if not (0 <= xi < w and 0 <= yi < h) or not inside[yi, xi]:
-            if len(idx) == 1:
-                continue  # a 1's grid is a guess (nothing shows its spacing)
-            return None
+            if k < len(_GRID):
+                return None
+            continue  # off the die: no pip there to miss
         if u:
             continue
-        for i in big:
-            if np.hypot(*(cents[i] - (x, y))) < near and not any(
-                np.hypot(*(cents[i] - p)) < near for p in pts[idx]
-            ):
-                return False
-    return True
+        ys, xs = slice(max(0, yi - 1), yi + 2), slice(max(0, xi - 1), xi + 2)
+        here = lab[ys, xs].reshape(-1, 3).astype(np.float64) * scale
+        ground = body[ys, xs].reshape(-1, 3).astype(np.float64) * scale
+        share = ((here - ground) * (step - ground)).sum(1) / np.maximum(((step - ground) ** 2).sum(1), 1e-6)
+        worst = max(worst, float(share.max()))
+    return worst
