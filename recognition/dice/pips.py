@@ -109,7 +109,7 @@ def count_pips(crop: np.ndarray, mask: np.ndarray | None = None) -> PipReading:
     size = crop.shape[0]
     centre, side, turn = np.array([size / 2 - 0.5, size / 2 - 0.5]), size / CROP_MARGIN, 0.0
     yy, xx = np.mgrid[0:size, 0:size]
-    die = np.ones((size, size), np.uint8)
+    die: np.ndarray = np.ones((size, size), np.uint8)
     if mask is not None:
         die = (mask > 0).astype(np.uint8)
         if die[np.hypot(xx - centre[0], yy - centre[1]) < 0.45 * side].mean() < 0.7:
@@ -118,7 +118,7 @@ def count_pips(crop: np.ndarray, mask: np.ndarray | None = None) -> PipReading:
         # the die's own pixels only: the felt round a dark die differs from it as much as its pips
         die = cv2.erode(die, np.ones((3, 3), np.uint8))
     # and within its square's corners (a neighbour's patch joined to this one is no part of it)
-    inside = die & (np.hypot(xx - centre[0], yy - centre[1]) < 0.72 * side).astype(np.uint8)
+    inside: np.ndarray = die & (np.hypot(xx - centre[0], yy - centre[1]) < 0.72 * side).astype(np.uint8)
     strength, lab, body = _strength(crop, inside, side)
     spots = _spots(strength, lab, inside, side)
     # whether the mask covers the die's face (white dice on light wood differ little from it)
@@ -269,9 +269,7 @@ def _layout(
                 w = ((pts[rest] - mid) / side) @ np.array([[z.real, z.imag], [-z.imag, z.real]]).T / abs(z)
                 if not np.all((np.abs(w).max(1) >= OFF_FACE) | faint):
                     continue
-            # a 1's grid (whose spacing nothing shows) is the die's own
-            grid_mid = centre if keep == 1 else mid
-            empty = _empty_places(idx, z, grid_mid, colours_of, inside, side, pts, colours[idx], turned)
+            empty = _empty_places(idx, z, mid, colours_of, inside, side, pts, colours[idx], turned)
             if empty is None:
                 continue  # the face's places run off the die: it cannot be checked
             if empty > EMPTY:
@@ -328,9 +326,9 @@ def _empty_places(
     for k, ((x, y), u) in enumerate(zip(places, used, strict=True)):
         xi, yi = round(x), round(y)
         if not (0 <= xi < w and 0 <= yi < h) or not inside[yi, xi]:
-            if k < len(_GRID):
+            if k < len(_GRID) and len(idx) > 1:
                 return None
-            continue  # off the die: no pip there to miss
+            continue  # off the die: no pip there to miss (a 1's grid is a guess: nothing shows its spacing)
         if u:
             continue
         ys, xs = slice(max(0, yi - 1), yi + 2), slice(max(0, xi - 1), xi + 2)
