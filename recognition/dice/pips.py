@@ -67,8 +67,11 @@ MAX_TURN = 25.0
 OFF_FACE = 0.45
 #: the farthest the face's middle may lie from the die's middle, in die sides
 MAX_OFF_CENTRE = 0.3
-#: the farthest a pip may lie from the die's middle along its outline's axes, in die sides
-INNER = 0.42
+#: the least a pip's middle lies inside the die's patch, in die sides (a flat die's lie 0.2 in and more;
+#: pips by the patch's rim are a side face's)
+RIM = 0.1
+#: the same for a 1, whose pip alone says where its face lies
+ONE_OFF_CENTRE = 0.25
 #: the most spots looked at (the nearest the die's middle)
 MAX_SPOTS = 9
 #: the longest a pip seen face-on may be drawn out (a side face's pips, seen slanted, are more)
@@ -122,7 +125,9 @@ def count_pips(crop: np.ndarray, mask: np.ndarray | None = None) -> PipReading:
     strength, lab, body = _strength(crop, inside, side)
     spots = _spots(strength, lab, inside, side)
     # whether the mask covers the die's face (white dice on light wood differ little from it)
-    near = (np.abs(xx - centre[0]) < 0.4 * side) & (np.abs(yy - centre[1]) < 0.4 * side)
+    ct, st = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+    du, dv = (xx - centre[0]) * ct + (yy - centre[1]) * st, (yy - centre[1]) * ct - (xx - centre[0]) * st
+    near = (np.abs(du) < 0.4 * side) & (np.abs(dv) < 0.4 * side)  # the face's middle, turned as the die
     whole = bool(inside[near].mean() > 0.9) if near.any() else False
     return _layout(spots, (lab, body), inside, centre, side, turn, whole)
 
@@ -240,20 +245,20 @@ def _layout(
     power = np.array([s.strength for s in spots])
     colours = np.array([s.colour for s in spots])
     seen = tuple((float(s.x), float(s.y)) for s in spots)
-    ct, st = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+    depth = cv2.distanceTransform(np.pad(inside, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    deep = np.array([depth[min(len(depth) - 1, round(s.y)), min(len(depth) - 1, round(s.x))] for s in spots])
     # the largest set of alike spots that is a face, every other spot off that face or far fainter
     for keep in range(min(len(pts), 6), 0, -1):
         for idx_t in itertools.combinations(range(len(pts)), keep):
             idx = np.array(idx_t)
             mid = pts[idx].mean(0)
-            if np.hypot(*(mid - centre)) / side > MAX_OFF_CENTRE:
+            if np.hypot(*(mid - centre)) / side > (ONE_OFF_CENTRE if keep == 1 else MAX_OFF_CENTRE):
                 continue
             if areas[idx].max() > 2.5 * areas[idx].min() or power[idx].max() > 2.5 * power[idx].min():
                 continue
             if keep > 1 and _spread(colours[idx]) > max(30.0, 0.6 * float(power[idx].min())):
                 continue  # pips of one die share a colour: a glint or a vein beside them is no pip
-            rel = (pts[idx] - centre) / side @ np.array([[ct, st], [-st, ct]]).T
-            if np.abs(rel).max() > INNER:
+            if deep[idx].min() < RIM * side:
                 continue  # a pip on the die's rim is a side face's (a flat die's lie 0.25-0.3 in)
             q = (pts[idx] - mid) / side
             if keep == 1:
