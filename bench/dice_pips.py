@@ -26,6 +26,7 @@ import collections
 import hashlib
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -120,12 +121,15 @@ def verdict(face: int | None, truth: int) -> str:
 
 def dice(folder: Path, photos: list[tuple[str, list[list[float]]]], dump: Path | None) -> dict[str, Any]:
     counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    times: dict[str, float] = {}
     for name, boxes in photos:
         image = np.asarray(cv2.imread(str(folder / name)))
         look, part = name.split("/")[0], half(name)
         for i, (truth, crop, mask) in enumerate(die_crops(image, boxes, GROW[look])):
             for who, fn in COUNTERS.items():
+                t0 = time.perf_counter()
                 pr = fn(crop, mask)
+                times[who] = times.get(who, 0.0) + 1000 * (time.perf_counter() - t0)
                 v = verdict(pr.face, truth)
                 for key in (f"{look}/{part}/{who}", f"all/{part}/{who}"):
                     counts[key][v] += 1
@@ -136,7 +140,10 @@ def dice(folder: Path, photos: list[tuple[str, list[list[float]]]], dump: Path |
                     (dump / f"{stem}.txt").write_text(f"{pr.reason} off_face={pr.off_face} pips={pr.pips}\n")
             counts["crops"]["cut"] += 1
         counts["crops"]["boxes"] += len(boxes)
-    return {k: dict(v) for k, v in sorted(counts.items())}
+    n = max(1, counts["crops"]["cut"])
+    out: dict[str, Any] = {k: dict(v) for k, v in sorted(counts.items())}
+    out["ms_per_die"] = {k: round(v / n, 2) for k, v in times.items()}
+    return out
 
 
 def photo_figures(folder: Path, photos: list[tuple[str, list[list[float]]]]) -> dict[str, Any]:
@@ -188,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=1))
         return 0
     print(f"fit photos with boxes: {dict(report['photos_with_boxes'])}; crops {report['dice'].pop('crops')}")
+    print(f"time per die, ms: {report['dice'].pop('ms_per_die')}")
     print("\nper die (pip counter alone):")
     print(table(report["dice"], ("right", "unread", "WRONG")))
     if "learned_reader_photos" in report:
