@@ -156,9 +156,14 @@ def _strength(crop: np.ndarray, inside: np.ndarray, side: float) -> tuple[np.nda
     filled = lab.copy()
     sel = inside > 0
     if sel.any():
-        med = np.median(lab[sel], axis=0)
+        px = lab[sel]
+        med = np.partition(px, len(px) // 2, axis=0)[len(px) // 2]  # the median, per channel
         d0 = _distance(lab.astype(np.float32) - med.astype(np.float32))
-        far = d0 > max(LEAST_STRENGTH, 2.0 * float(np.percentile(d0[sel], 80)))
+        body_d = d0[sel]
+        far = d0 > max(
+            LEAST_STRENGTH,
+            2.0 * float(np.partition(body_d, int(0.8 * (len(body_d) - 1)))[int(0.8 * (len(body_d) - 1))]),
+        )
         filled[~sel | far] = med.astype(np.uint8)  # the rim is body, not felt
     k = max(5, int(0.4 * side) | 1)
     body = cv2.medianBlur(filled, k).astype(np.float32)
@@ -296,8 +301,8 @@ def _layout(
 
 
 def _spread(colours: np.ndarray) -> float:
-    """The largest Lab distance of a colour from the colours' median (a and b counted twice)."""
-    d = colours - np.median(colours, axis=0)
+    """The largest Lab distance of a colour from the colours' mean (a and b counted twice)."""
+    d = colours - colours.mean(0)
     return float(np.sqrt(d[:, 0] ** 2 + 4.0 * (d[:, 1] ** 2 + d[:, 2] ** 2)).max())
 
 
