@@ -11,13 +11,16 @@ Pure: one die crop (from :mod:`recognition.dice.find`) in, a face or None out.
   from it (a and b counted twice: coloured pips on coloured dice differ in hue more than in lightness).
   Each local peak grows to the pixels above half its height; a spot is kept when its size is a pip's,
   it is round (not drawn out, filling its ellipse) and it stands clear of the noise.
-* **Layout.** The largest set of alike spots (size, strength, colour) that a face 1-6 fits (a similarity
-  fit, both diagonals of 2 and 3, both ways of 6) within a pip's tolerance, at the pip spacing real dice
-  have, centred on the die, wins; every other spot must lie beyond the fitted face's edge (a side face's
-  pips, which a slanted camera or a tilt shows) or be far fainter than the pips.
+* **Layout.** The largest set of alike spots (size and strength within 2.5:1, one colour) that a face
+  1-6 fits (a similarity fit, both diagonals of 2 and 3, both ways of 6) within 0.075 of a side, at the
+  pip spacing real dice have, its middle near the die's (a 1's nearer), no pip by the patch's rim, wins;
+  every other spot must lie beyond the fitted face's edge (a side face's pips, which a slanted camera or
+  a tilt shows; drawn-out ones are no spots at all) or be far fainter than the pips.
 * **Empty places.** Every place of the 3x3 grid the face leaves empty must look like the body: a pip the
-  spot finder missed (glare, blur) would otherwise turn a 3 into a 2 or a 5 into a 4. Wrong readings are
-  worse than none: whatever does not fit returns None with the reason.
+  spot finder missed (glare, blur) would otherwise turn a 3 into a 2 or a 5 into a 4. A 2 or 3 turned
+  against the outline (a slanted die's outline need not say its face's turn) must also leave empty the
+  places where a 4's or 6's other pips would lie; a 1 reads only on a face its mask covers whole.
+  Wrong readings are worse than none: whatever does not fit returns None with the reason.
 """
 
 from __future__ import annotations
