@@ -211,7 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         "--renders", type=int, default=1000, help="rendered frames per style (1 in 5 with a fault)"
     )
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--reader", choices=("learned", "rules", "auto"), default="learned", help="the reader measured")
+    ap.add_argument(
+        "--reader", choices=("learned", "rules", "auto"), default="learned", help="the reader measured"
+    )
     args = ap.parse_args(argv)
     reader = args.reader
     report: dict[str, Any] = {"reader": reader}

@@ -74,7 +74,7 @@ def test_both_models_load_through_cv2_dnn_and_find_and_read_the_photos_dice() ->
     labels = photo_labels()
     counted = read = 0
     for name, faces in labels.items():
-        ev = evidence(cv2.imread(str(PHOTOS / name)), Calibration(), detector=det, classifier=net)
+        ev = evidence(np.asarray(cv2.imread(str(PHOTOS / name))), Calibration(), detector=det, classifier=net)
         dice, _ = ev.sorted_out()
         counted += len(dice) == len(faces)
         read += sorted(int(np.argmax(p)) + 1 for _, p, _ in dice) == faces
@@ -93,7 +93,7 @@ def test_real_photos_are_never_read_wrong_and_wood_white_mostly_reads() -> None:
     labels = photo_labels()
     verdicts = {}
     for name, faces in labels.items():
-        r = read_dice_learned(cv2.imread(str(PHOTOS / name)), None, expected=len(faces))
+        r = read_dice_learned(np.asarray(cv2.imread(str(PHOTOS / name))), None, expected=len(faces))
         verdicts[name] = judge_reading(r, {"faces": faces, "faults": []})[0]
     assert "wrong_ok" not in verdicts.values(), verdicts
     wood = [v for n, v in verdicts.items() if n.startswith("wood-white/")]
@@ -125,7 +125,7 @@ def test_the_golden_frames_read_right_or_held_and_colours_are_named() -> None:
     cal = golden_calibration()
     right = 0
     for name, truth in golden_labels().items():
-        img = cv2.imread(str(GOLDEN / name))
+        img = np.asarray(cv2.imread(str(GOLDEN / name)))
         colours = [d["color"] for d in truth["dice"]] if name.startswith(("duel", "bacbo")) else None
         r = read_dice_learned(img, cal, expected=truth.get("expected") or len(truth["dice"]), colors=colours)
         verdict = judge_reading(r, truth)[0]
@@ -155,7 +155,7 @@ def test_the_auto_reader_reads_renders_as_the_rule_reader_and_photos_as_the_lear
         auto = read_dice(img, cal, expected=3, reader="auto")
         assert auto == (rules if rules.ok else read_dice_learned(img, cal, expected=3))
     name = "wood-white/train_two_30.jpg"
-    img = cv2.imread(str(PHOTOS / name))
+    img = np.asarray(cv2.imread(str(PHOTOS / name)))
     assert not read_dice(img, None, expected=len(photo_labels()[name]), reader="rules").ok
     auto = read_dice(img, None, expected=len(photo_labels()[name]), reader="auto")
     assert auto.ok and auto.faces == photo_labels()[name]

@@ -120,9 +120,10 @@ def training_photos(photos: Path = PHOTOS) -> Iterator[tuple[str, np.ndarray, li
     for name, boxes in sorted(photo_boxes().items()):
         if tuning(name):
             continue
-        img = cv2.imread(str(photos / name))
-        if img is None:
+        raw = cv2.imread(str(photos / name))
+        if raw is None:
             continue
+        img = np.asarray(raw)
         if img.shape[1::-1] != _size(name):
             raise ValueError(f"{name}: {img.shape[1::-1]}, expected {_size(name)}")
         yield name, img, boxes
@@ -145,7 +146,7 @@ def _felt(rng: random.Random) -> tuple[int, int, int]:
         return sim.FELT_COLOURS[rng.choice(TRAIN_FELTS)]
     while True:
         c = _random_colour(rng)
-        hsv = cv2.cvtColor(np.uint8([[c]]), cv2.COLOR_BGR2HSV)[0, 0]
+        hsv = cv2.cvtColor(np.array([[c]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
         if not (hsv[1] < 70 and hsv[2] < 130):
             return c
 

@@ -57,7 +57,9 @@ def rendered(seed: int, n: int) -> list[Scene]:
         for img, boxes in render_scenes(seed, n, width=512):
             packed.append((cv2.imencode(".png", img)[1].tobytes(), boxes))
         path.write_bytes(pickle.dumps(packed))
-    return [(cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_COLOR), boxes) for b, boxes in packed]
+    return [
+        (np.asarray(cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_COLOR)), boxes) for b, boxes in packed
+    ]
 
 
 def _focal(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
@@ -92,7 +94,7 @@ def check(path: Path, photos: Path = PHOTOS) -> dict[str, int]:
     for name, boxes in sorted(photo_boxes().items()):
         if not tuning(name):
             continue
-        img = cv2.imread(str(photos / name))
+        img = np.asarray(cv2.imread(str(photos / name)))
         dets, _ = det.detect(img)
         dets = [d for d in dets if d.score >= 0.5]
         used = set()

@@ -28,7 +28,9 @@ class Detector(nn.Module):
         self.up4 = nn.Sequential(nn.Conv2d(48 + 24, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU())
         self.mix = _block(24, 24)
         self.head = nn.Conv2d(24, CHANNELS, 1)
-        self.head.bias.data[:2] = -2.2  # the heatmap starts near "no die" everywhere
+        with torch.no_grad():
+            assert self.head.bias is not None
+            self.head.bias[:2] = -2.2  # the heatmap starts near "no die" everywhere
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         f4 = self.s4(self.s2(x))

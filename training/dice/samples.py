@@ -67,7 +67,7 @@ def detector_sample(scene: Scene, rng: random.Random, size: int) -> tuple[np.nda
         px, py = b.cx + rng.uniform(-1, 1) * size / f / 3, b.cy + rng.uniform(-1, 1) * size / f / 3
     else:
         px, py = rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0])
-    m = cv2.getRotationMatrix2D((px, py), ang, f)
+    m = np.asarray(cv2.getRotationMatrix2D((px, py), ang, f), np.float64)
     m[0, 2] += size / 2 - px
     m[1, 2] += size / 2 - py
     flip = rng.random() < 0.5
@@ -134,10 +134,10 @@ def classifier_samples(scene: Scene, rng: random.Random, per_die: int = 1) -> li
             if _clear(c, boxes, 0.45):
                 out.append((cut(img, c, (b.w, b.h), rng), REJECT))
     for _ in range(2 if boxes else 1):
-        s = rng.choice(sides) if sides else rng.uniform(20, 80)
+        side = rng.choice(sides) if sides else rng.uniform(20, 80)
         c = (rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0]))
         if _clear(c, boxes, 0.8):
-            out.append((cut(img, c, (s, s), rng), REJECT))
+            out.append((cut(img, c, (side, side), rng), REJECT))
     return out
 
 

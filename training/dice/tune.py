@@ -35,7 +35,7 @@ def _scenes(renders: int) -> list[tuple[str, np.ndarray, Calibration | None, lis
     labels = json.loads((PHOTOS / "labels.json").read_text())
     for name in sorted(photo_boxes()):
         if tuning(name):
-            out.append((name.split("/")[0], cv2.imread(str(PHOTOS / name)), None, labels[name]))
+            out.append((name.split("/")[0], np.asarray(cv2.imread(str(PHOTOS / name))), None, labels[name]))
     rng = random.Random(909)
     g = TrayGeometry()
     view = CameraView()
@@ -66,6 +66,7 @@ def _verdict(ev: Evidence, cal: Calibration, truth: list[int] | None, n: int, po
         problem, face, _ = decide(d, p, pr, cal.min_confidence, pol)
         if problem is not None or (tray is not None and cv2.pointPolygonTest(tray, d.center, False) < 0):
             return "held"
+        assert face is not None
         faces.append(face)
     return "right" if truth is not None and sorted(faces) == sorted(truth) else "WRONG"
 
@@ -100,10 +101,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((pol, {k: dict(v) for k, v in sorted(tally.items())}))
     safe = [r for r in rows if all(v.get("WRONG", 0) == 0 for v in r[1].values())]
     safe.sort(key=lambda r: -sum(v.get("right", 0) for v in r[1].values()))
-    for pol, tally in safe[:15]:
-        print(json.dumps({"policy": dataclasses.asdict(pol), "tally": tally}))
+    for pol, best in safe[:15]:
+        print(json.dumps({"policy": dataclasses.asdict(pol), "tally": best}))
     print(f"{len(safe)} of {len(rows)} policies certify nothing wrong; now:")
-    now = collections.defaultdict(collections.Counter)
+    now: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for kind, ev, cal, truth in seen:
         now[kind][_verdict(ev, cal, truth, len(truth) if truth is not None else 3, POLICY)] += 1
     print(json.dumps({"policy": dataclasses.asdict(POLICY), "tally": {k: dict(v) for k, v in now.items()}}))
