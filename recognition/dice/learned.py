@@ -1,12 +1,11 @@
 """The learned dice reader, chosen by ``reader="learned"`` (in the calibration or the call): one camera frame
 in, a :class:`Reading` out, pure.
 
-:func:`read_dice_learned` finds the dice with a small learned detector (:mod:`recognition.dice.detector`,
-which also reads each upper face on its own), then reads each die's upper face again from a crop at full
-resolution with a second network (:mod:`recognition.dice.classifier`) and by counting its pips
-(:mod:`recognition.dice.pips`). A die is certified only when both networks give the same face, the pip
-counter does not read another one, and the crop's network is sure enough: surer when the pip counter
-reads nothing than when it reads the same face (see docs/dice-vision.md, section 2.2).
+:func:`read_dice_learned` finds the dice with a small learned detector (:mod:`recognition.dice.detector`),
+then reads each die's upper face from a crop at full resolution with a second network
+(:mod:`recognition.dice.classifier`) and by counting its pips (:mod:`recognition.dice.pips`). A die is
+certified only when the crop network is sure enough and the pip counter does not read another face:
+surer when the pip counter reads none than when it reads the same face (docs/dice-vision.md, 2.2).
 """
 
 from __future__ import annotations
