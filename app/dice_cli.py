@@ -1,8 +1,8 @@
 """``studio recognize dice``: read dice in image files, or measure the recognizer on a labelled folder.
 
     studio recognize dice IMAGE... [--count N] [--colors red,blue] [--calibration FILE] [--annotate DIR]
-                                   [--reader rules|learned]
-    studio recognize dice --accuracy FOLDER... [--count N] [--calibration FILE] [--reader rules|learned]
+                                   [--reader rules|learned|auto]
+    studio recognize dice --accuracy FOLDER... [--count N] [--calibration FILE] [--reader rules|learned|auto]
 
 Without --accuracy, one JSON line per image on standard output::
 
@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--reader",
-        choices=("rules", "learned"),
+        choices=("rules", "learned", "auto"),
         help="the dice reader (default: the calibration's, else rules)",
     )
     return p

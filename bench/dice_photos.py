@@ -46,7 +46,7 @@ from simulators.dice import (
     random_throw,
     render,
 )
-from training.dice.data import PHOTOS, SPLIT, TRAIN_DICE, TRAIN_FELTS
+from training.dice.data import PHOTOS, SPLIT, TRAIN_DICE, TRAIN_FELTS, tuning
 
 cv2.setNumThreads(1)
 
@@ -77,10 +77,15 @@ def photos(folder: Path, reader: ReaderName = "learned") -> dict[str, Any]:
     labels = json.loads((folder / "labels.json").read_text())
     split = json.loads(SPLIT.read_text())
     out: dict[str, Any] = {}
-    for part in ("fit", "validate"):
+    parts = {
+        "fit_trained": [n for n in split["fit"] if not tuning(n)],
+        "fit_tuning": [n for n in split["fit"] if tuning(n)],
+        "validate": split["validate"],
+    }
+    for part, names in parts.items():
         for who in ("ours", "baseline"):
             counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-            for name in split[part]:
+            for name in names:
                 img = np.asarray(cv2.imread(str(folder / name)))
                 truth = labels[name]
                 if who == "ours":
@@ -206,7 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         "--renders", type=int, default=1000, help="rendered frames per style (1 in 5 with a fault)"
     )
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--reader", choices=("learned", "rules"), default="learned", help="the reader measured")
+    ap.add_argument(
+        "--reader", choices=("learned", "rules", "auto"), default="learned", help="the reader measured"
+    )
     args = ap.parse_args(argv)
     reader = args.reader
     report: dict[str, Any] = {"reader": reader}

@@ -60,9 +60,10 @@ YELLOW = DieColor(name="yellow", hue=(17, 36), saturation=(95, 255), value=(80, 
 DEFAULT_COLORS: tuple[DieColor, ...] = (WHITE, RED, BLUE, YELLOW)
 
 
-#: the dice readers: the rule reader (recognition.dice.vision, the default) or the learned one
-#: (recognition.dice.learned); see docs/dice-vision.md
-ReaderName = Literal["rules", "learned"]
+#: the dice readers: the rule reader (recognition.dice.vision, the default), the learned one
+#: (recognition.dice.learned), or "auto": the rule reader's reading when it certifies, else the learned
+#: one's; see docs/dice-vision.md
+ReaderName = Literal["rules", "learned", "auto"]
 
 
 class Exposure(_Model):

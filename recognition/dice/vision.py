@@ -101,11 +101,16 @@ def read_dice(
         estimated from the frame).
     expected: how many dice were thrown (None: any number, at least one).
     colors: the colours the dice must have, one per die (e.g. ["red", "blue"]); None: any.
-    reader: "rules" (this module's rule reader) or "learned" (:mod:`recognition.dice.learned`);
+    reader: "rules" (this module's rule reader), "learned" (:mod:`recognition.dice.learned`) or "auto"
+        (the rule reader's reading when it is "ok", else the learned reader's);
         None: the calibration's ``reader``, "rules" without a calibration.
     """
-    if (reader or (calibration.reader if calibration is not None else "rules")) == "learned":
+    chosen = reader or (calibration.reader if calibration is not None else "rules")
+    if chosen == "learned":
         return read_dice_learned(image, calibration, expected, colors)
+    if chosen == "auto":  # each reader certifies nothing wrong on its own: the first that certifies
+        first = read_dice(image, calibration, expected, colors, reader="rules")
+        return first if first.ok else read_dice_learned(image, calibration, expected, colors)
     cal = calibration or Calibration()
     if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         raise ValueError("read_dice needs an 8-bit BGR image (height, width, 3)")

@@ -1,46 +1,37 @@
 """Train the dice face classifier and export it to recognition/dice/model/dice_face.onnx.
 
     pip install -e .[train]
-    python -m training.dice.train                  # seed 22, about three minutes on one core
+    python -m training.dice.train                  # seed 22, one thread, a few minutes
 
-Seeded and single-threaded, so a run gives the same weights. The data: the fit part of the photo set
-(``recognition/dice/model/split.json``; pseudo-labelled, see :mod:`training.dice.data`) and renders of
-simulators/dice.py (felts and die colours of :data:`training.dice.data.TRAIN_FELTS` / ``TRAIN_DICE``).
+Seeded and single-threaded, so a run gives the same weights. The data: crops cut round the real boxes
+of the fit photos (the tuning fifth left out; :mod:`training.dice.data`) and of the renders the detector
+is trained on (``python -m training.dice.detect`` caches them), as
+:func:`training.dice.samples.classifier_samples` cuts them: each die a few times with its box a little
+off, and "reject" crops (dice that are not flat, windows half off a die, the background).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import math
 import random
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 from torch import nn
 
 from recognition.dice.classifier import CLASSES, INPUT, MODEL, prepare
+from recognition.dice.detector import MODEL as DETECTOR
+from recognition.dice.detector import DiceDetector
 
-from .data import PHOTOS, TRAIN_DICE, TRAIN_FELTS, photo_crops, render_crops, write_split
-
-
-def network() -> nn.Module:
-    return nn.Sequential(
-        nn.Conv2d(1, 16, 3, padding=1),
-        nn.ReLU(),
-        nn.MaxPool2d(2),
-        nn.Conv2d(16, 32, 3, padding=1),
-        nn.ReLU(),
-        nn.MaxPool2d(2),
-        nn.Conv2d(32, 64, 3, padding=1),
-        nn.ReLU(),
-        nn.MaxPool2d(2),
-        nn.Flatten(),
-        nn.Linear(64 * (INPUT // 8) ** 2, 96),
-        nn.ReLU(),
-        nn.Dropout(0.2),
-        nn.Linear(96, len(CLASSES)),
-    )
+from .data import PHOTOS, REJECT, record, training_photos
+from .detect import rendered
+from .nets import classifier
+from .samples import classifier_samples, cut
 
 
 def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -49,41 +40,61 @@ def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     flip = rng.random(len(out)) < 0.5
     out[flip] = out[flip][..., ::-1]
     out *= rng.uniform(0.8, 1.2, (len(out), 1, 1, 1)).astype(np.float32)
-    out += rng.normal(0, 0.08, out.shape).astype(np.float32)
+    out += rng.normal(0, 0.05, out.shape).astype(np.float32)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seed", type=int, default=22)
-    ap.add_argument("--renders", type=int, default=3000, help="rendered frames to crop dice from")
-    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--renders", type=int, default=900, help="the detector's rendered frames to crop from")
+    ap.add_argument("--per-photo-die", type=int, default=6, help="crops per die of a photo")
+    ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--photos", type=Path, default=PHOTOS)
     ap.add_argument("--out", type=Path, default=MODEL)
+    ap.add_argument(
+        "--hard", type=Path, default=DETECTOR, help="the detector whose stray peaks on the photos are rejects"
+    )
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
+    cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     t0 = time.perf_counter()
-    split = write_split(args.photos)
     crops, ys = [], []
-    for crop, label in photo_crops(args.photos, split["fit"]):
-        crops.append(crop)
-        ys.append(label)
+    finder = DiceDetector(args.hard) if args.hard is not None and args.hard.exists() else None
+    hard = 0
+    for _, img, boxes in training_photos(args.photos):
+        for crop, label in classifier_samples((img, boxes), rng, args.per_photo_die):
+            crops.append(crop)
+            ys.append(label)
+        if finder is not None:  # the detector's peaks that are no die (a tray's screw heads): reject
+            for d in finder.detect(img)[0]:
+                if d.score >= 0.3 and all(
+                    math.hypot(d.center[0] - b.cx, d.center[1] - b.cy) > 0.6 * max(b.w, b.h) for b in boxes
+                ):
+                    for _ in range(2):
+                        crops.append(cut(img, d.center, d.size, rng))
+                        ys.append(REJECT)
+                        hard += 1
     photos_n = len(crops)
-    for crop, label in render_crops(rng, args.renders, TRAIN_FELTS, TRAIN_DICE):
-        crops.append(crop)
-        ys.append(label)
+    for scene in rendered(args.seed, args.renders):
+        for crop, label in classifier_samples(scene, rng, 1):
+            crops.append(crop)
+            ys.append(label)
     x = prepare(crops)
     y = np.array(ys, np.int64)
+    print(f"{hard} of the photo crops are the detector's peaks that are no die")
     print(
         f"{photos_n} photo crops, {len(crops) - photos_n} render crops; classes {np.bincount(y, minlength=7)}"
     )
-    print(f"data in {time.perf_counter() - t0:.0f} s")
-    net = network()
-    opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    # photo crops are few and the point of it all: they count three times
-    weight = np.where(np.arange(len(y)) < photos_n, 3.0, 1.0)
+    print(f"data in {time.perf_counter() - t0:.0f} s", flush=True)
+    net = classifier()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps = args.epochs * ((len(y) + 127) // 128)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.1)
+    # photo crops are fewer and the point of it all: they count twice
+    weight = np.where(np.arange(len(y)) < photos_n, 2.0, 1.0)
     weight /= weight.sum()
     nrng = np.random.default_rng(args.seed)
     for epoch in range(args.epochs):
@@ -93,19 +104,20 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(0, len(order), 128):
             b = order[i : i + 128]
             xb = torch.from_numpy(augment(x[b], nrng))
-            loss = nn.functional.cross_entropy(net(xb), torch.from_numpy(y[b]))
+            loss = nn.functional.cross_entropy(net(xb), torch.from_numpy(y[b]), label_smoothing=0.02)
             opt.zero_grad()
             loss.backward()
             opt.step()
+            sched.step()
             total += float(loss.detach()) * len(b)
-        print(f"epoch {epoch + 1}: loss {total / len(y):.4f}")
+        print(f"epoch {epoch + 1}: loss {total / len(y):.4f} ({time.perf_counter() - t0:.0f} s)", flush=True)
     net.eval()
     with torch.no_grad():
         acc = (net(torch.from_numpy(x)).argmax(1).numpy() == y).mean()
     print(f"training accuracy {acc:.4f}; {time.perf_counter() - t0:.0f} s in all")
     torch.onnx.export(
         net,
-        (torch.zeros(1, 1, INPUT, INPUT),),
+        (torch.zeros(1, 3, INPUT, INPUT),),
         str(args.out),
         input_names=["crop"],
         output_names=["logits"],
@@ -113,7 +125,20 @@ def main(argv: list[str] | None = None) -> int:
         opset_version=13,
         dynamo=False,
     )
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+    if args.out.resolve() == MODEL.resolve():
+        record(
+            "classifier",
+            {
+                "seed": args.seed,
+                "renders": args.renders,
+                "epochs": args.epochs,
+                "hard_negatives_from": args.hard.name if finder is not None else None,
+                "per_photo_die": args.per_photo_die,
+                "photos": sorted(n for n, _, _ in training_photos(args.photos)),
+                "onnx_sha256": hashlib.sha256(args.out.read_bytes()).hexdigest(),
+            },
+        )
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes), {len(CLASSES)} classes")
     return 0
 
 
