@@ -36,7 +36,9 @@ def serve(
     from studio.service import Studio
 
     from .api import create_app
+    from .malloc import tune_malloc
 
+    tune_malloc()  # before the devices' threads start
     studio = Studio(config)
     app = create_app(studio)
 

@@ -62,6 +62,7 @@ import select
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
@@ -216,6 +217,10 @@ class Pose:
 
 BACKGROUND = 36  # the dark inside of the shoe
 
+#: card faces a renderer keeps (least recently used dropped first): a face is ~0.5 MB and nearly every card of
+#: a shoe has a payload of its own, so only a card drawn again soon (a pull-back, a read-rate set) reuses one
+FACE_CACHE = 16
+
 
 class CardRenderer:
     """Draws cards with their barcode, and camera frames of them. Seeded by the caller's rng."""
@@ -229,7 +234,7 @@ class CardRenderer:
         self.cv2, self.np = cv2, np
         self.im = imaging
         self.symbology = symbology
-        self._faces: dict[tuple[str, str, bool], Any] = {}
+        self._faces: OrderedDict[tuple[str, str, bool], Any] = OrderedDict()
         rng = np.random.default_rng(seed)
         w, h, pad = imaging.width, imaging.height, 16
         ch = 3 if imaging.color else 1
@@ -268,9 +273,11 @@ class CardRenderer:
         key = (card.payload, card.label, damaged)
         face = self._faces.get(key)
         if face is None:
-            if len(self._faces) > 256:
-                self._faces.clear()
             face = self._faces[key] = self._draw_face(card, damaged)
+            if len(self._faces) > FACE_CACHE:
+                self._faces.popitem(last=False)
+        else:
+            self._faces.move_to_end(key)
         return face
 
     def _draw_face(self, card: ShoeCard, damaged: bool) -> Any:
