@@ -140,6 +140,9 @@ def run(args: argparse.Namespace) -> int:
     with (out / "studio.log").open("ab") as log:
         child = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
     (out / "pid").write_text(f"{child.pid}\n")
+    signal.signal(
+        signal.SIGTERM, lambda *_: sys.exit(143)
+    )  # stopped early: the studio stops too, figures so far
     t0 = time.monotonic()
     end = t0 + args.minutes * 60
     try:
