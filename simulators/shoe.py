@@ -17,7 +17,7 @@ The shoe: ``decks`` packs of the vendor table's cards (52, plus jokers with ``jo
 printed with the set serial ``shoe_serial`` and their pack number, shuffled with ``random.Random(seed)``;
 the cut card (the table's special payload) sits at ``cut_card`` (fraction of the shoe; None: none).
 When the shoe runs out it is reshuffled from the same generator. :attr:`ShoeSimulator.dealt`
-is the truth (every card that went by, in order) for tests.
+is the truth (the cards that went by, in order: the newest ``simulators.history.KEEP`` at least) for tests.
 
 Faults, on request for the next card (:meth:`ShoeSimulator.inject` or ``deal_card(..., fault=)``):
 
@@ -70,6 +70,7 @@ from typing import Any, Self
 from devices.camera.frames import pack_frame
 from devices.shoe.vendor_table import VendorTable, vendor_table_from_option
 
+from .history import keep_recent
 from .ptys import open_pty_pair
 
 __all__ = [
@@ -518,8 +519,10 @@ class ShoeSimulator:
             imaging = Imaging(**fields)
         self.imaging = imaging or Imaging()
         self.encoding = encoding
-        #: every card that went by, in order (the cut card and foreign cards included)
+        #: the cards that went by, in order (the cut card and foreign cards included; the newest
+        #: simulators.history.KEEP at least), and how many in all
         self.dealt: list[ShoeCard] = []
+        self.dealt_total = 0
         self.frames_sent = 0
         self.url: str = ""
         self._queue: queue.Queue[_Deal] = queue.Queue()
@@ -669,7 +672,9 @@ class ShoeSimulator:
                     card = self.shoe.next()
                 cards.append(replace(deal, card=card))
         with self._lock:
-            self.dealt.extend(d.card for d in cards if d.card is not None)
+            went = [d.card for d in cards if d.card is not None]
+            self.dealt_total += len(went)
+            keep_recent(self.dealt, *went)
         return cards
 
     def _put(self, deal: _Deal) -> None:
@@ -787,7 +792,7 @@ class ShoeSimulator:
                 "serial": self.shoe.serial,
                 "remaining": self.shoe.remaining,
                 "shoes": self.shoe.shoes,
-                "dealt": len(self.dealt),
+                "dealt": self.dealt_total,
                 "queued": self._busy,
                 "frames_sent": self.frames_sent,
                 "client": self._client is not None,
