@@ -70,7 +70,7 @@ from typing import Any, Self
 from devices.camera.frames import pack_frame
 from devices.shoe.vendor_table import VendorTable, vendor_table_from_option
 
-from .history import keep_recent
+from .history import keep_recent, remember
 from .ptys import open_pty_pair
 
 __all__ = [
@@ -533,8 +533,8 @@ class ShoeSimulator:
         self._idle.set()
         self._busy = 0
         self._thread: threading.Thread | None = None
-        self._dealt_rounds: set[str] = set()
-        self._stopped_rounds: set[str] = set()
+        self._dealt_rounds: dict[str, None] = {}  # the newest simulators.history.KEEP
+        self._stopped_rounds: dict[str, None] = {}
         self._pacing_round: str | None = None  # the round being dealt by table_event
         self._left = 0  # cards it may still deal
         self._dealt_for: str | None = None  # follow_judge: the position the last card was dealt for
@@ -721,14 +721,14 @@ class ShoeSimulator:
         transition = data.get("transition")
         with self._lock:
             if transition == "close_betting" and round_id not in self._dealt_rounds:
-                self._dealt_rounds.add(round_id)
+                remember(self._dealt_rounds, round_id)
                 self._fresh_deck()
                 self._pacing_round, self._left = round_id, self.cards_per_round - 1
                 self.deal(1, round_id=round_id)
             elif (
                 transition in ("result_pending", "certify", "void", "hold") and round_id in self._dealt_rounds
             ):
-                self._stopped_rounds.add(round_id)
+                remember(self._stopped_rounds, round_id)
                 if self._pacing_round == round_id:
                     self._pacing_round, self._left = None, 0
 
@@ -751,14 +751,14 @@ class ShoeSimulator:
                 round_id = str(data.get("round_id", ""))
                 transition = data.get("transition")
                 if transition == "close_betting" and round_id not in self._dealt_rounds:
-                    self._dealt_rounds.add(round_id)
+                    remember(self._dealt_rounds, round_id)
                     self._fresh_deck()
                     self._pacing_round, self._dealt_for, self._judge_next = round_id, None, None
                 elif (
                     transition in ("result_pending", "certify", "void", "hold")
                     and round_id in self._dealt_rounds
                 ):
-                    self._stopped_rounds.add(round_id)
+                    remember(self._stopped_rounds, round_id)
                 elif (
                     transition == "release"
                     and round_id == self._pacing_round
@@ -767,7 +767,7 @@ class ShoeSimulator:
                 ):
                     # the supervisor released the hold: deal on (the card for the position the judge still names,
                     # if it was held back or went by unplaced)
-                    self._stopped_rounds.discard(round_id)
+                    self._stopped_rounds.pop(round_id, None)
                     self._dealt_for = None
                     self._deal_next()
 
