@@ -168,8 +168,9 @@ def run(args: argparse.Namespace) -> int:
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()
-    print(report(out, args.mark_minutes, args.top))
-    (out / "report.txt").write_text(report(out, args.mark_minutes, args.top) + "\n")
+        text = report(out, args.mark_minutes, args.top)  # a SIGTERM's too: the figures so far
+        print(text, flush=True)
+        (out / "report.txt").write_text(text + "\n")
     return 0
 
 
