@@ -16,8 +16,8 @@
   top sites). Tracemalloc slows the process and its traces take memory of their own, so the RSS figure comes
   from a run without it (`--trace-frames 0`, the default) and the growth sites from a second, concurrent run.
 * **The figures:** RSS at `--mark-minutes` and at the end, the end against the mark (target: within 10 %), the
-  largest RSS of the last 10 minutes against that of the 10 minutes around the mark, and the sawtooth: the
-  minimum and maximum of each 10-minute window.
+  largest and the median RSS of the last 10 minutes against those of the 10 minutes around the mark, and the
+  sawtooth: the minimum and maximum of each 10-minute window.
 
 Run it outside the suite: it takes the run's length and about 0.6 of a core (1.5x more with tracemalloc).
 """
@@ -28,6 +28,7 @@ import argparse
 import os
 import pickle
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -229,6 +230,12 @@ def rss_figures(rows: list[tuple[float, int, int]], mark_minutes: float = 15) ->
         lines.append(
             f"peak of the last 10 min {_mb(max(recent))} against the peak of the 10 min around the mark "
             f"{_mb(max(around))}: {peak:+.1%}"
+        )
+        # the sawtooth's spikes last a sample or two: the medians compare the level underneath
+        mid = statistics.median(recent) / statistics.median(around) - 1
+        lines.append(
+            f"median of the last 10 min {_mb(statistics.median(recent))} against the median around the mark "
+            f"{_mb(statistics.median(around))}: {mid:+.1%}"
         )
     lines.append("sawtooth (total RSS per 10-minute window: min - max):")
     for start in range(0, int(last[0]) + 1, WINDOW):
