@@ -36,7 +36,9 @@ def serve(
     from studio.service import Studio
 
     from .api import create_app
+    from .malloc import trimming, tune_malloc
 
+    tune_malloc()  # before the devices' threads start
     studio = Studio(config)
     app = create_app(studio)
 
@@ -99,7 +101,8 @@ def serve(
                 print(f"  consumer token:  {c.token}  ({c.name}; send as 'Authorization: Bearer <token>')")
         print("  Ctrl-C stops the studio.", flush=True)
     try:
-        server.run()
+        with trimming():
+            server.run()
     except KeyboardInterrupt:
         pass
     finally:

@@ -72,13 +72,16 @@ def equipment_router(console: Console) -> APIRouter:
             raise error(400, "format is json or csv")
         _table, slot = found
 
-        def read() -> list[dict[str, Any]]:
+        def read() -> tuple[list[dict[str, Any]], int]:
             studio.journal.flush()  # what was just done is in the log
+            if format == "csv":  # the whole log: the journal's (statistics keep the newest entries)
+                entries = list(equipment_log.read(studio.journal.path, device=slot.device_id))
+                return entries, len(entries)
             return studio.statistics.equipment_log(slot.device_id)
 
-        entries = await asyncio.to_thread(read)
+        entries, total = await asyncio.to_thread(read)
         if format == "json":
-            return {"device_id": slot.device_id, "entries": entries[::-1][:500], "total": len(entries)}
+            return {"device_id": slot.device_id, "entries": entries[::-1][:500], "total": total}
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=equipment_log.COLUMNS)
         writer.writeheader()

@@ -69,6 +69,7 @@ from devices.balls.ballset import BallSet, ball_set_from_option
 from devices.balls.camera_reader import encode_frame
 from devices.balls.registers import BIT_TABLES, RegisterMap, register_map_from_option
 
+from .history import keep_recent
 from .modbus_server import ModbusServerSim, opened
 
 __all__ = [
@@ -442,8 +443,10 @@ class BallMachineSimulator(ModbusServerSim):
         self._stopping = False
         #: set to run the model at once; made by the ticker on its own loop (None until it runs)
         self._wake: asyncio.Event | None = None
-        self.writes: list[tuple[str, int, int]] = []  # every write the driver made (table, address, value)
-        self.path_log: list[tuple[str, str]] = []  # every ball delivered to the readers
+        #: the writes the driver made (table, address, value) and the balls delivered to the readers, in order
+        #: (the newest simulators.history.KEEP at least)
+        self.writes: list[tuple[str, int, int]] = []
+        self.path_log: list[tuple[str, str]] = []
         self._commands = self._command_index()
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -506,7 +509,7 @@ class BallMachineSimulator(ModbusServerSim):
         with self._lock:
             deliveries = self.model.reread(self.now(), tag)
         for t, mode in deliveries:
-            self.path_log.append((t, mode))
+            keep_recent(self.path_log, (t, mode))
             self.path.deliver(t, mode)
 
     def command(self, name: str) -> bool:
@@ -624,7 +627,7 @@ class BallMachineSimulator(ModbusServerSim):
             image = self.model.image(now)
             coils = self._command_coils(now)
         for tag, mode in deliveries:
-            self.path_log.append((tag, mode))
+            keep_recent(self.path_log, (tag, mode))
             self.path.deliver(tag, mode)
         await self._push(image, coils)
 
@@ -695,7 +698,7 @@ class BallMachineSimulator(ModbusServerSim):
             now = self.now()
             for i, v in enumerate(values):
                 value = int(v)
-                self.writes.append((table, address + i, value))
+                keep_recent(self.writes, (table, address + i, value))
                 self._pushed.pop((table, address + i), None)  # the driver changed it: push our view again
                 name = self._commands.get((table, address + i, value))
                 if name is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .history import remember
 from .line_dealer import LineDealerSimulator
 
 __all__ = ["SIMULATORS", "BeadCounterSimulator"]
@@ -36,7 +37,7 @@ class BeadCounterSimulator(LineDealerSimulator):
         self.min_beads, self.max_beads = int(min_beads), int(max_beads)
         self.count_delay, self.recount_delay = float(count_delay), float(recount_delay)
         self._faults: list[str] = []
-        self._counted: set[str] = set()
+        self._counted: dict[str, None] = {}  # the newest simulators.history.KEEP
         #: the beads separated for the round being played (the truth the counter reports)
         self.beads: int | None = None
 
@@ -68,7 +69,7 @@ class BeadCounterSimulator(LineDealerSimulator):
         if transition == "open_round":
             self.beads = self.rng.randint(self.min_beads, self.max_beads)
         elif transition == "close_betting" and round_id not in self._counted:
-            self._counted.add(round_id)
+            remember(self._counted, round_id)
             self.later(self.count_delay, self.count)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .history import remember
 from .line_dealer import LineDealerSimulator
 
 __all__ = ["SIMULATORS", "BriefcaseScannerSimulator"]
@@ -48,7 +49,7 @@ class BriefcaseScannerSimulator(LineDealerSimulator):
         self.opened = 0
         self._faults: list[str] = []
         self._round: str | None = None
-        self._opening: set[str] = set()
+        self._opening: dict[str, None] = {}  # the newest simulators.history.KEEP
         self._waiting_rescan = False
 
     def inject(self, fault: str) -> None:
@@ -89,7 +90,7 @@ class BriefcaseScannerSimulator(LineDealerSimulator):
             self._round = round_id
             self.later(0, self.fill)
         elif transition == "close_betting" and round_id == self._round and round_id not in self._opening:
-            self._opening.add(round_id)
+            remember(self._opening, round_id)
             self.later(self.open_delay, lambda: self._open_next(round_id))
         elif transition in ("void", "certify") and round_id == self._round:
             self._round = None

@@ -52,6 +52,8 @@ from typing import Any, Self
 import cv2
 import numpy as np
 
+from .history import remember
+
 # --------------------------------------------------------------------------- colours and geometry
 
 #: die colour name -> (body BGR, pip BGR). Dice Duel uses red and blue, Sic Bo white.
@@ -817,7 +819,7 @@ class DiceWorld:
         self.throws = 0
         self.history: list[Throw] = []  # the last 50 throws, oldest first
         self.last_throw_at = -1e9
-        self.rounds_thrown: set[str] = set()
+        self.rounds_thrown: dict[str, None] = {}  # the newest simulators.history.KEEP
         # the dice lie somewhere before the first throw
         first = random_throw(self.rng, geometry, self.colours, touching=touching)
         self._roll = _Roll(first, -1e9, 0.0, [], [], 0)
@@ -1087,7 +1089,7 @@ class DiceCameraSimulator:
             rid = str(data.get("round_id"))
             if rid in self.world.rounds_thrown:
                 return  # the other camera of this table already threw
-            self.world.rounds_thrown.add(rid)
+            remember(self.world.rounds_thrown, rid)
             self._later(self.throw_delay_s / self.world.speed, lambda: self.throw())
         elif what == "hold" and self.rethrow_on_hold and str(data.get("code", "")).startswith("dice_"):
             if time.monotonic() - self.world.last_throw_at < 1.0:

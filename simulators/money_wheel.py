@@ -65,6 +65,7 @@ from typing import Any, Self
 
 from devices.money_wheel.modbus import EncoderRegisterMap, register_map_from_option
 
+from .history import keep_recent, remember
 from .modbus_server import ModbusServerSim, opened
 
 __all__ = [
@@ -357,7 +358,7 @@ class WheelModel:
             "edge_distance": edge,
             "faults": sorted(faults),
         }
-        self.log.append(plan)
+        keep_recent(self.log, plan)
         return plan
 
 
@@ -376,7 +377,7 @@ class _SharedWheel:
         self.users = 0
         self.dropout_from: float | None = None  # monotonic time the sensors go quiet
         self.dropout_until: float | None = None  # monotonic time the sensors come back
-        self.dealt: set[tuple[str, str]] = set()
+        self.dealt: dict[tuple[str, str], None] = {}  # the newest KEEP (simulators.history)
 
     def now(self) -> float:
         return (time.monotonic() - self.t0) * self.speed
@@ -509,7 +510,7 @@ class _WheelUser:
         with w.lock:
             if key in w.dealt and key[1] == "spin":
                 return
-            w.dealt.add(key)
+            remember(w.dealt, key)
         delay = (0.3 if key[1] == "spin" else self.dealer_delay_s) / w.speed
         timer = threading.Timer(delay, self._dealer_spin)
         timer.daemon = True

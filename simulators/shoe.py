@@ -17,7 +17,7 @@ The shoe: ``decks`` packs of the vendor table's cards (52, plus jokers with ``jo
 printed with the set serial ``shoe_serial`` and their pack number, shuffled with ``random.Random(seed)``;
 the cut card (the table's special payload) sits at ``cut_card`` (fraction of the shoe; None: none).
 When the shoe runs out it is reshuffled from the same generator. :attr:`ShoeSimulator.dealt`
-is the truth (every card that went by, in order) for tests.
+is the truth (the cards that went by, in order: the newest ``simulators.history.KEEP`` at least) for tests.
 
 Faults, on request for the next card (:meth:`ShoeSimulator.inject` or ``deal_card(..., fault=)``):
 
@@ -62,6 +62,7 @@ import select
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
@@ -69,6 +70,7 @@ from typing import Any, Self
 from devices.camera.frames import pack_frame
 from devices.shoe.vendor_table import VendorTable, vendor_table_from_option
 
+from .history import keep_recent, remember
 from .ptys import open_pty_pair
 
 __all__ = [
@@ -216,6 +218,10 @@ class Pose:
 
 BACKGROUND = 36  # the dark inside of the shoe
 
+#: card faces a renderer keeps (least recently used dropped first): a face is ~0.5 MB and nearly every card of
+#: a shoe has a payload of its own, so only a card drawn again soon (a pull-back, a read-rate set) reuses one
+FACE_CACHE = 16
+
 
 class CardRenderer:
     """Draws cards with their barcode, and camera frames of them. Seeded by the caller's rng."""
@@ -229,7 +235,7 @@ class CardRenderer:
         self.cv2, self.np = cv2, np
         self.im = imaging
         self.symbology = symbology
-        self._faces: dict[tuple[str, str, bool], Any] = {}
+        self._faces: OrderedDict[tuple[str, str, bool], Any] = OrderedDict()
         rng = np.random.default_rng(seed)
         w, h, pad = imaging.width, imaging.height, 16
         ch = 3 if imaging.color else 1
@@ -268,9 +274,11 @@ class CardRenderer:
         key = (card.payload, card.label, damaged)
         face = self._faces.get(key)
         if face is None:
-            if len(self._faces) > 256:
-                self._faces.clear()
             face = self._faces[key] = self._draw_face(card, damaged)
+            if len(self._faces) > FACE_CACHE:
+                self._faces.popitem(last=False)
+        else:
+            self._faces.move_to_end(key)
         return face
 
     def _draw_face(self, card: ShoeCard, damaged: bool) -> Any:
@@ -511,8 +519,10 @@ class ShoeSimulator:
             imaging = Imaging(**fields)
         self.imaging = imaging or Imaging()
         self.encoding = encoding
-        #: every card that went by, in order (the cut card and foreign cards included)
+        #: the cards that went by, in order (the cut card and foreign cards included; the newest
+        #: simulators.history.KEEP at least), and how many in all
         self.dealt: list[ShoeCard] = []
+        self.dealt_total = 0
         self.frames_sent = 0
         self.url: str = ""
         self._queue: queue.Queue[_Deal] = queue.Queue()
@@ -523,8 +533,8 @@ class ShoeSimulator:
         self._idle.set()
         self._busy = 0
         self._thread: threading.Thread | None = None
-        self._dealt_rounds: set[str] = set()
-        self._stopped_rounds: set[str] = set()
+        self._dealt_rounds: dict[str, None] = {}  # the newest simulators.history.KEEP
+        self._stopped_rounds: dict[str, None] = {}
         self._pacing_round: str | None = None  # the round being dealt by table_event
         self._left = 0  # cards it may still deal
         self._dealt_for: str | None = None  # follow_judge: the position the last card was dealt for
@@ -662,7 +672,9 @@ class ShoeSimulator:
                     card = self.shoe.next()
                 cards.append(replace(deal, card=card))
         with self._lock:
-            self.dealt.extend(d.card for d in cards if d.card is not None)
+            went = [d.card for d in cards if d.card is not None]
+            self.dealt_total += len(went)
+            keep_recent(self.dealt, *went)
         return cards
 
     def _put(self, deal: _Deal) -> None:
@@ -709,14 +721,14 @@ class ShoeSimulator:
         transition = data.get("transition")
         with self._lock:
             if transition == "close_betting" and round_id not in self._dealt_rounds:
-                self._dealt_rounds.add(round_id)
+                remember(self._dealt_rounds, round_id)
                 self._fresh_deck()
                 self._pacing_round, self._left = round_id, self.cards_per_round - 1
                 self.deal(1, round_id=round_id)
             elif (
                 transition in ("result_pending", "certify", "void", "hold") and round_id in self._dealt_rounds
             ):
-                self._stopped_rounds.add(round_id)
+                remember(self._stopped_rounds, round_id)
                 if self._pacing_round == round_id:
                     self._pacing_round, self._left = None, 0
 
@@ -739,14 +751,14 @@ class ShoeSimulator:
                 round_id = str(data.get("round_id", ""))
                 transition = data.get("transition")
                 if transition == "close_betting" and round_id not in self._dealt_rounds:
-                    self._dealt_rounds.add(round_id)
+                    remember(self._dealt_rounds, round_id)
                     self._fresh_deck()
                     self._pacing_round, self._dealt_for, self._judge_next = round_id, None, None
                 elif (
                     transition in ("result_pending", "certify", "void", "hold")
                     and round_id in self._dealt_rounds
                 ):
-                    self._stopped_rounds.add(round_id)
+                    remember(self._stopped_rounds, round_id)
                 elif (
                     transition == "release"
                     and round_id == self._pacing_round
@@ -755,7 +767,7 @@ class ShoeSimulator:
                 ):
                     # the supervisor released the hold: deal on (the card for the position the judge still names,
                     # if it was held back or went by unplaced)
-                    self._stopped_rounds.discard(round_id)
+                    self._stopped_rounds.pop(round_id, None)
                     self._dealt_for = None
                     self._deal_next()
 
@@ -780,7 +792,7 @@ class ShoeSimulator:
                 "serial": self.shoe.serial,
                 "remaining": self.shoe.remaining,
                 "shoes": self.shoe.shoes,
-                "dealt": len(self.dealt),
+                "dealt": self.dealt_total,
                 "queued": self._busy,
                 "frames_sent": self.frames_sent,
                 "client": self._client is not None,

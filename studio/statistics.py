@@ -20,6 +20,7 @@ What counts:
 
 from __future__ import annotations
 
+import heapq
 import json
 import sqlite3
 import threading
@@ -40,6 +41,9 @@ DeviceKey = tuple[str, str, str]
 DIMENSIONS = ("game", "table", "dealer", "day", "hour")
 #: winners kept per table for the roads
 RECENT = 120
+#: the equipment log entries kept in memory for each (table, device) pair (the device page shows the newest
+#: 500 of a device's and its table's); the whole log stays in the journal, where its download reads it
+EQUIPMENT_KEEP = 1000
 FEED_KINDS = ("result", "void", "correction")
 FAULT_SUFFIXES = ("_unreadable", "_fault", "_warning")
 FAULT_KINDS = ("device_disconnected", "device_unknown")
@@ -134,8 +138,10 @@ class StatisticsModel:
         self.bias = bias or BiasModel()
         #: each table's latest winners (games whose result names one), for the roads
         self.recent: dict[str, deque[dict[str, Any]]] = {}
-        #: the equipment log (studio/equipment_log.py), oldest first
-        self.equipment: list[dict[str, Any]] = []
+        #: the newest entries of the equipment log (studio/equipment_log.py) by (table id, device id), oldest
+        #: first, and how many each pair has had
+        self.equipment: dict[tuple[str | None, str | None], deque[dict[str, Any]]] = {}
+        self.equipment_counts: Counter[tuple[str | None, str | None]] = Counter()
         self.seq = 0
         self.rounds: dict[RoundKey, Tally] = {}
         self.devices: dict[DeviceKey, DeviceTally] = {}
@@ -168,7 +174,11 @@ class StatisticsModel:
         if kind in equipment_log.KINDS:
             logged = equipment_log.entry(seq, at, kind, table_id, body)
             if logged is not None:
-                self.equipment.append(logged)
+                key = (table_id, logged["device_id"])
+                if key not in self.equipment:
+                    self.equipment[key] = deque(maxlen=EQUIPMENT_KEEP)
+                self.equipment[key].append(logged)
+                self.equipment_counts[key] += 1
         if table_id is None:
             return
         if kind == "round_state":
@@ -380,13 +390,13 @@ class JournalStatistics:
         with self._lock:
             return list(self.model.recent.get(table_id, ()))
 
-    def equipment_log(self, device: str) -> list[dict[str, Any]]:
-        """The device's equipment log entries and its table's (and the studio's), oldest first."""
+    def equipment_log(self, device: str) -> tuple[list[dict[str, Any]], int]:
+        """The newest entries of the device's equipment log and its table's (and the studio's), oldest first
+        (at least `EQUIPMENT_KEEP`, when there are as many), and how many entries the whole log has."""
         self.catch_up()
-        table = device.partition("/")[0]
+        keys = [(t, d) for t in (None, device.partition("/")[0]) for d in (None, device)]
         with self._lock:
-            return [
-                e
-                for e in self.model.equipment
-                if e["device_id"] in (None, device) and e["table_id"] in (None, table)
-            ]
+            logs = [list(self.model.equipment.get(k, ())) for k in keys]
+            total = sum(self.model.equipment_counts[k] for k in keys)
+        entries = list(heapq.merge(*logs, key=lambda e: e["seq"]))
+        return entries, total
