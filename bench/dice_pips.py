@@ -5,7 +5,7 @@
     python bench/dice_pips.py --dump DIR      # also write the tune half's misread crops (never the check half)
 
 Dice: every labelled die of the fit part of ../shared/fixtures/dice-photos (split.json), cut from its
-real box (/work/wt/data/photo_boxes.json or --boxes: the photos' own YOLO boxes and faces; photos whose
+real box (training/dice/photo_boxes.json or --boxes: the photos' own YOLO boxes and faces; photos whose
 boxes do not give labels.json's faces are left out). A die's crop is made as find.py makes a found
 die's: its patch against the picture's background (find.difference, the finder's threshold) round the
 box (wood-white's boxes mark only the upper face), its rectangle warped upright into a CROP x CROP picture with the patch as mask.
@@ -44,11 +44,10 @@ from recognition.dice import learned
 from recognition.dice.find import CROP, CROP_MARGIN, difference, find_dice
 from recognition.dice.pips import count_pips
 from recognition.dice.vision import read_dice
-from training.dice.data import PHOTOS, SPLIT
+from training.dice.data import BOXES, PHOTOS, SPLIT
 
 cv2.setNumThreads(1)
 
-BOXES = Path("/work/wt/data/photo_boxes.json")
 #: the finder's Lab distance from the background that makes a pixel a die's (find.find_dice's default)
 THRESHOLD = 16.0
 #: how far beyond its box a die's patch may reach, in box sizes: wood-white's boxes mark the upper face
