@@ -16,6 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .onnx_net import OnnxNet
+
 MODEL = Path(__file__).resolve().parent / "model" / "dice_face.onnx"
 INPUT = 32
 #: the crop's side over the die box's longer side
@@ -51,14 +53,7 @@ class FaceClassifier:
 
     def __init__(self, path: Path = MODEL) -> None:
         self.path = path
-        self._local = threading.local()
-
-    def _net(self) -> cv2.dnn.Net:
-        net = getattr(self._local, "net", None)
-        if net is None:
-            net = cv2.dnn.readNetFromONNX(str(self.path))
-            self._local.net = net
-        return net
+        self._net = OnnxNet(path).get
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         """(N, 7) class probabilities for crops: the mean over the crop and its quarter turn (a die's face

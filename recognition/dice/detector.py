@@ -16,6 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .onnx_net import OnnxNet
+
 MODEL = Path(__file__).resolve().parent / "model" / "dice_detect.onnx"
 #: output channels: heatmap (flat, cocked), log box width and height over WORK_DIE, offset x, y, faces 1-6
 CHANNELS = 12
@@ -84,14 +86,7 @@ class DiceDetector:
 
     def __init__(self, path: Path = MODEL) -> None:
         self.path = path
-        self._local = threading.local()
-
-    def _net(self) -> cv2.dnn.Net:
-        net = getattr(self._local, "net", None)
-        if net is None:
-            net = cv2.dnn.readNetFromONNX(str(self.path))
-            self._local.net = net
-        return net
+        self._net = OnnxNet(path).get
 
     def run(self, image: np.ndarray, scale: float) -> list[Detection]:
         x, sx, sy = prepare(image, scale)

@@ -16,8 +16,7 @@ ALLOWED = {
     # thread-local storage: a thread's reader connection exists once that thread has opened one
     ("studio/journal.py", "self._readers", "conn"),
     ("studio/journal.py", "self._readers", "generation"),
-    ("recognition/dice/classifier.py", "self._local", "net"),  # one network per thread
-    ("recognition/dice/detector.py", "self._local", "net"),  # one network per thread
+    ("recognition/dice/onnx_net.py", "self._local", "net"),  # one network per thread
     # an OS constant Linux has and other systems lack (the pipe size of the journal writer's pipe)
     ("studio/journal.py", "fcntl", "F_SETPIPE_SZ"),
     # the name of any callable in a log line (a functools.partial has none)
