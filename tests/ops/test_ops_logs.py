@@ -113,9 +113,10 @@ def test_run_with_json_logs(tmp_path):
         proc.wait(30)
     lines = json_lines(err.read_text())  # every line parses
     assert lines and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
-    refused = [line for line in lines if "refused" in line["message"]]
+    # the feed's two refusals; a table may also refuse to open a round while the studio stops
+    refused = [line for line in lines if "refused" in line["message"] and line["logger"] == "streaming.feed"]
     assert len(refused) == 2 and "invalid_after" in refused[1]["message"]
-    assert all(line["level"] == "WARNING" and line["logger"] == "streaming.feed" for line in refused)
+    assert all(line["level"] == "WARNING" for line in refused)
     assert not [line for line in lines if line["level"] in ("ERROR", "CRITICAL")], lines
     # the driver's own thread: "connected to <pty>", with the table and the device it is about
     connected = [line for line in lines if "connected to" in line["message"]]
