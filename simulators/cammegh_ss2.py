@@ -974,15 +974,14 @@ class SS2Simulator:
             while not self._stop.is_set():
                 now = time.monotonic()
                 if now >= next_tick:
-                    for _ in range(5):  # catch up a little, never spiral
-                        with self._lock:
-                            lines = self.model.tick()
-                        self._queue_output(lines)
-                        next_tick += interval
-                        if next_tick > now:
-                            break
-                    else:
-                        next_tick = now + interval
+                    with self._lock:
+                        lines = self.model.tick()
+                    self._queue_output(lines)
+                    # A late tick is not made up for: a real wheel's reports are never closer together than its
+                    # cadence, and a burst of catch-up reports read at one instant would shrink the spin the
+                    # driver times (a starved machine then voids valid spins for too few revolutions). Late by
+                    # less than a tick, the pace holds; later, the wheel's time slows with the machine.
+                    next_tick = max(next_tick + interval, now + interval / 2)
                 self._flush()
                 self._wait_and_read(max(0.0, next_tick - time.monotonic()))
         except Exception:  # a broken port ends the thread; stop() still works
