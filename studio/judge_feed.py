@@ -5,17 +5,26 @@ A judge with `prepare` (a camera judge's vision) has its device events prepared 
 time, and fed on the loop in order: anything fed meanwhile (a round signal, a timer's default decision, a
 backend's decision) waits in the pipeline behind the events still being prepared. A judge with `status` has it
 asked after every feed; a change is shown on the console.
+
+When vision is slower than the cameras, frames would pile up without end (memory, and a result read from a
+picture seconds old). A camera's still frame waiting for the worker is therefore replaced by that camera's next
+frame: still frames are samples of a scene at rest, and the newest describes it. A frame that moved is never
+skipped (it tells the judge the dice were thrown, and costs nothing to prepare), nor a frame with anything else
+(a round signal, a decision, another device's event) queued behind it: the judge still gets everything in
+order. Skips are counted and journaled as a `frames_skipped` note, at most every SKIP_NOTE_EVERY seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from devices.camera.events import CameraFrame
 from devices.events import DeviceEvent
 from recognition.game import (
     AskDecision,
@@ -48,6 +57,9 @@ log = logging.getLogger(__name__)
 #: a step waiting in the pipeline: the event's preparation (None: nothing to prepare) and what runs after it
 _Step = tuple["Future[Any] | None", Callable[["Future[Any] | None"], None]]
 
+#: seconds between two `frames_skipped` notes of a table
+SKIP_NOTE_EVERY = 30.0
+
 
 class JudgeFeed:
     def __init__(self, table: Table, judge: Judge) -> None:
@@ -58,6 +70,12 @@ class JudgeFeed:
         self._feeding = 0
         self._draining = False
         self._stopped = False
+        #: each camera's still frame waiting for the worker (its step in the pipeline), with nothing but other
+        #: cameras' frames queued behind it
+        self._replaceable: dict[str, _Step] = {}
+        self.frames_skipped = 0  # since the studio started
+        self._skips_unsaid: dict[str, int] = {}  # per camera, since the last note
+        self._skip_said_at = -SKIP_NOTE_EVERY
         #: the judge's last status with each awaiting window's deadline (None: nothing to show)
         self.judge_status: dict[str, Any] | None = None
 
@@ -73,6 +91,7 @@ class JudgeFeed:
     def replace(self, judge: Judge) -> None:
         """A fresh judge (maintenance off): events prepared for the old one belong to the tests."""
         self._pipeline.clear()
+        self._replaceable.clear()
         self.judge = judge
         self.judge_status = None
         if self.has_status:
@@ -81,6 +100,7 @@ class JudgeFeed:
     def stop(self) -> None:
         self._stopped = True
         self._pipeline.clear()
+        self._replaceable.clear()
         if self._preparer is not None:
             self._preparer.shutdown(wait=True, cancel_futures=True)
             self._preparer = None
@@ -96,6 +116,7 @@ class JudgeFeed:
     def feed(self, item: DeviceEvent | RoundSignal) -> None:
         if self.busy:
             # device events ahead of this are still being prepared: the judge gets everything in order
+            self._replaceable.clear()
             self._pipeline.append((None, lambda _f: self.feed_now(item, item)))
             return
         self.feed_now(item, item)
@@ -120,6 +141,7 @@ class JudgeFeed:
     def in_order(self, run: Callable[[], None]) -> None:
         """Run now, or after the device events still being prepared (a timer's default decision)."""
         if self.busy:
+            self._replaceable.clear()
             self._pipeline.append((None, lambda _f: run()))
             self._drain()
         else:
@@ -202,7 +224,17 @@ class JudgeFeed:
             prepared = self._preparer.submit(prepare, event)
         except RuntimeError:  # stopped
             return
-        self._pipeline.append((prepared, lambda f: self._feed_prepared(f, event)))
+        step: _Step = (prepared, lambda f: self._feed_prepared(f, event))
+        if isinstance(event, CameraFrame):
+            waiting = self._replaceable.pop(event.device_id, None)
+            if waiting is not None and waiting[0] is not None and waiting[0].cancel():  # not started yet
+                self._pipeline.remove(waiting)  # and its picture with it
+                self._skipped(event.device_id)
+            if not event.moving:
+                self._replaceable[event.device_id] = step
+        else:
+            self._replaceable.clear()
+        self._pipeline.append(step)
 
         def wake(_f: Future[Any]) -> None:
             try:
@@ -212,7 +244,23 @@ class JudgeFeed:
 
         prepared.add_done_callback(wake)
 
+    def _skipped(self, device_id: str) -> None:
+        self.frames_skipped += 1
+        self._skips_unsaid[device_id] = self._skips_unsaid.get(device_id, 0) + 1
+        now = time.monotonic()
+        if now - self._skip_said_at >= SKIP_NOTE_EVERY:
+            self._skip_said_at = now
+            said = ", ".join(f"{n} of {d}" for d, n in sorted(self._skips_unsaid.items()))
+            self._skips_unsaid.clear()
+            self.t.note(
+                "frames_skipped",
+                f"vision is slower than the cameras: still frames skipped ({said}); each camera's newest is read",
+            )
+
     def _feed_prepared(self, prepared: Future[Any] | None, event: DeviceEvent) -> None:
+        waiting = self._replaceable.get(event.device_id)
+        if waiting is not None and waiting[0] is prepared:
+            del self._replaceable[event.device_id]
         fed: Any = event
         try:
             if prepared is not None:
