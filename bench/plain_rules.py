@@ -854,3 +854,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "bingo_37": (_bingo_rounds(37), _bingo(4593)),
     "bingo_38": (_bingo_rounds(38), _bingo(4621)),
 }
+
+from bench.plain_cards import GAMES as _CARDS
+
+GAMES.update(_CARDS)  # every other card game
