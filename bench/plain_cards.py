@@ -12,6 +12,7 @@ import json
 import random
 from collections.abc import Callable
 from fractions import Fraction
+from itertools import combinations
 
 Generator = Callable[[random.Random, int], list[str]]
 Plain = Callable[[str], str]
@@ -561,3 +562,258 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
         ),
     ),
 }
+
+
+# --- poker against the dealer: Side Bet City (seed 000 L3419-3493), Caribbean Stud (L714-773), Casino Hold'em
+# (L563-617, seed 001 where 000 is silent), Texas Hold'em (L619-679) -----------------------------------------
+
+_HANDS = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
+_HANDS3 = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush", "mini_royal")
+
+
+def _rank5(cards: tuple[str, ...] | list[str]) -> tuple[int, ...]:
+    """(category, tie-breaks) of five cards: the ranks by (count, rank), the ace low in 5-4-3-2-A."""
+    ranks = sorted((ACE_HIGH[c[0]] for c in cards), reverse=True)
+    flush = len({c[1] for c in cards}) == 1
+    high = None
+    if len(set(ranks)) == 5:
+        if ranks[0] - ranks[4] == 4:
+            high = ranks[0]
+        elif ranks == [14, 5, 4, 3, 2]:
+            high = 5
+    if high is not None:
+        if flush:
+            return (9,) if high == 14 else (8, high)
+        return (4, high)
+    if flush:
+        return (5, *ranks)
+    counts = {r: ranks.count(r) for r in ranks}
+    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    shape = [n for _, n in groups]
+    order = [r for r, _ in groups]
+    if shape[0] == 4:
+        return (7, *order)
+    if shape == [3, 2]:
+        return (6, *order)
+    if shape[0] == 3:
+        return (3, *order)
+    if shape[:2] == [2, 2]:
+        return (2, *order)
+    if shape[0] == 2:
+        return (1, *order)
+    return (0, *ranks)
+
+
+def _best5(cards: list[str]) -> tuple[int, ...]:
+    return max(_rank5(five) for five in combinations(cards, 5))
+
+
+def _rank3(cards: list[str]) -> tuple[int, ...]:
+    """Three cards: a straight beats a flush; A-K-Q and A-2-3 straights, A-K-Q suited the mini royal."""
+    ranks = sorted((ACE_HIGH[c[0]] for c in cards), reverse=True)
+    flush = len({c[1] for c in cards}) == 1
+    high = None
+    if len(set(ranks)) == 3:
+        if ranks[0] - ranks[2] == 2:
+            high = ranks[0]
+        elif ranks == [14, 3, 2]:
+            high = 3
+    if high is not None:
+        if flush:
+            return (6,) if high == 14 else (5, high)
+        return (3, high)
+    if ranks[0] == ranks[2]:
+        return (4, ranks[0])
+    if flush:
+        return (2, *ranks)
+    if ranks[0] == ranks[1]:
+        return (1, ranks[0], ranks[2])
+    if ranks[1] == ranks[2]:
+        return (1, ranks[1], ranks[0])
+    return (0, *ranks)
+
+
+def _winner(p: tuple[int, ...], d: tuple[int, ...]) -> str:
+    return "player" if p > d else "dealer" if d > p else "tie"
+
+
+def _fixed_rounds(size: int) -> Generator:
+    """`size` cards from one deck shuffled for every round."""
+
+    def generate(rng: random.Random, rounds: int) -> list[str]:
+        return [json.dumps({"id": i, "cards": rng.sample(DECK, size)}) + "\n" for i in range(rounds)]
+
+    return generate
+
+
+_SBC_THREE = {6: 100, 5: 40, 4: 35, 3: 5, 2: 4, 1: 1}
+_SBC_FIVE = {9: 1000, 8: 250, 7: 100, 6: 50, 5: 40, 4: 25, 3: 7, 2: 4}
+_SBC_SEVEN = {9: 500, 8: 100, 7: 50, 6: 7, 5: 5, 4: 4, 3: 3}
+
+
+def side_bet_city(line: str) -> str:
+    """Seven cards: the first three a 3 Card Hand, the first five a 5 Card Hand (a pair of jacks or better
+    1:1), the best five of seven the 7 Card Hand, each by its table; All Lose 7/10 when none pays."""
+    item = json.loads(line)
+    cards = item["cards"]
+    three, five, seven = _rank3(cards[:3]), _rank5(cards[:5]), _best5(cards)
+    five_name = _HANDS[five[0]]
+    wins = []
+    if five[0] == 1:
+        five_name = "pair_jacks_or_better" if five[1] >= 11 else "pair_below_jacks"
+    for bet, pays in (
+        ("three_card_hand", _SBC_THREE.get(three[0])),
+        ("five_card_hand", _SBC_FIVE.get(five[0], 1 if five[0] == 1 and five[1] >= 11 else None)),
+        ("seven_card_hand", _SBC_SEVEN.get(seven[0])),
+    ):
+        if pays is not None:
+            wins.append({"bet": bet, "payout": pays})
+    if not wins:
+        wins.append({"bet": "all_lose", "payout": "7/10"})
+    result = {
+        "cards": cards,
+        "three_card_hand": _HANDS3[three[0]],
+        "five_card_hand": five_name,
+        "seven_card_hand": _HANDS[seven[0]],
+    }
+    return _answer(item, result, {"winning_bets": wins, "pushed_bets": []})
+
+
+_CARIBBEAN_CALL = {9: 100, 8: 20, 7: 10, 6: 3, 5: 2}
+_FIVE_PLUS_ONE = {9: 1000, 8: 200, 7: 100, 6: 20, 5: 15, 4: 10, 3: 7}
+
+
+def caribbean_stud(line: str) -> str:
+    """Five cards each; the dealer qualifies with ace-king or better. Called: a qualifying dealer beaten pays
+    the Ante 1:1 and the Call by the table; no qualifier pays the Ante and pushes the Call; a tie pushes both.
+    The 5+1 Bonus on the player's five and the dealer's up card."""
+    item = json.loads(line)
+    cards = item["cards"]
+    player, dealer = cards[:5], cards[5:10]
+    p, d = _rank5(player), _rank5(dealer)
+    qualifies = d[0] > 0 or (d[1] == 14 and d[2] == 13)
+    winner = _winner(p, d)
+    wins: list[dict] = []
+    pushes: list[dict] = []
+    if not qualifies:
+        wins.append({"bet": "ante", "payout": 1})
+        pushes.append({"bet": "call", "returned": 1})
+    elif winner == "player":
+        wins += [{"bet": "ante", "payout": 1}, {"bet": "call", "payout": _CARIBBEAN_CALL.get(p[0], 1)}]
+    elif winner == "tie":
+        pushes += [{"bet": "ante", "returned": 1}, {"bet": "call", "returned": 1}]
+    bonus = _FIVE_PLUS_ONE.get(_best5(player + [dealer[0]])[0])
+    if bonus is not None:
+        wins.append({"bet": "five_plus_one_bonus", "payout": bonus})
+    result = {
+        "player_cards": player,
+        "dealer_cards": dealer,
+        "dealer_up_card": dealer[0],
+        "player_hand": _HANDS[p[0]],
+        "dealer_hand": _HANDS[d[0]],
+        "dealer_qualifies": qualifies,
+        "winner": winner,
+    }
+    return _answer(item, result, {"winning_bets": wins, "pushed_bets": pushes})
+
+
+_CASINO_ANTE = {9: 100, 8: 20, 7: 10, 6: 3, 5: 2}
+_CASINO_BONUS = {9: 100, 8: 50, 7: 40, 6: 30, 5: 20, 4: 7, 3: 7, 2: 7}
+_LAND_BONUS = {c: 7 for c in range(2, 10)}
+_TEXAS_BLIND = {9: 500, 8: 50, 7: 10, 6: 3, 5: "3/2", 4: 1}
+_TEXAS_TRIPS = {9: 50, 8: 40, 7: 30, 6: 8, 5: 7, 4: 4, 3: 3}
+
+
+def _holdem(item: dict, qualify: Callable[[tuple[int, ...]], bool]) -> tuple[dict, tuple[int, ...]]:
+    cards = item["cards"]
+    player, dealer, board = cards[:2], cards[2:4], cards[4:9]
+    p, d = _best5(player + board), _best5(dealer + board)
+    result = {
+        "player_cards": player,
+        "dealer_cards": dealer,
+        "board": board,
+        "player_hand": _HANDS[p[0]],
+        "dealer_hand": _HANDS[d[0]],
+        "dealer_qualifies": qualify(d),
+        "winner": _winner(p, d),
+    }
+    return result, p
+
+
+def _casino_holdem(bonus_table: dict[int, int]) -> Plain:
+    """The dealer qualifies with a pair of fours or better. Called: a qualifying dealer beaten pays the Ante by
+    its table and the Call 1:1; no qualifier pays the Ante 1:1 up to a straight (the table from a flush) and
+    returns the Call; a tie pushes both. The Bonus on the player's two and the flop: a pair of aces or better."""
+
+    def evaluate(line: str) -> str:
+        item = json.loads(line)
+        result, p = _holdem(item, lambda d: d[0] > 1 or (d[0] == 1 and d[1] >= 4))
+        ante = _CASINO_ANTE.get(p[0], 1)
+        wins: list[dict] = []
+        pushes: list[dict] = []
+        if not result["dealer_qualifies"]:
+            wins.append({"bet": "ante", "payout": ante if p[0] >= 5 else 1})
+            pushes.append({"bet": "call", "returned": 1})
+        elif result["winner"] == "player":
+            wins += [{"bet": "ante", "payout": ante}, {"bet": "call", "payout": 1}]
+        elif result["winner"] == "tie":
+            pushes += [{"bet": "ante", "returned": 1}, {"bet": "call", "returned": 1}]
+        first5 = _rank5(result["player_cards"] + result["board"][:3])
+        bonus = bonus_table.get(first5[0], 7 if first5[0] == 1 and first5[1] == 14 else None)
+        if bonus is not None:
+            wins.append({"bet": "bonus", "payout": bonus})
+        return _answer(item, result, {"winning_bets": wins, "pushed_bets": pushes})
+
+    return evaluate
+
+
+def texas_holdem(line: str) -> str:
+    """The dealer qualifies with a pair. A win pays Play 1:1, the Ante 1:1 (pushed if the dealer does not
+    qualify), the Blind by its table from a straight (else returned); a tie pushes all three; a loss to a
+    dealer who does not qualify pushes the Ante. Trips on the player's best five from three of a kind."""
+    item = json.loads(line)
+    result, p = _holdem(item, lambda d: d[0] >= 1)
+    wins: list[dict] = []
+    pushes: list[dict] = []
+    winner, qualifies = result["winner"], result["dealer_qualifies"]
+    if winner == "player":
+        if qualifies:
+            wins.append({"bet": "ante", "payout": 1})
+        else:
+            pushes.append({"bet": "ante", "returned": 1})
+        blind = _TEXAS_BLIND.get(p[0])
+        if blind is None:
+            pushes.append({"bet": "blind", "returned": 1})
+        else:
+            wins.append({"bet": "blind", "payout": blind})
+        wins.append({"bet": "play", "payout": 1})
+    elif winner == "tie":
+        pushes += [{"bet": bet, "returned": 1} for bet in ("ante", "blind", "play")]
+    elif not qualifies:
+        pushes.append({"bet": "ante", "returned": 1})
+    trips = _TEXAS_TRIPS.get(p[0])
+    if trips is not None:
+        wins.append({"bet": "trips", "payout": trips})
+    return _answer(item, result, {"winning_bets": wins, "pushed_bets": pushes})
+
+
+GAMES.update(
+    {
+        "side_bet_city": (_fixed_rounds(7), side_bet_city),
+        "caribbean_stud": (_fixed_rounds(10), caribbean_stud),
+        "casino_holdem": (_fixed_rounds(9), _casino_holdem(_CASINO_BONUS)),
+        "casino_holdem_land": (_fixed_rounds(9), _casino_holdem(_LAND_BONUS)),
+        "texas_holdem": (_fixed_rounds(9), texas_holdem),
+    }
+)
