@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 #: an integer id as json.dumps writes it (no leading zero, no "-0"): the id's text is then the answer's
@@ -47,3 +47,46 @@ def plain_line(body: str) -> re.Pattern[str]:
     """The pattern of a line `{"id": N, BODY}` (one space or none after each colon and comma, a newline or
     none at the end)."""
     return re.compile(PLAIN_ID + body + r"\}\n?")
+
+
+#: a card game's plain line: `{"id": N, "cards": ["AS", ...]}` with standard codes only (no jokers, no symbols)
+_CARDS_LINE = plain_line(r'"cards": ?\[((?:"[2-9TJQKA][SHDC]"(?:, ?"[2-9TJQKA][SHDC]")*)?)\]').fullmatch
+_CODES = re.compile(r"[2-9TJQKA][SHDC]").findall
+
+#: what a card game's fast path makes of a round's cards: None (not a complete deal of the game: the general
+#: path answers), the finished answer line past `{"id":ID,`, or (head, facts) for the tail cache
+Shape = Callable[[list[str]], "str | tuple[str, Hashable] | None"]
+
+
+class CardLines:
+    """`evaluate_json` of a card game without decisions or computer draws: a plain line's cards, checked
+    against the shoe (each code a card of it, no more copies than it holds), then `shape` (the game's own
+    reading: it checks the deal is complete) writes the answer or names its head and facts."""
+
+    def __init__(
+        self, evaluate: Callable[[dict[str, Any]], dict[str, Any]], copies: Mapping[str, int], shape: Shape
+    ) -> None:
+        self.tails = TailCache(evaluate)
+        self.copies = copies
+        self.codes = frozenset(copies)
+        self.least = min(copies.values(), default=0)
+        self.shape = shape
+
+    def __call__(self, line: str) -> str | None:
+        m = _CARDS_LINE(line)
+        if m is None:
+            return None
+        cards = _CODES(m[2])
+        if not self.codes.issuperset(cards):
+            return None
+        if len(cards) > self.least and len(set(cards)) < len(cards):
+            copies = self.copies
+            if any(cards.count(c) > copies[c] for c in set(cards)):
+                return None
+        shaped = self.shape(cards)
+        if shaped is None:
+            return None
+        if isinstance(shaped, str):
+            return '{"id":' + m[1] + "," + shaped
+        head, facts = shaped
+        return self.tails.line(m[1], head, facts, {"cards": cards})
