@@ -50,12 +50,18 @@ def plain_line(body: str) -> re.Pattern[str]:
 
 
 #: a card game's plain line: `{"id": N, "cards": ["AS", ...]}` with standard codes only (no jokers, no symbols)
-_CARDS_LINE = plain_line(r'"cards": ?\[((?:"[2-9TJQKA][SHDC]"(?:, ?"[2-9TJQKA][SHDC]")*)?)\]').fullmatch
-_CODES = re.compile(r"[2-9TJQKA][SHDC]").findall
+_CARDS = r'"cards": ?\[((?:"[2-9TJQKA][SHDC]"(?:, ?"[2-9TJQKA][SHDC]")*)?)\]'
+_CARDS_LINE = plain_line(_CARDS).fullmatch
 
-#: what a card game's fast path makes of a round's cards: None (not a complete deal of the game: the general
-#: path answers), the finished answer line past `{"id":ID,`, or (head, facts) for the tail cache
-Shape = Callable[[list[str]], "str | tuple[str, Hashable] | None"]
+#: what a card game's fast path makes of a round's cards (and the groups of `after`, the line's text after
+#: them): None (not a complete deal of the game: the general path answers), the finished answer line past
+#: `{"id":ID,`, or (head, facts) for the tail cache
+Shape = Callable[..., "str | tuple[str, Hashable] | None"]
+
+
+def codes_json(cards: list[str]) -> str:
+    """A list of card codes as json.dumps writes it (no spaces)."""
+    return '["' + '","'.join(cards) + '"]' if cards else "[]"
 
 
 class CardLines:
@@ -64,8 +70,15 @@ class CardLines:
     reading: it checks the deal is complete) writes the answer or names its head and facts."""
 
     def __init__(
-        self, evaluate: Callable[[dict[str, Any]], dict[str, Any]], copies: Mapping[str, int], shape: Shape
+        self,
+        evaluate: Callable[[dict[str, Any]], dict[str, Any]],
+        copies: Mapping[str, int],
+        shape: Shape,
+        after: str = "",
     ) -> None:
+        """`after`: a pattern of what follows the cards in the line (an extras object); a shape that writes the
+        whole answer itself takes its groups after the cards."""
+        self.match = _CARDS_LINE if not after else plain_line(_CARDS + after).fullmatch
         self.tails = TailCache(evaluate)
         self.copies = copies
         self.codes = frozenset(copies)
@@ -73,17 +86,18 @@ class CardLines:
         self.shape = shape
 
     def __call__(self, line: str) -> str | None:
-        m = _CARDS_LINE(line)
+        m = self.match(line)
         if m is None:
             return None
-        cards = _CODES(m[2])
+        text = m[2]  # the codes, each quoted, a comma and maybe a space between them (the pattern says so)
+        cards = text.replace('"', "").replace(" ", "").split(",") if text else []
         if not self.codes.issuperset(cards):
             return None
         if len(cards) > self.least and len(set(cards)) < len(cards):
             copies = self.copies
             if any(cards.count(c) > copies[c] for c in set(cards)):
                 return None
-        shaped = self.shape(cards)
+        shaped = self.shape(cards, *m.groups()[2:])
         if shaped is None:
             return None
         if isinstance(shaped, str):
