@@ -209,7 +209,10 @@ def best_value(cards: Sequence[str]) -> HandValue:
         count[r] = count.get(r, 0) + 1
     flush = next((sorted(rs, reverse=True) for rs in by_suit.values() if len(rs) >= 5), None)
     if flush is not None:
-        high = _best_straight(sum(1 << r for r in flush))
+        bits = 0
+        for r in flush:
+            bits |= 1 << r
+        high = _best_straight(bits)
         if high is not None:
             return (ROYAL_FLUSH,) if high == 14 else (STRAIGHT_FLUSH, high)
     groups = sorted(count.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
