@@ -179,6 +179,17 @@ ODD_LINES = {
         '{"id": 3, "cards": ["2S", "3D", "2C", "3H", "AH", "KS", "QD", "JC", "TD"]}\n',  # both a straight
         '{"id": 4, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D"]}\n',
     ],
+    "golden_wealth_baccarat": [
+        '{"id": 1, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "9H", "multiplier": 5}]}}\n',
+        '{"id": 2, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards":[{"card":"3S","multiplier":8},{"card":"8H","multiplier":3},{"card":"KC","multiplier":3},{"card":"QC","multiplier":5},{"card":"9H","multiplier":5}]}}\n',  # no spaces
+        '{"id": 3, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}]}}\n',  # four gold cards
+        '{"id": 4, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "3S", "multiplier": 2}]}}\n',  # a gold card twice
+        '{"id": 5, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "AS", "multiplier": 4}]}}\n',  # a multiplier it does not draw
+        '{"id": 6, "cards": ["9H", "5D", "2C", "KS", "3D"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "9H", "multiplier": 5}]}}\n',  # a card too many
+        '{"id": 7, "cards": ["4H", "5D", "2C", "KS", "9D", "KH"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "9H", "multiplier": 5}]}}\n',  # both draw
+        '{"id": 8, "cards": ["9H", "9H", "2C", "9H"], "extras": {"gold_cards": [{"card": "9H", "multiplier": 8}, {"card": "2C", "multiplier": 2}, {"card": "AS", "multiplier": 3}, {"card": "AD", "multiplier": 3}, {"card": "AC", "multiplier": 3}]}}\n',
+        '{"id": 9, "cards": ["9H", "5D", "2C", "KS"]}\n',  # no extras
+    ],
     "texas_holdem": [
         '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D"]}\n',
         '{"id": 2, "cards": ["7S", "2D", "KC", "8H", "AH", "AS", "AD", "AC", "9D"]}\n',
