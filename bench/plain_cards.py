@@ -817,3 +817,46 @@ GAMES.update(
         "texas_holdem": (_fixed_rounds(9), texas_holdem),
     }
 )
+
+
+# --- 5-card poker (seed 000 L289-347) --------------------------------------------------------------------------
+
+_FIVE_CARD_RAISE = (2, 2, 3, 4, 5, 6, 8, 30, 75, 125)  # by category, high card first
+
+
+def five_card_poker(line: str) -> str:
+    """Five cards each, the dealer's first face up; the dealer qualifies with ace-king or better. Raised: no
+    qualifier pays the ante and returns the raise; a win pays the ante 1:1 and the raise by the player's hand;
+    equal hands push both. The bonus (no odds: the organiser's) on a flush or better."""
+    item = json.loads(line)
+    cards = item["cards"]
+    player, dealer = cards[:5], cards[5:10]
+    p, d = _rank5(player), _rank5(dealer)
+    qualifies = d[0] > 0 or (d[1] == 14 and d[2] == 13)
+    winner = _winner(p, d)
+    wins: list[dict] = []
+    pushes: list[dict] = []
+    if not qualifies:
+        wins.append({"bet": "ante", "payout": 1})
+        pushes.append({"bet": "raise", "returned": 1})
+    elif winner == "player":
+        wins.append({"bet": "ante", "payout": 1})
+        wins.append({"bet": "raise", "payout": _FIVE_CARD_RAISE[p[0]], "hand": _HANDS[p[0]]})
+    elif winner == "tie":
+        pushes += [{"bet": "ante", "returned": 1}, {"bet": "raise", "returned": 1}]
+    if p[0] >= 5:  # flush or better
+        wins.append({"bet": "bonus", "hand": _HANDS[p[0]]})
+    result = {
+        "cards": cards,
+        "player_cards": player,
+        "dealer_cards": dealer,
+        "dealer_up_card": dealer[0],
+        "player_hand": _HANDS[p[0]],
+        "dealer_hand": _HANDS[d[0]],
+        "dealer_qualifies": qualifies,
+        "winner": winner,
+    }
+    return _answer(item, result, {"winning_bets": wins, "pushed_bets": pushes})
+
+
+GAMES["five_card_poker"] = (_fixed_rounds(10), five_card_poker)

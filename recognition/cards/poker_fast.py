@@ -86,6 +86,20 @@ def caribbean_stud(cards: list[str]) -> Shaped:
     return head, facts
 
 
+def five_card_poker(cards: list[str]) -> Shaped:
+    """5-card poker (recognition/draw_poker): the result echoes the deal, then the two hands."""
+    if len(cards) != 10:
+        return None
+    player, dealer = cards[:5], cards[5:]
+    p, d = rank5(player), rank5(dealer)
+    qualifies = d[0] > 0 or (d[1] == 14 and d[2] == 13)
+    head = (
+        f'"valid":true,"result":{{"cards":{_cards(cards)},"player_cards":{_cards(player)},'
+        f'"dealer_cards":{_cards(dealer)},"dealer_up_card":"{dealer[0]}",'
+    )
+    return head, (p[0], d[0], qualifies, compare(p, d))
+
+
 def holdem(qualifies: Callable[[HandValue], bool]) -> Callable[[list[str]], Shaped]:
     """Casino and Texas Hold'em: the facts add the Bonus bet's hand (the player's two and the flop)."""
 
