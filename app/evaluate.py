@@ -3,10 +3,11 @@
 Quick to start: the game's own module is the only one imported (found through a small index of game id ->
 module, kept in the user's cache folder and rebuilt whenever a file of `recognition` changes), so a card game
 never loads OpenCV and `--list` imports no game at all once the index is there. Quick to run: a game whose
-rounds rarely repeat has a fast path (`evaluate_json`: baccarat's family, Lucky 5, Three Card Poker) that
-writes the line itself, the general path answering what it leaves; for every other game each distinct round is
-evaluated once and its answer reused for every line that repeats it (a roulette number, three dice, two cards:
-the rounds of a long file repeat). bench/evaluate.py measures both against plain implementations of the rules.
+rounds rarely repeat has a fast path (`evaluate_json`: baccarat's family, Lucky 5, most card games through
+recognition/evaluate_fast.py's CardLines) that writes the line itself, the general path answering what it
+leaves; for every other game each distinct round is evaluated once and its answer reused for every line that
+repeats it (a roulette number, three dice, two cards: the rounds of a long file repeat). bench/evaluate.py
+measures both against plain implementations of the rules.
 """
 
 from __future__ import annotations
