@@ -80,6 +80,7 @@ class CardLines:
         whole answer itself takes its groups after the cards."""
         self.match = _CARDS_LINE if not after else plain_line(_CARDS + after).fullmatch
         self.tails = TailCache(evaluate)
+        self.kept = self.tails.tails
         self.copies = copies
         self.codes = frozenset(copies)
         self.least = min(copies.values(), default=0)
@@ -103,4 +104,7 @@ class CardLines:
         if isinstance(shaped, str):
             return '{"id":' + m[1] + "," + shaped
         head, facts = shaped
-        return self.tails.line(m[1], head, facts, {"cards": cards})
+        tail = self.kept.get(facts)
+        if tail is None:
+            return self.tails.line(m[1], head, facts, {"cards": cards})
+        return '{"id":' + m[1] + "," + head + tail

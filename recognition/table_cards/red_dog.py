@@ -106,22 +106,24 @@ class RedDog(CardGame):
         return self._fast(line)
 
 
-def _shape(cards: list[str]) -> tuple[str, tuple[int, str]] | None:
-    if len(cards) == 2:
+def _shape(cards: list[str], _high: dict[str, int] = ACE_HIGH) -> tuple[str, tuple[int, str]] | None:
+    n = len(cards)
+    if n == 2:
         first, second = cards
-        if spread(first, second) != 0:
+        if abs(_high[first[0]] - _high[second[0]]) != 1:
             return None
         third, facts = "null", (0, "consecutive")
-    elif len(cards) == 3:
+    elif n == 3:
         first, second, third = cards
-        n = spread(first, second)
-        if n == 0:
+        a, b = _high[first[0]], _high[second[0]]
+        if a > b:
+            a, b = b, a
+        if b - a == 1:
             return None
-        if n < 0:
+        if a == b:
             facts = (0, "three_of_a_kind" if third[0] == first[0] else "pair")
         else:
-            low, high = sorted((ACE_HIGH[first[0]], ACE_HIGH[second[0]]))
-            facts = (n, "win" if low < ACE_HIGH[third[0]] < high else "lose")
+            facts = (b - a - 1, "win" if a < _high[third[0]] < b else "lose")
         third = f'"{third}"'
     else:
         return None
