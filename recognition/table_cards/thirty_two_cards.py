@@ -116,6 +116,21 @@ class ThirtyTwoCards(CardGame):
         return self._fast(line)
 
     def _line(self, cards: list[str]) -> str | None:
+        if len(cards) == 4:  # the common round: one card each, one hand alone highest
+            c8, c9, c10, c11 = cards
+            t8, t9, t10, t11 = 8 + POINTS[c8[0]], 9 + POINTS[c9[0]], 10 + POINTS[c10[0]], 11 + POINTS[c11[0]]
+            totals4 = (t8, t9, t10, t11)
+            best = max(totals4)
+            if totals4.count(best) == 1:
+                winner = HANDS[totals4.index(best)]
+                outcome = self._outcomes.get((winner, *totals4))
+                if outcome is not None:
+                    return (
+                        f'"valid":true,"result":{{"winner":"player_{winner}","player_8_cards":["{c8}"],'
+                        f'"player_8_total":{t8},"player_9_cards":["{c9}"],"player_9_total":{t9},'
+                        f'"player_10_cards":["{c10}"],"player_10_total":{t10},'
+                        f'"player_11_cards":["{c11}"],"player_11_total":{t11}}},"outcome":{outcome}}}\n'
+                    )
         hands: dict[int, list[str]] = {8: [], 9: [], 10: [], 11: []}
         totals = {8: 8, 9: 9, 10: 10, 11: 11}
         queue: list[int] = [8, 9, 10, 11]
