@@ -49,6 +49,11 @@ def plain_line(body: str) -> re.Pattern[str]:
     return re.compile(PLAIN_ID + body + r"\}\n?")
 
 
+#: how many rounds' answers CardLines keeps by their text; and after how many rounds it stops keeping them if
+#: fewer repeated an earlier one
+MEMO_SIZE = 200_000
+MEMO_PROBE = 20_000
+
 #: a card game's plain line: `{"id": N, "cards": ["AS", ...]}` with standard codes only (no jokers, no symbols)
 _CARDS = r'"cards": ?\[((?:"[2-9TJQKA][SHDC]"(?:, ?"[2-9TJQKA][SHDC]")*)?)\]'
 _CARDS_LINE = plain_line(_CARDS).fullmatch
@@ -85,11 +90,40 @@ class CardLines:
         self.codes = frozenset(copies)
         self.least = min(copies.values(), default=0)
         self.shape = shape
+        #: the answers by the round's text (a shoe's few cards a round repeat: 2,704 pairs of cards)
+        self.memo: dict[str, str] | None = {}
+        self.calls = self.repeats = 0
 
     def __call__(self, line: str) -> str | None:
         m = self.match(line)
         if m is None:
             return None
+        memo = self.memo
+        if memo is not None:
+            rest = line[m.end(1) :]  # the round after its id: the same text, the same answer
+            answer = memo.get(rest)
+            if answer is not None:
+                self.repeats += 1
+                return '{"id":' + m[1] + "," + answer
+            answer = self.answer(m)
+            self.calls += 1
+            if answer is None:
+                return None
+            if len(memo) < MEMO_SIZE:
+                memo[rest] = answer
+            if self.calls == MEMO_PROBE and self.repeats < MEMO_PROBE:
+                self.memo = (
+                    None  # few rounds repeat (many cards a round): keeping them costs more than it saves
+                )
+                memo.clear()
+        else:
+            answer = self.answer(m)
+            if answer is None:
+                return None
+        return '{"id":' + m[1] + "," + answer
+
+    def answer(self, m: re.Match[str]) -> str | None:
+        """The answer line past `{"id":ID,` to a matched line, or None (the general path's)."""
         text = m[2]  # the codes, each quoted, a comma and maybe a space between them (the pattern says so)
         cards = text.replace('"', "").replace(" ", "").split(",") if text else []
         if not self.codes.issuperset(cards):
@@ -99,12 +133,14 @@ class CardLines:
             if any(cards.count(c) > copies[c] for c in set(cards)):
                 return None
         shaped = self.shape(cards, *m.groups()[2:])
-        if shaped is None:
-            return None
-        if isinstance(shaped, str):
-            return '{"id":' + m[1] + "," + shaped
+        if shaped is None or isinstance(shaped, str):
+            return shaped
         head, facts = shaped
         tail = self.kept.get(facts)
         if tail is None:
-            return self.tails.line(m[1], head, facts, {"cards": cards})
-        return '{"id":' + m[1] + "," + head + tail
+            full = self.tails.line(m[1], head, facts, {"cards": cards})
+            start = f'{{"id":{m[1]},{head}'
+            if full is None or not full.startswith(start):
+                return None  # refused, or not this path's shape: the general path answers
+            return full[len(start) - len(head) :]
+        return head + tail
