@@ -103,16 +103,20 @@ class MultipliedLines:
             player[0] == player[1],
             banker[0] == banker[1],
         )
-        scope = {"player": player, "banker": banker, "player_pair": player[:2], "banker_pair": banker[:2]}
-        scope["tie"] = player + banker
-        xs = []
-        for bet in self.bets(facts):
-            x = 1
-            if bet in self.multiplied:
-                for card in scope[bet]:
-                    if card in drawn:
-                        x *= int(drawn[card])
-            xs.append(x)
+        bets = self.bets(facts)
+        if drawn.keys().isdisjoint(cards):  # no multiplier card in the deal: every multiplier 1
+            xs = [1] * len(bets)
+        else:
+            scope = {"player": player, "banker": banker, "player_pair": player[:2], "banker_pair": banker[:2]}
+            scope["tie"] = player + banker
+            xs = []
+            for bet in bets:
+                x = 1
+                if bet in self.multiplied:
+                    for card in scope[bet]:
+                        if card in drawn:
+                            x *= int(drawn[card])
+                xs.append(x)
         key = (facts, *xs)
         outcome = self.outcomes.get(key)
         if outcome is None:
