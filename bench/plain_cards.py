@@ -860,3 +860,103 @@ def five_card_poker(line: str) -> str:
 
 
 GAMES["five_card_poker"] = (_fixed_rounds(10), five_card_poker)
+
+
+# --- 5-card poker with exchange (seed 000 L349-403), 6-card poker (L405-451): one card decision ---------------
+
+_EXCHANGE_RAISE = (1, 1, 2, 3, 4, 5, 7, 20, 50, 100)  # by category, high card first; 6-card poker's too
+
+
+def _decision_rounds(decision: str) -> Generator:
+    """Fresh-deck rounds with the common hand's decision: keep, or (half the time) discard one of the five
+    cards dealt for another (`exchange`) or buy a sixth card (`buy`)."""
+
+    def generate(rng: random.Random, rounds: int) -> list[str]:
+        out = []
+        for i in range(rounds):
+            deck = rng.sample(DECK, 11)
+            player, up = deck[:5], deck[5]
+            if rng.random() < 0.5:
+                made = {"seat": "player", "action": "keep"}
+                cards = player + [up] + deck[6:10]
+            elif decision == "exchange":
+                made = {"seat": "player", "action": "discard", "cards": [rng.choice(player)]}
+                cards = deck
+            else:
+                made = {"seat": "player", "action": "buy"}
+                cards = deck
+            out.append(json.dumps({"id": i, "cards": cards, "decisions": [made]}) + "\n")
+        return out
+
+    return generate
+
+
+def _draw_poker(decision: str) -> Plain:
+    """The player's five, the dealer's up card, the decision's card (the replacement takes the discarded
+    card's place; a bought card is a sixth, the best five of six play), the dealer's four others. The dealer
+    qualifies with ace-king; the raise by the table; the bonus on the five dealt, lost by an exchange."""
+
+    def evaluate(line: str) -> str:
+        item = json.loads(line)
+        cards = item["cards"]
+        made = item["decisions"][0]
+        action = made["action"]
+        dealt = cards[:5]
+        extra = 0 if action == "keep" else 1
+        drawn = cards[6 : 6 + extra]
+        dealer = [cards[5]] + cards[6 + extra :]
+        player = list(dealt)
+        discards = made.get("cards", []) if action == "discard" else []
+        for old, new in zip(discards, drawn):
+            player[player.index(old)] = new
+        if action == "buy":
+            player += drawn
+        if len(player) == 6:
+            best = max(combinations(player, 5), key=_rank5)
+            p = _rank5(best)
+        else:
+            p = _rank5(player)
+        d = _rank5(dealer)
+        qualifies = d[0] > 0 or (d[1] == 14 and d[2] == 13)
+        winner = _winner(p, d)
+        wins: list[dict] = []
+        pushes: list[dict] = []
+        if not qualifies:
+            wins.append({"bet": "ante", "payout": 1})
+            pushes.append({"bet": "raise", "returned": 1})
+        elif winner == "player":
+            wins.append({"bet": "ante", "payout": 1})
+            wins.append({"bet": "raise", "payout": _EXCHANGE_RAISE[p[0]], "hand": _HANDS[p[0]]})
+        elif winner == "tie":
+            pushes += [{"bet": "ante", "returned": 1}, {"bet": "raise", "returned": 1}]
+        bonus = _rank5(dealt)[0]
+        if bonus >= 5 and not discards:  # flush or better on the five dealt
+            wins.append({"bet": "bonus", "hand": _HANDS[bonus]})
+        result: dict = {
+            "cards": cards,
+            "player_cards": player,
+            "dealer_cards": dealer,
+            "dealer_up_card": dealer[0],
+            "player_hand": _HANDS[p[0]],
+            "dealer_hand": _HANDS[d[0]],
+            "dealer_qualifies": qualifies,
+            "winner": winner,
+        }
+        if len(player) == 6:
+            result["player_best_cards"] = list(best)
+        result["dealt_player_cards"] = dealt
+        result["dealt_player_hand"] = _HANDS[_rank5(dealt)[0]]
+        if decision == "exchange":
+            result["discards"], result["draws"] = discards, drawn
+        else:
+            result["bought_card"] = drawn[0] if drawn else None
+        window = f"player/hand_1/{decision}"
+        canonical = {"window": window, "seat": "player", "hand": 1, "action": action, "cards": discards}
+        result["decisions"] = [{**canonical, "by": "backend"}]
+        return _answer(item, result, {"winning_bets": wins, "pushed_bets": pushes})
+
+    return evaluate
+
+
+GAMES["five_card_poker_exchange"] = (_decision_rounds("exchange"), _draw_poker("exchange"))
+GAMES["six_card_poker"] = (_decision_rounds("buy"), _draw_poker("buy"))
