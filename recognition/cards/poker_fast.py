@@ -9,7 +9,7 @@ categories, whether the dealer qualifies, the winner, the side bets' hands. The 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 
 from .cards import ACE_HIGH
 from .poker import PAIR, HandValue, best_category, best_value, compare, rank3
@@ -17,7 +17,7 @@ from .poker import PAIR, HandValue, best_category, best_value, compare, rank3
 Shaped = tuple[str, Hashable] | None
 
 
-def rank5(cards: list[str], _high: dict[str, int] = ACE_HIGH) -> HandValue:
+def rank5(cards: Sequence[str], _high: dict[str, int] = ACE_HIGH) -> HandValue:
     """`recognition.cards.poker.rank5` of five cards, by the shapes a sorted hand can take."""
     c0, c1, c2, c3, c4 = cards
     a, b, c, d, e = sorted(

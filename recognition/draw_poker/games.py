@@ -64,6 +64,7 @@ from recognition.cards.poker import (
 )
 from recognition.evaluate_fast import CardLines
 
+from .fast import decision_lines
 from .hands import (
     FOUR_OF_A_KIND_AND_JOKER,
     best_value,
@@ -442,6 +443,16 @@ class FiveCardPokerExchange(DrawPokerGame):
     decision = "exchange"
     raise_table = EXCHANGE_RAISE
 
+    fast_evaluate = True
+
+    @cached_property
+    def _decision_lines(self) -> CardLines:
+        return decision_lines(self)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round (recognition/draw_poker/fast.py)."""
+        return self._decision_lines(line)
+
     def void_terms(self, code: str) -> dict[str, Any] | None:
         return misdeal_terms("000:L391") if code == MISDEAL_CODE else None
 
@@ -456,6 +467,16 @@ class SixCardPoker(DrawPokerGame):
     decision = "buy"
     raise_table = SIX_CARD_RAISE
     exchange_loses_bonus = False
+
+    fast_evaluate = True
+
+    @cached_property
+    def _decision_lines(self) -> CardLines:
+        return decision_lines(self)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round (recognition/draw_poker/fast.py)."""
+        return self._decision_lines(line)
 
 
 class JokerPoker(DrawPokerGame):

@@ -190,6 +190,24 @@ ODD_LINES = {
         '{"id": 8, "cards": ["9H", "9H", "2C", "9H"], "extras": {"gold_cards": [{"card": "9H", "multiplier": 8}, {"card": "2C", "multiplier": 2}, {"card": "AS", "multiplier": 3}, {"card": "AD", "multiplier": 3}, {"card": "AC", "multiplier": 3}]}}\n',
         '{"id": 9, "cards": ["9H", "5D", "2C", "KS"]}\n',  # no extras
     ],
+    "five_card_poker_exchange": [
+        '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "discard", "cards": ["9S"]}]}\n',
+        '{"id": 2, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "keep"}]}\n',
+        '{"id": 3, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"window": "player/hand_1/exchange", "seat": "player", "hand": 1, "action": "discard", "cards": ["4H"], "by": "backend"}]}\n',  # canonical
+        '{"id": 4, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "discard", "cards": ["3C"]}]}\n',  # not a card of the hand
+        '{"id": 5, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "keep", "cards": ["9S"]}]}\n',  # keep takes no cards
+        '{"id": 6, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy"}]}\n',  # not this game's decision
+        '{"id": 7, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"window": "player/hand_1/buy", "seat": "player", "action": "keep"}]}\n',  # another window
+        '{"id": 8, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "discard", "cards": ["9S"], "by": "default"}]}\n',
+        '{"id": 9, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "keep", "cards": []}]}\n',
+    ],
+    "six_card_poker": [
+        '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy"}]}\n',
+        '{"id": 2, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "keep"}]}\n',
+        '{"id": 3, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy"}]}\n',  # the bought card missing
+        '{"id": 4, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy", "cards": ["9S"]}]}\n',
+        '{"id": 5, "cards": ["AS", "KS", "QS", "JS", "2D", "8S", "TS", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy"}]}\n',  # a royal flush bought
+    ],
     "texas_holdem": [
         '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D"]}\n',
         '{"id": 2, "cards": ["7S", "2D", "KC", "8H", "AH", "AS", "AD", "AC", "9D"]}\n',
