@@ -877,7 +877,7 @@ def _decision_rounds(decision: str) -> Generator:
             deck = rng.sample(DECK, 11)
             player, up = deck[:5], deck[5]
             if rng.random() < 0.5:
-                made = {"seat": "player", "action": "keep"}
+                made: dict = {"seat": "player", "action": "keep"}
                 cards = player + [up] + deck[6:10]
             elif decision == "exchange":
                 made = {"seat": "player", "action": "discard", "cards": [rng.choice(player)]}
