@@ -55,7 +55,8 @@ MEMO_SIZE = 200_000
 MEMO_PROBE = 20_000
 
 #: a card game's plain line: `{"id": N, "cards": ["AS", ...]}` with standard codes only (no jokers, no symbols)
-_CARDS = r'"cards": ?\[((?:"[2-9TJQKA][SHDC]"(?:, ?"[2-9TJQKA][SHDC]")*)?)\]'
+#: (the list's text is read by CardLines.answer, which checks it is quoted codes and commas)
+_CARDS = r'"cards": ?\[([^\]]*)\]'
 _CARDS_LINE = plain_line(_CARDS).fullmatch
 
 #: what a card game's fast path makes of a round's cards (and the groups of `after`, the line's text after
@@ -124,9 +125,15 @@ class CardLines:
 
     def answer(self, m: re.Match[str]) -> str | None:
         """The answer line past `{"id":ID,` to a matched line, or None (the general path's)."""
-        text = m[2]  # the codes, each quoted, a comma and maybe a space between them (the pattern says so)
-        cards = text.replace('"', "").replace(" ", "").split(",") if text else []
-        if not self.codes.issuperset(cards):
+        # the list as json.dumps writes it, if it holds only quoted codes: a space may follow a comma only
+        text = m[2].replace('", "', '","')
+        if text:
+            if " " in text or text[0] != '"' or text[-1] != '"':
+                return None
+            cards = text[1:-1].split('","')
+        else:
+            cards = []
+        if not self.codes.issuperset(cards):  # each a code of the shoe: no quote, comma or space left in it
             return None
         if len(cards) > self.least and len(set(cards)) < len(cards):
             copies = self.copies

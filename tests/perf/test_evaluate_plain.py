@@ -118,6 +118,16 @@ ODD_LINES = {
         '{"id": 6, "cards": ["9H", "5D", "2C", "KS"], "extras": null}\n',
     ],
     "red_dog": [
+        '{"id": 11, "cards": ["9S","JD" ,"KC"]}\n',  # a space before a comma
+        '{"id": 12, "cards": ["9 S", "JD", "KC"]}\n',
+        '{"id": 13, "cards": [9S, JD, KC]}\n',  # not JSON
+        '{"id": 14, "cards": ["9S", "JD", "KC",]}\n',  # not JSON
+        '{"id": 15, "cards": ["9S",  "JD", "KC"]}\n',  # two spaces
+        '{"id": 16, "cards": ["9S", "JD", "KC"], "cards": ["9S", "JD", "KC"]}\n',
+        '{"id": 17, "cards": ["9S", "JD", "K\\u0043"]}\n',  # an escape
+        '{"id": 18, "cards": []}\n',
+        '{"id": 19, "cards": ["9S", "JD", ""]}\n',
+        '{"id": 20, "cards": ["9S""JD", "KC"]}\n',
         '{"id": 1, "cards": ["9S", "JD", "KC"]}\n',
         '{"id":2,"cards":["9S","TD"]}',  # consecutive: no third card
         '{"id": 3, "cards": ["9S", "TD", "KC"]}\n',  # a third card after consecutive ranks
