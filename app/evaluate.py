@@ -3,10 +3,11 @@
 Quick to start: the game's own module is the only one imported (found through a small index of game id ->
 module, kept in the user's cache folder and rebuilt whenever a file of `recognition` changes), so a card game
 never loads OpenCV and `--list` imports no game at all once the index is there. Quick to run: a game whose
-rounds rarely repeat has a fast path (`evaluate_json`: baccarat's family, Lucky 5, Three Card Poker) that
-writes the line itself, the general path answering what it leaves; for every other game each distinct round is
-evaluated once and its answer reused for every line that repeats it (a roulette number, three dice, two cards:
-the rounds of a long file repeat). bench/evaluate.py measures both against plain implementations of the rules.
+rounds rarely repeat has a fast path (`evaluate_json`: baccarat's family, Lucky 5, most card games through
+recognition/evaluate_fast.py's CardLines) that writes the line itself, the general path answering what it
+leaves; for every other game each distinct round is evaluated once and its answer reused for every line that
+repeats it (a roulette number, three dice, two cards: the rounds of a long file repeat). bench/evaluate.py
+measures both against plain implementations of the rules.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -138,22 +140,21 @@ def _evaluate_lines(game: GameRules, source: Iterable[str]) -> None:
 def _fast_lines(game: GameRules, source: Iterable[str]) -> None:
     """A game with a fast path of its own writes each line itself (baccarat: about 390,000 rounds/s of CPU
     through the CLI); what it leaves (None) goes through the general path, without kept answers: such a
-    game's rounds rarely repeat."""
+    game's rounds rarely repeat. Lines go in batches (one `map` over 4,096 lines, one write)."""
     out = sys.stdout
-    chunk: list[str] = []
-    write = chunk.append
     fast, dumps = game.evaluate_json, json.dumps
-    for lineno, line in enumerate(source, 1):
-        text = fast(line)
-        if text is None:
-            if not line.strip():
-                continue
-            text = dumps(evaluate_line(game, line, lineno), separators=(",", ":")) + "\n"
-        write(text)
-        if len(chunk) >= 4096:
-            out.write("".join(chunk))
-            chunk.clear()
-    out.write("".join(chunk))
+    lines = iter(source)
+    done = 0  # lines before this batch
+    while batch := list(islice(lines, 4096)):
+        texts: list[str | None] = list(map(fast, batch))
+        if None in texts:
+            for i, text in enumerate(texts):
+                if text is None:
+                    line = batch[i]
+                    answer = evaluate_line(game, line, done + i + 1) if line.strip() else None
+                    texts[i] = "" if answer is None else dumps(answer, separators=(",", ":")) + "\n"
+        out.write("".join(texts))  # type: ignore[arg-type]  # every None was replaced
+        done += len(batch)
     out.flush()
 
 

@@ -10,7 +10,8 @@ check it). They read nothing of `recognition`: they are the yardstick the CLI is
 family: cards (Dragon Tiger, Kricket War, Football Studio, War of Bets, baccarat, No Commission baccarat,
 Three Card Poker, Teen Patti), roulette (European, American, La Partage), dice (Sic Bo, Super and Mega Sic Bo,
 the same game under other names, Bac Bo), money wheel (Dream Catcher), balls (Lucky 5, Keno Express, Bingo 37,
-Bingo 38).
+Bingo 38). bench/plain_cards.py adds 20 more card games (every shoe game but the blackjacks and poker with joker), 40
+in all.
 """
 
 from __future__ import annotations
@@ -854,3 +855,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "bingo_37": (_bingo_rounds(37), _bingo(4593)),
     "bingo_38": (_bingo_rounds(38), _bingo(4621)),
 }
+
+from bench.plain_cards import GAMES as _CARDS
+
+GAMES.update(_CARDS)  # every other card game

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 #: an integer id as json.dumps writes it (no leading zero, no "-0"): the id's text is then the answer's
@@ -47,3 +47,107 @@ def plain_line(body: str) -> re.Pattern[str]:
     """The pattern of a line `{"id": N, BODY}` (one space or none after each colon and comma, a newline or
     none at the end)."""
     return re.compile(PLAIN_ID + body + r"\}\n?")
+
+
+#: how many rounds' answers CardLines keeps by their text; and after how many rounds it stops keeping them if
+#: fewer repeated an earlier one
+MEMO_SIZE = 200_000
+MEMO_PROBE = 20_000
+
+#: a card game's plain line: `{"id": N, "cards": ["AS", ...]}` with standard codes only (no jokers, no symbols)
+#: (the list's text is read by CardLines.answer, which checks it is quoted codes and commas)
+_CARDS = r'"cards": ?\[([^\]]*)\]'
+_CARDS_LINE = plain_line(_CARDS).fullmatch
+
+#: what a card game's fast path makes of a round's cards (and the groups of `after`, the line's text after
+#: them): None (not a complete deal of the game: the general path answers), the finished answer line past
+#: `{"id":ID,`, or (head, facts) for the tail cache
+Shape = Callable[..., "str | tuple[str, Hashable] | None"]
+
+
+def codes_json(cards: list[str]) -> str:
+    """A list of card codes as json.dumps writes it (no spaces)."""
+    return '["' + '","'.join(cards) + '"]' if cards else "[]"
+
+
+class CardLines:
+    """`evaluate_json` of a card game without decisions or computer draws: a plain line's cards, checked
+    against the shoe (each code a card of it, no more copies than it holds), then `shape` (the game's own
+    reading: it checks the deal is complete) writes the answer or names its head and facts."""
+
+    def __init__(
+        self,
+        evaluate: Callable[[dict[str, Any]], dict[str, Any]],
+        copies: Mapping[str, int],
+        shape: Shape,
+        after: str = "",
+    ) -> None:
+        """`after`: a pattern of what follows the cards in the line (an extras object); a shape that writes the
+        whole answer itself takes its groups after the cards."""
+        self.match = _CARDS_LINE if not after else plain_line(_CARDS + after).fullmatch
+        self.tails = TailCache(evaluate)
+        self.kept = self.tails.tails
+        self.copies = copies
+        self.codes = frozenset(copies)
+        self.least = min(copies.values(), default=0)
+        self.shape = shape
+        #: the answers by the round's text (a shoe's few cards a round repeat: 2,704 pairs of cards)
+        self.memo: dict[str, str] | None = {}
+        self.calls = self.repeats = 0
+
+    def __call__(self, line: str) -> str | None:
+        m = self.match(line)
+        if m is None:
+            return None
+        memo = self.memo
+        if memo is not None:
+            rest = line[m.end(1) :]  # the round after its id: the same text, the same answer
+            answer = memo.get(rest)
+            if answer is not None:
+                self.repeats += 1
+                return '{"id":' + m[1] + "," + answer
+            answer = self.answer(m)
+            self.calls += 1
+            if answer is None:
+                return None
+            if len(memo) < MEMO_SIZE:
+                memo[rest] = answer
+            if self.calls == MEMO_PROBE and self.repeats < MEMO_PROBE:
+                self.memo = (
+                    None  # few rounds repeat (many cards a round): keeping them costs more than it saves
+                )
+                memo.clear()
+        else:
+            answer = self.answer(m)
+            if answer is None:
+                return None
+        return '{"id":' + m[1] + "," + answer
+
+    def answer(self, m: re.Match[str]) -> str | None:
+        """The answer line past `{"id":ID,` to a matched line, or None (the general path's)."""
+        # the list as json.dumps writes it, if it holds only quoted codes: a space may follow a comma only
+        text = m[2].replace('", "', '","')
+        if text:
+            if " " in text or text[0] != '"' or text[-1] != '"':
+                return None
+            cards = text[1:-1].split('","')
+        else:
+            cards = []
+        if not self.codes.issuperset(cards):  # each a code of the shoe: no quote, comma or space left in it
+            return None
+        if len(cards) > self.least and len(set(cards)) < len(cards):
+            copies = self.copies
+            if any(cards.count(c) > copies[c] for c in set(cards)):
+                return None
+        shaped = self.shape(cards, *m.groups()[2:])
+        if shaped is None or isinstance(shaped, str):
+            return shaped
+        head, facts = shaped
+        tail = self.kept.get(facts)
+        if tail is None:
+            full = self.tails.line(m[1], head, facts, {"cards": cards})
+            start = f'{{"id":{m[1]},{head}'
+            if full is None or not full.startswith(start):
+                return None  # refused, or not this path's shape: the general path answers
+            return full[len(start) - len(head) :]
+        return head + tail

@@ -16,9 +16,13 @@ The seed gives no odds: winning bet spots carry no payout (the platform's odds t
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
+
+from recognition.evaluate_fast import CardLines, codes_json
 
 from .base import CardGame, card_list, need, ordinal
 from .cards import ACE_LOW, SUIT_NAMES, is_red
@@ -155,6 +159,46 @@ class AndarBahar(CardGame):
                 else f"joker_higher_than_{pivot}"
             )
         return {"winning_bets": [{"bet": b} for b in bets], "pushed_bets": []}
+
+    # --- evaluate (fast path) -----------------------------------------------------------------------
+
+    fast_evaluate = True
+
+    @cached_property
+    def _fast(self) -> CardLines:
+        after = r', ?"extras": ?\{"first_side": ?"(andar|bahar)"\}'
+        return CardLines(self.evaluate, self.shoe_spec().copies, self._line, after)
+
+    @cached_property
+    def _outcomes(self) -> dict[tuple[str, int, bool, str], str]:
+        return {}
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round with its first side: the result written from the
+        cards, the outcome kept by what decides it (recognition/evaluate_fast.py)."""
+        return self._fast(line)
+
+    def _line(self, cards: list[str], first: str) -> str | None:
+        n = len(cards) - 1
+        joker = cards[0]
+        rank_ = joker[0]
+        ranks = "".join(cards)[::2]  # each code is two characters, the rank first
+        if n < 1 or ranks[-1] != rank_ or ranks.count(rank_) != 2:
+            return None
+        second = other(first)
+        winner = first if n % 2 else second
+        hands = {first: cards[1::2], second: cards[2::2]}
+        last = cards[-1]
+        key = (winner, n, is_red(last), joker)
+        outcome = self._outcomes.get(key)
+        if outcome is None:
+            result = {"winner": winner, "joker": joker, "cards_dealt": n, "winning_card": last}
+            outcome = self._outcomes[key] = json.dumps(self.outcome(result), separators=(",", ":"))
+        return (
+            f'"valid":true,"result":{{"winner":"{winner}","joker":"{joker}","first_side":"{first}",'
+            f'"andar_cards":{codes_json(hands["andar"])},"bahar_cards":{codes_json(hands["bahar"])},"cards_dealt":{n},'
+            f'"winning_card":"{last}"}},"outcome":{outcome}}}\n'
+        )
 
 
 GAMES = {g.game_id: g for g in (AndarBahar(),)}

@@ -35,9 +35,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
+from .baccarat_multiplied import MultipliedLines
 from .base import CardGame, card_list, need
 from .cards import BACCARAT_VALUE, STANDARD_52, odds
 
@@ -247,7 +249,7 @@ class BaccaratGame(CardGame):
         writes it (``json.dumps(..., separators=(",", ":"))`` and a newline), or None for anything else (the
         CLI's general path then gives the answer or the error). Written for speed: no function calls per card."""
         if self.multiplier_key is not None:
-            return None
+            return self._multiplied(line)
         m = _plain_match(line)
         if m is not None:  # the common shape, read without json.loads (a quarter of its time)
             g = m.groups()
@@ -334,6 +336,10 @@ class BaccaratGame(CardGame):
                 f'],"player_total":{pt},"banker_total":{bt}}},"outcome":{outcome}}}\n',
             )
         return f'{{"id":{rid_text},"valid":true,"result":{{"winner":{cached[0]}{hands}{cached[1]}'
+
+    @cached_property
+    def _multiplied(self) -> MultipliedLines:
+        return MultipliedLines(self, VALUE, BANKER_DRAWS)
 
     # --- outcome ---------------------------------------------------------------------------------------
 

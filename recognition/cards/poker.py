@@ -196,3 +196,41 @@ def name3(value: HandValue) -> str:
 def compare(a: HandValue, b: HandValue) -> str:
     """'first', 'second' or 'tie'."""
     return "first" if a > b else "second" if b > a else "tie"
+
+
+def best_value(cards: Sequence[str]) -> HandValue:
+    """The value of the best five-card hand among five to seven cards (``best5(cards)[0]``) without ranking
+    every five of them: what a showdown needs."""
+    ranks = [ACE_HIGH[c[0]] for c in cards]
+    by_suit: dict[str, list[int]] = {}
+    count: dict[int, int] = {}
+    for c, r in zip(cards, ranks):
+        by_suit.setdefault(c[1], []).append(r)
+        count[r] = count.get(r, 0) + 1
+    flush = next((sorted(rs, reverse=True) for rs in by_suit.values() if len(rs) >= 5), None)
+    if flush is not None:
+        bits = 0
+        for r in flush:
+            bits |= 1 << r
+        high = _best_straight(bits)
+        if high is not None:
+            return (ROYAL_FLUSH,) if high == 14 else (STRAIGHT_FLUSH, high)
+    groups = sorted(count.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    top, n = groups[0]
+    if n == 4:
+        return (FOUR_OF_A_KIND, top, max(r for r in ranks if r != top))
+    if n == 3 and len(groups) > 1 and groups[1][1] >= 2:
+        return (FULL_HOUSE, top, groups[1][0])
+    if flush is not None:
+        return (FLUSH, *flush[:5])
+    high = _best_straight(sum(1 << r for r in count))
+    if high is not None:
+        return (STRAIGHT, high)
+    if n == 3:
+        return (THREE_OF_A_KIND, top, *sorted((r for r in ranks if r != top), reverse=True)[:2])
+    if n == 2:
+        if groups[1][1] == 2:
+            second = groups[1][0]
+            return (TWO_PAIR, top, second, max(r for r in ranks if r != top and r != second))
+        return (PAIR, top, *sorted((r for r in ranks if r != top), reverse=True)[:3])
+    return (HIGH_CARD, *sorted(ranks, reverse=True)[:5])

@@ -18,8 +18,9 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from recognition.evaluate_fast import TailCache, plain_line
+from recognition.evaluate_fast import CardLines, Shape, TailCache, plain_line
 
+from . import poker_fast
 from .base import CardGame, card_list, need
 from .cards import ACE_HIGH, Settlement
 from .poker import (
@@ -69,6 +70,18 @@ class FixedDealGame(CardGame):
         if position in ("turn", "river"):
             return f"the {position}"
         return super().position_label(position)
+
+    @cached_property
+    def _card_lines(self) -> CardLines:
+        return CardLines(self.evaluate, self.shoe_spec().copies, self.fast_shape())
+
+    def fast_shape(self) -> Shape:
+        """The reading of a deal's cards for `studio evaluate`'s fast path (recognition/cards/poker_fast.py);
+        a game with `fast_evaluate` defines it."""
+        raise NotImplementedError
+
+    def evaluate_json(self, line: str) -> str | None:
+        return self._card_lines(line)
 
     def split(self, cards: Sequence[str]) -> dict[str, list[str]]:
         out, i = {}, 0
@@ -132,6 +145,11 @@ class SideBetCity(FixedDealGame):
     game_id = "side_bet_city"
     positions = tuple(f"card_{i}" for i in range(1, 8))
     layout = (("cards", 7),)
+
+    fast_evaluate = True
+
+    def fast_shape(self) -> Shape:
+        return poker_fast.side_bet_city
 
     def result_from_cards(self, cards: Sequence[str], context: Any = None) -> dict[str, Any]:
         three, five, (seven, _) = rank3(cards[:3]), best5(cards[:5])[0], best5(cards)
@@ -330,6 +348,11 @@ class CaribbeanStud(FixedDealGame):
     positions = tuple(f"player_{i}" for i in range(1, 6)) + tuple(f"dealer_{i}" for i in range(1, 6))
     layout = (("player_cards", 5), ("dealer_cards", 5))
 
+    fast_evaluate = True
+
+    def fast_shape(self) -> Shape:
+        return poker_fast.caribbean_stud
+
     def result_from_cards(self, cards: Sequence[str], context: Any = None) -> dict[str, Any]:
         hands = self.split(cards)
         p, d = rank5(hands["player_cards"]), rank5(hands["dealer_cards"])
@@ -411,6 +434,11 @@ LAND_BONUS = {
 class HoldemGame(FixedDealGame):
     positions = HOLDEM_POSITIONS
     layout = HOLDEM_LAYOUT
+
+    fast_evaluate = True
+
+    def fast_shape(self) -> Shape:
+        return poker_fast.holdem(self.qualifies)
 
     def qualifies(self, dealer: HandValue) -> bool:
         raise NotImplementedError

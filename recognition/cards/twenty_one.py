@@ -17,8 +17,12 @@ The seed gives no odds: winning bet spots carry no payout.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
+
+from recognition.evaluate_fast import CardLines, codes_json
 
 from .base import CardGame, card_list, need, ordinal
 from .cards import ShoeSpec, standard_shoe
@@ -139,6 +143,89 @@ class TwentyOneBet(CardGame):
                 bets.append("win_with_golden_point")  # L3533
         bets.append("bust" if result["bust"] else "no_bust")  # L3529-3531
         return {"winning_bets": [{"bet": b} for b in bets], "pushed_bets": []}
+
+    fast_evaluate = True
+
+    @cached_property
+    def _fast(self) -> CardLines:
+        return CardLines(self.evaluate, self.shoe_spec().copies, self._line)
+
+    @cached_property
+    def _outcomes(self) -> dict[tuple[Any, ...], str]:
+        return {}
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round: the result written from the cards, the outcome kept by
+        what decides it (recognition/evaluate_fast.py)."""
+        return self._fast(line)
+
+    def _line(self, cards: list[str]) -> str | None:
+        """The deal of `_play` with running totals (the same rules, without re-adding each hand)."""
+        n = len(cards)
+        if n < 4:
+            return None
+        h1, h2 = cards[:2], cards[2:4]
+        p1, p2 = POINTS[h1[0][0]] + POINTS[h1[1][0]], POINTS[h2[0][0]] + POINTS[h2[1][0]]
+        a1, a2 = "A" in (h1[0][0], h1[1][0]), "A" in (h2[0][0], h2[1][0])
+        t1, t2 = p1 + 10 if a1 and p1 <= 11 else p1, p2 + 10 if a2 and p2 <= 11 else p2
+        g1 = t1 == 21 or h1[0][0] == h1[1][0] == "A"
+        g2 = t2 == 21 or h2[0][0] == h2[1][0] == "A"
+        i = 4
+        if not (g1 or g2):
+            for _ in range(EXTRA_ROUNDS):
+                if t1 < STAND:
+                    if i == n:
+                        return None
+                    c = cards[i]
+                    i += 1
+                    h1.append(c)
+                    p1 += POINTS[c[0]]
+                    a1 = a1 or c[0] == "A"
+                    t1 = p1 + 10 if a1 and p1 <= 11 else p1
+                    if t1 > 21:
+                        break
+                elif t2 >= STAND:
+                    break  # nobody draws
+                if t2 < STAND:
+                    if i == n:
+                        return None
+                    c = cards[i]
+                    i += 1
+                    h2.append(c)
+                    p2 += POINTS[c[0]]
+                    a2 = a2 or c[0] == "A"
+                    t2 = p2 + 10 if a2 and p2 <= 11 else p2
+                    if t2 > 21:
+                        break
+        if i != n:
+            return None  # a card the rules do not use
+        bust = t1 > 21 or t2 > 21
+        if g1 or g2:
+            winner = "draw" if g1 and g2 else PLAYERS[0] if g1 else PLAYERS[1]
+        elif bust:
+            winner = PLAYERS[1] if t1 > 21 else PLAYERS[0]
+        else:
+            winner = PLAYERS[0] if t1 > t2 else PLAYERS[1] if t2 > t1 else "draw"
+        golden_point = winner != "draw" and (g1 or g2)
+        key = (winner, len(h1), len(h2), t1, t2, golden_point, bust)
+        outcome = self._outcomes.get(key)
+        if outcome is None:
+            result = {
+                "winner": winner,
+                "player_1_cards": h1,
+                "player_2_cards": h2,
+                "player_1_total": t1,
+                "player_2_total": t2,
+                "golden_point": golden_point,
+                "bust": bust,
+            }
+            outcome = self._outcomes[key] = json.dumps(self.outcome(result), separators=(",", ":"))
+        return (
+            f'"valid":true,"result":{{"winner":"{winner}","player_1_cards":{codes_json(h1)},'
+            f'"player_2_cards":{codes_json(h2)},"player_1_total":{t1},"player_2_total":{t2},'
+            f'"golden_point":{"true" if golden_point else "false"},"bust":{"true" if bust else "false"}}},'
+            f'"outcome":{outcome}}}\n'
+        )
 
 
 GAMES = {g.game_id: g for g in (TwentyOneBet(),)}

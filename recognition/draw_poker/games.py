@@ -34,8 +34,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
+from recognition.cards import poker_fast
 from recognition.cards.base import (
     Ask,
     CardGame,
@@ -60,7 +62,9 @@ from recognition.cards.poker import (
     ROYAL_FLUSH,
     STRAIGHT_FLUSH,
 )
+from recognition.evaluate_fast import CardLines
 
+from .fast import decision_lines
 from .hands import (
     FOUR_OF_A_KIND_AND_JOKER,
     best_value,
@@ -413,6 +417,18 @@ class FiveCardPoker(DrawPokerGame):
     game_id = "five_card_poker"
     decision = None
     raise_table = FIVE_CARD_RAISE
+    fast_evaluate = True
+
+    @cached_property
+    def _fast(self) -> CardLines:
+        return CardLines(self.evaluate, self.shoe_spec().copies, poker_fast.five_card_poker)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round: the answer past the cards follows from the hands'
+        categories, whether the dealer qualifies and the winner (recognition/evaluate_fast.py)."""
+        if self.bonus_odds is not None:  # the organiser's bonus odds: the general path
+            return None
+        return self._fast(line)
 
     def void_terms(self, code: str) -> dict[str, Any] | None:
         return misdeal_terms("000:L335") if code == MISDEAL_CODE else None
@@ -426,6 +442,16 @@ class FiveCardPokerExchange(DrawPokerGame):
     has_decisions = True
     decision = "exchange"
     raise_table = EXCHANGE_RAISE
+
+    fast_evaluate = True
+
+    @cached_property
+    def _decision_lines(self) -> CardLines:
+        return decision_lines(self)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round (recognition/draw_poker/fast.py)."""
+        return self._decision_lines(line)
 
     def void_terms(self, code: str) -> dict[str, Any] | None:
         return misdeal_terms("000:L391") if code == MISDEAL_CODE else None
@@ -441,6 +467,16 @@ class SixCardPoker(DrawPokerGame):
     decision = "buy"
     raise_table = SIX_CARD_RAISE
     exchange_loses_bonus = False
+
+    fast_evaluate = True
+
+    @cached_property
+    def _decision_lines(self) -> CardLines:
+        return decision_lines(self)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round (recognition/draw_poker/fast.py)."""
+        return self._decision_lines(line)
 
 
 class JokerPoker(DrawPokerGame):

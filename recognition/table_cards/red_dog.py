@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from recognition.cards.base import CardGame, need
 from recognition.cards.cards import ACE_HIGH, Settlement
+from recognition.evaluate_fast import CardLines
 
 #: the spread's net odds (the standard table)
 SPREAD_ODDS: dict[int, int] = {1: 5, 2: 4, 3: 2}
@@ -91,6 +93,44 @@ class RedDog(CardGame):
             s.win("ante", odds)
             s.win("raise", odds)
         return s.as_dict(hand=hand, spread=result["spread"])
+
+    fast_evaluate = True
+
+    @cached_property
+    def _fast(self) -> CardLines:
+        return CardLines(self.evaluate, self.shoe_spec().copies, _shape)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round: the answer past the cards follows from the spread and
+        the hand (recognition/evaluate_fast.py)."""
+        return self._fast(line)
+
+
+def _shape(cards: list[str], _high: dict[str, int] = ACE_HIGH) -> tuple[str, tuple[int, str]] | None:
+    n = len(cards)
+    if n == 2:
+        first, second = cards
+        if abs(_high[first[0]] - _high[second[0]]) != 1:
+            return None
+        third, facts = "null", (0, "consecutive")
+    elif n == 3:
+        first, second, third = cards
+        a, b = _high[first[0]], _high[second[0]]
+        if a > b:
+            a, b = b, a
+        if b - a == 1:
+            return None
+        if a == b:
+            facts = (0, "three_of_a_kind" if third[0] == first[0] else "pair")
+        else:
+            facts = (b - a - 1, "win" if a < _high[third[0]] < b else "lose")
+        third = f'"{third}"'
+    else:
+        return None
+    return (
+        f'"valid":true,"result":{{"first_card":"{first}","second_card":"{second}","third_card":{third},',
+        facts,
+    )
 
 
 GAMES = {g.game_id: g for g in (RedDog(),)}

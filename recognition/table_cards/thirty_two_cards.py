@@ -16,11 +16,14 @@ winning spot carries no payout, as for the other games whose odds the seed does 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from recognition.cards.base import CardGame, card_list, need, ordinal
 from recognition.cards.cards import ShoeSpec, standard_shoe
+from recognition.evaluate_fast import CardLines, codes_json
 
 HANDS = (8, 9, 10, 11)
 POINTS = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13}
@@ -96,6 +99,67 @@ class ThirtyTwoCards(CardGame):
             "pushed_bets": [],
             "totals": {f"player_{h}": result[f"player_{h}_total"] for h in HANDS},
         }
+
+    fast_evaluate = True
+
+    @cached_property
+    def _fast(self) -> CardLines:
+        return CardLines(self.evaluate, self.shoe_spec().copies, self._line)
+
+    @cached_property
+    def _outcomes(self) -> dict[tuple[int, ...], str]:
+        return {}
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round: the result written from the cards, the outcome kept by
+        the winner and the totals (recognition/evaluate_fast.py)."""
+        return self._fast(line)
+
+    def _line(self, cards: list[str]) -> str | None:
+        if len(cards) == 4:  # the common round: one card each, one hand alone highest
+            c8, c9, c10, c11 = cards
+            t8, t9, t10, t11 = 8 + POINTS[c8[0]], 9 + POINTS[c9[0]], 10 + POINTS[c10[0]], 11 + POINTS[c11[0]]
+            totals4 = (t8, t9, t10, t11)
+            best = max(totals4)
+            if totals4.count(best) == 1:
+                winner = HANDS[totals4.index(best)]
+                outcome = self._outcomes.get((winner, *totals4))
+                if outcome is not None:
+                    return (
+                        f'"valid":true,"result":{{"winner":"player_{winner}","player_8_cards":["{c8}"],'
+                        f'"player_8_total":{t8},"player_9_cards":["{c9}"],"player_9_total":{t9},'
+                        f'"player_10_cards":["{c10}"],"player_10_total":{t10},'
+                        f'"player_11_cards":["{c11}"],"player_11_total":{t11}}},"outcome":{outcome}}}\n'
+                    )
+        hands: dict[int, list[str]] = {8: [], 9: [], 10: [], 11: []}
+        totals = {8: 8, 9: 9, 10: 10, 11: 11}
+        queue: list[int] = [8, 9, 10, 11]
+        i, n = 0, len(cards)
+        while len(queue) > 1:
+            if i + len(queue) > n:
+                return None  # too few cards
+            for h in queue:
+                c = cards[i]
+                hands[h].append(c)
+                totals[h] += POINTS[c[0]]
+                i += 1
+            best = max(totals.values())
+            queue = [h for h in HANDS if totals[h] == best]
+        if i != n:
+            return None  # a card the rules do not use
+        winner = queue[0]
+        t8, t9, t10, t11 = totals.values()
+        key = (winner, t8, t9, t10, t11)
+        outcome = self._outcomes.get(key)
+        if outcome is None:
+            result = {"winner": f"player_{winner}", **{f"player_{h}_total": totals[h] for h in HANDS}}
+            outcome = self._outcomes[key] = json.dumps(self.outcome(result), separators=(",", ":"))
+        return (
+            f'"valid":true,"result":{{"winner":"player_{winner}","player_8_cards":{codes_json(hands[8])},'
+            f'"player_8_total":{t8},"player_9_cards":{codes_json(hands[9])},"player_9_total":{t9},'
+            f'"player_10_cards":{codes_json(hands[10])},"player_10_total":{t10},'
+            f'"player_11_cards":{codes_json(hands[11])},"player_11_total":{t11}}},"outcome":{outcome}}}\n'
+        )
 
 
 GAMES = {g.game_id: g for g in (ThirtyTwoCards(),)}

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from recognition.cards.base import CardGame, need
 from recognition.cards.cards import ACE_HIGH, Settlement
+from recognition.evaluate_fast import CardLines
 
 POSITIONS = ("player", "dealer", "burn_1", "burn_2", "burn_3", "war_player", "war_dealer")
 TIE_ODDS = 10
@@ -90,6 +92,35 @@ class TopCardTrumps(CardGame):
                 s.win("raise", 1)
                 s.push("ante")
         return s.as_dict(winner=result["winner"], war=result["war"])
+
+    fast_evaluate = True
+
+    @cached_property
+    def _fast(self) -> CardLines:
+        return CardLines(self.evaluate, self.shoe_spec().copies, _shape)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round: the answer past the cards follows from the winner and
+        the war's (recognition/evaluate_fast.py)."""
+        return self._fast(line)
+
+
+def _shape(cards: list[str]) -> tuple[str, tuple[int, int]] | None:
+    n = len(cards)
+    if n == 2:
+        first = _higher(cards[0], cards[1])
+        if first == 0:
+            return None
+        rest, facts = '"burn_cards":[],"war_player_card":null,"war_dealer_card":null,', (first, 0)
+    elif n == 7:
+        if _higher(cards[0], cards[1]) != 0:
+            return None
+        b1, b2, b3, wp, wd = cards[2:]
+        rest = f'"burn_cards":["{b1}","{b2}","{b3}"],"war_player_card":"{wp}","war_dealer_card":"{wd}",'
+        facts = (0, 1 if _higher(wp, wd) >= 0 else -1)
+    else:
+        return None
+    return f'"valid":true,"result":{{"player_card":"{cards[0]}","dealer_card":"{cards[1]}",{rest}', facts
 
 
 GAMES = {g.game_id: g for g in (TopCardTrumps(),)}

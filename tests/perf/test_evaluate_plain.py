@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from app.evaluate import _evaluate_lines, evaluate_line
+from bench.plain_cards import GAMES as PLAIN_CARDS
 from bench.plain_rules import DECK
 from bench.plain_rules import GAMES as PLAIN
-from recognition.cards.poker import best5, best_category
+from recognition.cards import poker_fast
+from recognition.cards.poker import best5, best_category, best_value, rank5
 from recognition.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,7 +66,7 @@ def test_the_cli_writes_what_the_plain_rules_write(game_id: str, cache: Path, tm
     lines = generate(random.Random(7), 3000)
     written, imported = studio_evaluate(cache, tmp_path / "rounds.jsonl", game_id, lines)
     assert written.splitlines(keepends=True) == [plain(line) for line in lines]
-    if game_id in ("baccarat", "dragon_tiger"):
+    if game_id in ("baccarat", "dragon_tiger") or game_id in PLAIN_CARDS:
         assert imported == []  # no OpenCV, no numpy for a card game
 
 
@@ -115,6 +117,112 @@ ODD_LINES = {
         '{"id": 5, "cards": ["9H", "5D", "2C", "1S"]}\n',
         '{"id": 6, "cards": ["9H", "5D", "2C", "KS"], "extras": null}\n',
     ],
+    "red_dog": [
+        '{"id": 11, "cards": ["9S","JD" ,"KC"]}\n',  # a space before a comma
+        '{"id": 12, "cards": ["9 S", "JD", "KC"]}\n',
+        '{"id": 13, "cards": [9S, JD, KC]}\n',  # not JSON
+        '{"id": 14, "cards": ["9S", "JD", "KC",]}\n',  # not JSON
+        '{"id": 15, "cards": ["9S",  "JD", "KC"]}\n',  # two spaces
+        '{"id": 16, "cards": ["9S", "JD", "KC"], "cards": ["9S", "JD", "KC"]}\n',
+        '{"id": 17, "cards": ["9S", "JD", "K\\u0043"]}\n',  # an escape
+        '{"id": 18, "cards": []}\n',
+        '{"id": 19, "cards": ["9S", "JD", ""]}\n',
+        '{"id": 20, "cards": ["9S""JD", "KC"]}\n',
+        '{"id": 1, "cards": ["9S", "JD", "KC"]}\n',
+        '{"id":2,"cards":["9S","TD"]}',  # consecutive: no third card
+        '{"id": 3, "cards": ["9S", "TD", "KC"]}\n',  # a third card after consecutive ranks
+        '{"id": 4, "cards": ["9S", "JD"]}\n',  # the third card missing
+        '{"id": 5, "cards": ["9S", "9D", "9C"]}\n',  # three of a kind
+        '{"id": 6, "cards": ["9S", "9S", "9S", "9S", "9S", "9S", "9S", "9S", "9S"]}\n',  # too many
+        '{"id": 7, "cards": ["9S", "JD", "KC"], "extras": {}}\n',
+    ],
+    "top_card_trumps": [
+        '{"id": 1, "cards": ["QS", "TC"]}\n',
+        '{"id": 2, "cards": ["QS", "QC"]}\n',  # a war without its cards
+        '{"id": 3, "cards": ["QS", "QC", "2S", "3S", "4S", "5S", "5D"]}\n',  # the war tied: the player's
+        '{"id": 4, "cards": ["QS", "TC", "2S", "3S", "4S", "5S", "5D"]}\n',  # war cards without a tie
+        '{"id": 5, "cards": ["QS", "QC", "2S", "3S", "4S", "5S", "KD"]}\n',
+    ],
+    "andar_bahar": [
+        '{"id": 1, "cards": ["9S", "JD", "9C"], "extras": {"first_side": "bahar"}}\n',
+        '{"id":2,"cards":["9S","9C"],"extras":{"first_side":"andar"}}',
+        '{"id": 3, "cards": ["9S", "JD", "9C"]}\n',  # no first side
+        '{"id": 4, "cards": ["9S", "9D", "9C"], "extras": {"first_side": "bahar"}}\n',  # past the match
+        '{"id": 5, "cards": ["9S", "JD", "QC"], "extras": {"first_side": "bahar"}}\n',  # no match yet
+        '{"id": 6, "cards": ["9S", "JD", "JD", "9C"], "extras": {"first_side": "bahar"}}\n',  # a card twice
+        '{"id": 7, "cards": ["9S"], "extras": {"first_side": "bahar"}}\n',
+        '{"id": 8, "cards": ["9S", "9C"], "extras": {"first_side": "up"}}\n',
+    ],
+    "thirty_two_cards": [
+        '{"id": 1, "cards": ["6H", "8D", "9C", "7C"]}\n',
+        '{"id": 2, "cards": ["6H", "8D", "9C", "2C"]}\n',  # not a card of the 32
+        '{"id": 3, "cards": ["7S", "6S", "TD", "7D", "9H"]}\n',  # a card too many
+        '{"id": 4, "cards": ["KS", "QS", "JS", "TS"]}\n',  # 21 for all four: another card each
+        '{"id": 5, "cards": ["KS", "QS", "JS", "TS", "6H", "7H", "8H", "9H"]}\n',
+        '{"id": 6, "cards": ["KS", "KS", "JS", "TS"]}\n',
+    ],
+    "twenty_one_bet": [
+        '{"id": 1, "cards": ["AS", "TS", "QH", "QS"]}\n',  # a golden point
+        '{"id": 2, "cards": ["AS", "AH", "AD", "AC"]}\n',  # both golden
+        '{"id": 3, "cards": ["KS", "9S", "QH", "QS", "9C"]}\n',
+        '{"id": 4, "cards": ["KS", "9S", "QH", "QS"]}\n',  # too few
+        '{"id": 5, "cards": ["KS", "9S", "QH", "QS", "9C", "6D"]}\n',  # a card too many
+        '{"id": 6, "cards": ["KS", "9S", "QH", "QS", "2C"]}\n',  # not a card of the 36
+        '{"id": 7, "cards": ["TS", "8S", "6H", "6S", "7C"]}\n',
+    ],
+    "side_bet_city": [
+        '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D"]}\n',
+        '{"id": 2, "cards": ["AS", "KS", "QS", "JS", "TS", "9S", "8S"]}\n',
+        '{"id": 3, "cards": ["JS", "JD", "2C", "5S", "4H", "8S", "6D"]}\n',  # jacks in the five
+        '{"id": 4, "cards": ["9S", "JD", "TC", "5S", "4H", "8S"]}\n',
+        '{"id": 5, "cards": ["9S", "9S", "TC", "5S", "4H", "8S", "6D"]}\n',
+    ],
+    "caribbean_stud": [
+        '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"]}\n',
+        '{"id": 2, "cards": ["AS", "KS", "QS", "JS", "TS", "AD", "KD", "2C", "5H", "7C"]}\n',  # ace-king
+        '{"id": 3, "cards": ["AS", "KS", "QS", "JS", "TS", "AD", "KD", "2C", "5H"]}\n',
+        '{"id": 4, "cards": ["2S", "3D", "4C", "5H", "7S", "2D", "3C", "4H", "5S", "7D"]}\n',  # a tie
+    ],
+    "casino_holdem": [
+        '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D"]}\n',
+        '{"id": 2, "cards": ["AS", "AD", "2C", "3H", "AH", "KS", "7D", "8C", "9D"]}\n',
+        '{"id": 3, "cards": ["2S", "3D", "2C", "3H", "AH", "KS", "QD", "JC", "TD"]}\n',  # both a straight
+        '{"id": 4, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D"]}\n',
+    ],
+    "golden_wealth_baccarat": [
+        '{"id": 1, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "9H", "multiplier": 5}]}}\n',
+        '{"id": 2, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards":[{"card":"3S","multiplier":8},{"card":"8H","multiplier":3},{"card":"KC","multiplier":3},{"card":"QC","multiplier":5},{"card":"9H","multiplier":5}]}}\n',  # no spaces
+        '{"id": 3, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}]}}\n',  # four gold cards
+        '{"id": 4, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "3S", "multiplier": 2}]}}\n',  # a gold card twice
+        '{"id": 5, "cards": ["9H", "5D", "2C", "KS"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "AS", "multiplier": 4}]}}\n',  # a multiplier it does not draw
+        '{"id": 6, "cards": ["9H", "5D", "2C", "KS", "3D"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "9H", "multiplier": 5}]}}\n',  # a card too many
+        '{"id": 7, "cards": ["4H", "5D", "2C", "KS", "9D", "KH"], "extras": {"gold_cards": [{"card": "3S", "multiplier": 8}, {"card": "8H", "multiplier": 3}, {"card": "KC", "multiplier": 3}, {"card": "QC", "multiplier": 5}, {"card": "9H", "multiplier": 5}]}}\n',  # both draw
+        '{"id": 8, "cards": ["9H", "9H", "2C", "9H"], "extras": {"gold_cards": [{"card": "9H", "multiplier": 8}, {"card": "2C", "multiplier": 2}, {"card": "AS", "multiplier": 3}, {"card": "AD", "multiplier": 3}, {"card": "AC", "multiplier": 3}]}}\n',
+        '{"id": 9, "cards": ["9H", "5D", "2C", "KS"]}\n',  # no extras
+    ],
+    "five_card_poker_exchange": [
+        '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "discard", "cards": ["9S"]}]}\n',
+        '{"id": 2, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "keep"}]}\n',
+        '{"id": 3, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"window": "player/hand_1/exchange", "seat": "player", "hand": 1, "action": "discard", "cards": ["4H"], "by": "backend"}]}\n',  # canonical
+        '{"id": 4, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "discard", "cards": ["3C"]}]}\n',  # not a card of the hand
+        '{"id": 5, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "keep", "cards": ["9S"]}]}\n',  # keep takes no cards
+        '{"id": 6, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy"}]}\n',  # not this game's decision
+        '{"id": 7, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"window": "player/hand_1/buy", "seat": "player", "action": "keep"}]}\n',  # another window
+        '{"id": 8, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "discard", "cards": ["9S"], "by": "default"}]}\n',
+        '{"id": 9, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "keep", "cards": []}]}\n',
+    ],
+    "six_card_poker": [
+        '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy"}]}\n',
+        '{"id": 2, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "keep"}]}\n',
+        '{"id": 3, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy"}]}\n',  # the bought card missing
+        '{"id": 4, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "2D", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy", "cards": ["9S"]}]}\n',
+        '{"id": 5, "cards": ["AS", "KS", "QS", "JS", "2D", "8S", "TS", "6D", "3D", "5D", "3C"], "decisions": [{"seat": "player", "action": "buy"}]}\n',  # a royal flush bought
+    ],
+    "texas_holdem": [
+        '{"id": 1, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D"]}\n',
+        '{"id": 2, "cards": ["7S", "2D", "KC", "8H", "AH", "AS", "AD", "AC", "9D"]}\n',
+        '{"id": 3, "cards": ["9S", "JD", "TC", "5S", "4H", "8S", "6D", "3D", "5D", "6C"]}\n',
+    ],
 }
 
 
@@ -142,3 +250,19 @@ def test_the_best_category_is_the_best_five_cards_category() -> None:
         ["2S", "4S", "6S", "8S", "TS", "3D", "5H"],  # a flush and a straight: the flush
     ]
     assert [best_category(h) for h in hands] == [best5(h)[0][0] for h in hands]
+
+
+def test_the_best_value_is_the_best_five_cards_value() -> None:
+    rng = random.Random(12)
+    few = [r + s for r in "9TJQKA" for s in "SH"]  # pairs, trips and full houses come often
+    hands = [rng.sample(DECK, rng.randint(5, 7)) for _ in range(20_000)]
+    hands += [rng.sample(few * 2, rng.randint(5, 7)) for _ in range(10_000)]
+    assert [best_value(h) for h in hands] == [best5(h)[0] for h in hands]
+
+
+def test_the_fast_rank5_is_rank5() -> None:
+    rng = random.Random(13)
+    hands = [rng.sample(DECK * 8, 5) for _ in range(20_000)]  # from an 8-deck shoe: five of a kind too
+    hands += [rng.sample([r + "S" for r in "A2345"] * 8, 5) for _ in range(2_000)]
+    hands += [["AS", "2S", "3S", "4S", "5S"], ["TS", "JS", "QS", "KS", "AS"], ["AD", "2S", "3S", "4S", "5S"]]
+    assert [poker_fast.rank5(h) for h in hands] == [rank5(h) for h in hands]
