@@ -854,3 +854,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "bingo_37": (_bingo_rounds(37), _bingo(4593)),
     "bingo_38": (_bingo_rounds(38), _bingo(4621)),
 }
+
+from bench.plain_others import GAMES as _OTHERS  # noqa: E402  (the other families, bench/plain_others.py)
+
+GAMES.update(_OTHERS)
