@@ -855,6 +855,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "bingo_38": (_bingo_rounds(38), _bingo(4621)),
 }
 
-from bench.plain_others import GAMES as _OTHERS  # noqa: E402  (the other families, bench/plain_others.py)
+# the games not dealt from a shoe (roulette variants, dice, wheels, balls): bench/plain_others.py
+from bench.plain_others import GAMES as _OTHERS
 
 GAMES.update(_OTHERS)
