@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from itertools import combinations
 
 from bench.plain_rules import _EUROPEAN, _RED, Generator, Plain, _line
 
@@ -258,10 +259,201 @@ def lightning_dice(line: str) -> str:
     return _line({"id": item["id"], "valid": True, "result": {"dice": dice}, "outcome": outcome})
 
 
+# --- Fan Tan (seed 000 L3981-4003) --------------------------------------------------------------------------
+
+#: the traditional net odds less the customary 5 % commission on winnings (the game's default)
+_FT_KEEP = Fraction(19, 20)
+_FT = {
+    kind: _pays(odds * _FT_KEEP)
+    for kind, odds in (("fan", 3), ("nim", 2), ("one", 1), ("ssh", Fraction(1, 3)))
+}
+
+
+def fan_tan_rounds(rng: random.Random, rounds: int) -> list[str]:
+    return [json.dumps({"id": i, "beads": rng.randint(30, 120)}) + "\n" for i in range(rounds)]
+
+
+def fan_tan(line: str) -> str:
+    """The beads laid out four by four: the last line's count (1-4) wins fan, small/big, odd/even, nim (its
+    reverse returned), kwok and ssh bets."""
+    item = json.loads(line)
+    beads = item["beads"]
+    k = (beads - 1) % 4 + 1
+    wins = [
+        {"bet": f"fan_{k}", "payout": _FT["fan"]},
+        {"bet": "small" if k <= 2 else "big", "payout": _FT["one"]},
+        {"bet": "odd" if k % 2 else "even", "payout": _FT["one"]},
+    ]
+    wins += [{"bet": f"nim_{k}_{b}", "payout": _FT["nim"]} for b in range(1, 5) if b != k]
+    pushed = [{"bet": f"nim_{a}_{k}", "returned": 1} for a in range(1, 5) if a != k]
+    wins += [
+        {"bet": f"kwok_{a}_{b}", "payout": _FT["one"]} for a, b in combinations(range(1, 5), 2) if k in (a, b)
+    ]
+    wins += [
+        {"bet": "ssh_" + "_".join(map(str, trio)), "payout": _FT["ssh"]}
+        for trio in combinations(range(1, 5), 3)
+        if k in trio
+    ]
+    outcome = {"winning_bets": wins, "pushed_bets": pushed, "result": k}
+    result = {"result": k, "beads": beads}
+    return _line({"id": item["id"], "valid": True, "result": result, "outcome": outcome})
+
+
+# --- money wheels: segments read by the pointer (seed 000 L1748-1769 and the games' sections) -----------------
+
+
+def _wheel_rounds(order: list[str]) -> Generator:
+    """Fair spins of a wheel laid out in `order`: the segment and its physical index."""
+
+    def rounds(rng: random.Random, n: int) -> list[str]:
+        out = []
+        for i in range(n):
+            index = rng.randrange(len(order))
+            out.append(json.dumps({"id": i, "segment": order[index], "index": index}) + "\n")
+        return out
+
+    return rounds
+
+
+def _wheel_line(item: dict, result: dict, settled: dict) -> str:
+    return _line({"id": item["id"], "valid": True, "result": result, "outcome": {**result, **settled}})
+
+
+# Wheel of Fortune (L2467-2511): 1-18 and the cup; a bet on k of the 19 sectors pays 18/k - 1 (the module's)
+_WOF_COLOR = {str(n): ("grey", "red", "black")[(n - 1) % 6 // 2] for n in range(1, 19)} | {"cup": "gold"}
+
+
+def _wof_spots() -> list[tuple[str, str, object]]:
+    def number(test: object, color: str | None = None) -> object:
+        return lambda label, c: label != "cup" and test(int(label)) and color in (None, c)  # type: ignore[operator]
+
+    spots: list[tuple[str, str, object]] = [
+        (f"number:{n}", "number", lambda label, c, n=n: label == str(n)) for n in range(1, 19)
+    ]
+    spots += [
+        (f"range:{lo}-{lo + 5}", "range", number(lambda n, lo=lo: lo <= n <= lo + 5)) for lo in (1, 7, 13)
+    ]
+    spots += [
+        ("under:9.5", "under_over", number(lambda n: n < 9.5)),
+        ("over:9.5", "under_over", number(lambda n: n > 9.5)),
+    ]
+    spots += [(f"color:{c}", "color", lambda label, c, want=c: c == want) for c in ("grey", "red", "black")]
+    spots += [("cup", "cup", lambda label, c: label == "cup")]
+    spots += [
+        ("even", "parity", number(lambda n: n % 2 == 0)),
+        ("odd", "parity", number(lambda n: n % 2 == 1)),
+    ]
+    for color in ("grey", "red", "black"):
+        spots += [
+            (f"even:{color}", "parity_color", number(lambda n: n % 2 == 0, color)),
+            (f"odd:{color}", "parity_color", number(lambda n: n % 2 == 1, color)),
+        ]
+    return [
+        (bet, t, wins, _pays(Fraction(18, sum(bool(wins(s, c)) for s, c in _WOF_COLOR.items())) - 1))  # type: ignore[operator]
+        for bet, t, wins in spots
+    ]
+
+
+_WOF_SPOTS = _wof_spots()
+
+
+def wheel_of_fortune(line: str) -> str:
+    item = json.loads(line)
+    label = item["segment"]
+    color = _WOF_COLOR[label]
+    wins = [{"bet": bet, "type": t, "payout": pays} for bet, t, won, pays in _WOF_SPOTS if won(label, color)]  # type: ignore[operator]
+    return _wheel_line(
+        item, {"segment": label, "index": item["index"], "color": color}, {"winning_bets": wins}
+    )
+
+
+# Wheelbet (L4343-4395) and Spin & Win (L3967-3979): roulette numbers, colours and orders; k numbers pay 36/k - 1
+_EUROPEAN_ORDER = (
+    "0 32 15 19 4 21 2 25 17 34 6 27 13 36 11 30 8 23 10 5 24 16 33 1 20 14 31 9 22 18 29 7 28 12 35 3 26"
+)
+_AMERICAN_ORDER = (
+    "0 28 9 26 30 11 7 20 32 17 5 22 34 15 3 24 36 13 1 00 27 10 25 29 12 8 19 31 18 6 21 33 16 4 23 35 14 2"
+)
+
+
+def _number_wheel_spots(wheelbet: bool) -> list[tuple[str, str, object, int | str]]:
+    """(bet, type, wins(n or None for a zero, colour), payout) in the outcome's order; the numbers bets apart."""
+
+    def within(lo: int, hi: int) -> object:
+        return lambda n, c: n is not None and lo <= n <= hi
+
+    def parity(rest: int, color: str | None = None) -> object:
+        return lambda n, c: n is not None and n % 2 == rest and color in (None, c)
+
+    spots: list[tuple[str, str, object]] = []
+    if wheelbet:
+        spots += [(f"range:{lo}-{lo + 11}", "range", within(lo, lo + 11)) for lo in (1, 13, 25)]
+        for cut in (18, 14, 22, 9, 27):
+            spots += [
+                (f"under:{cut}.5", "under_over", within(1, cut)),
+                (f"over:{cut}.5", "under_over", within(cut + 1, 36)),
+            ]
+        spots += [
+            ("color:red", "color", lambda n, c: n is not None and c == "red"),
+            ("color:black", "color", lambda n, c: n is not None and c == "black"),
+            ("even", "parity", parity(0)),
+            ("odd", "parity", parity(1)),
+            ("even:red", "parity_color", parity(0, "red")),
+            ("odd:red", "parity_color", parity(1, "red")),
+            ("even:black", "parity_color", parity(0, "black")),
+            ("odd:black", "parity_color", parity(1, "black")),
+        ]
+        spots += [
+            (f"row:{r}", "row", lambda n, c, r=r: n is not None and (n - r) % 3 == 0) for r in (1, 2, 3)
+        ]
+    else:
+        spots += [
+            ("color:red", "color", lambda n, c: n is not None and c == "red"),
+            ("color:black", "color", lambda n, c: n is not None and c == "black"),
+            ("color:green", "color", lambda n, c: n is None),
+        ]
+        spots += [(f"range:{lo}-{lo + 11}", "range", within(lo, lo + 11)) for lo in (1, 13, 25)]
+        spots += [("even", "parity", parity(0)), ("odd", "parity", parity(1))]
+    numbers = [(None, "green")] + [(n, "red" if n in _RED else "black") for n in range(1, 37)]
+    return [
+        (bet, t, wins, _pays(Fraction(36, sum(bool(wins(n, c)) for n, c in numbers)) - 1))  # type: ignore[operator]
+        for bet, t, wins in spots
+    ]
+
+
+_SELECTIONS = [(f"selection:{k}", _pays(Fraction(36, k) - 1)) for k in (2, 3, 4, 6, 12, 18)]
+
+
+def _number_wheel(zeros: tuple[str, ...], wheelbet: bool) -> Plain:
+    spots = _number_wheel_spots(wheelbet)
+
+    def evaluate(line: str) -> str:
+        item = json.loads(line)
+        label = item["segment"]
+        n = None if label in zeros else int(label)
+        color = "green" if n is None else "red" if n in _RED else "black"
+        wins: list[dict] = [{"bet": f"number:{label}", "type": "number", "payout": 35}]
+        if wheelbet:
+            wins += [
+                {"bet": bet, "type": "selection", "payout": pays, "contains": label}
+                for bet, pays in _SELECTIONS
+            ]
+        wins += [{"bet": bet, "type": t, "payout": pays} for bet, t, won, pays in spots if won(n, color)]  # type: ignore[operator]
+        return _wheel_line(
+            item, {"segment": label, "index": item["index"], "color": color}, {"winning_bets": wins}
+        )
+
+    return evaluate
+
+
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "double_ball_roulette": (double_ball_rounds, double_ball_roulette),
     "lightning_roulette": (_lucky_rounds(_LIGHTNING_PAYOUTS), _lucky_roulette(29)),
     "mega_roulette": (_lucky_rounds(_MEGA_PAYOUTS), _lucky_roulette(30)),
     "dice_duel": (dice_duel_rounds, dice_duel),
     "lightning_dice": (lightning_dice_rounds, lightning_dice),
+    "fan_tan": (fan_tan_rounds, fan_tan),
+    "wheel_of_fortune": (_wheel_rounds([str(n) for n in range(1, 19)] + ["cup"]), wheel_of_fortune),
+    "wheelbet": (_wheel_rounds(_AMERICAN_ORDER.split()), _number_wheel(("0", "00"), wheelbet=True)),
+    "spin_and_win": (_wheel_rounds(_EUROPEAN_ORDER.split()), _number_wheel(("0",), wheelbet=False)),
 }
