@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 from bench.plain_rules import _EUROPEAN, _RED, Generator, Plain, _line
+
+#: whether a bet spot wins, from the facts of a round
+Wins = Callable[..., bool]
 
 _POCKETS = ["0"] + [str(n) for n in range(1, 37)]
 
@@ -143,8 +148,8 @@ def _lucky_roulette(straight_up: int) -> Plain:
 # --- Dice Duel (seed 000 L2683-2743) ------------------------------------------------------------------------
 
 
-def _dice_duel_bets() -> list[tuple[str, str, object]]:
-    bets: list[tuple[str, str, object]] = [
+def _dice_duel_bets() -> list[tuple[str, str, Wins]]:
+    bets: list[tuple[str, str, Wins]] = [
         ("red_wins", "red_wins", lambda r, b: r > b),
         ("draw", "draw", lambda r, b: r == b),
         ("blue_wins", "blue_wins", lambda r, b: b > r),
@@ -186,7 +191,7 @@ _DD_BY_WAYS = {
     30: "7/50",
 }
 _DD_BETS = [
-    (spot, t, wins, _DD_BY_WAYS[sum(wins(r, b) for r in range(1, 7) for b in range(1, 7))])  # type: ignore[operator]
+    (spot, t, wins, _DD_BY_WAYS[sum(wins(r, b) for r in range(1, 7) for b in range(1, 7))])
     for spot, t, wins in _dice_duel_bets()
 ]
 
@@ -203,7 +208,7 @@ def dice_duel(line: str) -> str:
     item = json.loads(line)
     red, blue = item["red"], item["blue"]
     winner = "red" if red > blue else "blue" if blue > red else "draw"
-    wins = [{"bet": spot, "type": t, "payout": pays} for spot, t, won, pays in _DD_BETS if won(red, blue)]  # type: ignore[operator]
+    wins = [{"bet": spot, "type": t, "payout": pays} for spot, t, won, pays in _DD_BETS if won(red, blue)]
     result = {"red": red, "blue": blue}
     outcome = {**result, "total": red + blue, "winner": winner, "winning_bets": wins}
     return _line({"id": item["id"], "valid": True, "result": result, "outcome": outcome})
@@ -212,7 +217,7 @@ def dice_duel(line: str) -> str:
 # --- Lightning Dice (seed 000 L3069; the published table) ---------------------------------------------------
 
 
-def _mirror(table: dict[int, object]) -> dict[int, object]:
+def _mirror(table: dict[int, Any]) -> dict[int, Any]:
     return {t: table[min(t, 21 - t)] for t in range(3, 19)}
 
 
@@ -236,7 +241,7 @@ def lightning_dice_rounds(rng: random.Random, rounds: int) -> list[str]:
     out = []
     for i in range(rounds):
         struck = sorted(rng.sample(range(3, 19), _weighted(rng, _LD_STRIKES)))
-        lightning = [{"total": t, "multiplier": _weighted(rng, _LD_MULTIPLIERS[t])} for t in struck]  # type: ignore[arg-type]
+        lightning = [{"total": t, "multiplier": _weighted(rng, _LD_MULTIPLIERS[t])} for t in struck]
         dice = [rng.randint(1, 6) for _ in range(3)]
         out.append(json.dumps({"id": i, "dice": dice, "extras": {"lightning": lightning}}) + "\n")
     return out
@@ -253,7 +258,7 @@ def lightning_dice(line: str) -> str:
         win = {"bet": f"total:{total}", "type": "total", "payout": struck[total] - 1}
         win["lightning_multiplier"] = struck[total]
     else:
-        win = {"bet": f"total:{total}", "type": "total", "payout": _LD_BASE[total] - 1}  # type: ignore[operator]
+        win = {"bet": f"total:{total}", "type": "total", "payout": _LD_BASE[total] - 1}
     lightning = [{"total": s["total"], "multiplier": s["multiplier"]} for s in lightning]
     outcome = {"dice": dice, "total": total, "lightning": lightning, "winning_bets": [win]}
     return _line({"id": item["id"], "valid": True, "result": {"dice": dice}, "outcome": outcome})
@@ -323,11 +328,11 @@ def _wheel_line(item: dict, result: dict, settled: dict) -> str:
 _WOF_COLOR = {str(n): ("grey", "red", "black")[(n - 1) % 6 // 2] for n in range(1, 19)} | {"cup": "gold"}
 
 
-def _wof_spots() -> list[tuple[str, str, object]]:
-    def number(test: object, color: str | None = None) -> object:
-        return lambda label, c: label != "cup" and test(int(label)) and color in (None, c)  # type: ignore[operator]
+def _wof_spots() -> list[tuple[str, str, Wins, int | str]]:
+    def number(test: Wins, color: str | None = None) -> Wins:
+        return lambda label, c: label != "cup" and test(int(label)) and color in (None, c)
 
-    spots: list[tuple[str, str, object]] = [
+    spots: list[tuple[str, str, Wins]] = [
         (f"number:{n}", "number", lambda label, c, n=n: label == str(n)) for n in range(1, 19)
     ]
     spots += [
@@ -349,7 +354,7 @@ def _wof_spots() -> list[tuple[str, str, object]]:
             (f"odd:{color}", "parity_color", number(lambda n: n % 2 == 1, color)),
         ]
     return [
-        (bet, t, wins, _pays(Fraction(18, sum(bool(wins(s, c)) for s, c in _WOF_COLOR.items())) - 1))  # type: ignore[operator]
+        (bet, t, wins, _pays(Fraction(18, sum(bool(wins(s, c)) for s, c in _WOF_COLOR.items())) - 1))
         for bet, t, wins in spots
     ]
 
@@ -361,7 +366,7 @@ def wheel_of_fortune(line: str) -> str:
     item = json.loads(line)
     label = item["segment"]
     color = _WOF_COLOR[label]
-    wins = [{"bet": bet, "type": t, "payout": pays} for bet, t, won, pays in _WOF_SPOTS if won(label, color)]  # type: ignore[operator]
+    wins = [{"bet": bet, "type": t, "payout": pays} for bet, t, won, pays in _WOF_SPOTS if won(label, color)]
     return _wheel_line(
         item, {"segment": label, "index": item["index"], "color": color}, {"winning_bets": wins}
     )
@@ -376,16 +381,16 @@ _AMERICAN_ORDER = (
 )
 
 
-def _number_wheel_spots(wheelbet: bool) -> list[tuple[str, str, object, int | str]]:
+def _number_wheel_spots(wheelbet: bool) -> list[tuple[str, str, Wins, int | str]]:
     """(bet, type, wins(n or None for a zero, colour), payout) in the outcome's order; the numbers bets apart."""
 
-    def within(lo: int, hi: int) -> object:
+    def within(lo: int, hi: int) -> Wins:
         return lambda n, c: n is not None and lo <= n <= hi
 
-    def parity(rest: int, color: str | None = None) -> object:
+    def parity(rest: int, color: str | None = None) -> Wins:
         return lambda n, c: n is not None and n % 2 == rest and color in (None, c)
 
-    spots: list[tuple[str, str, object]] = []
+    spots: list[tuple[str, str, Wins]] = []
     if wheelbet:
         spots += [(f"range:{lo}-{lo + 11}", "range", within(lo, lo + 11)) for lo in (1, 13, 25)]
         for cut in (18, 14, 22, 9, 27):
@@ -416,7 +421,7 @@ def _number_wheel_spots(wheelbet: bool) -> list[tuple[str, str, object, int | st
         spots += [("even", "parity", parity(0)), ("odd", "parity", parity(1))]
     numbers = [(None, "green")] + [(n, "red" if n in _RED else "black") for n in range(1, 37)]
     return [
-        (bet, t, wins, _pays(Fraction(36, sum(bool(wins(n, c)) for n, c in numbers)) - 1))  # type: ignore[operator]
+        (bet, t, wins, _pays(Fraction(36, sum(bool(wins(n, c)) for n, c in numbers)) - 1))
         for bet, t, wins in spots
     ]
 
@@ -438,7 +443,7 @@ def _number_wheel(zeros: tuple[str, ...], wheelbet: bool) -> Plain:
                 {"bet": bet, "type": "selection", "payout": pays, "contains": label}
                 for bet, pays in _SELECTIONS
             ]
-        wins += [{"bet": bet, "type": t, "payout": pays} for bet, t, won, pays in spots if won(n, color)]  # type: ignore[operator]
+        wins += [{"bet": bet, "type": t, "payout": pays} for bet, t, won, pays in spots if won(n, color)]
         return _wheel_line(
             item, {"segment": label, "index": item["index"], "color": color}, {"winning_bets": wins}
         )
