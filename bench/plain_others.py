@@ -451,6 +451,78 @@ def _number_wheel(zeros: tuple[str, ...], wheelbet: bool) -> Plain:
     return evaluate
 
 
+# --- 1 Bet: one ball of 0-36 (seed 000 L3321-3417) ----------------------------------------------------------
+
+
+def _one_bet_markets() -> list[tuple[str, int, Wins]]:
+    """(bet, seed line, wins(n)) in the catalogue's order; 0 is under every line, in no interval, column or
+    colour, neither even nor odd (the module's defaults)."""
+    markets: list[tuple[str, int, Wins]] = []
+    line = 3333
+
+    def add(bet: str, wins: Wins) -> None:
+        nonlocal line
+        markets.append((bet, line, wins))
+        line += 2
+
+    for lo, hi in ((1, 12), (13, 24), (25, 36)):
+        add(f"interval_{lo}_{hi}", lambda n, lo=lo, hi=hi: lo <= n <= hi)
+    for col in (1, 2, 3):
+        add(f"column_{col}", lambda n, col=col: n >= 1 and n % 3 == col % 3)
+    for size in (3, 6):
+        for lo in range(1, 37, size):
+            add(f"interval_{lo}_{lo + size - 1}", lambda n, lo=lo, hi=lo + size - 1: lo <= n <= hi)
+    for lo, hi in ((1, 18), (19, 36)):
+        add(f"interval_{lo}_{hi}", lambda n, lo=lo, hi=hi: lo <= n <= hi)
+    for t in (18.5, 14.5, 22.5, 9.5, 27.5):
+        markets.append((f"over_{t}", line, lambda n, t=t: n > t))
+        markets.append((f"under_{t}", line + 2, lambda n, t=t: n < t))
+        line += 4
+    markets += [
+        ("red", 3405, lambda n: n in _RED),
+        ("black", 3407, lambda n: n != 0 and n not in _RED),
+        ("even", 3409, lambda n: n != 0 and n % 2 == 0),
+        ("odd", 3411, lambda n: n % 2 == 1),
+    ]
+    return markets
+
+
+_ONE_BET = _one_bet_markets()
+
+
+def one_bet_rounds(rng: random.Random, rounds: int) -> list[str]:
+    return [json.dumps({"id": i, "balls": [str(rng.randint(0, 36))]}) + "\n" for i in range(rounds)]
+
+
+def one_bet(line: str) -> str:
+    item = json.loads(line)
+    balls = item["balls"]
+    n = int(balls[0])
+    color = "green" if n == 0 else "red" if n in _RED else "black"
+    wins = [{"bet": bet, "line": at} for bet, at, won in _ONE_BET if won(n)]
+    outcome = {"balls": balls, "colors": [color], "number": n, "color": color, "winning_bets": wins}
+    return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
+
+
+# --- Lotto Express 5/35 Plus (seed 000 L4571-4583) -----------------------------------------------------------
+
+
+def lotto_express_rounds(rng: random.Random, rounds: int) -> list[str]:
+    return [
+        json.dumps({"id": i, "balls": [str(b) for b in rng.sample(range(1, 36), 6)]}) + "\n"
+        for i in range(rounds)
+    ]
+
+
+def lotto_express(line: str) -> str:
+    """Every bet is a player's ticket, settled by its own odds table: the outcome is the draw, its first
+    five balls and the sixth."""
+    item = json.loads(line)
+    balls = item["balls"]
+    outcome = {"balls": balls, "first_round": balls[:5], "sixth_ball": balls[5]}
+    return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
+
+
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "double_ball_roulette": (double_ball_rounds, double_ball_roulette),
     "lightning_roulette": (_lucky_rounds(_LIGHTNING_PAYOUTS), _lucky_roulette(29)),
@@ -460,5 +532,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "fan_tan": (fan_tan_rounds, fan_tan),
     "wheel_of_fortune": (_wheel_rounds([str(n) for n in range(1, 19)] + ["cup"]), wheel_of_fortune),
     "wheelbet": (_wheel_rounds(_AMERICAN_ORDER.split()), _number_wheel(("0", "00"), wheelbet=True)),
+    "one_bet": (one_bet_rounds, one_bet),
+    "lotto_express_5_35": (lotto_express_rounds, lotto_express),
     "spin_and_win": (_wheel_rounds(_EUROPEAN_ORDER.split()), _number_wheel(("0",), wheelbet=False)),
 }
