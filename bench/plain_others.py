@@ -523,16 +523,220 @@ def lotto_express(line: str) -> str:
     return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
 
 
+# --- Craps (seed 000 L2745-2805; the standard rules where the seed's text contradicts the game) -------------
+
+_POINTS = (4, 5, 6, 8, 9, 10)
+_ONE_ROLL = {
+    "field": {2: 2, 3: 1, 4: 1, 9: 1, 10: 1, 11: 1, 12: 2},
+    "any_seven": {7: 4},
+    "any_craps": {2: 7, 3: 7, 12: 7},
+    "craps_2": {2: 30},
+    "craps_3": {3: 15},
+    "craps_12": {12: 30},
+    "eleven": {11: 15},
+    "c_and_e": {2: 3, 3: 3, 12: 3, 11: 7},
+}
+_TRUE_ODDS = {
+    4: Fraction(2),
+    5: Fraction(3, 2),
+    6: Fraction(6, 5),
+    8: Fraction(6, 5),
+    9: Fraction(3, 2),
+    10: Fraction(2),
+}
+_PLACE_WIN = {
+    4: Fraction(9, 5),
+    5: Fraction(7, 5),
+    6: Fraction(7, 6),
+    8: Fraction(7, 6),
+    9: Fraction(7, 5),
+    10: Fraction(9, 5),
+}
+_PLACE_LOSE = {
+    4: Fraction(5, 11),
+    5: Fraction(5, 8),
+    6: Fraction(4, 5),
+    8: Fraction(4, 5),
+    9: Fraction(5, 8),
+    10: Fraction(5, 11),
+}
+_HARDWAYS = {4: 7, 6: 9, 8: 9, 10: 7}
+
+
+def craps_rounds(rng: random.Random, rounds: int) -> list[str]:
+    """Throws at one table, the point carried from each throw to the next."""
+    out, point = [], None
+    for i in range(rounds):
+        dice = [rng.randint(1, 6), rng.randint(1, 6)]
+        out.append(json.dumps({"id": i, "dice": dice, "point": point}) + "\n")
+        total = sum(dice)
+        point = (
+            (total if total in _POINTS else None) if point is None else None if total in (point, 7) else point
+        )
+    return out
+
+
+def craps(line: str) -> str:
+    """Every spot of the layout in exactly one list: won (net odds), lost, returned, moved (a come bet to its
+    number), no action. On a come-out roll place-to-win bets and hardways are off and come-point odds are
+    returned when their come bet is decided."""
+    item = json.loads(line)
+    dice, point = sorted(item["dice"]), item["point"]
+    total = dice[0] + dice[1]
+    come_out = point is None
+    won: list[dict] = []
+    lost: list[dict] = []
+    back: list[dict] = []
+    moved: list[dict] = []
+    none: list[str] = []
+
+    def win(bet: str, t: str, pays: Fraction | int) -> None:
+        won.append({"bet": bet, "type": t, "payout": _pays(pays)})
+
+    def lose(bet: str, t: str) -> None:
+        lost.append({"bet": bet, "type": t})
+
+    for bet, table in _ONE_ROLL.items():
+        if total in table:
+            win(bet, bet, table[total])
+        else:
+            lose(bet, bet)
+    # the line bets: on the come-out as a come bet, after it decided like a come point on the point
+    for bet, right in (("pass_line", True), ("dont_pass", False)):
+        if come_out:
+            if total in ((7, 11) if right else (2, 3)):
+                win(bet, bet, 1)
+            elif total in ((2, 3, 12) if right else (7, 11)):
+                lose(bet, bet)
+            elif total == 12:
+                back.append({"bet": bet, "type": bet, "returned": 1})
+            else:
+                none.append(bet)
+        elif total not in (point, 7):
+            none.append(bet)
+        elif (total == point) == right:
+            win(bet, bet, 1)
+        else:
+            lose(bet, bet)
+    if total in (7, 11):
+        win("come", "come", 1)
+    elif total in (2, 3, 12):
+        lose("come", "come")
+    else:
+        moved.append({"bet": "come", "type": "come", "to": f"come:{total}"})
+    if total in (2, 3):
+        win("dont_come", "dont_come", 1)
+    elif total == 12:
+        back.append({"bet": "dont_come", "type": "dont_come", "returned": 1})
+    elif total in (7, 11):
+        lose("dont_come", "dont_come")
+    else:
+        moved.append({"bet": "dont_come", "type": "dont_come", "to": f"dont_come:{total}"})
+    for kind, t, on_number, pays in (
+        ("come", "come_point", True, dict.fromkeys(_POINTS, 1)),
+        ("dont_come", "dont_come_point", False, dict.fromkeys(_POINTS, 1)),
+        ("take_odds", "take_odds", True, _TRUE_ODDS),
+        ("lay_odds", "lay_odds", False, {n: 1 / x for n, x in _TRUE_ODDS.items()}),
+        ("place_win", "place_win", True, _PLACE_WIN),
+        ("place_lose", "place_lose", False, _PLACE_LOSE),
+    ):
+        for n in _POINTS:
+            bet = f"{kind}:{n}"
+            if total not in (n, 7):
+                none.append(bet)
+            elif come_out and kind in ("take_odds", "place_win"):
+                if kind == "take_odds":
+                    back.append({"bet": bet, "type": t, "returned": 1})
+                else:
+                    none.append(bet)
+            elif (total == n) == on_number:
+                win(bet, t, pays[n])
+            else:
+                lose(bet, t)
+    for n, pays in _HARDWAYS.items():
+        bet = f"hardway:{n}"
+        if come_out:
+            none.append(bet)
+        elif total == n and dice[0] == dice[1]:
+            win(bet, "hardway", pays)
+        elif total in (n, 7):
+            lose(bet, "hardway")
+        else:
+            none.append(bet)
+    if come_out:
+        new_point = total if total in _POINTS else None
+    else:
+        new_point = None if total in (point, 7) else point
+    outcome = {
+        "dice": dice,
+        "point": point,
+        "total": total,
+        "hard": dice[0] == dice[1],
+        "roll": "come_out" if come_out else "point",
+        "new_point": new_point,
+        "winning_bets": won,
+        "losing_bets": lost,
+        "returned_bets": back,
+        "moved_bets": moved,
+        "no_action_bets": none,
+    }
+    result = {"dice": dice, "point": point}
+    return _line({"id": item["id"], "valid": True, "result": result, "outcome": outcome})
+
+
+# --- Fruitrace (seed 000 L2905-2942) ------------------------------------------------------------------------
+
+_FRUIT_COLORS = {"plum": "blue", "cherry": "red", "lemon": "yellow", "7": "orange"}
+#: the panel as the seed lists it (its order is not given: the module's default), position i beside ball i
+_PANEL = ["plum"] * 3 + ["cherry"] * 3 + ["lemon"] * 3 + ["7"]
+_FRUIT_LINES = {4: 2917, 5: 2919, 6: 2921, 7: 2923, 8: 2925, 10: 2927}
+
+
+def fruitrace_rounds(rng: random.Random, rounds: int) -> list[str]:
+    out = []
+    for i in range(rounds):
+        balls = _PANEL[:]
+        rng.shuffle(balls)
+        out.append(json.dumps({"id": i, "balls": balls}) + "\n")
+    return out
+
+
+def fruitrace(line: str) -> str:
+    """All ten balls fall into the tube: 4-8 or 10 matches with the panel win, or the "7" matched alone."""
+    item = json.loads(line)
+    balls = item["balls"]
+    matches = sum(b == p for b, p in zip(balls, _PANEL))
+    seven = balls.index("7") == 9
+    category = f"matches_{matches}" if matches >= 4 else "seven_only" if matches == 1 and seven else None
+    wins = []
+    if category == "seven_only":
+        wins.append({"bet": "seven_only", "line": 2915})
+    elif category is not None:
+        wins.append({"bet": category, "line": _FRUIT_LINES[matches]})
+    outcome = {
+        "balls": balls,
+        "colors": [_FRUIT_COLORS[b] for b in balls],
+        "panel": _PANEL,
+        "matches": matches,
+        "seven_matched": seven,
+        "category": category,
+        "winning_bets": wins,
+    }
+    return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
+
+
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "double_ball_roulette": (double_ball_rounds, double_ball_roulette),
     "lightning_roulette": (_lucky_rounds(_LIGHTNING_PAYOUTS), _lucky_roulette(29)),
     "mega_roulette": (_lucky_rounds(_MEGA_PAYOUTS), _lucky_roulette(30)),
     "dice_duel": (dice_duel_rounds, dice_duel),
+    "craps": (craps_rounds, craps),
     "lightning_dice": (lightning_dice_rounds, lightning_dice),
     "fan_tan": (fan_tan_rounds, fan_tan),
     "wheel_of_fortune": (_wheel_rounds([str(n) for n in range(1, 19)] + ["cup"]), wheel_of_fortune),
     "wheelbet": (_wheel_rounds(_AMERICAN_ORDER.split()), _number_wheel(("0", "00"), wheelbet=True)),
     "one_bet": (one_bet_rounds, one_bet),
+    "fruitrace": (fruitrace_rounds, fruitrace),
     "lotto_express_5_35": (lotto_express_rounds, lotto_express),
     "spin_and_win": (_wheel_rounds(_EUROPEAN_ORDER.split()), _number_wheel(("0",), wheelbet=False)),
 }
