@@ -653,12 +653,12 @@ def craps(line: str) -> str:
                 win(bet, t, pays[n])
             else:
                 lose(bet, t)
-    for n, pays in _HARDWAYS.items():
+    for n, hard_pays in _HARDWAYS.items():
         bet = f"hardway:{n}"
         if come_out:
             none.append(bet)
         elif total == n and dice[0] == dice[1]:
-            win(bet, "hardway", pays)
+            win(bet, "hardway", hard_pays)
         elif total in (n, 7):
             lose(bet, "hardway")
         else:
