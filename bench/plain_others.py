@@ -372,6 +372,61 @@ def wheel_of_fortune(line: str) -> str:
     )
 
 
+# Mega Wheel (L3955-3965): a number pays its number to 1, the Mega Lucky sector its boosted payout
+#: the default wheel of recognition/money_wheel (the seed gives the numbers, not the counts or the order)
+_MEGA_WHEEL_TEXT = "1 2 5 1 8 2 1 10 1 2 5 1 15 20 2 1 30 1 2 5 1 8 10 1 2 1 2 5 1 40 1 2 8 1 10 2 5 1 1 2 15 1 20 5 2 1 8 1 2 10 1 5 2 1"
+_MEGA_WHEEL = _MEGA_WHEEL_TEXT.split()
+_MEGA_LUCKY = {
+    "1": [10, 15, 20, 25, 50],
+    "2": [20, 25, 30, 50, 100],
+    "5": [25, 50, 75, 100],
+    "8": [40, 80, 120, 160],
+    "10": [50, 100, 150, 200],
+    "15": [75, 150, 225, 300],
+    "20": [100, 200, 300, 400],
+    "30": [150, 300, 450],
+    "40": [200, 300, 400, 500],
+}
+
+
+def mega_wheel_rounds(rng: random.Random, rounds: int) -> list[str]:
+    """Fair spins, each with its Mega Lucky sector (any sector) and a boosted payout for it."""
+    out = []
+    for i in range(rounds):
+        index, lucky = rng.randrange(54), rng.randrange(54)
+        number = _MEGA_WHEEL[lucky]
+        extras = {
+            "lucky": {
+                "number": number,
+                "index": lucky,
+                "payout": rng.choice(_MEGA_LUCKY[number]),
+                "scope": "segment",
+            }
+        }
+        out.append(
+            json.dumps({"id": i, "segment": _MEGA_WHEEL[index], "index": index, "extras": extras}) + "\n"
+        )
+    return out
+
+
+def mega_wheel(line: str) -> str:
+    item = json.loads(line)
+    label, index, lucky = item["segment"], item["index"], item["extras"]["lucky"]
+    hit = index == lucky["index"]
+    bet = {"bet": label, "type": "number", "payout": lucky["payout"] if hit else int(label)}
+    if hit:
+        bet["mega_win"] = True
+    lucky = {
+        "number": lucky["number"],
+        "index": lucky["index"],
+        "payout": lucky["payout"],
+        "scope": lucky["scope"],
+    }
+    return _wheel_line(
+        item, {"segment": label, "index": index}, {"winning_bets": [bet], "mega_win": hit, "lucky": lucky}
+    )
+
+
 # Wheelbet (L4343-4395) and Spin & Win (L3967-3979): roulette numbers, colours and orders; k numbers pay 36/k - 1
 _EUROPEAN_ORDER = (
     "0 32 15 19 4 21 2 25 17 34 6 27 13 36 11 30 8 23 10 5 24 16 33 1 20 14 31 9 22 18 29 7 28 12 35 3 26"
@@ -734,6 +789,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "lightning_dice": (lightning_dice_rounds, lightning_dice),
     "fan_tan": (fan_tan_rounds, fan_tan),
     "wheel_of_fortune": (_wheel_rounds([str(n) for n in range(1, 19)] + ["cup"]), wheel_of_fortune),
+    "mega_wheel": (mega_wheel_rounds, mega_wheel),
     "wheelbet": (_wheel_rounds(_AMERICAN_ORDER.split()), _number_wheel(("0", "00"), wheelbet=True)),
     "one_bet": (one_bet_rounds, one_bet),
     "fruitrace": (fruitrace_rounds, fruitrace),

@@ -18,8 +18,8 @@ _MARK = "\x00echo"
 
 
 class EchoTails:
-    """The text of the answers of one game (its `evaluate`) around the echoed list `echo` of the outcome,
-    by the facts that decide the rest."""
+    """The text of the answers of one game (its `evaluate`) around the echoed value `echo` of the outcome
+    (a list or an object), by the facts that decide the rest."""
 
     def __init__(self, evaluate: Callable[[dict[str, Any]], dict[str, Any]], echo: str) -> None:
         self.evaluate = evaluate
@@ -30,7 +30,7 @@ class EchoTails:
         self, rid_text: str, facts: Hashable, echoed: str, item: Callable[[], dict[str, Any]]
     ) -> str | None:
         """The answer line to the round `item()` (made only when the facts are new; its id is written
-        `rid_text`), the outcome's list `echo` written `[echoed]`. None if the game refuses the round or answers in another shape (the general path
+        `rid_text`), the outcome's value `echo` written `echoed`. None if the game refuses the round or answers in another shape (the general path
         then answers)."""
         parts = self.parts.get(facts)
         if parts is None:
@@ -41,11 +41,11 @@ class EchoTails:
             outcome = answer.get("outcome")
             if not isinstance(outcome, dict) or "id" in answer:
                 return None
-            if json.dumps(outcome.get(self.echo), separators=(",", ":")) != f"[{echoed}]":
+            if json.dumps(outcome.get(self.echo), separators=(",", ":")) != echoed:
                 return None  # the draw is not written as this path writes it
             marked = {"valid": True, **answer, "outcome": {**outcome, self.echo: _MARK}}
             before, mark, after = json.dumps(marked, separators=(",", ":")).partition(json.dumps(_MARK))
             if not mark:
                 return None
-            parts = self.parts[facts] = (before[1:] + "[", "]" + after + "\n")
+            parts = self.parts[facts] = (before[1:], after + "\n")
         return f'{{"id":{rid_text},{parts[0]}{echoed}{parts[1]}'

@@ -229,7 +229,9 @@ class LightningDice(DiceGame):
         counts = [c for c, _ in self.strike_counts]
         if not min(counts) <= len(struck) <= max(counts):
             return ()
-        return struck, ",".join(f'{{"total":{t},"multiplier":{struck[t]}}}' for t in sorted(struck))
+        return struck, "[" + ",".join(
+            f'{{"total":{t},"multiplier":{struck[t]}}}' for t in sorted(struck)
+        ) + "]"
 
 
 #: how many distinct lightning draws `_draws` keeps

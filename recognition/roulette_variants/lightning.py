@@ -215,9 +215,8 @@ class LightningRoulette(RouletteRules):
             table[n] = payout
         if number not in order:
             return None
-        echoed = ",".join(
-            f'{{"number":"{n}","payout":{table[n]}}}' for n in sorted(table, key=order.__getitem__)
-        )
+        entries = (f'{{"number":"{n}","payout":{table[n]}}}' for n in sorted(table, key=order.__getitem__))
+        echoed = "[" + ",".join(entries) + "]"
 
         def item() -> dict[str, Any]:
             lucky = [{"number": n, "payout": p} for n, p in table.items()]
