@@ -427,6 +427,45 @@ def mega_wheel(line: str) -> str:
     )
 
 
+# Music Wheel (L4335-4341): a number n pays n - 1 to 1; the bonus number (one sector for 16 and 48) n x m - 1
+#: the default wheel of recognition/money_wheel: 48/n sectors of each number n, spread
+_MUSIC_WHEEL_TEXT = "2 4 6 2 12 2 4 2 16 6 2 4 2 24 2 4 2 6 2 12 4 2 48 2 6 4 2 16 2 4 2 6 2 4 12 2 6 2 4 2 24 2 4 2 6 16 2 4 2 12 2 6 4 2"
+_MUSIC_WHEEL = _MUSIC_WHEEL_TEXT.split()
+
+
+def music_wheel_rounds(rng: random.Random, rounds: int) -> list[str]:
+    """Fair spins, each with its bonus: a number (equally likely), a multiplier of 2, 3 or 5, and for 16
+    and 48 one of their sectors."""
+    out = []
+    for i in range(rounds):
+        index = rng.randrange(54)
+        number = rng.choice(["2", "4", "6", "12", "16", "24", "48"])
+        sectors = [j for j, label in enumerate(_MUSIC_WHEEL) if label == number]
+        bonus = {
+            "number": number,
+            "index": rng.choice(sectors) if number in ("16", "48") else None,
+            "multiplier": rng.choice([2, 3, 5]),
+        }
+        out.append(
+            json.dumps({"id": i, "segment": _MUSIC_WHEEL[index], "index": index, "extras": {"bonus": bonus}})
+            + "\n"
+        )
+    return out
+
+
+def music_wheel(line: str) -> str:
+    item = json.loads(line)
+    label, index, bonus = item["segment"], item["index"], item["extras"]["bonus"]
+    hit = label == bonus["number"] and bonus["index"] in (None, index)
+    n = int(label)
+    bet = {"bet": label, "type": "number", "payout": (n * bonus["multiplier"] if hit else n) - 1}
+    if hit:
+        bet["bonus"] = True
+    bonus = {"number": bonus["number"], "index": bonus["index"], "multiplier": bonus["multiplier"]}
+    settled = {"winning_bets": [bet], "bonus_hit": hit, "bonus": bonus}
+    return _wheel_line(item, {"segment": label, "index": index}, settled)
+
+
 # Wheelbet (L4343-4395) and Spin & Win (L3967-3979): roulette numbers, colours and orders; k numbers pay 36/k - 1
 _EUROPEAN_ORDER = (
     "0 32 15 19 4 21 2 25 17 34 6 27 13 36 11 30 8 23 10 5 24 16 33 1 20 14 31 9 22 18 29 7 28 12 35 3 26"
@@ -790,6 +829,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "fan_tan": (fan_tan_rounds, fan_tan),
     "wheel_of_fortune": (_wheel_rounds([str(n) for n in range(1, 19)] + ["cup"]), wheel_of_fortune),
     "mega_wheel": (mega_wheel_rounds, mega_wheel),
+    "music_wheel": (music_wheel_rounds, music_wheel),
     "wheelbet": (_wheel_rounds(_AMERICAN_ORDER.split()), _number_wheel(("0", "00"), wheelbet=True)),
     "one_bet": (one_bet_rounds, one_bet),
     "fruitrace": (fruitrace_rounds, fruitrace),
