@@ -819,6 +819,66 @@ def fruitrace(line: str) -> str:
     return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
 
 
+# --- MEGA 6: 6 of 49, odd balls white, even pink (seed 000 L4193-4249) ---------------------------------------
+
+
+def mega_6_rounds(rng: random.Random, rounds: int) -> list[str]:
+    return [
+        json.dumps({"id": i, "balls": [str(b) for b in rng.sample(range(1, 50), 6)]}) + "\n"
+        for i in range(rounds)
+    ]
+
+
+def mega_6(line: str) -> str:
+    """The fixed bets on the first balls, the colours, the sum and each colour's sum (strict over/under; 3
+    and 3 is neither more white nor more pink; a colour not drawn sums to 0)."""
+    item = json.loads(line)
+    balls = item["balls"]
+    numbers = [int(b) for b in balls]
+    colors = ["white" if n % 2 else "pink" for n in numbers]
+    first, second = numbers[0], numbers[1]
+    total = sum(numbers)
+    whites = colors.count("white")
+    white_sum = sum(n for n in numbers if n % 2)
+    pink_sum = total - white_sum
+    bets: list[tuple[str, int, bool]] = [(f"first_over_{t}", 4203, first > t) for t in (15, 25, 35)]
+    bets += [
+        ("first_two_over_25", 4205, first > 25 and second > 25),
+        ("first_two_under_25", 4205, first < 25 and second < 25),
+        ("all_white", 4209, whites == 6),
+        ("all_pink", 4211, whites == 0),
+        ("more_white", 4213, whites > 3),
+        ("more_pink", 4215, whites < 3),
+        ("first_white", 4217, colors[0] == "white"),
+        ("first_pink", 4219, colors[0] == "pink"),
+        ("first_two_white", 4221, colors[:2] == ["white", "white"]),
+        ("first_two_pink", 4223, colors[:2] == ["pink", "pink"]),
+        ("first_white_second_pink", 4225, colors[:2] == ["white", "pink"]),
+        ("first_pink_second_white", 4227, colors[:2] == ["pink", "white"]),
+        ("sum_even", 4229, total % 2 == 0),
+        ("sum_odd", 4229, total % 2 == 1),
+    ]
+    bets += [(f"sum_under_{t}", 4231, total < t) for t in (120, 135, 150)]
+    bets += [(f"sum_over_{t}", 4233, total > t) for t in (155, 170, 185)]
+    bets += [
+        ("white_sum_over_100", 4235, white_sum > 100),
+        ("white_sum_under_65", 4237, white_sum < 65),
+        ("pink_sum_over_100", 4239, pink_sum > 100),
+        ("pink_sum_under_65", 4241, pink_sum < 65),
+    ]
+    outcome = {
+        "balls": balls,
+        "colors": colors,
+        "sum": total,
+        "first": first,
+        "second": second,
+        "color_counts": {"white": whites, "pink": 6 - whites},
+        "color_sums": {"white": white_sum, "pink": pink_sum},
+        "winning_bets": [{"bet": bet, "line": at} for bet, at, won in bets if won],
+    }
+    return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
+
+
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "double_ball_roulette": (double_ball_rounds, double_ball_roulette),
     "lightning_roulette": (_lucky_rounds(_LIGHTNING_PAYOUTS), _lucky_roulette(29)),
@@ -833,6 +893,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "wheelbet": (_wheel_rounds(_AMERICAN_ORDER.split()), _number_wheel(("0", "00"), wheelbet=True)),
     "one_bet": (one_bet_rounds, one_bet),
     "fruitrace": (fruitrace_rounds, fruitrace),
+    "mega_6": (mega_6_rounds, mega_6),
     "lotto_express_5_35": (lotto_express_rounds, lotto_express),
     "spin_and_win": (_wheel_rounds(_EUROPEAN_ORDER.split()), _number_wheel(("0",), wheelbet=False)),
 }

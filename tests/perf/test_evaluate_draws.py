@@ -1,5 +1,5 @@
 """The fast paths of `studio evaluate` for games whose rounds carry a fresh draw (Lightning and Mega Roulette,
-Lightning Dice, Mega Wheel) or rarely repeat (Lotto Express 5/35, Fruitrace) answer every line as the general path does:
+Lightning Dice, Mega Wheel) or rarely repeat (Lotto Express 5/35, MEGA 6, Fruitrace) answer every line as the general path does:
 lines in their usual shape, and lines just off it."""
 
 from __future__ import annotations
@@ -97,6 +97,15 @@ ODD_LINES = {
         ),
         '{"id": 9, "segment": "5", "index": 2, "extras": {"lucky": {"number": "5", "index": 2, "payout": 50}}}\n',
         '{"id": 10, "segment": "5", "index": null, ' + MEGA + "}\n",
+    ],
+    "mega_6": [
+        '{"id": 1, "balls": ["28", "33", "43", "13", "20", "19"]}\n',
+        '{"id":2,"balls":["49","1","2","3","4","5"]}',
+        '{"id": 3, "balls": ["28", "33", "43", "13", "20", "28"]}\n',  # a ball twice
+        '{"id": 4, "balls": ["28", "33", "43", "13", "20", "50"]}\n',  # not a ball
+        '{"id": 5, "balls": ["28", "33", "43", "13", "20"]}\n',
+        '{"id": 6, "balls": ["28", "33", "43", "13", "20", "19"], "colors": ["pink"]}\n',
+        '{"id": 7, "balls": [28, 33, 43, 13, 20, 19]}\n',
     ],
     "fruitrace": [
         (
