@@ -879,6 +879,99 @@ def mega_6(line: str) -> str:
     return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
 
 
+# --- Lucky 7: 7 of 42, odd balls black, even yellow (seed 000 L2317-2466) ------------------------------------
+
+
+def lucky_7_rounds(rng: random.Random, rounds: int) -> list[str]:
+    return [
+        json.dumps({"id": i, "balls": [str(b) for b in rng.sample(range(1, 43), 7)]}) + "\n"
+        for i in range(rounds)
+    ]
+
+
+def lucky_7(line: str) -> str:
+    """The fixed bets (seed item k on line 2319 + 2k): each colour's sum against 73.5, the sum against
+    100.5-200.5, each colour's count, odd/even, the first, second and last balls' parity and colour."""
+    item = json.loads(line)
+    balls = item["balls"]
+    numbers = [int(b) for b in balls]
+    colors = ["black" if n % 2 else "yellow" for n in numbers]
+    total = sum(numbers)
+    count = {"black": colors.count("black"), "yellow": colors.count("yellow")}
+    sums = {c: sum(n for n, k in zip(numbers, colors) if k == c) for c in ("black", "yellow")}
+    odd = count["black"]
+    first, second, last = numbers[0] % 2, numbers[1] % 2, numbers[-1] % 2
+    bets: list[tuple[int, str, bool]] = [
+        (12, "yellow_sum_under_73.5", sums["yellow"] < 73.5),
+        (13, "yellow_sum_over_73.5", sums["yellow"] > 73.5),
+        (14, "black_sum_under_73.5", sums["black"] < 73.5),
+        (15, "black_sum_over_73.5", sums["black"] > 73.5),
+    ]
+    for k, (side, t) in enumerate(
+        (
+            ("under", 100.5),
+            ("under", 125.5),
+            ("over", 125.5),
+            ("under", 150.5),
+            ("over", 150.5),
+            ("under", 175.5),
+            ("over", 175.5),
+            ("under", 200.5),
+        ),
+        16,
+    ):
+        bets.append((k, f"sum_{side}_{t}", total < t if side == "under" else total > t))
+    for base, c in ((24, "yellow"), (31, "black")):
+        n = count[c]
+        bets += [
+            (base, f"{c}_under_3.5", n <= 3),
+            (base + 1, f"{c}_over_3.5", n >= 4),
+            (base + 2, f"{c}_under_2.5", n <= 2),
+            (base + 3, f"{c}_over_2.5", n >= 3),
+            (base + 4, f"{c}_under_1.5", n <= 1),
+            (base + 5, f"{c}_over_1.5", n >= 2),
+            (base + 6, f"{c}_none", n == 0),
+        ]
+    for base, c in ((38, "yellow"), (45, "black")):
+        bets.append((base, f"{c}_7", count[c] == 7))
+        bets += [(base + i, f"{c}_exactly_{k}", count[c] == k) for i, k in enumerate(range(6, 0, -1), 1)]
+    bets += [
+        (52, "more_odd", odd > 7 - odd),
+        (53, "more_even", 7 - odd > odd),
+        (54, "sum_odd", total % 2 == 1),
+        (55, "sum_even", total % 2 == 0),
+        (56, "first_odd", first == 1),
+        (57, "first_even", first == 0),
+        (58, "last_odd", last == 1),
+        (59, "last_even", last == 0),
+        (60, "first_two_odd", first == 1 and second == 1),
+        (61, "first_two_even", first == 0 and second == 0),
+        (62, "first_odd_second_even", first == 1 and second == 0),
+        (63, "first_even_second_odd", first == 0 and second == 1),
+        (64, "first_odd_last_even", first == 1 and last == 0),
+        (65, "first_even_last_odd", first == 0 and last == 1),
+        (66, "first_yellow", colors[0] == "yellow"),
+        (67, "first_black", colors[0] == "black"),
+        (68, "last_yellow", colors[-1] == "yellow"),
+        (69, "last_black", colors[-1] == "black"),
+        (70, "more_yellow", count["yellow"] > count["black"]),
+        (71, "more_black", count["black"] > count["yellow"]),
+        (72, "first_two_same_color", colors[0] == colors[1]),
+        (73, "first_two_different_colors", colors[0] != colors[1]),
+    ]
+    outcome = {
+        "balls": balls,
+        "colors": colors,
+        "sum": total,
+        "odd": odd,
+        "even": 7 - odd,
+        "color_counts": count,
+        "color_sums": sums,
+        "winning_bets": [{"bet": bet, "line": 2319 + 2 * k} for k, bet, won in bets if won],
+    }
+    return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
+
+
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "double_ball_roulette": (double_ball_rounds, double_ball_roulette),
     "lightning_roulette": (_lucky_rounds(_LIGHTNING_PAYOUTS), _lucky_roulette(29)),
@@ -894,6 +987,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "one_bet": (one_bet_rounds, one_bet),
     "fruitrace": (fruitrace_rounds, fruitrace),
     "mega_6": (mega_6_rounds, mega_6),
+    "lucky_7": (lucky_7_rounds, lucky_7),
     "lotto_express_5_35": (lotto_express_rounds, lotto_express),
     "spin_and_win": (_wheel_rounds(_EUROPEAN_ORDER.split()), _number_wheel(("0",), wheelbet=False)),
 }

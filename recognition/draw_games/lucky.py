@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from recognition.evaluate_fast import TailCache, plain_line
+
 from .base import VOID, DrawGame, Drawn, Market, completed_at, fixed, hits, numbers, over, picked, under
 from .fast_evaluate import FastDrawEvaluator
 
@@ -270,6 +272,50 @@ class Lucky7(_ColorSums, DrawGame):
         ]
         assert len(m) == 73
         self.markets = tuple(m)
+        # studio evaluate's fast path: a ball as a line writes it -> its number and colour
+        self._ball = {f'"{b}"': (int(b), self.colors[b]) for b in self.ball_labels}
+        self._tails = TailCache(self.evaluate)
+
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "balls": ["36", "7", ...]}`` of seven distinct balls: the answer up to the
+        winning bets written here, the winning bets kept by what every fixed bet reads (each colour's count
+        and its sum against 73.5, the sum's class, the odd balls, the first, second and last balls)."""
+        m = _SEVEN_BALLS(line)
+        if m is None:
+            return None
+        balls = m[2].replace(", ", ",")  # '"36","7",...': the balls as the answer writes them
+        labels = balls.split(",")
+        if len(set(labels)) != 7:
+            return None
+        try:
+            drawn = [self._ball[b] for b in labels]
+        except KeyError:
+            return None
+        numbers = [n for n, _ in drawn]
+        colors = [c for _, c in drawn]
+        total = sum(numbers)
+        odd = sum(n & 1 for n in numbers)
+        counts = [colors.count(c) for c in self.color_order]
+        sums = [sum(n for n, c in drawn if c == color) for color in self.color_order]
+        black, yellow = self.color_order
+        head = (
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["'
+            + '","'.join(colors)
+            + f'"],"sum":{total},"odd":{odd},"even":{7 - odd},"color_counts":{{"{black}":{counts[0]},'
+            f'"{yellow}":{counts[1]}}},"color_sums":{{"{black}":{sums[0]},"{yellow}":{sums[1]}}},'
+        )
+        first, second, last = drawn[0], drawn[1], drawn[-1]
+        facts = (
+            counts[0],
+            sums[0] < 73.5,
+            sums[1] < 73.5,
+            _SUM_CLASS[total],
+            odd,
+            (first[0] & 1, first[1], second[0] & 1, second[1], last[0] & 1, last[1]),
+        )
+        return self._tails.line(m[1], head, facts, {"balls": [b[1:-1] for b in labels]})
 
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         balls = self._result_balls(result)
@@ -302,6 +348,15 @@ class Lucky7(_ColorSums, DrawGame):
             "color_counts": {c: d.count(c) for c in self.color_order},
             "color_sums": {c: d.color_sum(c) for c in self.color_order},
         }
+
+
+#: what Lucky 7's bets on the sum read of it: its parity and the side of each line (100.5 .. 200.5)
+_SUM_CLASS = [
+    (t & 1) + 2 * (t < 100.5) + 4 * (t < 125.5) + 8 * (t < 150.5) + 16 * (t < 175.5) + 32 * (t < 200.5)
+    for t in range(300)
+]
+_BALL_42 = r'"(?:[1-9]|[1-3][0-9]|4[0-2])"'
+_SEVEN_BALLS = plain_line(rf'"balls": ?\[({_BALL_42}(?:, ?{_BALL_42}){{6}})\]').fullmatch
 
 
 # --- Lucky 6 with 60 digit balls ------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The fast paths of `studio evaluate` for games whose rounds carry a fresh draw (Lightning and Mega Roulette,
-Lightning Dice, Mega Wheel) or rarely repeat (Lotto Express 5/35, MEGA 6, Fruitrace) answer every line as the general path does:
-lines in their usual shape, and lines just off it."""
+Lightning Dice, Mega Wheel) or rarely repeat (Lotto Express 5/35, MEGA 6, Lucky 7, Fruitrace) answer every
+line as the general path does: lines in their usual shape, and lines just off it."""
 
 from __future__ import annotations
 
@@ -106,6 +106,15 @@ ODD_LINES = {
         '{"id": 5, "balls": ["28", "33", "43", "13", "20"]}\n',
         '{"id": 6, "balls": ["28", "33", "43", "13", "20", "19"], "colors": ["pink"]}\n',
         '{"id": 7, "balls": [28, 33, 43, 13, 20, 19]}\n',
+    ],
+    "lucky_7": [
+        '{"id": 1, "balls": ["36", "7", "12", "19", "8", "22", "33"]}\n',
+        '{"id":2,"balls":["42","1","2","3","4","5","6"]}',
+        '{"id": 3, "balls": ["36", "7", "12", "19", "8", "22", "36"]}\n',  # a ball twice
+        '{"id": 4, "balls": ["36", "7", "12", "19", "8", "22", "43"]}\n',  # not a ball
+        '{"id": 5, "balls": ["36", "7", "12", "19", "8", "22"]}\n',  # no draw
+        '{"id": 6, "balls": ["36", "7", "12", "19", "8", "22", "33"], "ignored_balls": ["1"]}\n',
+        '{"id": 7, "balls": ["2", "4", "6", "8", "10", "12", "14"]}\n',  # no black ball
     ],
     "fruitrace": [
         (
