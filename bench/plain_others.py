@@ -972,6 +972,59 @@ def lucky_7(line: str) -> str:
     return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
 
 
+# --- Super Six: 35 of 48, eight colours in the seed's order repeating (seed 000 L4251-4285) -------------------
+
+_SUPER_SIX_COLORS = ("red", "green", "blue", "purple", "brown", "yellow", "orange", "black")
+
+
+def _35_of_48_rounds(rng: random.Random, rounds: int) -> list[str]:
+    return [
+        json.dumps({"id": i, "balls": [str(b) for b in rng.sample(range(1, 49), 35)]}) + "\n"
+        for i in range(rounds)
+    ]
+
+
+def super_six(line: str) -> str:
+    """The fixed bets: the first five balls' sum against 122.5, the first ball against 24.5, the first and
+    last balls' parity, more even or odd balls; the colour with the most balls, if only one."""
+    item = json.loads(line)
+    balls = item["balls"]
+    numbers = [int(b) for b in balls]
+    colors = [_SUPER_SIX_COLORS[(n - 1) % 8] for n in numbers]
+    first5, first, last = sum(numbers[:5]), numbers[0], numbers[-1]
+    odd = sum(n % 2 for n in numbers)
+    counts = {c: colors.count(c) for c in _SUPER_SIX_COLORS}
+    top = max(counts.values())
+    leaders = [c for c, n in counts.items() if n == top]
+    bets = [
+        ("first5_sum_over_122.5", 4263, first5 > 122.5),
+        ("first5_sum_under_122.5", 4263, first5 < 122.5),
+        ("first_over_24.5", 4265, first > 24.5),
+        ("first_under_24.5", 4265, first < 24.5),
+        ("first_even", 4271, first % 2 == 0),
+        ("first_odd", 4271, first % 2 == 1),
+        ("last_even", 4273, last % 2 == 0),
+        ("last_odd", 4273, last % 2 == 1),
+        ("more_even", 4275, 35 - odd > odd),
+        ("more_odd", 4275, odd > 35 - odd),
+    ]
+    outcome = {
+        "balls": balls,
+        "colors": colors,
+        "first5_sum": first5,
+        "first": first,
+        "last": last,
+        "first_color": colors[0],
+        "last_color": colors[-1],
+        "odd": odd,
+        "even": 35 - odd,
+        "color_counts": counts,
+        "most_color": leaders[0] if len(leaders) == 1 else None,
+        "winning_bets": [{"bet": bet, "line": at} for bet, at, won in bets if won],
+    }
+    return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
+
+
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "double_ball_roulette": (double_ball_rounds, double_ball_roulette),
     "lightning_roulette": (_lucky_rounds(_LIGHTNING_PAYOUTS), _lucky_roulette(29)),
@@ -988,6 +1041,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "fruitrace": (fruitrace_rounds, fruitrace),
     "mega_6": (mega_6_rounds, mega_6),
     "lucky_7": (lucky_7_rounds, lucky_7),
+    "super_six": (_35_of_48_rounds, super_six),
     "lotto_express_5_35": (lotto_express_rounds, lotto_express),
     "spin_and_win": (_wheel_rounds(_EUROPEAN_ORDER.split()), _number_wheel(("0",), wheelbet=False)),
 }
