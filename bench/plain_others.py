@@ -1025,6 +1025,65 @@ def super_six(line: str) -> str:
     return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
 
 
+# --- Lucky 6 with 60 balls: 30 red and 30 blue marked 0-9, six drop into zones A B C (seed 000 L2535-2616) ----
+
+#: the ball set: each colour's digits 0-9 three times (the seed gives only the digits' sums, 138 and 132)
+_LUCKY60_SET = [f"{c}-{d}" for c in ("red", "blue") for d in range(10) for _ in range(3)]
+
+
+def lucky_6_60_rounds(rng: random.Random, rounds: int) -> list[str]:
+    return [json.dumps({"id": i, "balls": rng.sample(_LUCKY60_SET, 6)}) + "\n" for i in range(rounds)]
+
+
+def lucky_6_60(line: str) -> str:
+    """The fixed bets (seed item k on line 2539 + 2k): each colour's digit sum, each zone's sum against 9.5
+    and its parity, the sum's parity and lines, the count of even digits (0 is even)."""
+    item = json.loads(line)
+    balls = item["balls"]
+    colors = [b.split("-")[0] for b in balls]
+    digits = [int(b.split("-")[1]) for b in balls]
+    zones = {z: f"{digits[2 * i]}{digits[2 * i + 1]}" for i, z in enumerate("ABC")}
+    zone_sums = {z: digits[2 * i] + digits[2 * i + 1] for i, z in enumerate("ABC")}
+    total = sum(digits)
+    sums = {c: sum(d for d, k in zip(digits, colors) if k == c) for c in ("red", "blue")}
+    even = sum(1 for d in digits if d % 2 == 0)
+    bets: list[tuple[int, str, bool]] = [
+        (11, "red_sum_under_13.5", sums["red"] < 13.5),
+        (12, "red_sum_over_13.5", sums["red"] > 13.5),
+        (13, "blue_sum_under_12.5", sums["blue"] < 12.5),
+        (14, "blue_sum_over_12.5", sums["blue"] > 12.5),
+    ]
+    for i, z in enumerate("ABC"):
+        bets += [(15 + 2 * i, f"zone_{z}_sum_under_9.5", zone_sums[z] < 9.5)]
+        bets += [(16 + 2 * i, f"zone_{z}_sum_over_9.5", zone_sums[z] > 9.5)]
+    bets += [
+        (21, "sum_even", total % 2 == 0),
+        (22, "sum_odd", total % 2 == 1),
+        (23, "even_count_under_2.5", even <= 2),
+        (24, "even_count_over_2.5", even >= 3),
+        (25, "odd_count_under_2.5", 6 - even <= 2),
+        (26, "odd_count_over_2.5", 6 - even >= 3),
+    ]
+    for i, z in enumerate("ABC"):
+        bets += [(27 + 2 * i, f"zone_{z}_sum_even", zone_sums[z] % 2 == 0)]
+        bets += [(28 + 2 * i, f"zone_{z}_sum_odd", zone_sums[z] % 2 == 1)]
+    for i, t in enumerate((26.5, 15.5, 38.5)):
+        bets += [(33 + 2 * i, f"sum_under_{t}", total < t), (34 + 2 * i, f"sum_over_{t}", total > t)]
+    outcome = {
+        "balls": balls,
+        "colors": colors,
+        "digits": digits,
+        "zones": zones,
+        "zone_sums": zone_sums,
+        "sum": total,
+        "color_sums": sums,
+        "even": even,
+        "odd": 6 - even,
+        "winning_bets": [{"bet": bet, "line": 2539 + 2 * k} for k, bet, won in bets if won],
+    }
+    return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
+
+
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "double_ball_roulette": (double_ball_rounds, double_ball_roulette),
     "lightning_roulette": (_lucky_rounds(_LIGHTNING_PAYOUTS), _lucky_roulette(29)),
@@ -1041,6 +1100,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "fruitrace": (fruitrace_rounds, fruitrace),
     "mega_6": (mega_6_rounds, mega_6),
     "lucky_7": (lucky_7_rounds, lucky_7),
+    "lucky_6_60": (lucky_6_60_rounds, lucky_6_60),
     "super_six": (_35_of_48_rounds, super_six),
     "lotto_express_5_35": (lotto_express_rounds, lotto_express),
     "spin_and_win": (_wheel_rounds(_EUROPEAN_ORDER.split()), _number_wheel(("0",), wheelbet=False)),

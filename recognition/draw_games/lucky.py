@@ -477,6 +477,48 @@ class Lucky6Of60(_ColorSums, DrawGame):
             m.append(fixed(f"sum_over_{t}", line(34 + 2 * i), lambda d, t=t: over(sum(d.digits), t)))
         assert len(m) == 38 and m[-1].line == 2615
         self.markets = tuple(m)
+        # studio evaluate's fast path: a ball as a line writes it -> its colour, its digit, the digit if the
+        # ball is red (else 0), 1 if the digit is even
+        digit = {f'"{b}"': int(b.split("-")[1]) for b in self.ball_labels}
+        self._digit = digit
+        self._color = {f'"{b}"': self.colors[b] for b in self.ball_labels}
+        self._red_digit = {k: n if self._color[k] == "red" else 0 for k, n in digit.items()}
+        self._even = {k: 1 - n % 2 for k, n in digit.items()}
+        self._tails = TailCache(self.evaluate)
+
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "balls": ["red-7", ...]}`` of six balls: the answer up to the winning bets
+        written here, the winning bets kept by what the fixed bets read (each colour's digit sum, each zone's
+        sum, the sum, the even digits)."""
+        m = _SIX_DIGIT_BALLS(line)
+        if m is None:
+            return None
+        balls = m[2].replace(", ", ",")  # '"red-7","blue-4",...': the balls as the answer writes them
+        labels = balls.split(",")
+        try:
+            digits = list(map(self._digit.__getitem__, labels))
+        except KeyError:  # not a ball of the game
+            return None
+        if len(set(labels)) < 6 and any(labels.count(b) > self.max_count(b[1:-1]) for b in labels):
+            return None
+        color_list = list(map(self._color.__getitem__, labels))
+        colors = '","'.join(color_list)
+        a, b, c = digits[0] + digits[1], digits[2] + digits[3], digits[4] + digits[5]
+        total = a + b + c
+        red = sum(map(self._red_digit.__getitem__, labels))
+        reds = color_list.count("red")
+        even = sum(map(self._even.__getitem__, labels))
+        d = digits
+        head = (
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["{colors}"],'
+            f'"digits":[{d[0]},{d[1]},{d[2]},{d[3]},{d[4]},{d[5]}],"zones":{{"A":"{d[0]}{d[1]}",'
+            f'"B":"{d[2]}{d[3]}","C":"{d[4]}{d[5]}"}},"zone_sums":{{"A":{a},"B":{b},"C":{c}}},"sum":{total},'
+            f'"color_sums":{{"red":{red},"blue":{total - red}}},"even":{even},"odd":{6 - even},'
+        )
+        facts = (red < 13.5, total - red < 12.5, reds, _ZONE[a], _ZONE[b], _ZONE[c], even, _SUM_60[total])
+        return self._tails.line(m[1], head, facts, {"balls": [x[1:-1] for x in labels]})
 
     def drawn(self, result: dict[str, Any]) -> Drawn:
         return _DigitsDrawn(self, result["balls"])
@@ -504,6 +546,13 @@ class _DigitsDrawn(Drawn):
         self.zones = {z: f"{self.digits[2 * i]}{self.digits[2 * i + 1]}" for i, z in enumerate(ZONES)}
         self.zone_sums = {z: self.digits[2 * i] + self.digits[2 * i + 1] for i, z in enumerate(ZONES)}
         self.even_digits = sum(1 for x in self.digits if x % 2 == 0)
+
+
+#: what Lucky 6's bets read of a zone's sum (against 9.5, its parity) and of the sum (parity, 15.5 .. 38.5)
+_ZONE = [(t < 9.5) + 2 * (t & 1) for t in range(19)]
+_SUM_60 = [(t & 1) + 2 * (t < 15.5) + 4 * (t < 26.5) + 8 * (t < 38.5) for t in range(55)]
+_DIGIT_BALL = r'"(?:red|blue)-[0-9]"'
+_SIX_DIGIT_BALLS = plain_line(rf'"balls": ?\[({_DIGIT_BALL}(?:, ?{_DIGIT_BALL}){{5}})\]').fullmatch
 
 
 # --- Lucky 6 with 48 balls, 35 drawn ---------------------------------------------------------------------

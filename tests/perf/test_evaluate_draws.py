@@ -1,6 +1,6 @@
 """The fast paths of `studio evaluate` for games whose rounds carry a fresh draw (Lightning and Mega Roulette,
-Lightning Dice, Mega Wheel) or rarely repeat (Lotto Express 5/35, MEGA 6, Lucky 7, Fruitrace) answer every
-line as the general path does: lines in their usual shape, and lines just off it."""
+Lightning Dice, Mega Wheel) or rarely repeat (Lotto Express 5/35, MEGA 6, Lucky 7, Lucky 6 of 60, Super Six,
+Fruitrace) answer every line as the general path does: lines in their usual shape, and lines just off it."""
 
 from __future__ import annotations
 
@@ -115,6 +115,22 @@ ODD_LINES = {
         '{"id": 5, "balls": ["36", "7", "12", "19", "8", "22"]}\n',  # no draw
         '{"id": 6, "balls": ["36", "7", "12", "19", "8", "22", "33"], "ignored_balls": ["1"]}\n',
         '{"id": 7, "balls": ["2", "4", "6", "8", "10", "12", "14"]}\n',  # no black ball
+    ],
+    "lucky_6_60": [
+        '{"id": 1, "balls": ["red-7", "blue-4", "red-9", "red-0", "blue-3", "blue-5"]}\n',
+        '{"id":2,"balls":["red-7","red-7","red-7","red-7","red-7","red-7"]}',  # one label six times
+        '{"id": 3, "balls": ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6"]}\n',  # no red ball
+        '{"id": 4, "balls": ["red-7", "blue-4", "red-9", "red-0", "blue-3", "green-5"]}\n',
+        '{"id": 5, "balls": ["red-7", "blue-4", "red-9", "red-0", "blue-3"]}\n',
+        '{"id": 6, "balls": ["red-7", "blue-4", "red-9", "red-0", "blue-3", "blue-5", "red-1"]}\n',
+    ],
+    "super_six": [
+        '{"id": 1, "balls": [' + ", ".join(f'"{n}"' for n in range(1, 36)) + "]}\n",
+        '{"id":2,"balls":[' + ",".join(f'"{n}"' for n in range(48, 13, -1)) + "]}",
+        '{"id": 3, "balls": [' + ", ".join(f'"{n}"' for n in [*range(1, 35), 1]) + "]}\n",  # a ball twice
+        '{"id": 4, "balls": [' + ", ".join(f'"{n}"' for n in [*range(1, 35), 49]) + "]}\n",  # not a ball
+        '{"id": 5, "balls": [' + ", ".join(f'"{n}"' for n in range(1, 35)) + "]}\n",  # too few
+        '{"id": 6, "balls": [' + ", ".join(f'"{n}"' for n in range(2, 50, 2)) + "]}\n",
     ],
     "fruitrace": [
         (
