@@ -977,6 +977,27 @@ def lucky_7(line: str) -> str:
 _SUPER_SIX_COLORS = ("red", "green", "blue", "purple", "brown", "yellow", "orange", "black")
 
 
+def _35_balls(balls: list[str], palette: tuple[str, ...]) -> tuple[dict, int, int, int, int]:
+    """What Super Six and Lucky 6 of 48 write of 35 balls of 1-48 (ball n's colour the ((n - 1) mod 8)-th of
+    `palette`), and the first five's sum, the first, the last, the odd balls."""
+    numbers = [int(b) for b in balls]
+    colors = [palette[(n - 1) % 8] for n in numbers]
+    first5, first, last = sum(numbers[:5]), numbers[0], numbers[-1]
+    odd = sum(n % 2 for n in numbers)
+    drawn = {
+        "balls": balls,
+        "colors": colors,
+        "first5_sum": first5,
+        "first": first,
+        "last": last,
+        "first_color": colors[0],
+        "last_color": colors[-1],
+        "odd": odd,
+        "even": 35 - odd,
+    }
+    return drawn, first5, first, last, odd
+
+
 def _35_of_48_rounds(rng: random.Random, rounds: int) -> list[str]:
     return [
         json.dumps({"id": i, "balls": [str(b) for b in rng.sample(range(1, 49), 35)]}) + "\n"
@@ -989,10 +1010,8 @@ def super_six(line: str) -> str:
     last balls' parity, more even or odd balls; the colour with the most balls, if only one."""
     item = json.loads(line)
     balls = item["balls"]
-    numbers = [int(b) for b in balls]
-    colors = [_SUPER_SIX_COLORS[(n - 1) % 8] for n in numbers]
-    first5, first, last = sum(numbers[:5]), numbers[0], numbers[-1]
-    odd = sum(n % 2 for n in numbers)
+    drawn, first5, first, last, odd = _35_balls(balls, _SUPER_SIX_COLORS)
+    colors = drawn["colors"]
     counts = {c: colors.count(c) for c in _SUPER_SIX_COLORS}
     top = max(counts.values())
     leaders = [c for c, n in counts.items() if n == top]
@@ -1009,15 +1028,7 @@ def super_six(line: str) -> str:
         ("more_odd", 4275, odd > 35 - odd),
     ]
     outcome = {
-        "balls": balls,
-        "colors": colors,
-        "first5_sum": first5,
-        "first": first,
-        "last": last,
-        "first_color": colors[0],
-        "last_color": colors[-1],
-        "odd": odd,
-        "even": 35 - odd,
+        **drawn,
         "color_counts": counts,
         "most_color": leaders[0] if len(leaders) == 1 else None,
         "winning_bets": [{"bet": bet, "line": at} for bet, at, won in bets if won],
@@ -1084,6 +1095,38 @@ def lucky_6_60(line: str) -> str:
     return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
 
 
+# --- Lucky 6 with 48 balls, 35 drawn, colours of L2949-2963 repeating (seed 000 L2943-3066) ------------------
+
+_LUCKY48_COLORS = ("green", "blue", "red", "purple", "yellow", "orange", "brown", "black")
+
+
+def lucky_6_48(line: str) -> str:
+    """The fixed bets (seed item k on line 2969 + 2k): the first five balls' sum against 122.5, the first and
+    last balls against 24.5 and their parity, more even or odd balls."""
+    item = json.loads(line)
+    balls = item["balls"]
+    drawn, first5, first, last, odd = _35_balls(balls, _LUCKY48_COLORS)
+    bets = [
+        (31, "first5_sum_over_122.5", first5 > 122.5),
+        (32, "first5_sum_under_122.5", first5 < 122.5),
+        (33, "first_over_24.5", first > 24.5),
+        (34, "first_under_24.5", first < 24.5),
+        (35, "last_over_24.5", last > 24.5),
+        (36, "last_under_24.5", last < 24.5),
+        (37, "first_even", first % 2 == 0),
+        (38, "first_odd", first % 2 == 1),
+        (39, "last_even", last % 2 == 0),
+        (40, "last_odd", last % 2 == 1),
+        (41, "more_even", 35 - odd > odd),
+        (42, "more_odd", odd > 35 - odd),
+    ]
+    outcome = {
+        **drawn,
+        "winning_bets": [{"bet": bet, "line": 2969 + 2 * k} for k, bet, won in bets if won],
+    }
+    return _line({"id": item["id"], "valid": True, "result": {"balls": balls}, "outcome": outcome})
+
+
 GAMES: dict[str, tuple[Generator, Plain]] = {
     "double_ball_roulette": (double_ball_rounds, double_ball_roulette),
     "lightning_roulette": (_lucky_rounds(_LIGHTNING_PAYOUTS), _lucky_roulette(29)),
@@ -1102,6 +1145,7 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
     "lucky_7": (lucky_7_rounds, lucky_7),
     "lucky_6_60": (lucky_6_60_rounds, lucky_6_60),
     "super_six": (_35_of_48_rounds, super_six),
+    "lucky_6_48": (_35_of_48_rounds, lucky_6_48),
     "lotto_express_5_35": (lotto_express_rounds, lotto_express),
     "spin_and_win": (_wheel_rounds(_EUROPEAN_ORDER.split()), _number_wheel(("0",), wheelbet=False)),
 }

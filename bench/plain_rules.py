@@ -6,13 +6,14 @@ import where the game has one, a layout or a paytable), one `json.dumps` a line.
 round, the very line `studio evaluate` writes (`bench/evaluate.py` and `tests/perf/test_evaluate_plain.py`
 check it). They read nothing of `recognition`: they are the yardstick the CLI is measured against.
 
-`GAMES` maps a game id to its (round generator, plain line function). Covered, 38 of the 73 games, every
+`GAMES` maps a game id to its (round generator, plain line function). Covered, 40 of the 73 games, every
 family: cards (Dragon Tiger, Kricket War, Football Studio, War of Bets, baccarat, No Commission baccarat,
 Three Card Poker, Teen Patti), roulette (European, American, La Partage), dice (Sic Bo, Super and Mega Sic Bo,
 the same game under other names, Bac Bo), money wheel (Dream Catcher), balls (Lucky 5, Keno Express, Bingo 37,
 Bingo 38); and from `bench/plain_others.py` roulette (Double Ball, Lightning, Mega), dice (Craps, Dice Duel,
 Lightning Dice), Fan Tan, money wheels (Wheel of Fortune, Wheelbet, Spin & Win, Mega Wheel, Music Wheel) and
-balls (1 Bet, Lotto Express 5/35, MEGA 6, Lucky 7, Super Six, Fruitrace).
+balls (1 Bet, Lotto Express 5/35, MEGA 6, Lucky 7, Lucky 6 of 60 and of 48, Super Six,
+Fruitrace).
 """
 
 from __future__ import annotations

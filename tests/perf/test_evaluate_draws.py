@@ -1,6 +1,7 @@
 """The fast paths of `studio evaluate` for games whose rounds carry a fresh draw (Lightning and Mega Roulette,
-Lightning Dice, Mega Wheel) or rarely repeat (Lotto Express 5/35, MEGA 6, Lucky 7, Lucky 6 of 60, Super Six,
-Fruitrace) answer every line as the general path does: lines in their usual shape, and lines just off it."""
+Lightning Dice, Mega Wheel) or rarely repeat (Lotto Express 5/35, MEGA 6, Lucky 7, Lucky 6 of 60 and of 48,
+Super Six, Fruitrace) answer every line as the general path does: lines in their usual shape, and lines just
+off it."""
 
 from __future__ import annotations
 
@@ -131,6 +132,13 @@ ODD_LINES = {
         '{"id": 4, "balls": [' + ", ".join(f'"{n}"' for n in [*range(1, 35), 49]) + "]}\n",  # not a ball
         '{"id": 5, "balls": [' + ", ".join(f'"{n}"' for n in range(1, 35)) + "]}\n",  # too few
         '{"id": 6, "balls": [' + ", ".join(f'"{n}"' for n in range(2, 50, 2)) + "]}\n",
+    ],
+    "lucky_6_48": [
+        '{"id": 1, "balls": [' + ", ".join(f'"{n}"' for n in range(1, 36)) + "]}\n",
+        '{"id":2,"balls":[' + ",".join(f'"{n}"' for n in range(48, 13, -1)) + "]}",
+        '{"id": 3, "balls": [' + ", ".join(f'"{n}"' for n in [*range(1, 35), 1]) + "]}\n",  # a ball twice
+        '{"id": 4, "balls": [' + ", ".join(f'"{n}"' for n in [*range(1, 35), 49]) + "]}\n",  # not a ball
+        '{"id": 5, "balls": [' + ", ".join(f'"{n}"' for n in range(1, 35)) + "]}\n",  # too few
     ],
     "fruitrace": [
         (
