@@ -413,7 +413,7 @@ def _layout(zeros: list[str], zero_bets: list[tuple[str, list[str]]]) -> list[tu
     return spots
 
 
-_EUROPEAN = _layout(
+_EUROPEAN: list[tuple[str, str, list[str]]] = _layout(  # typed: bench/plain_others.py imports it
     ["0"],
     [
         ("split", ["0", "1"]),
