@@ -6,12 +6,14 @@ import where the game has one, a layout or a paytable), one `json.dumps` a line.
 round, the very line `studio evaluate` writes (`bench/evaluate.py` and `tests/perf/test_evaluate_plain.py`
 check it). They read nothing of `recognition`: they are the yardstick the CLI is measured against.
 
-`GAMES` maps a game id to its (round generator, plain line function). Covered, 20 of the 73 games, every
+`GAMES` maps a game id to its (round generator, plain line function). Covered, 60 of the 73 games, every
 family: cards (Dragon Tiger, Kricket War, Football Studio, War of Bets, baccarat, No Commission baccarat,
 Three Card Poker, Teen Patti), roulette (European, American, La Partage), dice (Sic Bo, Super and Mega Sic Bo,
 the same game under other names, Bac Bo), money wheel (Dream Catcher), balls (Lucky 5, Keno Express, Bingo 37,
-Bingo 38). bench/plain_cards.py adds 20 more card games (every shoe game but the blackjacks and poker with joker), 40
-in all.
+Bingo 38); from `bench/plain_cards.py` 20 more card games (every shoe game but the blackjacks and poker with
+joker); and from `bench/plain_others.py` roulette (Double Ball, Lightning, Mega), dice (Craps, Dice Duel,
+Lightning Dice), Fan Tan, money wheels (Wheel of Fortune, Wheelbet, Spin & Win, Mega Wheel, Music Wheel) and
+balls (1 Bet, Lotto Express 5/35, MEGA 6, Lucky 7, Super Six, Fruitrace): 60 of the 73 games in all.
 """
 
 from __future__ import annotations
@@ -411,7 +413,7 @@ def _layout(zeros: list[str], zero_bets: list[tuple[str, list[str]]]) -> list[tu
     return spots
 
 
-_EUROPEAN = _layout(
+_EUROPEAN: list[tuple[str, str, list[str]]] = _layout(  # typed: bench/plain_others.py imports it
     ["0"],
     [
         ("split", ["0", "1"]),
@@ -859,3 +861,8 @@ GAMES: dict[str, tuple[Generator, Plain]] = {
 from bench.plain_cards import GAMES as _CARDS
 
 GAMES.update(_CARDS)  # every other card game
+
+# the games not dealt from a shoe (roulette variants, dice, wheels, balls): bench/plain_others.py
+from bench.plain_others import GAMES as _OTHERS
+
+GAMES.update(_OTHERS)

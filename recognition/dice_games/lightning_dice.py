@@ -25,8 +25,14 @@ total with 50x pays 49 to 1. The extras are ``{"lightning": [{"total": 7,
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
+from functools import cached_property
 from typing import Any
+
+from recognition.evaluate_draws import EchoTails
+from recognition.evaluate_fast import plain_line
 
 from ._common import BetSpot, DiceGame, check_derived, read_faces, require_dict, require_key, won
 
@@ -165,3 +171,80 @@ class LightningDice(DiceGame):
                 "{'dice': [...], 'extras': {'lightning': [...]}}"
             )
         return super().evaluate(item)
+
+    # -- studio evaluate's fast path ------------------------------------------------------------
+
+    fast_evaluate = True
+
+    @cached_property
+    def _tails(self) -> EchoTails:
+        return EchoTails(self.evaluate, "lightning")
+
+    @cached_property
+    def _allowed(self) -> dict[int, frozenset[int]]:
+        return {t: frozenset(m for m, _ in table) for t, table in self.lightning_multipliers.items()}
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "dice": [a, b, c], "extras": {"lightning": [...]}}`` (integers): the answer past
+        the lightning follows from the dice and their total's multiplier, if struck."""
+        m = _LIGHTNING_LINE(line)
+        if m is None:
+            return None
+        draw = self._draws.get(m[3])
+        if draw is None:
+            draw = self._read_lightning(m[3])
+            if len(self._draws) < _KEPT_DRAWS:
+                self._draws[m[3]] = draw
+        if not draw:
+            return None
+        struck, echoed = draw
+        dice_text = m[2]
+        facts = (dice_text, struck.get(_DICE_TOTAL[dice_text]))
+        tails = self._tails
+        parts = tails.parts.get(facts)
+        if parts is not None:
+            return f'{{"id":{m[1]},{parts[0]}{echoed}{parts[1]}'
+
+        def item() -> dict[str, Any]:
+            lightning = [{"total": t, "multiplier": x} for t, x in struck.items()]
+            return {"dice": [int(f) for f in dice_text.split(",")], "extras": {"lightning": lightning}}
+
+        return tails.line(m[1], facts, echoed, item)
+
+    @cached_property
+    def _draws(self) -> dict[str, tuple[dict[int, int], str] | tuple[()]]:
+        """The lightning as written in a line -> (total -> multiplier, the canonical text), () if refused:
+        a long file repeats its draws."""
+        return {}
+
+    def _read_lightning(self, text: str) -> tuple[dict[int, int], str] | tuple[()]:
+        if _STRIKES(text) is None:  # the line takes any list: only the game's draws are kept
+            return ()
+        allowed, struck = self._allowed, {}
+        for t, x in _STRIKE(text):
+            total, multiplier = int(t), int(x)
+            if total not in allowed or total in struck or multiplier not in allowed[total]:
+                return ()
+            struck[total] = multiplier
+        counts = [c for c, _ in self.strike_counts]
+        if not min(counts) <= len(struck) <= max(counts):
+            return ()
+        return struck, "[" + ",".join(
+            f'{{"total":{t},"multiplier":{struck[t]}}}' for t in sorted(struck)
+        ) + "]"
+
+
+#: how many distinct lightning draws `_draws` keeps
+_KEPT_DRAWS = 100_000
+#: three faces as a line writes them -> their total
+_DICE_TOTAL = {
+    f"{a}{s1}{b}{s2}{c}": a + b + c
+    for a, b, c in itertools.product(range(1, 7), repeat=3)
+    for s1, s2 in itertools.product((",", ", "), repeat=2)
+}
+_ENTRY = r'\{"total": ?([1-9][0-9]?), ?"multiplier": ?([1-9][0-9]{0,5})\}'
+_LIGHTNING_LINE = plain_line(
+    r'"dice": ?\[([1-6], ?[1-6], ?[1-6])\], ?' + r'"extras": ?\{"lightning": ?\[([^\]]*)\]\}'
+).fullmatch
+_STRIKES = re.compile(f"{_ENTRY}(?:, ?{_ENTRY})*").fullmatch
+_STRIKE = re.compile(_ENTRY).findall

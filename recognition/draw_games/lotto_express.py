@@ -20,9 +20,12 @@ Choices where the seed is silent:
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
+
+from recognition.evaluate_fast import plain_line
 
 from .base import DrawGame, Drawn, as_exact, exact, numbers, odds_table, picked
 
@@ -49,6 +52,33 @@ class LottoExpress535(DrawGame):
             picked("ticket", 4573, 5, category, keyed=True),
             picked("combo", 4573, (6, 7, 8), lambda d, s: None, keyed=True),
         )
+
+    # studio evaluate's fast path: every bet is a ticket, so the answer is the draw written three ways
+    fast_evaluate = True
+    #: whether the fast path's first answer was the game's own (None: not checked yet)
+    _fast_ok: bool | None = None
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "balls": ["9", "5", ...]}`` of six distinct balls: the answer written directly
+        (checked once against the game's own `evaluate`)."""
+        m = _SIX_BALLS(line)
+        if m is None or self._fast_ok is False:
+            return None
+        balls = m[2].replace(", ", ",")  # '"9","5",...': the balls as the answer writes them
+        labels = balls.split(",")
+        if len(set(labels)) != 6:
+            return None
+        first, sixth = balls.rsplit(",", 1)
+        text = (
+            f'{{"id":{m[1]},"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],'
+            f'"first_round":[{first}],"sixth_ball":{sixth}}}}}\n'
+        )
+        if self._fast_ok is None:
+            answer = {"id": int(m[1]), "valid": True, **self.evaluate({"balls": [b[1:-1] for b in labels]})}
+            self._fast_ok = json.dumps(answer, separators=(",", ":")) + "\n" == text
+            if not self._fast_ok:
+                return None
+        return text
 
     def _drawn_words(self) -> str:
         return "5 balls of the first round and the 6th ball"
@@ -96,3 +126,7 @@ class LottoExpress535(DrawGame):
             "void": False,
             "return": as_exact(total),
         }
+
+
+_BALL = r'"(?:[1-9]|[12][0-9]|3[0-5])"'
+_SIX_BALLS = plain_line(rf'"balls": ?\[({_BALL}(?:, ?{_BALL}){{5}})\]').fullmatch

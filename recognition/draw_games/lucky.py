@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from recognition.evaluate_fast import TailCache, plain_line
+
 from .base import VOID, DrawGame, Drawn, Market, completed_at, fixed, hits, numbers, over, picked, under
 from .fast_evaluate import FastDrawEvaluator
 
@@ -270,6 +272,50 @@ class Lucky7(_ColorSums, DrawGame):
         ]
         assert len(m) == 73
         self.markets = tuple(m)
+        # studio evaluate's fast path: a ball as a line writes it -> its number and colour
+        self._ball = {f'"{b}"': (int(b), self.colors[b]) for b in self.ball_labels}
+        self._tails = TailCache(self.evaluate)
+
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "balls": ["36", "7", ...]}`` of seven distinct balls: the answer up to the
+        winning bets written here, the winning bets kept by what every fixed bet reads (each colour's count
+        and its sum against 73.5, the sum's class, the odd balls, the first, second and last balls)."""
+        m = _SEVEN_BALLS(line)
+        if m is None:
+            return None
+        balls = m[2].replace(", ", ",")  # '"36","7",...': the balls as the answer writes them
+        labels = balls.split(",")
+        if len(set(labels)) != 7:
+            return None
+        try:
+            drawn = [self._ball[b] for b in labels]
+        except KeyError:
+            return None
+        numbers = [n for n, _ in drawn]
+        colors = [c for _, c in drawn]
+        total = sum(numbers)
+        odd = sum(n & 1 for n in numbers)
+        counts = [colors.count(c) for c in self.color_order]
+        sums = [sum(n for n, c in drawn if c == color) for color in self.color_order]
+        black, yellow = self.color_order
+        head = (
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["'
+            + '","'.join(colors)
+            + f'"],"sum":{total},"odd":{odd},"even":{7 - odd},"color_counts":{{"{black}":{counts[0]},'
+            f'"{yellow}":{counts[1]}}},"color_sums":{{"{black}":{sums[0]},"{yellow}":{sums[1]}}},'
+        )
+        first, second, last = drawn[0], drawn[1], drawn[-1]
+        facts = (
+            counts[0],
+            sums[0] < 73.5,
+            sums[1] < 73.5,
+            _SUM_CLASS[total],
+            odd,
+            (first[0] & 1, first[1], second[0] & 1, second[1], last[0] & 1, last[1]),
+        )
+        return self._tails.line(m[1], head, facts, {"balls": [b[1:-1] for b in labels]})
 
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         balls = self._result_balls(result)
@@ -302,6 +348,15 @@ class Lucky7(_ColorSums, DrawGame):
             "color_counts": {c: d.count(c) for c in self.color_order},
             "color_sums": {c: d.color_sum(c) for c in self.color_order},
         }
+
+
+#: what Lucky 7's bets on the sum read of it: its parity and the side of each line (100.5 .. 200.5)
+_SUM_CLASS = [
+    (t & 1) + 2 * (t < 100.5) + 4 * (t < 125.5) + 8 * (t < 150.5) + 16 * (t < 175.5) + 32 * (t < 200.5)
+    for t in range(300)
+]
+_BALL_42 = r'"(?:[1-9]|[1-3][0-9]|4[0-2])"'
+_SEVEN_BALLS = plain_line(rf'"balls": ?\[({_BALL_42}(?:, ?{_BALL_42}){{6}})\]').fullmatch
 
 
 # --- Lucky 6 with 60 digit balls ------------------------------------------------------------------------
@@ -422,6 +477,48 @@ class Lucky6Of60(_ColorSums, DrawGame):
             m.append(fixed(f"sum_over_{t}", line(34 + 2 * i), lambda d, t=t: over(sum(d.digits), t)))
         assert len(m) == 38 and m[-1].line == 2615
         self.markets = tuple(m)
+        # studio evaluate's fast path: a ball as a line writes it -> its colour, its digit, the digit if the
+        # ball is red (else 0), 1 if the digit is even
+        digit = {f'"{b}"': int(b.split("-")[1]) for b in self.ball_labels}
+        self._digit = digit
+        self._color = {f'"{b}"': self.colors[b] for b in self.ball_labels}
+        self._red_digit = {k: n if self._color[k] == "red" else 0 for k, n in digit.items()}
+        self._even = {k: 1 - n % 2 for k, n in digit.items()}
+        self._tails = TailCache(self.evaluate)
+
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "balls": ["red-7", ...]}`` of six balls: the answer up to the winning bets
+        written here, the winning bets kept by what the fixed bets read (each colour's digit sum, each zone's
+        sum, the sum, the even digits)."""
+        m = _SIX_DIGIT_BALLS(line)
+        if m is None:
+            return None
+        balls = m[2].replace(", ", ",")  # '"red-7","blue-4",...': the balls as the answer writes them
+        labels = balls.split(",")
+        try:
+            digits = list(map(self._digit.__getitem__, labels))
+        except KeyError:  # not a ball of the game
+            return None
+        if len(set(labels)) < 6 and any(labels.count(b) > self.max_count(b[1:-1]) for b in labels):
+            return None
+        color_list = list(map(self._color.__getitem__, labels))
+        colors = '","'.join(color_list)
+        a, b, c = digits[0] + digits[1], digits[2] + digits[3], digits[4] + digits[5]
+        total = a + b + c
+        red = sum(map(self._red_digit.__getitem__, labels))
+        reds = color_list.count("red")
+        even = sum(map(self._even.__getitem__, labels))
+        d = digits
+        head = (
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["{colors}"],'
+            f'"digits":[{d[0]},{d[1]},{d[2]},{d[3]},{d[4]},{d[5]}],"zones":{{"A":"{d[0]}{d[1]}",'
+            f'"B":"{d[2]}{d[3]}","C":"{d[4]}{d[5]}"}},"zone_sums":{{"A":{a},"B":{b},"C":{c}}},"sum":{total},'
+            f'"color_sums":{{"red":{red},"blue":{total - red}}},"even":{even},"odd":{6 - even},'
+        )
+        facts = (red < 13.5, total - red < 12.5, reds, _ZONE[a], _ZONE[b], _ZONE[c], even, _SUM_60[total])
+        return self._tails.line(m[1], head, facts, {"balls": [x[1:-1] for x in labels]})
 
     def drawn(self, result: dict[str, Any]) -> Drawn:
         return _DigitsDrawn(self, result["balls"])
@@ -449,6 +546,13 @@ class _DigitsDrawn(Drawn):
         self.zones = {z: f"{self.digits[2 * i]}{self.digits[2 * i + 1]}" for i, z in enumerate(ZONES)}
         self.zone_sums = {z: self.digits[2 * i] + self.digits[2 * i + 1] for i, z in enumerate(ZONES)}
         self.even_digits = sum(1 for x in self.digits if x % 2 == 0)
+
+
+#: what Lucky 6's bets read of a zone's sum (against 9.5, its parity) and of the sum (parity, 15.5 .. 38.5)
+_ZONE = [(t < 9.5) + 2 * (t & 1) for t in range(19)]
+_SUM_60 = [(t & 1) + 2 * (t < 15.5) + 4 * (t < 26.5) + 8 * (t < 38.5) for t in range(55)]
+_DIGIT_BALL = r'"(?:red|blue)-[0-9]"'
+_SIX_DIGIT_BALLS = plain_line(rf'"balls": ?\[({_DIGIT_BALL}(?:, ?{_DIGIT_BALL}){{5}})\]').fullmatch
 
 
 # --- Lucky 6 with 48 balls, 35 drawn ---------------------------------------------------------------------
@@ -501,6 +605,41 @@ class Lucky6Of48(DrawGame):
         ]
         assert len(m) == 45 and m[-1].line == 3057
         self.markets = tuple(m)
+        # studio evaluate's fast path: a ball as a line writes it -> its number, its colour, 1 if odd
+        self._number = {f'"{b}"': int(b) for b in self.ball_labels}
+        self._color = {f'"{b}"': self.colors[b] for b in self.ball_labels}
+        self._odd = {f'"{b}"': int(b) & 1 for b in self.ball_labels}
+        self._tails = TailCache(self.evaluate)
+
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "balls": ["29", "31", ...]}`` of 35 distinct balls: the answer up to the winning
+        bets written here, those kept by what the fixed bets read (the first five balls' sum, the first and
+        last balls against 24.5 and their parity, the odd balls)."""
+        m = _BALLS_35_OF_48(line)
+        if m is None:
+            return None
+        balls = m[2].replace(", ", ",")  # '"29","31",...': the balls as the answer writes them
+        labels = balls.split(",")
+        if len(set(labels)) != 35:
+            return None
+        try:
+            colors = list(map(self._color.__getitem__, labels))
+        except KeyError:  # not a ball of the game
+            return None
+        number = self._number.__getitem__
+        first5 = sum(map(number, labels[:5]))
+        first, last = number(labels[0]), number(labels[-1])
+        odd = sum(map(self._odd.__getitem__, labels))
+        head = (
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["'
+            + '","'.join(colors)
+            + f'"],"first5_sum":{first5},"first":{first},"last":{last},"first_color":"{colors[0]}",'
+            f'"last_color":"{colors[-1]}","odd":{odd},"even":{35 - odd},'
+        )
+        facts = (first5 < 122.5, first < 24.5, last < 24.5, first & 1, last & 1, odd > 17)
+        return self._tails.line(m[1], head, facts, {"balls": [b[1:-1] for b in labels]})
 
     def facts(self, d: Drawn) -> dict[str, Any]:
         return {
@@ -513,5 +652,8 @@ class Lucky6Of48(DrawGame):
             "even": d.even,
         }
 
+
+_BALL_48 = r'"(?:[1-9]|[1-3][0-9]|4[0-8])"'
+_BALLS_35_OF_48 = plain_line(rf'"balls": ?\[({_BALL_48}(?:, ?{_BALL_48}){{34}})\]').fullmatch
 
 __all__ = ["Lucky5", "Lucky6Of48", "Lucky6Of60", "Lucky7", "cyclic_colors"]

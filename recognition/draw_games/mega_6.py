@@ -17,7 +17,10 @@ Choices where the seed is silent or contradicts itself:
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
+
+from recognition.evaluate_fast import TailCache, plain_line
 
 from .base import VOID, DrawGame, Drawn, Market, fixed, hits, numbers, picked
 
@@ -82,3 +85,59 @@ class Mega6(DrawGame):
             "color_counts": {c: d.count(c) for c in self.color_order},
             "color_sums": {c: d.color_sum(c) for c in self.color_order},
         }
+
+    # -- studio evaluate's fast path ------------------------------------------------------------
+
+    fast_evaluate = True
+
+    @cached_property
+    def _tails(self) -> TailCache:
+        return TailCache(self.evaluate)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "balls": ["28", "33", ...]}`` of six distinct balls: the answer up to the winning
+        bets written here, the winning bets kept by what every fixed bet reads (a few thousand kinds)."""
+        m = _SIX_BALLS(line)
+        if m is None:
+            return None
+        balls = m[2].replace(", ", ",")  # '"28","33",...': the balls as the answer writes them
+        labels = balls.split(",")
+        if len(set(labels)) != 6:
+            return None
+        numbers = [_NUMBER[b] for b in labels]
+        first, second = numbers[0], numbers[1]
+        total = sum(numbers)
+        odd = [n for n in numbers if n & 1]
+        whites, white_sum = len(odd), sum(odd)
+        pink_sum = total - white_sum
+        colors = '","'.join([_COLOR[n & 1] for n in numbers])
+        head = (
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["{colors}"],'
+            f'"sum":{total},"first":{first},"second":{second},"color_counts":{{"white":{whites},'
+            f'"pink":{6 - whites}}},"color_sums":{{"white":{white_sum},"pink":{pink_sum}}},'
+        )
+        facts = (
+            _FIRST[first],
+            _SECOND[second],
+            whites,
+            _SUM[total],
+            _COLOR_SUM[white_sum],
+            _COLOR_SUM[pink_sum],
+        )
+        return self._tails.line(m[1], head, facts, {"balls": [str(n) for n in numbers]})
+
+
+#: a ball as a line writes it -> its number; a number's parity -> its colour (odd balls white)
+_NUMBER = {f'"{n}"': n for n in range(1, 50)}
+_COLOR = ("pink", "white")
+#: what the fixed bets read of the first ball, the second, the sum and a colour's sum, as a small number:
+#: the winning bets follow from these, the whites' count, and nothing else
+_FIRST = [(n > 15) + 2 * (n > 25) + 4 * (n > 35) + 8 * (n < 25) + 16 * (n & 1) for n in range(50)]
+_SECOND = [(n > 25) + 2 * (n < 25) + 4 * (n & 1) for n in range(50)]
+_SUM = [
+    (t & 1) + 2 * (t < 120) + 4 * (t < 135) + 8 * (t < 150) + 16 * (t > 155) + 32 * (t > 170) + 64 * (t > 185)
+    for t in range(300)
+]
+_COLOR_SUM = [(s > 100) + 2 * (s < 65) for s in range(300)]
+_BALL = r'"(?:[1-9]|[1-3][0-9]|4[0-9])"'
+_SIX_BALLS = plain_line(rf'"balls": ?\[({_BALL}(?:, ?{_BALL}){{5}})\]').fullmatch

@@ -19,8 +19,13 @@ Seed 000 L3955-3965 (digest seed-C §11).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
+
+from recognition.evaluate_draws import EchoTails
+from recognition.evaluate_fast import plain_line
 
 from .base import MoneyWheelGame, draw, need_extras, read_draw_table, won
 
@@ -123,5 +128,77 @@ class MegaWheel(MoneyWheelGame):
             "lucky": lucky,
         }
 
+    # -- studio evaluate's fast path ------------------------------------------------------------
+
+    fast_evaluate = True
+
+    @cached_property
+    def _tails(self) -> EchoTails:
+        return EchoTails(self.evaluate, "lucky")
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "segment": "5", "index": 17, "extras": {"lucky": {...}}}``: the answer past the
+        echoed lucky sector follows from the spin, whether it hit the lucky sector, and its boosted payout."""
+        m = _SPIN_LINE(line)
+        if m is None:
+            return None
+        lucky = self._luckies.get(m[4])
+        if lucky is None:
+            lucky = self._read_lucky_text(m[4])
+            if len(self._luckies) < 100_000:
+                self._luckies[m[4]] = lucky
+        index = self._indexes.get(m[3])
+        if not lucky or index is None or m[2] not in self._values:
+            return None
+        label = m[2]
+        number, lucky_index, boosted, scope, echoed = lucky
+        hit = index == lucky_index if scope == "segment" else label == number
+        facts = (label, index, hit, boosted if hit else None, number if hit else None)
+        tails = self._tails
+        parts = tails.parts.get(facts)
+        if parts is not None:
+            return f'{{"id":{m[1]},{parts[0]}{echoed}{parts[1]}'
+
+        def item() -> dict[str, Any]:
+            lucky = {"number": number, "index": lucky_index, "payout": boosted, "scope": scope}
+            return {"segment": label, "index": index, "extras": {"lucky": lucky}}
+
+        # a hit on another number than the lucky one is refused by evaluate: its facts are its own
+        return tails.line(m[1], facts, echoed, item)
+
+    @cached_property
+    def _values(self) -> dict[str, int]:
+        return {label: int(label) for label in self.labels}
+
+    @cached_property
+    def _indexes(self) -> dict[str, int]:
+        return {str(i): i for i in range(self.segments)}
+
+    @cached_property
+    def _luckies(self) -> dict[str, tuple[str, int, int, str, str] | tuple[()]]:
+        """The lucky sector as a line writes it -> (number, index, payout, scope, the canonical text), ()
+        if refused."""
+        return {}
+
+    def _read_lucky_text(self, text: str) -> tuple[str, int, int, str, str] | tuple[()]:
+        m = _LUCKY(text)
+        if m is None or m[1] not in self._values or m[2] not in self._indexes:
+            return ()
+        number, index, boosted, scope = m[1], int(m[2]), int(m[3]), m[4]
+        if not self._values[number] <= boosted <= MAX_LUCKY:
+            return ()
+        echoed = f'{{"number":"{number}","index":{index},"payout":{boosted},"scope":"{scope}"}}'
+        return number, index, boosted, scope, echoed
+
 
 GAMES = {g.game_id: g for g in (MegaWheel(),)}
+
+
+_LABEL = r'"([1-9][0-9]?)"'
+_INDEX = r"(0|[1-9][0-9]?)"
+_SPIN_LINE = plain_line(
+    rf'"segment": ?{_LABEL}, ?"index": ?{_INDEX}, ?"extras": ?\{{"lucky": ?(\{{[^{{}}]*\}})\}}'
+).fullmatch
+_LUCKY = re.compile(
+    rf'\{{"number": ?{_LABEL}, ?"index": ?{_INDEX}, ?"payout": ?([1-9][0-9]{{0,2}}), ?"scope": ?"(segment|number)"\}}'
+).fullmatch

@@ -37,9 +37,13 @@ payouts are net odds to 1, integers.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
+from recognition.evaluate_draws import EchoTails
+from recognition.evaluate_fast import plain_line
 from recognition.roulette import EUROPEAN, RouletteRules
 
 __all__ = [
@@ -187,5 +191,55 @@ class LightningRoulette(RouletteRules):
         out["lucky"] = number in lucky
         return out
 
+    # -- studio evaluate's fast path ------------------------------------------------------------
+
+    fast_evaluate = True
+
+    @cached_property
+    def _tails(self) -> EchoTails:
+        return EchoTails(self.evaluate, "lucky_numbers")
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A line ``{"id": N, "number": "17", "extras": {"lucky_numbers": [...]}}`` (labels, integer payouts):
+        the answer past the lucky numbers follows from the pocket and its own lucky payout, if any."""
+        m = _LUCKY_LINE(line)
+        if m is None:
+            return None
+        number, order = m[2], self._order
+        low, high = LUCKY_PAYOUT_RANGE
+        table: dict[str, int] = {}
+        for n, p in _LUCKY_ENTRY(m[3]):
+            payout = int(p)
+            if n not in order or n in table or not low <= payout <= high:
+                return None
+            table[n] = payout
+        if number not in order:
+            return None
+        entries = (f'{{"number":"{n}","payout":{table[n]}}}' for n in sorted(table, key=order.__getitem__))
+        echoed = "[" + ",".join(entries) + "]"
+
+        def item() -> dict[str, Any]:
+            lucky = [{"number": n, "payout": p} for n, p in table.items()]
+            return {"number": number, "extras": {"lucky_numbers": lucky}}
+
+        return self._tails.line(m[1], (number, table.get(number)), echoed, item)
+
+    @cached_property
+    def _order(self) -> dict[str, int]:
+        return {p: i for i, p in enumerate(self.wheel.pockets)}
+
+
+_POCKET = r'"(0|[1-9][0-9]?)"'
+_ENTRY = r'\{"number": ?' + _POCKET + r', ?"payout": ?([1-9][0-9]{0,5})\}'
+_LUCKY_LINE = plain_line(
+    r'"number": ?'
+    + _POCKET
+    + r', ?"extras": ?\{"lucky_numbers": ?\[('
+    + _ENTRY
+    + r"(?:, ?"
+    + _ENTRY
+    + r")*)\]\}"
+).fullmatch
+_LUCKY_ENTRY = re.compile(_ENTRY).findall
 
 GAMES = {g.game_id: g for g in (LightningRoulette(),)}
