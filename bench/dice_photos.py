@@ -73,16 +73,20 @@ def _verdict(ok: bool, faces: list[int], truth: list[int] | None) -> str:
     return "right" if truth is not None and faces == sorted(truth) else "WRONG"
 
 
-def photos(folder: Path, reader: ReaderName = "learned") -> dict[str, Any]:
+PARTS = ("fit_trained", "fit_tuning", "validate")
+
+
+def photos(folder: Path, reader: ReaderName = "learned", parts: tuple[str, ...] = PARTS) -> dict[str, Any]:
     labels = json.loads((folder / "labels.json").read_text())
     split = json.loads(SPLIT.read_text())
     out: dict[str, Any] = {}
-    parts = {
+    names_of = {
         "fit_trained": [n for n in split["fit"] if not tuning(n)],
         "fit_tuning": [n for n in split["fit"] if tuning(n)],
         "validate": split["validate"],
     }
-    for part, names in parts.items():
+    for part in parts:
+        names = names_of[part]
         for who in ("ours", "baseline"):
             counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
             for name in names:
@@ -212,13 +216,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument(
+        "--parts",
+        default=",".join(PARTS),
+        help="the photo parts read, comma-separated (leave out validate while tuning: it is read once, last)",
+    )
+    ap.add_argument(
         "--reader", choices=("learned", "rules", "auto"), default="learned", help="the reader measured"
     )
     args = ap.parse_args(argv)
     reader = args.reader
     report: dict[str, Any] = {"reader": reader}
     if (args.photos / "labels.json").exists():
-        report["photos"] = photos(args.photos, reader)
+        parts = tuple(p for p in args.parts.split(",") if p)
+        if not set(parts) <= set(PARTS):
+            ap.error(f"--parts: of {', '.join(PARTS)}")
+        if parts:
+            report["photos"] = photos(args.photos, reader, parts)
     report["renders_ours"] = renders(args.renders, TRAIN_FELTS, TRAIN_DICE, seed=101, reader=reader)
     report["renders_unseen_style"] = renders(
         args.renders, ("grey",), ("black", "white"), seed=202, reader=reader

@@ -39,7 +39,7 @@ class Policy:
     #: ... and when the pip counter reads no face (it may not contradict: another face holds the die)
     alone: float = 0.95
     #: "not flat" at this share of the detector's peak, or the crop network's reject class at this: cocked
-    cocked: float = 0.5
+    cocked: float = 0.3
     #: a weaker peak this strong, not a die's duplicate, holds the frame (a die the detector half sees)
     doubt: float = 0.4
     #: a peak the crop network gives its reject class this much, and the detector calls flat, is no die

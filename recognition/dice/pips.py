@@ -70,6 +70,10 @@ MAX_TURN = 25.0
 OFF_FACE = 0.45
 #: the farthest the face's middle may lie from the die's middle, in die sides
 MAX_OFF_CENTRE = 0.3
+#: a spot this near the die's middle (in die sides) lies on its upper face, where no side face shows: one
+#: alike the pips of a 2 or 3 and left out of it is a pip of the face (any two pips fit a 2: two
+#: adjacent pips of a 4 fit a small turned one)
+INNER = 0.45
 #: the least a pip's middle lies inside the die's patch, in die sides (a flat die's lie 0.2 in and more;
 #: pips by the patch's rim are a side face's)
 RIM = 0.1
@@ -281,6 +285,10 @@ def _layout(
                 # the others in the face's own frame: off the face means beyond its edge
                 w = ((pts[rest] - mid) / side) @ np.array([[z.real, z.imag], [-z.imag, z.real]]).T / abs(z)
                 if not np.all((np.abs(w).max(1) >= OFF_FACE) | faint):
+                    continue
+                alike = (areas[rest] <= 2.5 * areas[idx].min()) & (2.5 * areas[rest] >= areas[idx].max())
+                inner = np.hypot(*(pts[rest] - centre).T) < INNER * side
+                if keep in (2, 3) and np.any(alike & inner & ~faint):
                     continue
             empty = _empty_places(idx, z, mid, colours_of, inside, side, pts, colours[idx], turned)
             if empty is None:

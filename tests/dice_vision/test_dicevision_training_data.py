@@ -3,12 +3,14 @@ never name a validation photo (the repository's files only: the photos themselve
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
 
 from recognition.dice.classifier import MODEL as CLASSIFIER
 from recognition.dice.detector import MODEL as DETECTOR
+from recognition.dice.learned import POLICY
 from training.dice.data import BOXES, RECORD, SPLIT, part_of, tuning
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice-photos"
@@ -45,3 +47,22 @@ def test_each_network_was_trained_on_fit_photos_only_and_not_on_the_tuning_ones(
         assert path.stat().st_size < 4_000_000
         # the weights committed are the ones the record describes
         assert hashlib.sha256(path.read_bytes()).hexdigest() == record[network]["onnx_sha256"], network
+
+
+def test_the_record_is_the_rebuilds_own_and_describes_the_committed_files() -> None:
+    """training.json is written by the training and tuning runs, not by hand: the classifier's hard
+    negatives came from the committed detector, and the policy's figures were measured with the
+    committed networks and are the committed thresholds'."""
+    record = json.loads(RECORD.read_text())
+    detector_sha = hashlib.sha256(DETECTOR.read_bytes()).hexdigest()
+    assert record["classifier"]["hard_negatives_from"] == {"file": DETECTOR.name, "sha256": detector_sha}
+    assert record["classifier"]["cocked_renders"] > 0
+    policy = record["policy"]
+    assert policy["thresholds"] == dataclasses.asdict(POLICY)
+    assert policy["models_sha256"] == {
+        DETECTOR.name: detector_sha,
+        CLASSIFIER.name: hashlib.sha256(CLASSIFIER.read_bytes()).hexdigest(),
+    }
+    # on the tuning set nothing is certified wrong, cocked dice of any look included
+    assert policy["tally"]["cocked, any look"].get("WRONG", 0) == 0
+    assert all(v.get("WRONG", 0) == 0 for v in policy["tally"].values())

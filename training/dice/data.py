@@ -170,14 +170,23 @@ def _die_colours(rng: random.Random, n: int) -> list[str]:
     return names
 
 
-def render_scene(rng: random.Random, width: int = 640) -> tuple[np.ndarray, list[Box]]:
-    """One render with 1-8 dice (a third of them with a cocked or stacked die) and its boxes."""
+def render_scene(rng: random.Random, width: int = 640, cocked: bool = False) -> tuple[np.ndarray, list[Box]]:
+    """One render with 1-8 dice (a third of them with a cocked or stacked die) and its boxes; `cocked`:
+    1-4 dice, one of them cocked, touching less (a cocked die on its own, not only leaning on another),
+    of any look: what teaches the networks' "not flat" outputs a side face beyond the upper face rather
+    than one renderer's cocked dice."""
     height = width * 9 // 16
     g = sim.TrayGeometry.for_frame(width, height, die_size=width / 20 * rng.uniform(0.8, 1.25))
     view = sim.CameraView(width=width, height=height, rotation=rng.uniform(-8, 8))
-    n = rng.choice((1, 2, 2, 3, 3, 3, 4, 5, 6, 8))
-    faults = [rng.choice(("cocked", "stacked"))] if rng.random() < 0.33 and n >= 2 else []
-    throw = sim.random_throw(rng, g, _die_colours(rng, n), faults=faults, touching=rng.uniform(0.2, 0.6))
+    if cocked:
+        n = rng.choice((1, 2, 3, 3, 4))
+        faults = ["cocked"]
+    else:
+        n = rng.choice((1, 2, 2, 3, 3, 3, 4, 5, 6, 8))
+        faults = [rng.choice(("cocked", "stacked"))] if rng.random() < 0.33 and n >= 2 else []
+    colours = _die_colours(rng, n)
+    touching = rng.uniform(0.0, 0.3) if cocked else rng.uniform(0.2, 0.6)
+    throw = sim.random_throw(rng, g, colours, faults=faults, touching=touching)
     look = dataclasses.replace(sim.random_look(rng, hard=True), felt=_felt(rng))
     img = sim.render(throw.dice, g, view, look, np.random.default_rng(rng.randrange(1 << 30)))
     _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(55, 95)])
@@ -201,19 +210,25 @@ def render_scene(rng: random.Random, width: int = 640) -> tuple[np.ndarray, list
     return img, boxes
 
 
-def render_scenes(seed: int, n: int, width: int = 640) -> Iterator[tuple[np.ndarray, list[Box]]]:
+def render_scenes(
+    seed: int, n: int, width: int = 640, cocked: bool = False
+) -> Iterator[tuple[np.ndarray, list[Box]]]:
     rng = random.Random(seed)
     for _ in range(n):
-        yield render_scene(rng, width)
+        yield render_scene(rng, width, cocked)
 
 
 RECORD = _ROOT / "recognition" / "dice" / "model" / "training.json"
 
 
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def record(network: str, info: dict[str, Any]) -> None:
-    """Write what `network` was trained on (seed, settings, the photos) into the model folder's
-    training.json, beside the weights: anyone can rebuild them, and a test checks no validation photo is
-    in it."""
+    """Write what `network` was trained on (seed, settings, the photos, the file's SHA-256) into the model
+    folder's training.json, beside the weights, as the run that made them ends: anyone can rebuild them,
+    and the tests check that the committed files are the ones described and no validation photo is in it."""
     doc = json.loads(RECORD.read_text()) if RECORD.exists() else {}
     doc[network] = info
     doc["tuning_photos"] = sorted(n for n in photo_boxes() if tuning(n))

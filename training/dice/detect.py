@@ -46,15 +46,16 @@ def photo_scenes(photos: Path = PHOTOS) -> list[Scene]:
     return out
 
 
-def rendered(seed: int, n: int) -> list[Scene]:
-    """n renders (cached in /tmp as JPEG: the same seed and count give the same pictures)."""
+def rendered(seed: int, n: int, cocked: bool = False) -> list[Scene]:
+    """n renders (cached in /tmp as PNG: the same seed and count give the same pictures); `cocked`: the
+    scenes with a cocked die of any look (:func:`training.dice.data.render_scene`)."""
     CACHE.mkdir(exist_ok=True)
-    path = CACHE / f"renders-{seed}-{n}.pkl"
+    path = CACHE / f"renders-{seed}-{n}{'-cocked' if cocked else ''}.pkl"
     if path.exists():
         packed = pickle.loads(path.read_bytes())
     else:
         packed = []
-        for img, boxes in render_scenes(seed, n, width=512):
+        for img, boxes in render_scenes(seed, n, width=512, cocked=cocked):
             packed.append((cv2.imencode(".png", img)[1].tobytes(), boxes))
         path.write_bytes(pickle.dumps(packed))
     return [

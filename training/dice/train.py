@@ -13,7 +13,6 @@ off, and "reject" crops (dice that are not flat, windows half off a die, the bac
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import random
 import time
@@ -28,7 +27,7 @@ from recognition.dice.classifier import CLASSES, INPUT, MODEL, prepare
 from recognition.dice.detector import MODEL as DETECTOR
 from recognition.dice.detector import DiceDetector
 
-from .data import PHOTOS, REJECT, record, training_photos
+from .data import PHOTOS, REJECT, record, sha256, training_photos
 from .detect import rendered
 from .nets import classifier
 from .samples import classifier_samples, cut
@@ -48,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seed", type=int, default=22)
     ap.add_argument("--renders", type=int, default=900, help="the detector's rendered frames to crop from")
+    ap.add_argument(
+        "--cocked", type=int, default=600, help="renders with a cocked die of any look (its crops: reject)"
+    )
     ap.add_argument("--per-photo-die", type=int, default=6, help="crops per die of a photo")
     ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--photos", type=Path, default=PHOTOS)
@@ -80,6 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     photos_n = len(crops)
     for scene in rendered(args.seed, args.renders):
         for crop, label in classifier_samples(scene, rng, 1):
+            crops.append(crop)
+            ys.append(label)
+    cocked_seed = args.seed + 1  # another seed than the detector's renders: other pictures
+    for scene in rendered(cocked_seed, args.cocked, cocked=True):
+        for crop, label in classifier_samples(scene, rng, 2):
             crops.append(crop)
             ys.append(label)
     x = prepare(crops)
@@ -132,10 +139,16 @@ def main(argv: list[str] | None = None) -> int:
                 "seed": args.seed,
                 "renders": args.renders,
                 "epochs": args.epochs,
-                "hard_negatives_from": args.hard.name if finder is not None else None,
+                # the detector whose stray peaks were taken as rejects: the committed one when the
+                # networks are rebuilt in order (detector first); a test checks the two files agree
+                "hard_negatives_from": (
+                    {"file": args.hard.name, "sha256": sha256(args.hard)} if finder is not None else None
+                ),
+                "cocked_renders": args.cocked,
+                "cocked_seed": cocked_seed,
                 "per_photo_die": args.per_photo_die,
                 "photos": sorted(n for n, _, _ in training_photos(args.photos)),
-                "onnx_sha256": hashlib.sha256(args.out.read_bytes()).hexdigest(),
+                "onnx_sha256": sha256(args.out),
             },
         )
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes), {len(CLASSES)} classes")
