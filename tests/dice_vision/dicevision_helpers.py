@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -118,3 +119,44 @@ def stop_late_preparers(studio: Any) -> None:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
             table._preparer = None
+
+
+def simulated_camera(
+    role: str, world: str, index: int, colors: list[str], width: int = 640, height: int = 360
+) -> dict[str, Any]:
+    """A table's dice camera on the simulator, as a studio test configures it (`world`: the table's tray)."""
+    return {
+        "kind": "dice-camera",
+        "role": role,
+        "url": "simulator",
+        "serial_number": f"SIM-CAM-{index}",
+        "options": {"sample_fps": 6, "heartbeat_s": 0.5, "linger_s": 1.5},
+        "simulator": {
+            "speed": 6.0,
+            "seed": 40 + index,
+            "options": {
+                "colors": colors,
+                "world": world,
+                "camera": index,
+                "width": width,
+                "height": height,
+                "fps": 10,
+                "hard": False,
+                "touching": 0.0,
+                "throw_delay_s": 0.3,
+                "rethrow_delay_s": 0.6,
+            },
+        },
+    }
+
+
+def journal_records(studio: Any, kind: str) -> list[dict]:
+    """The bodies of the studio journal's records of `kind`, in order."""
+    db = sqlite3.connect(studio.journal.path)
+    try:
+        return [
+            json.loads(b)
+            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
+        ]
+    finally:
+        db.close()

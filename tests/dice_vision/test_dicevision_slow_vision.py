@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from dicevision_helpers import stop_late_preparers
+from dicevision_helpers import journal_records as records
+from dicevision_helpers import simulated_camera, stop_late_preparers
 from waiting import WAIT_S
 
 from simulators.dice import TrayGeometry, calibration_document
@@ -24,29 +24,7 @@ W, H = 640, 360
 
 def make_studio(tmp_path) -> Studio:
     g = TrayGeometry.for_frame(W, H)
-    camera = {
-        "kind": "dice-camera",
-        "role": "camera-1",
-        "url": "simulator",
-        "serial_number": "SIM-CAM-0",
-        "options": {"sample_fps": 6, "heartbeat_s": 0.5, "linger_s": 1.5},
-        "simulator": {
-            "speed": 6.0,
-            "seed": 40,
-            "options": {
-                "colors": ["white", "white", "white"],
-                "world": "sicbo-1",
-                "camera": 0,
-                "width": W,
-                "height": H,
-                "fps": 10,
-                "hard": False,
-                "touching": 0.0,
-                "throw_delay_s": 0.3,
-                "rethrow_delay_s": 0.6,
-            },
-        },
-    }
+    camera = simulated_camera("camera-1", "sicbo-1", 0, ["white", "white", "white"], W, H)
     table = {
         "id": "sicbo-1",
         "game": "sic_bo",
@@ -63,17 +41,6 @@ def make_studio(tmp_path) -> Studio:
         }
     )
     return Studio(cfg)
-
-
-def records(studio: Studio, kind: str) -> list[dict]:
-    db = sqlite3.connect(studio.journal.path)
-    try:
-        return [
-            json.loads(b)
-            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-        ]
-    finally:
-        db.close()
 
 
 async def until(cond: Callable[[], Any], what: str, each: Callable[[], None] = lambda: None) -> Any:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any
 
+from dicevision_helpers import journal_records as records
+from dicevision_helpers import simulated_camera as camera
 from dicevision_helpers import stop_late_preparers
 from waiting import WAIT_S
 
@@ -20,32 +21,6 @@ from studio.service import Studio
 
 TOKEN = "dice-vision-test-token-01"
 W, H = 640, 360
-
-
-def camera(role: str, world: str, index: int, colors: list[str]) -> dict[str, Any]:
-    return {
-        "kind": "dice-camera",
-        "role": role,
-        "url": "simulator",
-        "serial_number": f"SIM-CAM-{index}",
-        "options": {"sample_fps": 6, "heartbeat_s": 0.5, "linger_s": 1.5},
-        "simulator": {
-            "speed": 6.0,
-            "seed": 40 + index,
-            "options": {
-                "colors": colors,
-                "world": world,
-                "camera": index,
-                "width": W,
-                "height": H,
-                "fps": 10,
-                "hard": False,
-                "touching": 0.0,
-                "throw_delay_s": 0.3,
-                "rethrow_delay_s": 0.6,
-            },
-        },
-    }
 
 
 def make_studio(tmp_path) -> Studio:
@@ -92,17 +67,6 @@ def make_studio(tmp_path) -> Studio:
 
 def feed(studio: Studio) -> list[dict]:
     return [json.loads(t) for _, t in studio.journal.read_after(0, 100_000)]
-
-
-def records(studio: Studio, kind: str) -> list[dict]:
-    db = sqlite3.connect(studio.journal.path)
-    try:
-        return [
-            json.loads(b)
-            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-        ]
-    finally:
-        db.close()
 
 
 async def until(cond: Callable[[], Any], timeout: float, what: str) -> Any:
