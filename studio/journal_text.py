@@ -45,7 +45,7 @@ def rfc3339(at: datetime) -> str:
 _NO_TIME = timedelta(0)
 _ONE_SECOND = timedelta(seconds=1)
 #: (a whole second, its text up to the fraction's dot), the last one rfc3339 formatted
-_second: tuple[datetime, str] = (datetime(1, 1, 1, tzinfo=UTC), "0001-01-01T00:00:00.")
+_second: tuple[datetime, str] = (datetime(2000, 1, 1, tzinfo=UTC), "2000-01-01T00:00:00.")  # a year >= 1000
 
 
 def record_hash(
