@@ -96,7 +96,7 @@ class Committed:
 
 
 class Record(NamedTuple):
-    """One record to write, as it crosses to the writer (a plain tuple: cheap to pickle)."""
+    """One record to write, for `BatchWriter.write` (`encode` makes the `Wire` that crosses to the writer)."""
 
     kind: str
     data: dict[str, Any]
@@ -496,7 +496,7 @@ class CommitPipeline:
 
 def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: int) -> None:
     """The writer process: read lists of `Wire`s (`encode`), commit them (`group_commit`: at most `max_batch` records a
-    batch, batches that wait for the disk committed together), reply ("ok", [Done | None, ...]) for each
+    batch, batches that wait for the disk committed together), reply ("ok", `reply(done)`) for each
     transaction, in order.
 
     Ends on None ("closed" is the last reply, once the database is closed) or when the studio's end of
