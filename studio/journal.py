@@ -53,22 +53,22 @@ from streaming.canonical import (
 )
 from streaming.messages import CHECKPOINT, MAX_SAFE_INTEGER, CheckpointMessage, FeedKind, FeedMessage
 
-from .journal_future import PendingRecord
+from .journal_future import PendingRecord, resolve
 from .journal_text import plain_types
 from .journal_writer import (
+    BARRIER,
     GENESIS_HASH,
     HEAD_QUERY,
     JOURNAL_FILE,
     NOTHING,
     BatchWriter,
     Committed,
-    Record,
     WriteFailed,
     committed,
-    encode,
     group_commit,
     record_hash,
     rfc3339,
+    wire,
 )
 
 log = logging.getLogger(__name__)
@@ -197,7 +197,12 @@ class Journal:
         projection: dict[str, Any] | Literal[True] | None = (
             True if round_projection is not None and round_projection is data else round_projection
         )
-        return self._enqueue(Record(kind, data, table_id, round_id, at or utcnow(), False, projection))
+        try:
+            # its texts made here, on the appender's thread: what crosses to the writer is strings in plain tuples
+            record = wire(kind, data, table_id, round_id, at or utcnow(), False, projection)
+        except Exception as exc:  # noqa: BLE001 - a value that is not data
+            return self._refuse(exc)
+        return self._enqueue(record)
 
     def append_feed(
         self,
@@ -214,23 +219,38 @@ class Journal:
         """
         if not checked:
             check_feed_message(message)
-        return self._enqueue(
-            Record(
+        try:
+            record = wire(
                 message["kind"],
-                dict(message),
+                message,
                 message.get("table_id"),
                 message.get("round_id"),
                 at or utcnow(),
                 True,
                 round_projection,
             )
-        )
+        except Exception as exc:  # noqa: BLE001 - a value that is not data
+            return self._refuse(exc)
+        return self._enqueue(record)
 
-    def _enqueue(self, record: Record) -> Future:
+    def _refuse(self, exc: Exception) -> Future:
+        """A record that is not data: the journal stops here (whatever it would have been judged with cannot be
+        journaled), and its caller's future fails with `exc`."""
+        self._check_open()
+        item = PendingRecord(None, self._release_held)
+        self._failed(exc, [item])
+        return item
+
+    def _check_open(self) -> None:
         if self._closed:
             raise JournalClosed("the journal is closed")
         if self.failure is not None:
             raise JournalClosed(f"the journal failed: {self.failure}")
+
+    def _enqueue(self, record: tuple) -> Future:
+        """Queue `record` (a `Wire` as a plain tuple, made by `wire`)."""
+        if self._closed or self.failure is not None:
+            self._check_open()
         # Records are held and handed to the writer together: one pipe message (one pickling) per batch, not
         # per record. On the event loop, the records of one callback (a device event, the round steps it
         # caused, the signed result) and of the callbacks run in the same loop iteration are queued together
@@ -244,7 +264,7 @@ class Journal:
         with self._held_lock:
             held = self._held
             held.append(item)
-            if (record.feed and loop is not None) or len(held) >= HELD_RECORDS:
+            if (record[5] and loop is not None) or len(held) >= HELD_RECORDS:  # record[5]: Wire's feed
                 # A feed message (a result, a void) ends its batch: it goes now, with what was appended before it,
                 # instead of after the rest of this loop iteration (other tables' events, the consoles) has run.
                 self._queue_held()
@@ -295,8 +315,7 @@ class Journal:
         """The writer made `batch` durable (called on the writer's thread, in order)."""
         if self.on_latency is not None and batch:
             self.on_latency(time.monotonic() - batch[0].queued)
-        for p, c in zip(batch, committed):
-            p.set_result(c)
+        resolve(batch, committed)
         done = [c for c in committed if c is not None]
         if self.on_commit is not None and done:
             try:
@@ -323,7 +342,7 @@ class Journal:
     def flush(self, timeout: float = 10.0) -> None:
         """Wait until everything queued so far is durable."""
         self._release_held()
-        self._enqueue(Record("", {}, None, None, utcnow(), False, None, barrier=True)).result(timeout)
+        self._enqueue(BARRIER).result(timeout)
 
     def close(self) -> None:
         if self._closed:
@@ -473,11 +492,13 @@ class _ThreadWriter:
             return NOTHING
 
     def _write(self, batch: list[PendingRecord]) -> None:
+        wires = [p.record for p in batch]
         try:
-            committed = self._writer.write([p.record for p in batch])
+            prepared = self._writer.prepare(wires)
+            self._writer.commit([prepared])
         except BaseException as exc:  # disk full, I/O error, anything: nothing is durable
             raise WriteFailed(exc) from exc
-        self._committed(batch, committed)
+        self._committed(batch, committed(wires, prepared.done))
 
     def _run(self) -> None:
         try:
@@ -494,7 +515,7 @@ class _ThreadWriter:
 
 
 def _urgent(p: PendingRecord) -> bool:
-    return p.record.feed or p.record.barrier
+    return p.record[5] or p.record[7]  # Wire's feed or barrier
 
 
 class _ForkServer:
@@ -595,12 +616,8 @@ class _ProcessWriter:
         self._thread.start()
 
     def put(self, items: list[PendingRecord]) -> None:
-        try:
-            # canonical JSON made here, once; what crosses is strings in plain tuples (pickled in C)
-            payload = pickle.dumps([encode(p.record) for p in items], protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as exc:  # noqa: BLE001 - a value that is not data: the journal stops here
-            self._failed(exc, items)
-            return
+        # what crosses is strings in plain tuples (pickled in C), made when each record was appended
+        payload = pickle.dumps([p.record for p in items], protocol=pickle.HIGHEST_PROTOCOL)
         # _send_lock keeps the pipe in the order of _sent; the send may block (the pipe is full while the writer
         # commits) and the replies thread must meanwhile be able to take _lock, or the writer, blocked on a full
         # pipe of replies, would never read the one it is sent

@@ -22,35 +22,42 @@ _MAKING = threading.Lock()
 
 _DONE = (CANCELLED, CANCELLED_AND_NOTIFIED, FINISHED)
 
+#: what a PendingRecord makes when it is first asked for it
+_LAZY = frozenset({"_condition", "_waiters", "_done_callbacks"})
+
 
 class PendingRecord(Future):
-    """`record` (a `studio.journal_writer.Record`), when it was appended (`queued`, monotonic: the commit latency
+    """`record` (a `studio.journal_writer.Wire` as a plain tuple), when it was appended (`queued`, monotonic: the commit latency
     the metrics observe), and its future: the record's `Committed` once it is durable.
 
     `release` is called before a wait: the record may still be held by the journal (Journal._enqueue), and a
     caller that blocks on the thread that would queue it must not wait for it.
     """
 
+    # Future's state as Future.__init__ sets it, read from the class until set (a device line's future is made,
+    # resolved and mostly never looked at: two attributes set, not eight, and no lists)
+    _state = PENDING
+    _result: Any = None
+    _exception: BaseException | None = None
+
     def __init__(self, record: Any, release: Callable[[], None]) -> None:
-        # not Future.__init__: no Condition yet (see __getattr__); the rest of its state, as it sets it
+        # not Future.__init__: no Condition and no lists of waiters and callbacks yet (see __getattr__)
         self.record = record
         self.queued = time.monotonic()
         self._release = release
-        self._state = PENDING
-        self._result: Any = None
-        self._exception: BaseException | None = None
-        self._waiters: list[Any] = []
-        self._done_callbacks: list[Callable[[Future], object]] = []
 
     def __getattr__(self, name: str) -> Any:
-        # only for what the instance lacks: the Condition, the first time Future's code asks for it
-        if name != "_condition":
+        # only for what the instance lacks: the Condition and the lists it guards, the first time Future's code
+        # asks for one of them
+        if name not in _LAZY:
             raise AttributeError(name)
         with _MAKING:
-            condition = self.__dict__.get("_condition")
-            if condition is None:
-                condition = self.__dict__["_condition"] = threading.Condition()
-        return condition
+            state = self.__dict__
+            if "_condition" not in state:
+                state["_waiters"] = []
+                state["_done_callbacks"] = []
+                state["_condition"] = threading.Condition()
+        return state[name]
 
     def set_result(self, result: Any) -> None:
         if "_condition" not in self.__dict__:
@@ -77,3 +84,25 @@ class PendingRecord(Future):
     def exception(self, timeout: float | None = None) -> BaseException | None:
         self._release()
         return super().exception(timeout)
+
+
+def resolve(pending: list[PendingRecord], results: list[Any]) -> None:
+    """Each of `pending` resolved to its result, in order: what `set_result` does, the lock taken once for the
+    batch rather than once a record. A future cancelled meanwhile (an awaiting task that was cancelled cancels
+    it through `asyncio.wrap_future`) is left as it is: its record is durable all the same, and nobody waits."""
+    woken = []
+    with _MAKING:
+        for p, result in zip(pending, results):
+            if "_condition" in p.__dict__:
+                woken.append((p, result))
+            elif p._state == PENDING:
+                p._result = result
+                p._state = FINISHED
+    for p, result in woken:
+        with p._condition:
+            if p._state in _DONE:
+                continue
+        try:
+            Future.set_result(p, result)
+        except InvalidStateError:  # cancelled between the look and the set
+            pass

@@ -24,6 +24,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import chain
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast
@@ -95,7 +96,7 @@ class Committed:
 
 
 class Record(NamedTuple):
-    """One record to write, as it crosses to the writer (a plain tuple: cheap to pickle)."""
+    """One record to write, for `BatchWriter.write` (`encode` makes the `Wire` that crosses to the writer)."""
 
     kind: str
     data: dict[str, Any]
@@ -123,25 +124,54 @@ class Wire(NamedTuple):
     barrier: bool
 
 
+#: a barrier as it crosses to the writer
+BARRIER = ("", "", None, None, "", False, None, True)
+
+
 def encode(r: Record) -> tuple:
     """`r` as a plain tuple of `Wire`'s fields (pickled in C: a NamedTuple costs a Python call each).
 
     Raises what canonical_json raises for a value that is not JSON."""
     if r.barrier:
-        return ("", "", None, None, "", False, None, True)
-    at = rfc3339(r.at)
-    text: str | dict[str, str] = message_items(r.data, at) if r.feed else canonical_text(r.data)
-    projection = None
-    if r.projection is not None:
-        p = r.data if r.projection is True else r.projection
-        # the round's own record is stored once, as its text; its step keys (studio.journal's ROUND_STEP_KEYS)
-        # are dropped when the projection is read
-        stored = None if p is r.data and not r.feed else canonical_text(p)
-        projection = (p["round_id"], p["table_id"], p["round_number"], p["state"], stored)
-    return (r.kind, text, r.table_id, r.round_id, at, r.feed, projection, False)
+        return BARRIER
+    return wire(r.kind, r.data, r.table_id, r.round_id, r.at, r.feed, r.projection)
 
 
-#: what the writer made of one record: (seq, feed_seq, stored text); what crosses back to the studio
+def wire(
+    kind: str,
+    data: dict[str, Any],
+    table_id: str | None,
+    round_id: str | None,
+    at: datetime,
+    feed: bool,
+    projection: dict[str, Any] | Literal[True] | None,
+) -> tuple:
+    """A record's fields (those of `Record`) as the plain tuple of `Wire`'s that crosses to the writer: its texts
+    made, so that what `data` holds afterwards changes nothing. Raises what canonical_json raises for a value
+    that is not JSON."""
+    stamp = rfc3339(at)
+    if projection is None:
+        if feed:
+            return (kind, message_items(data, stamp), table_id, round_id, stamp, True, None, False)
+        return (kind, canonical_text(data), table_id, round_id, stamp, False, None, False)
+    text: str | dict[str, str] = message_items(data, stamp) if feed else canonical_text(data)
+    p = data if projection is True else projection
+    # the round's own record is stored once, as its text; its step keys (studio.journal's ROUND_STEP_KEYS)
+    # are dropped when the projection is read
+    stored = None if p is data and not feed else canonical_text(p)
+    return (
+        kind,
+        text,
+        table_id,
+        round_id,
+        stamp,
+        feed,
+        (p["round_id"], p["table_id"], p["round_number"], p["state"], stored),
+        False,
+    )
+
+
+#: what the writer made of one record: (seq, feed_seq, stored text)
 Done = tuple[int, int | None, str]
 
 
@@ -153,12 +183,23 @@ class Prepared(NamedTuple):
     done: list[Done | None]  # None for a barrier
 
 
-def committed(batch: list[Record], done: list[Done | None]) -> list[Committed | None]:
-    """The `Committed` of each record of `batch` from what the writer made of it."""
+def committed(batch: list[tuple], done: list[Any]) -> list[Committed | None]:
+    """The `Committed` of each record of `batch` (`Wire`s, as plain tuples) from what the writer made of it: a
+    `Done`, None for a barrier, or (`reply`) the seq alone for a record whose text is the one it was sent."""
     return [
-        None if d is None else Committed(d[0], r.kind, r.table_id, r.round_id, d[1], d[2])
-        for r, d in zip(batch, done)
+        Committed(d, w[0], w[2], w[3], None, w[1])
+        if type(d) is int
+        else None
+        if d is None
+        else Committed(d[0], w[0], w[2], w[3], d[1], d[2])
+        for w, d in zip(batch, done)
     ]
+
+
+def reply(done: list[Done | None]) -> list[Any]:
+    """`done` as it crosses back to the studio: a record without a feed message as its seq alone (the studio has
+    its text), so that a batch of device lines is a list of ints, not of their texts again."""
+    return [d[0] if d is not None and d[1] is None else d for d in done]
 
 
 class BatchWriter:
@@ -195,37 +236,39 @@ class BatchWriter:
 
     def write(self, batch: list[Record]) -> list[Committed | None]:
         """Chain, sign and commit `batch` in one transaction (one fsync); None for each barrier."""
-        prepared = self.prepare([Wire._make(encode(r)) for r in batch])
+        wires = [encode(r) for r in batch]
+        prepared = self.prepare(wires)
         self.commit([prepared])
-        return committed(batch, prepared.done)
+        return committed(wires, prepared.done)
 
-    def prepare(self, batch: list[Wire]) -> Prepared:
-        """Chain and sign `batch`: the rows to insert. The chain goes on from them at once, so the next batch
-        can be prepared while this one commits; after a failed commit the writer must stop."""
+    def prepare(self, batch: list[tuple]) -> Prepared:
+        """Chain and sign `batch` (`Wire`s, as plain tuples): the rows to insert. The chain goes on from them at
+        once, so the next batch can be prepared while this one commits; after a failed commit the writer must
+        stop."""
         seq, prev, feed_seq, feed_hash = self._seq, self._hash, self._feed_seq, self._feed_hash
         rows: list[tuple] = []
         done: list[Done | None] = []
         projections: list[tuple] = []
-        for w in batch:
-            if w.barrier:
+        for kind, text, table_id, round_id, at, feed, projection, barrier in batch:
+            if barrier:
                 done.append(None)
                 continue
             seq += 1
             fseq = None
-            body = w.text
-            if w.feed:
+            if feed:
                 feed_seq += 1
                 fseq = feed_seq
-                items = cast(dict[str, str], w.text)  # a fresh dict: unpickled, or made by encode
+                items = cast(dict[str, str], text)  # a fresh dict: unpickled, or made by encode
                 items["seq"] = f'"seq":{feed_seq}'
                 items["prev_hash"] = f'"prev_hash":"{feed_hash}"'
                 feed_hash, body = signed_items(items, self._key)
-            body = cast(str, body)
-            h = record_hash(seq, w.at, w.kind, w.table_id, w.round_id, fseq, body, prev)
-            rows.append((seq, w.at, w.kind, w.table_id, w.round_id, fseq, body, prev, h))
+            else:
+                body = cast(str, text)
+            h = record_hash(seq, at, kind, table_id, round_id, fseq, body, prev)
+            rows.append((seq, at, kind, table_id, round_id, fseq, body, prev, h))
             done.append((seq, fseq, body))
-            if w.projection is not None:
-                round_id, table_id, number, state, stored = w.projection
+            if projection is not None:
+                round_id, table_id, number, state, stored = projection
                 projections.append((round_id, table_id, number, state, body if stored is None else stored))
             prev = h
         self._seq, self._hash, self._feed_seq, self._feed_hash = seq, prev, feed_seq, feed_hash
@@ -253,7 +296,7 @@ def insert(db: sqlite3.Connection, head: str, rows: list[tuple], chunk: int = 50
     for i in range(0, len(rows), chunk):
         part = rows[i : i + chunk]
         one = "(" + ",".join("?" * len(part[0])) + ")"
-        db.execute(f"{head} VALUES {','.join([one] * len(part))}", [v for row in part for v in row])
+        db.execute(f"{head} VALUES {','.join([one] * len(part))}", list(chain.from_iterable(part)))
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -303,6 +346,7 @@ def group_commit(
     fsync instead of each taking its own and a result waiting behind them. At the end, everything is committed.
     """
     pending: list[Any] = []
+    through = 0  # pending[:through] ends with its last urgent item (0: none is pending)
     since = 0.0  # when the oldest pending item came (monotonic)
     end = False
     while not end:
@@ -316,17 +360,22 @@ def group_commit(
                 break
             if not pending:
                 since = time.monotonic()
+            # each item is looked at once, as it comes, not at every pass over what waits
+            last = next((i for i in range(len(more) - 1, -1, -1) if urgent(more[i])), -1)
+            if last >= 0:
+                through = len(pending) + last + 1
             pending += more
             more = take(0)
         while pending:
             if end or len(pending) >= group or time.monotonic() >= since + delay:
                 cut = len(pending)
+            elif through:
+                cut = through
             else:
-                cut = next((i + 1 for i in range(len(pending) - 1, -1, -1) if urgent(pending[i])), 0)
-                if not cut:
-                    break
+                break
             cut = min(cut, max_batch)
             batch, pending = pending[:cut], pending[cut:]
+            through = max(0, through - cut)
             try:
                 write(batch)
             except WriteFailed as failed:
@@ -349,14 +398,13 @@ def _take(requests: Any, timeout: float | None) -> Any:
     if timeout is not None and not requests.poll(timeout):
         return NOTHING
     try:
-        items = pickle.loads(requests.recv_bytes())
+        return pickle.loads(requests.recv_bytes())  # a list of Wires as plain tuples, or None
     except EOFError:
         return None
-    return None if items is None else list(map(Wire._make, items))
 
 
-def _urgent(record: Wire) -> bool:
-    return record.feed or record.barrier
+def _urgent(record: tuple) -> bool:
+    return record[5] or record[7]  # Wire's feed or barrier
 
 
 class CommitPipeline:
@@ -448,7 +496,7 @@ class CommitPipeline:
 
 def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: int) -> None:
     """The writer process: read lists of `Wire`s (`encode`), commit them (`group_commit`: at most `max_batch` records a
-    batch, batches that wait for the disk committed together), reply ("ok", [Done | None, ...]) for each
+    batch, batches that wait for the disk committed together), reply ("ok", `reply(done)`) for each
     transaction, in order.
 
     Ends on None ("closed" is the last reply, once the database is closed) or when the studio's end of
@@ -471,7 +519,7 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
     send_lock = threading.Lock()  # the commit thread and this one both reply
 
     def done(made: list[Done | None]) -> None:
-        payload = pickle.dumps(("ok", made), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps(("ok", reply(made)), protocol=pickle.HIGHEST_PROTOCOL)
         try:
             with send_lock:
                 replies.send_bytes(payload)
@@ -489,7 +537,7 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
                 return _take(requests, None)
         return None if pipeline.failure is not None else _take(requests, timeout)
 
-    def write(batch: list[Wire]) -> None:
+    def write(batch: list[tuple]) -> None:
         try:
             prepared = writer.prepare(batch)
         except BaseException as exc:  # a record it cannot chain: nothing of it is durable

@@ -181,3 +181,22 @@ def test_a_result_at_an_idle_writer_is_committed_on_its_own_thread_and_a_busy_on
     pipeline.close()
     assert threads == [threading.current_thread().name, "journal-commit", "journal-commit"]
     assert [[d[0] for d in r] for r in replies] == [[1], [2], [3]]
+
+
+@pytest.mark.parametrize("writer", ["process", "thread"])
+def test_a_cancelled_wait_for_a_record_leaves_the_journal_working(tmp_path: Path, writer: str) -> None:
+    j = Journal(tmp_path, load_or_create_key(tmp_path), writer=writer)
+    try:
+
+        async def append_and_cancel() -> None:
+            # held until the loop's next iteration: not yet durable when its waiter gives up
+            f = j.append("device_event", {"i": 1}, table_id="t1")
+            assert f.cancel()
+            await asyncio.sleep(0)
+
+        asyncio.run(append_and_cancel())
+        # the record was made durable all the same, and the writer's replies still resolve what follows
+        assert j.append("device_event", {"i": 2}, table_id="t1").result(WAIT_S).seq == 3
+    finally:
+        j.close()
+    assert verify_journal(tmp_path).records == 3

@@ -48,6 +48,8 @@ VALUES: list[Any] = [
     {"tuple": (1, (2, 3)), "nested": [(), {}, [[]]]},
     {"big": 2**70, "neg": -(2**63)},
     {},
+    # flat, as a device line's body: scalars and empty containers (no walk), text beyond ASCII
+    {"device_id": "d/é", "at": "2026-11-29T12:00:00Z", "warnings": [], "extras": {}, "pair": (), "rpm": 28.5},
 ]
 
 
@@ -67,6 +69,9 @@ def test_canonical_text_is_canonical_json(value: dict[str, Any]) -> None:
         ({"a": {1, 2}}, TypeError),
         ({"a": object()}, TypeError),
         ({"a": "\ud800"}, ValueError),
+        ({"flat": 1, 2: "int key"}, TypeError),
+        ({"flat": [], "a": math.inf}, ValueError),
+        ({"flat": "\udfff", "b": []}, ValueError),
     ],
 )
 def test_canonical_text_refuses_what_canonical_json_refuses(bad: dict[str, Any], exc: type) -> None:
@@ -117,6 +122,11 @@ def test_rfc3339_and_record_hash_give_the_texts_of_their_plain_versions() -> Non
         assert record_hash(**fields) == sha256_hex(canonical_json(fields))
     away = datetime(2026, 12, 1, 18, 0, 0, 5, tzinfo=timezone(timedelta(hours=2)))
     assert rfc3339(away) == "2026-12-01T16:00:00.000005Z"
+    # times within, at the edges of and back and forth across seconds (rfc3339 keeps the current second's text)
+    start = datetime(2026, 12, 31, 23, 59, 58, 999_998, tzinfo=UTC)
+    for step in [r.randint(-1_500_000, 1_500_000) for _ in range(2000)] + list(range(-3, 4)):
+        at = start + timedelta(microseconds=step)
+        assert rfc3339(at) == at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     # what a tampered journal may hold (a text where a number belongs) is hashed as canonical JSON says
     odd = dict(fields, feed_seq="7")
     assert record_hash(**odd) == sha256_hex(canonical_json(odd))
