@@ -523,7 +523,8 @@ class _ForkServer:
 
     def __init__(self, preload: tuple[str, ...]) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        # the package's folder and the studio's own sys.path, whatever the working directory
+        # the package's folder and the studio's own sys.path, whatever the working directory (-P: not the
+        # working directory first, where another checkout's studio/ would be imported instead of ours)
         root = str(Path(__file__).resolve().parent.parent)
         before = os.environ.get("PYTHONPATH")
         env = dict(
@@ -532,7 +533,7 @@ class _ForkServer:
         )
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "studio.journal_writer", str(theirs.fileno()), *preload],
+                [sys.executable, "-P", "-m", "studio.journal_writer", str(theirs.fileno()), *preload],
                 pass_fds=[theirs.fileno()],
                 env=env,
                 stdin=subprocess.DEVNULL,

@@ -245,3 +245,31 @@ def test_a_burst_larger_than_the_pipes_neither_deadlocks_nor_loses_a_record(tmp_
     finally:
         j.close()
     assert verify_journal(tmp_path).records == N + 1
+
+
+def test_the_writer_is_our_code_whatever_the_working_directory(tmp_path: Path) -> None:
+    # a studio started from a folder holding another checkout: its studio/ must not be the writer's code
+    decoy = tmp_path / "elsewhere" / "studio"
+    decoy.mkdir(parents=True)
+    marker = tmp_path / "decoy-ran"
+    (decoy / "__init__.py").write_text("")
+    (decoy / "journal_writer.py").write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit(3)\n")
+    data = tmp_path / "data"
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from pathlib import Path
+        from studio.journal import Journal
+        from studio.keys import load_or_create_key
+        d = Path({str(data)!r})
+        j = Journal(d, load_or_create_key(d))
+        j.append("device_event", {{"i": 1}}, table_id="t1")
+        j.flush()
+        j.close()
+    """)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=decoy.parent, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists(), "the writer ran the working directory's studio/"
+    assert verify_journal(data).ok
