@@ -18,7 +18,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from bench.plain_rules import Generator, Plain, _line
+from bench.plain_cards import Generator, Plain, _line
 
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10}
 SEATS = [f"seat_{i}" for i in range(1, 8)]

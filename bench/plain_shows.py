@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from bench.plain_cards import _HANDS, DECK, _answer, _rank5, _winner
-from bench.plain_rules import Generator, Plain, _line
+from bench.plain_cards import _HANDS, DECK, Generator, Plain, _answer, _line, _rank5, _winner
 
 
 def _exact(x: Fraction | int) -> int | str:
