@@ -39,20 +39,20 @@ if TYPE_CHECKING:
 _JSON = {True: "true", False: "false", None: "null"}
 #: the keys a decision of the usual shape may have
 _DECISION_KEYS = frozenset(("window", "seat", "hand", "action", "cards", "by"))
+_USUAL_KEYS = frozenset(("seat", "hand", "action"))
 
 
 class _Refused(Exception):
     """Not a round this path answers: the general path will."""
 
 
+#: each card's value (the ace 1)
+_CARD_VALUE = {r + s: v for r, v in VALUE.items() for s in "SHDC"}
+
+
 def _total(cards: list[str]) -> tuple[int, bool]:
-    total = 0
-    ace = False
-    for c in cards:
-        v = VALUE[c[0]]
-        total += v
-        ace = ace or v == 1
-    if ace and total <= 11:
+    total = sum(map(_CARD_VALUE.__getitem__, cards))
+    if total <= 11 and any(c[0] == "A" for c in cards):
         return total + 10, True
     return total, False
 
@@ -112,6 +112,9 @@ class BlackjackLines:
         self.blackjack_pays = json.dumps(odds(self.r.blackjack_pays))
         self.insurance_pays = json.dumps(odds(self.r.insurance_pays))
         self.bets = tuple(b for b in PAY_TABLES if b in game.side_bets)
+        self.bust_it = "bust_it" in self.bets
+        #: the first-three-card bets' winning texts by what they read (at most 17,576 kinds of deal)
+        self.first_three: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self.lightning = game.lightning_multipliers is not None
         self.fates: dict[tuple[int, bool, bool], str] = {}
 
@@ -136,9 +139,8 @@ class BlackjackLines:
             raise _Refused
         multipliers = self.check_extras(extras)
         copies = self.copies
-        for c in cards:
-            if type(c) is not str or c not in copies:
-                raise _Refused
+        if not copies.keys() >= set(cards):  # each a code of the shoe (TypeError: not even a string)
+            raise _Refused
         if len(cards) > self.least and any(n > copies[c] for c, n in Counter(cards).items()):
             raise _Refused
         seats: list[str] = []
@@ -313,6 +315,24 @@ class BlackjackLines:
     ) -> None:
         """`settle_side_bets` of the seat's first two cards and the dealer's hand, as text."""
         up = dealer[0]
+        # what the bets on the first three cards read: the ranks, whether the cards share a suit, a colour
+        key = (c1[0], c2[0], up[0], c1[1] == c2[1], c1[1] == c2[1] == up[1], (c1[1] in "HD") == (c2[1] in "HD"))
+        first = self.first_three.get(key)
+        if first is None:
+            first = self.first_three[key] = self.first_three_bets(c1, c2, up)
+        for text in first:
+            wins.append(f'{{"bet":"{prefix}{text}')
+        if self.bust_it:
+            if blackjack_total((c1, c2)) == 21:
+                pushes.append(f'{{"bet":"{prefix}bust_it","returned":1,"hand":"player_blackjack"}}')
+                return
+            hand = bust_it_hand(dealer)
+            if hand is not None:
+                wins.append(f'{{"bet":"{prefix}bust_it","payout":{PAY_TABLES["bust_it"][hand]},"hand":"{hand}"}}')
+
+    def first_three_bets(self, c1: str, c2: str, up: str) -> tuple[str, ...]:
+        """The winning bets on the first three cards, each as its text after `{"bet":"` and the seat."""
+        out = []
         for bet in self.bets:
             if bet == "perfect_pairs":
                 hand = perfect_pairs_hand(c1, c2)
@@ -323,13 +343,10 @@ class BlackjackLines:
             elif bet == "lucky_lucky":
                 hand = lucky_lucky_hand(c1, c2, up)
             else:
-                if blackjack_total((c1, c2)) == 21:
-                    pushes.append(f'{{"bet":"{prefix}{bet}","returned":1,"hand":"player_blackjack"}}')
-                    continue
-                hand = bust_it_hand(dealer)
+                continue
             if hand is not None:
-                pays = json.dumps(PAY_TABLES[bet][hand])
-                wins.append(f'{{"bet":"{prefix}{bet}","payout":{pays},"hand":"{hand}"}}')
+                out.append(f'{bet}","payout":{json.dumps(PAY_TABLES[bet][hand])},"hand":"{hand}"}}')
+        return tuple(out)
 
     def hand_fates(self, d_total: int, d_bj: bool, peeked: bool) -> str:
         key = (d_total, d_bj, peeked)
@@ -365,7 +382,10 @@ class _Deal:
 
     def decide(self, window: str, seat: str, hand: int, allowed: tuple[str, ...]) -> str:
         d = self.given[self.k]  # IndexError: too few decisions
-        if (
+        if d.keys() == _USUAL_KEYS:  # {"seat", "hand", "action"}: AttributeError, not a dict
+            if d["seat"] != seat or d["hand"] != hand or d["hand"] is True:
+                raise _Refused
+        elif (
             type(d) is not dict
             or not _DECISION_KEYS.issuperset(d)
             or d["seat"] != seat
