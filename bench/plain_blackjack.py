@@ -20,7 +20,21 @@ from typing import Any
 
 from bench.plain_cards import Generator, Plain, _line
 
-VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10}
+VALUE = {
+    "A": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "T": 10,
+    "J": 10,
+    "Q": 10,
+    "K": 10,
+}
 SEATS = [f"seat_{i}" for i in range(1, 8)]
 STAKE = {"double": 2, "triple": 3, "quadruple": 4}
 LIGHTNING_KINDS = ("17", "18", "19", "20", "21", "blackjack")
@@ -140,18 +154,20 @@ def _options(rules: dict, hands: list[dict], h: dict) -> tuple[str, ...]:
             opts.append("free_double")
         else:
             opts.extend(rules["doubles"])
-    if two and VALUE[h["cards"][0][0]] == VALUE[h["cards"][1][0]] and len(hands) < rules["max_hands"]:
-        if not h["split_aces"]:
-            if rules["free_bets"] and h["cards"][0][0] not in "TJQK" and not h["split"]:
-                opts.append("free_split")
-            else:
-                opts.append("split")
+    pair = two and VALUE[h["cards"][0][0]] == VALUE[h["cards"][1][0]]
+    if pair and len(hands) < rules["max_hands"] and not h["split_aces"]:
+        if rules["free_bets"] and h["cards"][0][0] not in "TJQK" and not h["split"]:
+            opts.append("free_split")
+        else:
+            opts.append("split")
     if rules["surrender"] and two and not h["split"] and len(hands) == 1 and h["decisions"] == 0:
         opts.append("surrender")
     return tuple(opts)
 
 
-def _play_hand(rules: dict, seat: str, hands: list[dict], h: dict, card: Card, decide: Decide, up: str) -> None:
+def _play_hand(
+    rules: dict, seat: str, hands: list[dict], h: dict, card: Card, decide: Decide, up: str
+) -> None:
     while True:
         total = total_of(h["cards"])[0]
         if h["done"] or total >= 21 or (rules["charlie"] and len(h["cards"]) >= rules["charlie"]):
@@ -216,7 +232,9 @@ def deal(rules: dict, seats: list[str], card: Card, decide: Decide) -> dict[str,
                     common.append(card())
             _dealer_plays(rules, dealer, card)
         return {"common": common, "dealer": dealer, "peeked": peeked}
-    table = [{"seat": s, "insurance": None, "hands": [_new_hand(1, [card()])]} for s in seats]
+    table: list[dict[str, Any]] = [
+        {"seat": s, "insurance": None, "hands": [_new_hand(1, [card()])]} for s in seats
+    ]
     dealer = [card()]
     for s in table:
         s["hands"][0]["cards"].append(card())
@@ -231,7 +249,9 @@ def deal(rules: dict, seats: list[str], card: Card, decide: Decide) -> dict[str,
                 allowed = ("insurance", "no_insurance")
             else:
                 continue
-            s["insurance"] = decide(f"{s['seat']}/insurance", s["seat"], 1, allowed, s["hands"][0]["cards"], up)
+            s["insurance"] = decide(
+                f"{s['seat']}/insurance", s["seat"], 1, allowed, s["hands"][0]["cards"], up
+            )
     peeked = rules["hole_card"] and up[0] in rules["peek"] and is_blackjack(dealer)
     if not peeked:
         for s in table:
@@ -363,8 +383,9 @@ def _evaluator(game_id: str) -> Plain:
         given = item["decisions"]
         sat = {d["seat"] for d in given if d["action"] == "sit"}
         seats = [s for s in SEATS if s in sat]
-        decisions = [
-            {"window": None, "seat": s, "hand": 1, "action": "sit", "cards": [], "by": "backend"} for s in seats
+        decisions: list[dict[str, Any]] = [
+            {"window": None, "seat": s, "hand": 1, "action": "sit", "cards": [], "by": "backend"}
+            for s in seats
         ]
         plays = iter(d for d in given if d["action"] != "sit")
         shoe = iter(cards)
@@ -442,7 +463,9 @@ def _evaluator(game_id: str) -> Plain:
                         if even_money:
                             entry["even_money"] = True
                         if lightning is not None:
-                            entry["multiplier"] = lightning.get("blackjack" if h["blackjack"] else str(h["total"]), 1)
+                            entry["multiplier"] = lightning.get(
+                                "blackjack" if h["blackjack"] else str(h["total"]), 1
+                            )
                         wins.append(entry)
                     elif h["stake"] and fate == "push":
                         pushes.append({"bet": bet + "main", "returned": _odds(amount)})
@@ -509,11 +532,19 @@ def _rounds(game_id: str) -> Generator:
             dealt: list[str] = []
             decisions: list[dict] = [{"seat": s, "action": "sit"} for s in seats]
 
-            def card() -> str:
+            def card(dealt: list[str] = dealt, shoe: list[str] = shoe) -> str:
                 dealt.append(shoe.pop())
                 return dealt[-1]
 
-            def record(window: str, seat: str, hand: int, allowed: tuple, held: list, up: str) -> str:
+            def record(
+                window: str,
+                seat: str,
+                hand: int,
+                allowed: tuple,
+                held: list,
+                up: str,
+                decisions: list = decisions,
+            ) -> str:
                 if seat == "common":  # the stream goes on while some player wants a card
                     total = total_of(held)[0]
                     action = "hit" if total < 17 or (len(held) < 6 and rng.random() < 0.4) else "stand"
@@ -532,4 +563,6 @@ def _rounds(game_id: str) -> Generator:
     return generate
 
 
-GAMES: dict[str, tuple[Generator, Plain]] = {game_id: (_rounds(game_id), _evaluator(game_id)) for game_id in RULES}
+GAMES: dict[str, tuple[Generator, Plain]] = {
+    game_id: (_rounds(game_id), _evaluator(game_id)) for game_id in RULES
+}

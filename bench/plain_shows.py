@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -156,23 +156,148 @@ def cash_or_crash(line: str) -> str:
 # --- Crazy Time (seed 000 L2047-2098): the main wheel, the Top Slot and four bonus games -------------------------
 
 #: the main wheel's default order (recognition/money_wheel's, the seed gives the counts only)
-_CT_MAIN = (
-    "1 2 5 1 10 2 1 coin_flip 1 2 5 1 cash_hunt pachinko 1 2 1 2 5 1 10 coin_flip 1 2 1 crazy_time 1 2 5 1 2 1 10 "
-    "coin_flip 1 2 5 1 cash_hunt 2 1 pachinko 1 5 2 1 10 1 2 coin_flip 1 5 2 1"
-).split()
+_CT_MAIN = [
+    "1",
+    "2",
+    "5",
+    "1",
+    "10",
+    "2",
+    "1",
+    "coin_flip",
+    "1",
+    "2",
+    "5",
+    "1",
+    "cash_hunt",
+    "pachinko",
+    "1",
+    "2",
+    "1",
+    "2",
+    "5",
+    "1",
+    "10",
+    "coin_flip",
+    "1",
+    "2",
+    "1",
+    "crazy_time",
+    "1",
+    "2",
+    "5",
+    "1",
+    "2",
+    "1",
+    "10",
+    "coin_flip",
+    "1",
+    "2",
+    "5",
+    "1",
+    "cash_hunt",
+    "2",
+    "1",
+    "pachinko",
+    "1",
+    "5",
+    "2",
+    "1",
+    "10",
+    "1",
+    "2",
+    "coin_flip",
+    "1",
+    "5",
+    "2",
+    "1",
+]
 _CT_SPOTS = ("1", "2", "5", "10", "cash_hunt", "pachinko", "coin_flip", "crazy_time")
 _TOP_SLOT = ((2, 10), (3, 8), (4, 6), (5, 6), (7, 4), (10, 4), (15, 2), (20, 2), (25, 1), (50, 1))
-_CASH_HUNT = ((5, 20), (7, 15), (10, 20), (15, 12), (20, 12), (25, 8), (50, 8), (75, 4), (100, 5), (200, 2), (500, 1))
+_CASH_HUNT = (
+    (5, 20),
+    (7, 15),
+    (10, 20),
+    (15, 12),
+    (20, 12),
+    (25, 8),
+    (50, 8),
+    (75, 4),
+    (100, 5),
+    (200, 2),
+    (500, 1),
+)
 _COIN = ((2, 10), (3, 10), (4, 8), (5, 8), (6, 5), (8, 5), (10, 5), (15, 3), (20, 3), (25, 2), (50, 1))
 _PACHINKO: list[Any] = [2, 10, 5, 25, 3, 50, "DOUBLE", 5, 3, 100, 10, "DOUBLE", 25, 7, 2, 4]
 #: the bonus wheel, 64 segments (the module's order)
 _CT_BONUS: list[Any] = [
     int(v) if v.isdigit() else v
-    for v in (
-        "10 20 50 15 25 100 75 200 10 20 50 15 25 150 DOUBLE 10 20 50 100 15 25 10 20 50 500 100 TRIPLE 15 25 "
-        "10 20 50 75 200 10 20 50 15 25 100 10 20 50 15 25 150 DOUBLE 10 20 50 100 15 25 75 10 20 50 200 100 "
-        "15 25 10 20 50"
-    ).split()
+    for v in [
+        "10",
+        "20",
+        "50",
+        "15",
+        "25",
+        "100",
+        "75",
+        "200",
+        "10",
+        "20",
+        "50",
+        "15",
+        "25",
+        "150",
+        "DOUBLE",
+        "10",
+        "20",
+        "50",
+        "100",
+        "15",
+        "25",
+        "10",
+        "20",
+        "50",
+        "500",
+        "100",
+        "TRIPLE",
+        "15",
+        "25",
+        "10",
+        "20",
+        "50",
+        "75",
+        "200",
+        "10",
+        "20",
+        "50",
+        "15",
+        "25",
+        "100",
+        "10",
+        "20",
+        "50",
+        "15",
+        "25",
+        "150",
+        "DOUBLE",
+        "10",
+        "20",
+        "50",
+        "100",
+        "15",
+        "25",
+        "75",
+        "10",
+        "20",
+        "50",
+        "200",
+        "100",
+        "15",
+        "25",
+        "10",
+        "20",
+        "50",
+    ]
 ]
 _FLAPPERS = (("green", 0), ("blue", 21), ("yellow", 43))
 
@@ -235,9 +360,16 @@ def _crazy_time_extras(rng: random.Random) -> dict[str, Any]:
     return {
         "top_slot": {"spot": spot, "multiplier": multiplier},
         "bonus": {
-            "cash_hunt": {"wall": [_weighted(rng, _CASH_HUNT) for _ in range(108)], "auto_choice": rng.randrange(108)},
+            "cash_hunt": {
+                "wall": [_weighted(rng, _CASH_HUNT) for _ in range(108)],
+                "auto_choice": rng.randrange(108),
+            },
             "pachinko": {"drops": drops},
-            "coin_flip": {"red": _weighted(rng, _COIN), "blue": _weighted(rng, _COIN), "side": rng.choice(("red", "blue"))},
+            "coin_flip": {
+                "red": _weighted(rng, _COIN),
+                "blue": _weighted(rng, _COIN),
+                "side": rng.choice(("red", "blue")),
+            },
             "crazy_time": {"stops": stops, "auto_choice": rng.choice(("green", "blue", "yellow"))},
         },
     }
@@ -313,10 +445,62 @@ def crazy_time(line: str) -> str:
 
 # --- Monopoly Live (seed 000 L1861-1941): the wheel, Chance, and the 2 Rolls / 4 Rolls board walk ------------------
 
-_MONO_MAIN = (
-    "1 2 5 1 2 1 10 2_rolls 1 2 1 5 2 1 chance 1 2 1 5 2 1 10 4_rolls 1 2 1 2 5 1 2_rolls 1 2 1 10 2 1 5 2 1 "
-    "chance 1 2 5 1 2 1 2_rolls 1 10 2 1 5 2 1"
-).split()
+_MONO_MAIN = [
+    "1",
+    "2",
+    "5",
+    "1",
+    "2",
+    "1",
+    "10",
+    "2_rolls",
+    "1",
+    "2",
+    "1",
+    "5",
+    "2",
+    "1",
+    "chance",
+    "1",
+    "2",
+    "1",
+    "5",
+    "2",
+    "1",
+    "10",
+    "4_rolls",
+    "1",
+    "2",
+    "1",
+    "2",
+    "5",
+    "1",
+    "2_rolls",
+    "1",
+    "2",
+    "1",
+    "10",
+    "2",
+    "1",
+    "5",
+    "2",
+    "1",
+    "chance",
+    "1",
+    "2",
+    "5",
+    "1",
+    "2",
+    "1",
+    "2_rolls",
+    "1",
+    "10",
+    "2",
+    "1",
+    "5",
+    "2",
+    "1",
+]
 #: the 40 fields from GO (name, kind, value in stakes of a property's group, a railway, Free Parking: the module's)
 _BOARD: list[tuple[str, str, int]] = [
     ("GO", "go", 0),
@@ -367,7 +551,9 @@ _CARDS = ((1, 30), (2, 25), (3, 15), (5, 15), (10, 10), (20, 5))
 _TAX = {"Income Tax": Fraction(1, 10), "Super Tax": Fraction(1, 5)}  # a utility: 1/10
 
 
-def _walk(rolls: int, buildings: list[int], dice: Iterator[list[int]], cards: Iterator[int]) -> tuple[list, Fraction]:
+def _walk(
+    rolls: int, buildings: list[int], dice: Iterator[list[int]], cards: Iterator[int]
+) -> tuple[list, Fraction]:
     """Mr. Monopoly's walk from GO: each roll moves him the dice's sum; a double rolls again (not the one that
     frees him from jail); property, railway and Free Parking pay their value (times 2 for each stop on GO),
     Chance and Community Chest a card, taxes and utilities cost when the win covers them; Go to Jail: the next
@@ -445,17 +631,16 @@ def monopoly_live_rounds(rng: random.Random, rounds: int) -> list[str]:
     for i in range(rounds):
         index = rng.randrange(54)
         label = _MONO_MAIN[index]
-        if rng.random() < 0.5:
-            chance = {"type": "cash", "value": rng.choice((5, 10, 15, 20, 25, 50))}
-        else:
-            chance = {"type": "multiplier", "value": rng.choice((2, 3, 4, 5, 10))}
+        kind = "cash" if rng.random() < 0.5 else "multiplier"
+        value = rng.choice((5, 10, 15, 20, 25, 50) if kind == "cash" else (2, 3, 4, 5, 10))
+        chance: dict[str, Any] = {"type": kind, "value": value}
         extras = {
             "chance": chance,
             "bonus": {"2_rolls": _monopoly_bonus(rng, 2), "4_rolls": _monopoly_bonus(rng, 4)},
         }
         item = {"id": i, "segment": label, "index": index, "multipliers": carried, "extras": extras}
         out.append(json.dumps(item) + "\n")
-        carried = carried + [chance["value"]] if label == "chance" and chance["type"] == "multiplier" else []
+        carried = carried + [value] if label == "chance" and kind == "multiplier" else []
     return out
 
 
@@ -495,7 +680,12 @@ def monopoly_live(line: str) -> str:
         steps, win = _walk(rolls, game["buildings"], iter(game["dice"]), iter(game["cards"]))
         settled = {
             "winning_bets": [{"bet": label, "type": "bonus", "payout": _exact(win * m)}],
-            "bonus_game": {"rolls": rolls, "win": _exact(win), "steps": steps, "buildings": game["buildings"]},
+            "bonus_game": {
+                "rolls": rolls,
+                "win": _exact(win),
+                "steps": steps,
+                "buildings": game["buildings"],
+            },
             **base,
         }
     result = {"segment": label, "index": item["index"], "multipliers": carried}
@@ -529,7 +719,11 @@ def joker_poker_rounds(rng: random.Random, rounds: int) -> list[str]:
             made: dict = {"seat": "player", "action": "keep"}
             cards = player + deck[5:10]
         else:
-            made = {"seat": "player", "action": "discard", "cards": [rng.choice([c for c in player if c != "JK"])]}
+            made = {
+                "seat": "player",
+                "action": "discard",
+                "cards": [rng.choice([c for c in player if c != "JK"])],
+            }
             cards = deck
         out.append(json.dumps({"id": i, "cards": cards, "decisions": [made]}) + "\n")
     return out

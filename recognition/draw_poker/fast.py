@@ -54,8 +54,8 @@ class _Shape:
         game = self.game
         if action not in self.allowed or game.bonus_odds is not None:
             return None
-        if self.jokers and len(JOKERS.intersection(cards)) > self.jokers:  # the deck's one joker, by two codes
-            return None
+        if self.jokers and len(JOKERS.intersection(cards)) > self.jokers:
+            return None  # the deck's one joker under two codes: the general path refuses it
         n = len(cards)
         dealt = cards[:5]
         if action == "keep":

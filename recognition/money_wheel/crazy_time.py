@@ -87,6 +87,7 @@ FLAPPERS = (("green", 0), ("blue", 21), ("yellow", 43))
 PACHINKO_CAP, CRAZY_CAP = 10_000, 20_000
 MAX_REPEATS = 60
 CASH_HUNT_PAYS = "the multiplier at the spot the player picked, to 1"
+CRAZY_TIME_PAYS = "the multiplier under the flapper the player picked, to 1"
 
 
 class CrazyTime(MoneyWheelGame):
@@ -254,7 +255,7 @@ class CrazyTime(MoneyWheelGame):
                     "type": "bonus_choice",
                     "choices": {n: f["value"] for n, f in flappers.items()},
                     "auto_choice": auto,
-                    "pays": "the multiplier under the flapper the player picked, to 1",
+                    "pays": CRAZY_TIME_PAYS,
                 }
             ]
             out["crazy_time"] = {"stops": list(stops), "flappers": flappers}

@@ -88,56 +88,88 @@ _CRAZY_LINE = plain_line(
 ).fullmatch
 
 
-class CrazyTimeLines(_Lines):
-    """`evaluate_json` of Crazy Time: numbers and Coin Flip kept by the spin and the Top Slot (and the coin)."""
+class CrazyTimeLines:
+    """`evaluate_json` of Crazy Time: each answer written from the spin, the Top Slot and the bonus game's
+    own draws (Pachinko and the Crazy Time bonus played by the module's own rules)."""
+
+    def __init__(self, evaluate: Evaluate) -> None:
+        from . import crazy_time
+
+        self.game = crazy_time
 
     def __call__(self, line: str) -> str | None:
         m = _CRAZY_LINE(line)
         if m is None or not (_ints_ok(m[6]) and _ints_ok(m[12])):
             return None
+        ct = self.game
         label, index, spot, multiplier = m[2], m[3], m[4], m[5]
-        facts: Hashable | None = (label, index, spot, multiplier)
-        bonus: dict[str, Any] | None = None
-        if label == "cash_hunt":
-            return self.cash_hunt(m)
-        if label == "pachinko":
-            facts, bonus = (label, index, spot, multiplier, m[8]), {"drops": json.loads(m[8])}
-        elif label == "coin_flip":
-            facts = (label, index, spot, multiplier, m[9], m[10], m[11])
-        elif label == "crazy_time":
-            facts, bonus = None, {"stops": json.loads(f"[{m[12]}]"), "auto_choice": m[13]}
-
-        def item() -> dict[str, Any]:
-            top = {"spot": spot, "multiplier": None if multiplier == "null" else int(multiplier)}
-            record = {"red": int(m[9]), "blue": int(m[10]), "side": m[11]} if label == "coin_flip" else bonus
-            extras = {"top_slot": top, "bonus": {label: record}}
-            return {"segment": label, "index": None if index == "null" else int(index), "extras": extras}
-
-        return self.line(m[1], facts, item)
-
-    def cash_hunt(self, m: re.Match[str]) -> str | None:
-        """The wall, times the Top Slot's multiplier on Cash Hunt, written from its text."""
-        from .crazy_time import CASH_HUNT_PAYS, SPOTS
-
-        index, spot, multiplier, auto = m[3], m[4], m[5], int(m[7])
-        wall = m[6].replace(", ", ",")
-        boost = 1 if multiplier == "null" or spot != "cash_hunt" else int(multiplier)
         if (
-            wall.count(",") != 107
-            or f",{wall},".find(",0,") >= 0  # a multiplier is 1 or more
-            or auto >= 108
-            or spot not in SPOTS
+            label not in ct.SPOTS
+            or spot not in ct.SPOTS
             or multiplier in ("0", "1")
             or (index != "null" and int(index) >= 54)
         ):
             return None
+        boost = 1 if multiplier == "null" or spot != label else int(multiplier)
+        head = (
+            f'{{"id":{m[1]},"valid":true,"result":{{"segment":"{label}","index":{index}}},"outcome":{{'
+            f'"segment":"{label}","index":{index},"top_slot":{{"spot":"{spot}","multiplier":{multiplier}}},'
+            f'"top_slot_applied":{"true" if boost != 1 else "false"},"winning_bets":[{{"bet":"{label}",'
+        )
+        if label in ct.NUMBERS:
+            return f'{head}"type":"number","payout":{int(label) * boost}}}]}}}}\n'
+        if label == ct.COIN_FLIP:
+            if m[9] == "0" or m[10] == "0":
+                return None
+            red, blue = int(m[9]) * boost, int(m[10]) * boost
+            won = red if m[11] == "red" else blue
+            return (
+                f'{head}"type":"bonus","payout":{won}}}],"coin_flip":{{"red":{red},"blue":{blue},'
+                f'"side":"{m[11]}"}}}}}}\n'
+            )
+        if label == ct.CASH_HUNT:
+            return self.cash_hunt(m, head, boost)
+        try:
+            if label == ct.PACHINKO:
+                played = ct._pachinko_play(json.loads(m[8]), boost)
+                return (
+                    f'{head}"type":"bonus","payout":{played["win"]}}}],"pachinko":'
+                    f"{json.dumps(played, separators=(',', ':'))}}}}}\n"
+                )
+            return self.crazy_time(m, head, boost)
+        except ValueError:  # not a whole bonus game: the general path says what is wrong
+            return None
+
+    def cash_hunt(self, m: re.Match[str], head: str, boost: int) -> str | None:
+        """The wall, times the Top Slot's multiplier on Cash Hunt, written from its text."""
+        wall, auto = m[6].replace(", ", ","), int(m[7])
+        if (
+            wall.count(",") != 107 or f",{wall},".find(",0,") >= 0 or auto >= 108
+        ):  # 108 multipliers, each >= 1
+            return None
         if boost != 1:
             wall = ",".join(str(int(v) * boost) for v in wall.split(","))
         return (
-            f'{{"id":{m[1]},"valid":true,"result":{{"segment":"cash_hunt","index":{index}}},"outcome":{{'
-            f'"segment":"cash_hunt","index":{index},"top_slot":{{"spot":"{spot}","multiplier":{multiplier}}},'
-            f'"top_slot_applied":{"true" if boost != 1 else "false"},"winning_bets":[{{"bet":"cash_hunt",'
-            f'"type":"bonus_choice","choices":[{wall}],"auto_choice":{auto},"pays":"{CASH_HUNT_PAYS}"}}]}}}}\n'
+            f'{head}"type":"bonus_choice","choices":[{wall}],"auto_choice":{auto},'
+            f'"pays":"{self.game.CASH_HUNT_PAYS}"}}]}}}}\n'
+        )
+
+    def crazy_time(self, m: re.Match[str], head: str, boost: int) -> str | None:
+        """The three flappers' multipliers after the recorded spins (every flapper done, no spin too many)."""
+        ct = self.game
+        stops, auto = json.loads(f"[{m[12]}]"), m[13]
+        if not stops or max(stops) >= len(ct.CT_WHEEL) or auto not in ("green", "blue", "yellow"):
+            return None
+        flappers = ct._crazy_play(stops, boost)
+        if not all(f["done"] for f in flappers.values()) or max(f["spins"] for f in flappers.values()) != len(
+            stops
+        ):
+            return None
+        choices = json.dumps({n: f["value"] for n, f in flappers.items()}, separators=(",", ":"))
+        played = json.dumps({"stops": stops, "flappers": flappers}, separators=(",", ":"))
+        return (
+            f'{head}"type":"bonus_choice","choices":{choices},"auto_choice":"{auto}",'
+            f'"pays":"{ct.CRAZY_TIME_PAYS}"}}],"crazy_time":{played}}}}}\n'
         )
 
 
@@ -165,7 +197,7 @@ class MonopolyLines(_Lines):
         if label == "chance":
             facts = (label, index, carried, m[5], m[6])
         elif label in ("2_rolls", "4_rolls"):
-            facts = None
+            return self.rolls(m, label, index, carried)
 
         def item() -> dict[str, Any]:
             extras: dict[str, Any] = {"chance": {"type": m[5], "value": int(m[6])}}
@@ -179,3 +211,32 @@ class MonopolyLines(_Lines):
             }
 
         return self.line(m[1], facts, item)
+
+    def rolls(self, m: re.Match[str], label: str, index: str, carried: str) -> str | None:
+        """2 Rolls / 4 Rolls: the board walk played from the round's own draws, the win times the multipliers."""
+        from . import monopoly_live as ml
+
+        multipliers = json.loads(f"[{carried}]")
+        if (index != "null" and int(index) >= 54) or any(x < 2 for x in multipliers):
+            return None
+        record = json.loads(m[7] if label == "2_rolls" else m[10])
+        try:
+            played = ml.play_bonus(ml.ROLLS[label], record["buildings"], record["dice"], record["cards"])
+        except ValueError:  # not a whole bonus game: the general path says what is wrong
+            return None
+        product = 1
+        for x in multipliers:
+            product *= x
+        game = {
+            "rolls": ml.ROLLS[label],
+            "win": ml.payout(played["win"]),
+            "steps": played["steps"],
+            "buildings": record["buildings"],
+        }
+        return (
+            f'{{"id":{m[1]},"valid":true,"result":{{"segment":"{label}","index":{index},"multipliers":[{carried}]}},'
+            f'"outcome":{{"segment":"{label}","index":{index},"multipliers":[{carried}],"winning_bets":[{{'
+            f'"bet":"{label}","type":"bonus","payout":{json.dumps(ml.payout(played["win"] * product))}}}],'
+            f'"bonus_game":{json.dumps(game, separators=(",", ":"))},"multiplier":{product},"respin":false,'
+            f'"bets_stand":false,"next_multipliers":[]}}}}\n'
+        )
