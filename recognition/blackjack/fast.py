@@ -23,15 +23,7 @@ from recognition.cards.cards import odds
 from recognition.evaluate_fast import codes_json
 
 from .fast_deal import DECISION_KEYS, Deal, Hand, Refused, is_blackjack, total_of
-from .side_bets import (
-    PAY_TABLES,
-    blackjack_total,
-    bust_it_hand,
-    lucky_lucky_hand,
-    perfect_pairs_hand,
-    suit_em_up_hand,
-    twenty_one_plus_three_hand,
-)
+from .side_bets import _HAND_OF, PAY_TABLES, blackjack_total, bust_it_hand
 
 if TYPE_CHECKING:
     from .games import BlackjackGame
@@ -300,16 +292,9 @@ class BlackjackLines:
         """The winning bets on the first three cards, each as its text after `{"bet":"` and the seat."""
         out = []
         for bet in self.bets:
-            if bet == "perfect_pairs":
-                hand = perfect_pairs_hand(c1, c2)
-            elif bet == "twenty_one_plus_three":
-                hand = twenty_one_plus_three_hand(c1, c2, up)
-            elif bet == "suit_em_up":
-                hand = suit_em_up_hand(c1, c2)
-            elif bet == "lucky_lucky":
-                hand = lucky_lucky_hand(c1, c2, up)
-            else:
+            if bet not in _HAND_OF:  # Bust It: the dealer's hand
                 continue
+            hand = _HAND_OF[bet](c1, c2, up)
             if hand is not None:
                 out.append(f'{bet}","payout":{json.dumps(PAY_TABLES[bet][hand])},"hand":"{hand}"}}')
         return tuple(out)
