@@ -866,3 +866,13 @@ GAMES.update(_CARDS)  # every other card game
 from bench.plain_others import GAMES as _OTHERS
 
 GAMES.update(_OTHERS)
+
+# the game shows (Deal or No Deal, Mega Ball, Cash or Crash, Crazy Time, Monopoly Live) and poker with joker
+from bench.plain_shows import GAMES as _SHOWS
+
+GAMES.update(_SHOWS)
+
+# the seven blackjack games
+from bench.plain_blackjack import GAMES as _BLACKJACK
+
+GAMES.update(_BLACKJACK)

@@ -31,6 +31,7 @@ from typing import Any
 from devices.balls.events import BallRead, BallUnreadable
 from devices.briefcases.events import BriefcaseRead, BriefcaseUnreadable
 from devices.events import DeviceConnected, DeviceDisconnected
+from recognition.evaluate_fast import plain_line
 from recognition.game import BaseGame, BaseJudge, Decision, Hold, Note, Release, ResultReady, RoundSignal
 
 CASES = 16
@@ -45,6 +46,12 @@ HOLD_TEXT = {
     "with a supervisor.",
     "device_lost": "The briefcase scanner is not connected. Reconnect it, or enter the numbers with a supervisor.",
 }
+
+
+#: `studio evaluate`'s usual line: an integer id and the 16 numbers (one space or none after each comma)
+_PLAIN_LINE = plain_line(r'"opened": ?\[([0-9, ]*)\]').fullmatch
+_NUMBERS = frozenset(str(n) for n in range(1, CASES + 1))
+_ORDER = {str(n): n for n in range(1, CASES + 1)}.__getitem__
 
 
 def stage_of(index: int) -> int:
@@ -99,6 +106,28 @@ class DealOrNoDeal(BaseGame):
             "player_briefcase": opened[-1],
             "other_briefcase": opened[-2],
         }
+
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a usual line (the 16 numbers, each once), written from the numbers'
+        text; None for any other line (the general path answers it, or names what is wrong)."""
+        m = _PLAIN_LINE(line)
+        if m is None:
+            return None
+        opened = m[2].replace(", ", ",").split(",")
+        if len(opened) != CASES or _NUMBERS != set(opened):  # each number once (and as json.dumps writes it)
+            return None
+        # the numbers still closed at each offer: after 3, 7, 11 and 14 briefcases
+        offers = [",".join(sorted(opened[at:], key=_ORDER)) for at in (3, 7, 11, 14)]
+        player, other = opened[15], opened[14]
+        return (
+            f'{{"id":{m[1]},"valid":true,"result":{{"opened":[{",".join(opened)}]}},"outcome":{{"winning_bets":'
+            f'[{{"bet":"no_deal","briefcase":{player}}},{{"bet":"switch","briefcase":{other}}}],"pushed_bets":[],'
+            f'"stages":[[{",".join(opened[:3])}],[{",".join(opened[3:7])}],[{",".join(opened[7:11])}],'
+            f'[{",".join(opened[11:14])}]],"closed_at_offer":[[{"],[".join(offers)}]],'
+            f'"player_briefcase":{player},"other_briefcase":{other}}}}}\n'
+        )
 
     def new_judge(self, **settings: Any) -> BriefcaseJudge:
         return BriefcaseJudge(**settings)

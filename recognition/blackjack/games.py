@@ -18,6 +18,7 @@ from recognition.cards.base import SIT, CardGame, DecisionError, decision_dict
 from recognition.cards.cards import ShoeSpec, odds, standard_shoe
 
 from .engine import STAKE_ACTIONS, BlackjackRules, Deal, Hand, Replay, is_blackjack, replay, value
+from .fast import BlackjackLines, fast_lines_possible
 from .side_bets import settle_side_bets
 
 F = Fraction
@@ -132,6 +133,16 @@ class BlackjackGame(CardGame):
                 raise ValueError(f"{type(self).__name__} has no option {key!r}")
             setattr(self, key, val)
         self.decks = self.rules.decks
+        self.fast_evaluate = fast_lines_possible(self)
+        self._fast_lines: BlackjackLines | None = None
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a round in the usual shape (recognition/blackjack/fast.py), or None."""
+        if not self.fast_evaluate:
+            return None
+        if self._fast_lines is None:
+            self._fast_lines = BlackjackLines(self)
+        return self._fast_lines(line)
 
     def default_rules(self) -> BlackjackRules:
         return BlackjackRules()

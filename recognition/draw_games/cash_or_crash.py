@@ -24,14 +24,21 @@ making a bet", L4409): a bet settles with a table level -> decimal odds.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
+
+from recognition.evaluate_fast import MEMO_SIZE, TailCache, plain_line
 
 from .base import DrawGame, Drawn, Market, as_exact, exact, odds_table
 
 GREEN, RED, GOLDEN = "green", "red", "golden"
 TOP_LEVEL = 20
+
+#: `studio evaluate`'s usual line: an integer id and the balls
+_PLAIN_LINE = plain_line(r'"balls": ?\[([^\]]*)\]').fullmatch
 
 
 def walk(balls: Sequence[str]) -> list[dict[str, Any]]:
@@ -66,6 +73,33 @@ class CashOrCrash(DrawGame):
 
     def __init__(self) -> None:
         self.markets = (Market("blimp", 4409, lambda d, s: None, keyed=True),)
+
+    # --- studio evaluate's fast path --------------------------------------------------------
+
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A usual line: the answer past its id kept by the balls' text (a round is short: rounds repeat);
+        None for any other line, or a round the game refuses (the general path answers it)."""
+        m = _PLAIN_LINE(line)
+        if m is None:
+            return None
+        tails = self._tails
+        text = m[2]
+        tail = tails.tails.get(text)
+        if tail is not None:
+            return f'{{"id":{m[1]},{tail}'
+        try:
+            balls = json.loads(f"[{text}]")
+        except ValueError:
+            return None
+        if len(tails.tails) >= MEMO_SIZE:  # answered, not kept
+            tails = TailCache(self.evaluate)
+        return tails.line(m[1], "", text, {"balls": balls})
+
+    @cached_property
+    def _tails(self) -> TailCache:
+        return TailCache(self.evaluate)
 
     def draw_complete(self, balls: Sequence[str], extras: dict[str, Any] | None = None) -> bool:
         """True once a red ball hits an unshielded blimp, or the blimp reached the top level."""

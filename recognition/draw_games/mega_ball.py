@@ -30,10 +30,14 @@ unclear (docs/draw-games.md has the details):
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
+
+from recognition.evaluate_fast import plain_line
 
 from .base import DrawGame, as_exact, exact, numbers
 
@@ -49,6 +53,12 @@ CARD_LINES: tuple[frozenset[int], ...] = (
 )
 FREE = 12
 FREE_MARKS = (None, "free", "FREE", "*")
+
+#: `studio evaluate`'s usual line: an integer id, the balls, the committed multipliers
+_PLAIN_LINE = plain_line(
+    r'"balls": ?\[([^\]]*)\], ?"extras": ?\{"mega_multipliers": ?\[([0-9]+(?:, ?[0-9]+)?)\]\}'
+).fullmatch
+_MULTIPLIER_TEXTS = frozenset(str(m) for m in range(MIN_MULTIPLIER, MAX_MULTIPLIER + 1))
 
 
 class MegaBall(DrawGame):
@@ -194,6 +204,49 @@ class MegaBall(DrawGame):
             "max_lines_paid": self.max_lines_paid,
             "mega_rule": self.mega_rule,
         }
+
+    # --- studio evaluate's fast path --------------------------------------------------------
+
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """A usual line (the game's balls, each once, as many Mega Balls as multipliers, each a multiplier of
+        the game): the answer written from the balls' text; None for any other line (the general path)."""
+        m = _PLAIN_LINE(line)
+        if m is None:
+            return None
+        balls = m[2].replace(", ", ",")  # '"7","12",...': the balls as the answer writes them
+        labels = balls.split(",")
+        mults = m[3].replace(" ", "").split(",")
+        n = len(labels)
+        if (
+            n != MAIN_BALLS + len(mults)
+            or not self._quoted_labels.issuperset(labels)
+            or len(set(labels)) != n
+            or not _MULTIPLIER_TEXTS.issuperset(mults)
+        ):
+            return None
+        megas = ",".join(
+            f'{{"ball":{b},"multiplier":{x}}}' for b, x in zip(labels[MAIN_BALLS:], mults, strict=True)
+        )
+        return (
+            f'{{"id":{m[1]},"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],'
+            f'"main_balls":[{",".join(labels[:MAIN_BALLS])}],"mega_balls":[{megas}],{self._outcome_tail}}}}}\n'
+        )
+
+    @cached_property
+    def _quoted_labels(self) -> frozenset[str]:
+        return frozenset(f'"{b}"' for b in self.ball_labels)
+
+    @cached_property
+    def _outcome_tail(self) -> str:
+        """The outcome's keys after the Mega Balls, the same every round."""
+        tail = {
+            "line_payouts": {str(k): v for k, v in sorted(self.line_payouts.items())},
+            "max_lines_paid": self.max_lines_paid,
+            "mega_rule": self.mega_rule,
+        }
+        return json.dumps(tail, separators=(",", ":"))[1:-1]
 
     # --- cards ----------------------------------------------------------------------
 

@@ -14,9 +14,11 @@ import json
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from recognition.cards.poker import CATEGORY_NAMES
+from recognition.cards.cards import JOKERS
 from recognition.cards.poker_fast import rank5
 from recognition.evaluate_fast import CardLines, codes_json
+
+from .hands import NAMES, value5
 
 if TYPE_CHECKING:
     from .games import DrawPokerGame
@@ -33,9 +35,16 @@ def decision_lines(game: DrawPokerGame) -> CardLines:
     )
 
 
+def _joker_value(cards: list[str]) -> tuple[int, ...]:
+    """`value5` of poker with joker, the fast rank5 for a hand without the joker."""
+    return (*rank5(cards), 1) if JOKERS.isdisjoint(cards) else value5(cards)
+
+
 class _Shape:
     def __init__(self, game: DrawPokerGame) -> None:
         self.game = game
+        self.jokers = game.shoe_spec().joker_limit
+        self.rank = _joker_value if self.jokers else rank5
         self.buy = game.decision == "buy"
         self.allowed = frozenset(game.allowed())
         self.window = game.window()
@@ -45,6 +54,8 @@ class _Shape:
         game = self.game
         if action not in self.allowed or game.bonus_odds is not None:
             return None
+        if self.jokers and len(JOKERS.intersection(cards)) > self.jokers:
+            return None  # the deck's one joker under two codes: the general path refuses it
         n = len(cards)
         dealt = cards[:5]
         if action == "keep":
@@ -66,9 +77,9 @@ class _Shape:
             best = max(combinations(player, 5), key=rank5)  # the first best, in combination order
             p = rank5(best)
         else:
-            p = rank5(player)
-        d = rank5(dealer)
-        dealt_value = rank5(dealt)
+            p = self.rank(player)
+        d = self.rank(dealer)
+        dealt_value = self.rank(dealt)
         qualifies = game.qualifies(d)
         winner = "player" if p > d else "dealer" if d > p else "tie"
         key = (p[0], d[0], qualifies, winner, dealt_value[0], bool(discards))
@@ -80,7 +91,7 @@ class _Shape:
             except (ValueError, TypeError, KeyError):
                 return None
             outcome = self.outcomes[key] = json.dumps(answer["outcome"], separators=(",", ":"))
-        names = CATEGORY_NAMES
+        names = NAMES
         text = (
             f'"valid":true,"result":{{"cards":{codes_json(cards)},"player_cards":{codes_json(player)},'
             f'"dealer_cards":{codes_json(dealer)},"dealer_up_card":"{dealer[0]}","player_hand":"{names[p[0]]}",'

@@ -498,5 +498,15 @@ class JokerPoker(DrawPokerGame):
     def qualifies(self, value: tuple[int, ...]) -> bool:
         return qualifies_pair(value)
 
+    fast_evaluate = True
+
+    @cached_property
+    def _decision_lines(self) -> CardLines:
+        return decision_lines(self)
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a plain round (recognition/draw_poker/fast.py)."""
+        return self._decision_lines(line)
+
 
 GAMES = {g.game_id: g for g in (FiveCardPoker(), FiveCardPokerExchange(), SixCardPoker(), JokerPoker())}

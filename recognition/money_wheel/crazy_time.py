@@ -86,6 +86,8 @@ CT_WHEEL = tuple(v if v in (DOUBLE, TRIPLE) else int(v) for v in CT_WHEEL)
 FLAPPERS = (("green", 0), ("blue", 21), ("yellow", 43))
 PACHINKO_CAP, CRAZY_CAP = 10_000, 20_000
 MAX_REPEATS = 60
+CASH_HUNT_PAYS = "the multiplier at the spot the player picked, to 1"
+CRAZY_TIME_PAYS = "the multiplier under the flapper the player picked, to 1"
 
 
 class CrazyTime(MoneyWheelGame):
@@ -178,6 +180,18 @@ class CrazyTime(MoneyWheelGame):
 
     # -- outcome ----------------------------------------------------------------------------------
 
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a round in the usual shape (recognition/money_wheel/fast_bonus.py)."""
+        if self._fast_lines is None:
+            from .fast_bonus import CrazyTimeLines
+
+            self._fast_lines = CrazyTimeLines(self.evaluate)
+        return self._fast_lines(line)
+
+    _fast_lines: Any = None
+
     def settle(self, result: dict[str, Any], extras: dict[str, Any] | None) -> dict[str, Any]:
         top = self.read_top(need_extras(extras, "top_slot", self.name))
         label = result["segment"]
@@ -207,7 +221,7 @@ class CrazyTime(MoneyWheelGame):
                     "type": "bonus_choice",
                     "choices": wall,
                     "auto_choice": auto,
-                    "pays": "the multiplier at the spot the player picked, to 1",
+                    "pays": CASH_HUNT_PAYS,
                 }
             ]
         elif label == PACHINKO:
@@ -241,7 +255,7 @@ class CrazyTime(MoneyWheelGame):
                     "type": "bonus_choice",
                     "choices": {n: f["value"] for n, f in flappers.items()},
                     "auto_choice": auto,
-                    "pays": "the multiplier under the flapper the player picked, to 1",
+                    "pays": CRAZY_TIME_PAYS,
                 }
             ]
             out["crazy_time"] = {"stops": list(stops), "flappers": flappers}

@@ -490,6 +490,18 @@ class MonopolyLive(MoneyWheelGame):
 
     # -- outcome ----------------------------------------------------------------------------------
 
+    fast_evaluate = True
+
+    def evaluate_json(self, line: str) -> str | None:
+        """`studio evaluate`'s line for a round in the usual shape (recognition/money_wheel/fast_bonus.py)."""
+        if self._fast_lines is None:
+            from .fast_bonus import MonopolyLines
+
+            self._fast_lines = MonopolyLines(self.evaluate)
+        return self._fast_lines(line)
+
+    _fast_lines: Any = None
+
     def settle(self, result: dict[str, Any], extras: dict[str, Any] | None) -> dict[str, Any]:
         label, carried = result["segment"], result["multipliers"]
         m = product(carried)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.evaluate import _evaluate_lines, evaluate_line
+from bench.plain_blackjack import GAMES as PLAIN_BLACKJACK
 from bench.plain_cards import GAMES as PLAIN_CARDS
 from bench.plain_rules import DECK
 from bench.plain_rules import GAMES as PLAIN
@@ -66,7 +67,10 @@ def test_the_cli_writes_what_the_plain_rules_write(game_id: str, cache: Path, tm
     lines = generate(random.Random(7), 3000)
     written, imported = studio_evaluate(cache, tmp_path / "rounds.jsonl", game_id, lines)
     assert written.splitlines(keepends=True) == [plain(line) for line in lines]
-    if game_id in ("baccarat", "dragon_tiger") or game_id in PLAIN_CARDS:
+    if game_id in ("baccarat", "dragon_tiger", "joker_poker") or game_id in {
+        **PLAIN_CARDS,
+        **PLAIN_BLACKJACK,
+    }:
         assert imported == []  # no OpenCV, no numpy for a card game
 
 

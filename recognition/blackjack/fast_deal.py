@@ -1,0 +1,218 @@
+"""One pass of the blackjack deal procedure (recognition/blackjack/engine.py) over a recorded round's cards and
+decisions, for `studio evaluate`'s fast path (recognition/blackjack/fast.py). Pure.
+
+Each decision is taken as the deal asks for it, checked as it is taken: the seat and hand the deal asks, its
+window when given, one of the window's actions, no cards, no other "by" than the backend's. Anything else
+raises `Refused` (or IndexError: too few cards or decisions): the general path answers that round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import STAKE_ACTIONS, VALUE
+
+#: the keys a decision of the usual shape may have
+DECISION_KEYS = frozenset(("window", "seat", "hand", "action", "cards", "by"))
+USUAL_KEYS = frozenset(("seat", "hand", "action"))
+
+
+class Refused(Exception):
+    """Not a round this path answers: the general path will."""
+
+
+#: each card's value (the ace 1)
+CARD_VALUE = {r + s: v for r, v in VALUE.items() for s in "SHDC"}
+
+
+def total_of(cards: list[str]) -> tuple[int, bool]:
+    total = sum(map(CARD_VALUE.__getitem__, cards))
+    if total <= 11 and any(c[0] == "A" for c in cards):
+        return total + 10, True
+    return total, False
+
+
+def is_blackjack(cards: list[str]) -> bool:
+    return len(cards) == 2 and total_of(cards)[0] == 21
+
+
+class Hand:
+    __slots__ = (
+        "cards",
+        "decisions",
+        "done",
+        "doubled",
+        "free_bet",
+        "number",
+        "split",
+        "split_aces",
+        "stake",
+        "surrendered",
+    )
+
+    def __init__(self, number: int, cards: list[str], stake: int = 1) -> None:
+        self.number = number
+        self.cards = cards
+        self.stake = stake
+        self.doubled: str | None = None
+        self.free_bet: str | None = None
+        self.split = False
+        self.split_aces = False
+        self.surrendered = False
+        self.done = False
+        self.decisions = 0
+
+
+class Deal:
+    """One pass of the deal procedure of engine.py over the round's cards and decisions."""
+
+    def __init__(self, rules: Any, cards: list[str], given: list[Any], k: int) -> None:
+        self.r = rules
+        self.cards = cards
+        self.given = given
+        self.i = 0
+        self.k = k
+        self.taken: list[str] = []
+        self.dealer: list[str] = []
+        self.peeked = False
+
+    def card(self) -> str:
+        c = self.cards[self.i]  # IndexError: too few cards
+        self.i += 1
+        return c
+
+    def decide(self, window: str, seat: str, hand: int, allowed: tuple[str, ...]) -> str:
+        d = self.given[self.k]  # IndexError: too few decisions
+        if d.keys() == USUAL_KEYS:  # {"seat", "hand", "action"}: AttributeError, not a dict
+            if d["seat"] != seat or d["hand"] != hand or type(d["hand"]) is not int:
+                raise Refused
+        elif (
+            type(d) is not dict
+            or not DECISION_KEYS.issuperset(d)
+            or d["seat"] != seat
+            or d.get("hand", 1) != hand
+            or type(d.get("hand", 1)) is not int
+            or d.get("window", window) not in (None, window)
+            or d.get("cards")
+            or d.get("by") not in (None, "backend")
+        ):
+            raise Refused
+        action = d["action"]
+        if action not in allowed:
+            raise Refused
+        self.k += 1
+        self.taken.append(
+            f'{{"window":"{window}","seat":"{seat}","hand":{hand},"action":"{action}","cards":[],"by":"backend"}}'
+        )
+        return str(action)
+
+    def peek(self) -> bool:
+        r = self.r
+        self.peeked = r.hole_card and self.dealer[0][0] in r.peek_ranks and is_blackjack(self.dealer)
+        return self.peeked
+
+    def dealer_plays(self) -> None:
+        r, dealer = self.r, self.dealer
+        if not r.hole_card:
+            dealer.append(self.card())
+        if is_blackjack(dealer):
+            return
+        while True:
+            total, soft = total_of(dealer)
+            if not (total < 17 or (total == 17 and soft and r.hit_soft_17)):
+                return
+            dealer.append(self.card())
+
+    def run_common(self) -> list[str]:
+        r = self.r
+        common = [self.card()]
+        self.dealer.append(self.card())
+        common.append(self.card())
+        if r.hole_card:
+            self.dealer.append(self.card())
+        if self.peek():
+            return common
+        if not is_blackjack(common):
+            while len(common) < r.common_stream_max:
+                n = len(common) + 1
+                if self.decide(f"common/{n}", "common", 1, ("hit", "stand")) != "hit":
+                    break
+                common.append(self.card())
+        self.dealer_plays()
+        return common
+
+    def run_seats(self, seats: list[str]) -> list[tuple[str, str | None, list[Hand]]]:
+        r = self.r
+        hands = [[Hand(1, [self.card()])] for _ in seats]
+        self.dealer.append(self.card())
+        for h in hands:
+            h[0].cards.append(self.card())
+        if r.hole_card:
+            self.dealer.append(self.card())
+        up = self.dealer[0][0]
+        insurance: list[str | None] = [None] * len(seats)
+        if up in r.insurance_upcards or (r.even_money and up in r.even_money_upcards):
+            for j, seat in enumerate(seats):
+                if r.even_money and up in r.even_money_upcards and is_blackjack(hands[j][0].cards):
+                    allowed: tuple[str, ...] = ("even_money", "no_insurance")
+                elif up in r.insurance_upcards:
+                    allowed = ("insurance", "no_insurance")
+                else:
+                    continue
+                insurance[j] = self.decide(f"{seat}/insurance", seat, 1, allowed)
+        if not self.peek():
+            for seat, seat_hands in zip(seats, hands, strict=True):
+                n = 0
+                while n < len(seat_hands):
+                    self.play(seat, seat_hands, seat_hands[n])
+                    n += 1
+            self.dealer_plays()
+        return list(zip(seats, insurance, hands, strict=True))
+
+    def play(self, seat: str, hands: list[Hand], h: Hand) -> None:
+        r = self.r
+        while True:
+            total, soft = total_of(h.cards)
+            if h.done or total >= 21 or (r.charlie and len(h.cards) >= r.charlie):
+                return
+            two = len(h.cards) == 2
+            allowed = ["stand", "hit"]
+            if two and (not h.split or r.double_after_split):
+                if r.free_bets and not soft and total in (9, 10, 11) and not h.split:
+                    allowed.append("free_double")
+                else:
+                    allowed.extend(r.double_actions)
+            pair = two and VALUE[h.cards[0][0]] == VALUE[h.cards[1][0]]
+            if pair and len(hands) < r.max_hands and not h.split_aces:
+                free = r.free_bets and h.cards[0][0] not in "TJQK" and not h.split
+                allowed.append("free_split" if free else "split")
+            if r.surrender and two and not h.split and len(hands) == 1 and h.decisions == 0:
+                allowed.append("surrender")
+            action = self.decide(f"{seat}/hand_{h.number}/{h.decisions + 1}", seat, h.number, tuple(allowed))
+            h.decisions += 1
+            if action == "stand":
+                h.done = True
+            elif action == "hit":
+                h.cards.append(self.card())
+            elif action in STAKE_ACTIONS or action == "free_double":
+                if action == "free_double":
+                    h.free_bet = "double"
+                else:
+                    h.stake *= STAKE_ACTIONS[action]
+                h.doubled = action
+                h.cards.append(self.card())
+                h.done = True
+            elif action == "surrender":
+                h.surrendered = True
+                h.done = True
+            else:
+                free = action == "free_split"
+                new = Hand(len(hands) + 1, [h.cards.pop()], 0 if free else 1)
+                new.split = h.split = True
+                new.split_aces = h.split_aces = h.cards[0][0] == "A"
+                new.free_bet = "split" if free else None
+                hands.insert(hands.index(h) + 1, new)
+                h.cards.append(self.card())
+                new.cards.append(self.card())
+                if new.split_aces:
+                    h.done = new.done = True

@@ -1,0 +1,242 @@
+"""`studio evaluate`'s fast paths of the two wheels whose rounds carry their bonus games' draws (Crazy Time,
+Monopoly Live). Pure.
+
+A round's line is long (Crazy Time's 108-multiplier Cash Hunt wall, Monopoly's two boards), and the outcome
+reads little of it: a number segment only the Top Slot or the multipliers carried, a bonus segment its own
+game. A line in the usual shape (the studio's keys in its order, integers as json.dumps writes them: the
+line is then JSON without being parsed) is read with one regex; the answer to a number segment, a Coin Flip
+or a Chance card is kept by the facts it reads, any other is the game's `evaluate` of the round reduced to
+what it reads (the same answer: the rest of the draws is not read). Anything else, or a round the game
+refuses, is left to the general path (None), which gives the same answer or the error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from recognition.evaluate_fast import MEMO_SIZE, TailCache, plain_line
+
+Evaluate = Callable[[dict[str, Any]], dict[str, Any]]
+
+_INT = r"(?:0|[1-9][0-9]*)"
+#: a list's items when they are integers (checked by `_ints_ok`: sre is slow on a repeated group)
+_INTS = r"[0-9, ]*"
+_NAME = r'"([a-z0-9_]+)"'
+_LEADING_ZERO = re.compile(r"(?:^|,)0[0-9]").search
+
+
+def _ints_ok(text: str) -> bool:
+    """Whether `text` (digits, commas, spaces) is a JSON list's integers, a comma and one space or none
+    between them, as json.dumps writes them (no leading zero); none is fine."""
+    if not text:
+        return True
+    items = text.replace(", ", ",")
+    return (
+        " " not in items
+        and ",," not in items
+        and items[0] != ","
+        and items[-1] != ","
+        and not (("0" in items[:1] or ",0" in items) and _LEADING_ZERO(items))
+    )
+
+
+def _list(items: str) -> str:
+    """A JSON list of `items` (a pattern), none or more."""
+    return rf"\[(?:{items}(?:, ?{items})*)?\]"
+
+
+def _answered(evaluate: Evaluate, rid_text: str, item: dict[str, Any]) -> str | None:
+    """The general path's line for a round, not kept (None: the game refuses it)."""
+    try:
+        answer = evaluate(item)
+    except (ValueError, TypeError, KeyError):
+        return None
+    if "id" in answer:
+        return None
+    return json.dumps({"id": int(rid_text), "valid": True, **answer}, separators=(",", ":")) + "\n"
+
+
+class _Lines:
+    """The kept answers of one game, and the round's answer when its facts are not kept."""
+
+    def __init__(self, evaluate: Evaluate) -> None:
+        self.evaluate = evaluate
+        self.tails = TailCache(evaluate)
+
+    def line(self, rid_text: str, facts: Hashable | None, item: Callable[[], dict[str, Any]]) -> str | None:
+        kept = self.tails.tails
+        if facts is None or len(kept) >= MEMO_SIZE:
+            return _answered(self.evaluate, rid_text, item())
+        tail = kept.get(facts)
+        if tail is not None:
+            return f'{{"id":{rid_text},{tail}'
+        return self.tails.line(rid_text, "", facts, item())
+
+
+# --- Crazy Time ---------------------------------------------------------------------------------------------
+
+_DROP = rf'\{{"zone": ?{_INT}, ?"slot": ?{_INT}(?:, ?"rescue": ?true)?\}}'
+_CRAZY_LINE = plain_line(
+    rf'"segment": ?{_NAME}, ?"index": ?(null|{_INT}), ?"extras": ?\{{"top_slot": ?\{{"spot": ?{_NAME}, ?'
+    rf'"multiplier": ?(null|{_INT})\}}, ?"bonus": ?\{{"cash_hunt": ?\{{"wall": ?\[({_INTS})\], ?'
+    rf'"auto_choice": ?({_INT})\}}, ?"pachinko": ?\{{"drops": ?({_list(_DROP)})\}}, ?"coin_flip": ?\{{'
+    rf'"red": ?({_INT}), ?"blue": ?({_INT}), ?"side": ?"(red|blue)"\}}, ?"crazy_time": ?\{{"stops": ?\[({_INTS})\], ?'
+    rf'"auto_choice": ?{_NAME}\}}\}}\}}'
+).fullmatch
+
+
+class CrazyTimeLines:
+    """`evaluate_json` of Crazy Time: each answer written from the spin, the Top Slot and the bonus game's
+    own draws (Pachinko and the Crazy Time bonus played by the module's own rules)."""
+
+    def __init__(self, evaluate: Evaluate) -> None:
+        from . import crazy_time
+
+        self.game = crazy_time
+
+    def __call__(self, line: str) -> str | None:
+        m = _CRAZY_LINE(line)
+        if m is None or not (_ints_ok(m[6]) and _ints_ok(m[12])):
+            return None
+        ct = self.game
+        label, index, spot, multiplier = m[2], m[3], m[4], m[5]
+        if (
+            label not in ct.SPOTS
+            or spot not in ct.SPOTS
+            or multiplier in ("0", "1")
+            or (index != "null" and int(index) >= 54)
+        ):
+            return None
+        boost = 1 if multiplier == "null" or spot != label else int(multiplier)
+        head = (
+            f'{{"id":{m[1]},"valid":true,"result":{{"segment":"{label}","index":{index}}},"outcome":{{'
+            f'"segment":"{label}","index":{index},"top_slot":{{"spot":"{spot}","multiplier":{multiplier}}},'
+            f'"top_slot_applied":{"true" if boost != 1 else "false"},"winning_bets":[{{"bet":"{label}",'
+        )
+        if label in ct.NUMBERS:
+            return f'{head}"type":"number","payout":{int(label) * boost}}}]}}}}\n'
+        if label == ct.COIN_FLIP:
+            if m[9] == "0" or m[10] == "0":
+                return None
+            red, blue = int(m[9]) * boost, int(m[10]) * boost
+            won = red if m[11] == "red" else blue
+            return (
+                f'{head}"type":"bonus","payout":{won}}}],"coin_flip":{{"red":{red},"blue":{blue},'
+                f'"side":"{m[11]}"}}}}}}\n'
+            )
+        if label == ct.CASH_HUNT:
+            return self.cash_hunt(m, head, boost)
+        try:
+            if label == ct.PACHINKO:
+                played = ct._pachinko_play(json.loads(m[8]), boost)
+                return (
+                    f'{head}"type":"bonus","payout":{played["win"]}}}],"pachinko":'
+                    f"{json.dumps(played, separators=(',', ':'))}}}}}\n"
+                )
+            return self.crazy_time(m, head, boost)
+        except ValueError:  # not a whole bonus game: the general path says what is wrong
+            return None
+
+    def cash_hunt(self, m: re.Match[str], head: str, boost: int) -> str | None:
+        """The wall, times the Top Slot's multiplier on Cash Hunt, written from its text."""
+        wall, auto = m[6].replace(", ", ","), int(m[7])
+        if (
+            wall.count(",") != 107 or f",{wall},".find(",0,") >= 0 or auto >= 108
+        ):  # 108 multipliers, each >= 1
+            return None
+        if boost != 1:
+            wall = ",".join(str(int(v) * boost) for v in wall.split(","))
+        return (
+            f'{head}"type":"bonus_choice","choices":[{wall}],"auto_choice":{auto},'
+            f'"pays":"{self.game.CASH_HUNT_PAYS}"}}]}}}}\n'
+        )
+
+    def crazy_time(self, m: re.Match[str], head: str, boost: int) -> str | None:
+        """The three flappers' multipliers after the recorded spins (every flapper done, no spin too many)."""
+        ct = self.game
+        stops, auto = json.loads(f"[{m[12]}]"), m[13]
+        if not stops or max(stops) >= len(ct.CT_WHEEL) or auto not in ("green", "blue", "yellow"):
+            return None
+        flappers = ct._crazy_play(stops, boost)
+        if not all(f["done"] for f in flappers.values()) or max(f["spins"] for f in flappers.values()) != len(
+            stops
+        ):
+            return None
+        choices = json.dumps({n: f["value"] for n, f in flappers.items()}, separators=(",", ":"))
+        played = json.dumps({"stops": stops, "flappers": flappers}, separators=(",", ":"))
+        return (
+            f'{head}"type":"bonus_choice","choices":{choices},"auto_choice":"{auto}",'
+            f'"pays":"{ct.CRAZY_TIME_PAYS}"}}],"crazy_time":{played}}}}}\n'
+        )
+
+
+# --- Monopoly Live ------------------------------------------------------------------------------------------
+
+_ROLL = rf"\[{_INT}, ?{_INT}\]"
+_BOARD_GAME = rf'\{{"buildings": ?\[({_INTS})\], ?"dice": ?{_list(_ROLL)}, ?"cards": ?\[({_INTS})\]\}}'
+_MONOPOLY_LINE = plain_line(
+    rf'"segment": ?{_NAME}, ?"index": ?(null|{_INT}), ?"multipliers": ?\[({_INTS})\], ?"extras": ?\{{'
+    rf'"chance": ?\{{"type": ?"(cash|multiplier)", ?"value": ?({_INT})\}}, ?"bonus": ?\{{'
+    rf'"2_rolls": ?({_BOARD_GAME}), ?"4_rolls": ?({_BOARD_GAME})\}}\}}'
+).fullmatch
+
+
+class MonopolyLines(_Lines):
+    """`evaluate_json` of Monopoly Live: numbers and Chance kept by the spin, the multipliers carried and the
+    card; 2 Rolls and 4 Rolls played from their own draws."""
+
+    def __call__(self, line: str) -> str | None:
+        m = _MONOPOLY_LINE(line)
+        if m is None or not all(_ints_ok(m[k]) for k in (4, 8, 9, 11, 12)):
+            return None
+        label, index, carried = m[2], m[3], m[4].replace(" ", "")
+        facts: Hashable | None = (label, index, carried)
+        if label == "chance":
+            facts = (label, index, carried, m[5], m[6])
+        elif label in ("2_rolls", "4_rolls"):
+            return self.rolls(m, label, index, carried)
+
+        def item() -> dict[str, Any]:
+            extras: dict[str, Any] = {"chance": {"type": m[5], "value": int(m[6])}}
+            if label in ("2_rolls", "4_rolls"):
+                extras["bonus"] = {label: json.loads(m[7] if label == "2_rolls" else m[10])}
+            return {
+                "segment": label,
+                "index": None if index == "null" else int(index),
+                "multipliers": json.loads(f"[{carried}]"),
+                "extras": extras,
+            }
+
+        return self.line(m[1], facts, item)
+
+    def rolls(self, m: re.Match[str], label: str, index: str, carried: str) -> str | None:
+        """2 Rolls / 4 Rolls: the board walk played from the round's own draws, the win times the multipliers."""
+        from . import monopoly_live as ml
+
+        multipliers = json.loads(f"[{carried}]")
+        if (index != "null" and int(index) >= 54) or any(x < 2 for x in multipliers):
+            return None
+        record = json.loads(m[7] if label == "2_rolls" else m[10])
+        try:
+            played = ml.play_bonus(ml.ROLLS[label], record["buildings"], record["dice"], record["cards"])
+        except ValueError:  # not a whole bonus game: the general path says what is wrong
+            return None
+        product = 1
+        for x in multipliers:
+            product *= x
+        game = {
+            "rolls": ml.ROLLS[label],
+            "win": ml.payout(played["win"]),
+            "steps": played["steps"],
+            "buildings": record["buildings"],
+        }
+        return (
+            f'{{"id":{m[1]},"valid":true,"result":{{"segment":"{label}","index":{index},"multipliers":[{carried}]}},'
+            f'"outcome":{{"segment":"{label}","index":{index},"multipliers":[{carried}],"winning_bets":[{{'
+            f'"bet":"{label}","type":"bonus","payout":{json.dumps(ml.payout(played["win"] * product))}}}],'
+            f'"bonus_game":{json.dumps(game, separators=(",", ":"))},"multiplier":{product},"respin":false,'
+            f'"bets_stand":false,"next_multipliers":[]}}}}\n'
+        )
