@@ -624,10 +624,10 @@ class Lucky6Of48(DrawGame):
         first5 = sum(map(number, labels[:5]))
         first, last = number(labels[0]), number(labels[-1])
         odd = sum(map(balls.count, ODD_ENDS))
-        head = (
-            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["'
-            + '","'.join(colors)
-            + f'"],"first5_sum":{first5},"first":{first},"last":{last},"first_color":"{colors[0]}",'
+        colors_text = '","'.join(colors)
+        head = (  # one f-string: each + would copy the whole head so far
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["{colors_text}"],'
+            f'"first5_sum":{first5},"first":{first},"last":{last},"first_color":"{colors[0]}",'
             f'"last_color":"{colors[-1]}","odd":{odd},"even":{35 - odd},'
         )
         facts = (first5 < 122.5, first < 24.5, last < 24.5, first & 1, last & 1, odd > 17)

@@ -104,13 +104,13 @@ class SuperSix(DrawGame):
         odd = sum(map(balls.count, ODD_ENDS))
         top = max(counts)
         most = f'"{self.color_order[counts.index(top)]}"' if counts.count(top) == 1 else "null"
+        colors_text, counts_text = '","'.join(colors), self._counts_text % tuple(counts)
+        # one f-string: each + would copy the whole head so far
         head = (
-            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["'
-            + '","'.join(colors)
-            + f'"],"first5_sum":{first5},"first":{first},"last":{last},"first_color":"{colors[0]}",'
-            f'"last_color":"{colors[-1]}","odd":{odd},"even":{35 - odd},"color_counts":{{'
-            + self._counts_text % tuple(counts)
-            + f'}},"most_color":{most},'
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["{colors_text}"],'
+            f'"first5_sum":{first5},"first":{first},"last":{last},"first_color":"{colors[0]}",'
+            f'"last_color":"{colors[-1]}","odd":{odd},"even":{35 - odd},"color_counts":{{{counts_text}}},'
+            f'"most_color":{most},'
         )
         facts = (first5 < 122.5, first < 24.5, first & 1, last & 1, odd > 17)
         return self._tails.line(rid, head, facts, lambda: {"balls": [b[1:-1] for b in labels]})
