@@ -153,7 +153,7 @@ def _fast_lines(game: GameRules, source: Iterable[str]) -> None:
                     line = batch[i]
                     answer = evaluate_line(game, line, done + i + 1) if line.strip() else None
                     texts[i] = "" if answer is None else dumps(answer, separators=(",", ":")) + "\n"
-        out.write("".join(texts))  # type: ignore[arg-type]  # every None was replaced
+        _write(out, texts)  # type: ignore[arg-type]  # every None was replaced
         done += len(batch)
     out.flush()
 
@@ -169,7 +169,7 @@ def _memo_lines(game: GameRules, source: Iterable[str]) -> None:
     repeats = 0
     for lineno, line in enumerate(source, 1):
         if len(chunk) >= 4096:
-            out.write("".join(chunk))
+            _write(out, chunk)
             chunk.clear()
         if memo is not None:
             m = plain_id(line)
@@ -217,8 +217,20 @@ def _memo_lines(game: GameRules, source: Iterable[str]) -> None:
         if lineno == MEMO_PROBE and repeats < MEMO_PROBE // 2:
             memo = None  # few rounds repeat: keeping them costs more than it saves
             by_text.clear()
-    out.write("".join(chunk))
+    _write(out, chunk)
     out.flush()
+
+
+#: the most characters joined into one write: a larger string is fresh pages each time (malloc maps it), each
+#: page faulted in (a sixth of a 35-ball draw game's time went to that)
+WRITE_CHARS = 65_536
+
+
+def _write(out: Any, texts: list[str]) -> None:
+    size = sum(map(len, texts))
+    step = max(len(texts) * WRITE_CHARS // size, 1) if size > WRITE_CHARS else len(texts) or 1
+    for i in range(0, len(texts), step):
+        out.write("".join(texts[i : i + step]))
 
 
 def _answer(game: GameRules, item: dict[str, Any]) -> dict[str, Any] | None:

@@ -25,14 +25,16 @@ class TailCache:
         self.evaluate = evaluate
         self.tails: dict[Hashable, str] = {}
 
-    def line(self, rid_text: str, head: str, facts: Hashable, item: dict[str, Any]) -> str | None:
-        """The answer line to the round `item` whose id is written `rid_text`: `head` (the answer up to the
-        tail, after `{"id":ID,`) and the tail kept for `facts`. None if the game refuses the round (the
-        general path then writes the error)."""
+    def line(
+        self, rid_text: str, head: str, facts: Hashable, item: dict[str, Any] | Callable[[], dict[str, Any]]
+    ) -> str | None:
+        """The answer line to the round `item` (or `item()`, made only when the facts are new) whose id is
+        written `rid_text`: `head` (the answer up to the tail, after `{"id":ID,`) and the tail kept for
+        `facts`. None if the game refuses the round (the general path then writes the error)."""
         tail = self.tails.get(facts)
         if tail is None:
             try:
-                answer = self.evaluate(item)
+                answer = self.evaluate(item() if callable(item) else item)
             except (ValueError, TypeError, KeyError):
                 return None
             full = json.dumps({"id": int(rid_text), "valid": True, **answer}, separators=(",", ":")) + "\n"
@@ -68,6 +70,18 @@ Shape = Callable[..., "str | tuple[str, Hashable] | None"]
 def codes_json(cards: list[str]) -> str:
     """A list of card codes as json.dumps writes it (no spaces)."""
     return '["' + '","'.join(cards) + '"]' if cards else "[]"
+
+
+def card_codes(text: str) -> list[str] | None:
+    """The codes of a plain line's list of cards (its text between the brackets), if it holds only quoted
+    strings, a space after a comma at most; None otherwise. The caller checks each is a
+    code of its shoe (then no quote, comma or space is left in one)."""
+    text = text.replace('", "', '","')
+    if not text:
+        return []
+    if " " in text or text[0] != '"' or text[-1] != '"':
+        return None
+    return text[1:-1].split('","')
 
 
 class CardLines:
@@ -125,15 +139,8 @@ class CardLines:
 
     def answer(self, m: re.Match[str]) -> str | None:
         """The answer line past `{"id":ID,` to a matched line, or None (the general path's)."""
-        # the list as json.dumps writes it, if it holds only quoted codes: a space may follow a comma only
-        text = m[2].replace('", "', '","')
-        if text:
-            if " " in text or text[0] != '"' or text[-1] != '"':
-                return None
-            cards = text[1:-1].split('","')
-        else:
-            cards = []
-        if not self.codes.issuperset(cards):  # each a code of the shoe: no quote, comma or space left in it
+        cards = card_codes(m[2])
+        if cards is None or not self.codes.issuperset(cards):
             return None
         if len(cards) > self.least and len(set(cards)) < len(cards):
             copies = self.copies

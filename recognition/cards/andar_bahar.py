@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from recognition.evaluate_fast import CardLines, codes_json
+from recognition.evaluate_fast import card_codes, codes_json, plain_line
 
 from .base import CardGame, card_list, need, ordinal
 from .cards import ACE_LOW, SUIT_NAMES, is_red
@@ -165,40 +165,49 @@ class AndarBahar(CardGame):
     fast_evaluate = True
 
     @cached_property
-    def _fast(self) -> CardLines:
-        after = r', ?"extras": ?\{"first_side": ?"(andar|bahar)"\}'
-        return CardLines(self.evaluate, self.shoe_spec().copies, self._line, after)
+    def _codes(self) -> frozenset[str]:
+        return frozenset(self.shoe_spec().copies)
 
     @cached_property
     def _outcomes(self) -> dict[tuple[str, int, bool, str], str]:
         return {}
 
     def evaluate_json(self, line: str) -> str | None:
-        """`studio evaluate`'s line for a plain round with its first side: the result written from the
-        cards, the outcome kept by what decides it (recognition/evaluate_fast.py)."""
-        return self._fast(line)
-
-    def _line(self, cards: list[str], first: str) -> str | None:
-        n = len(cards) - 1
-        joker = cards[0]
-        rank_ = joker[0]
-        ranks = "".join(cards)[::2]  # each code is two characters, the rank first
-        if n < 1 or ranks[-1] != rank_ or ranks.count(rank_) != 2:
+        """`studio evaluate`'s line for a plain round with its first side (`{"id": N, "cards": [...],
+        "extras": {"first_side": ...}}`, each card once, the Joker's rank again only at the end): the result
+        written from the cards, the outcome kept by what decides it (the winner, the count, the winning
+        card's colour, the Joker). Anything else is the general path's (None)."""
+        m = _PLAIN(line)
+        if m is None:
             return None
-        second = other(first)
-        winner = first if n % 2 else second
-        hands = {first: cards[1::2], second: cards[2::2]}
+        cards = card_codes(m[2])
+        if cards is None or not self._codes.issuperset(cards):
+            return None
+        n = len(cards) - 1
+        if n < 1:
+            return None
+        ranks = "".join(cards)[::2]  # each code is two characters, the rank first
+        joker = cards[0]
+        if ranks[-1] != joker[0] or ranks.count(joker[0]) != 2 or len(set(cards)) <= n:
+            return None
+        first = m[3]
+        winner = first if n % 2 else other(first)
         last = cards[-1]
-        key = (winner, n, is_red(last), joker)
+        key = (winner, n, last[1] in "HD", joker)
         outcome = self._outcomes.get(key)
         if outcome is None:
             result = {"winner": winner, "joker": joker, "cards_dealt": n, "winning_card": last}
             outcome = self._outcomes[key] = json.dumps(self.outcome(result), separators=(",", ":"))
+        firsts, seconds = codes_json(cards[1::2]), codes_json(cards[2::2])
+        andar, bahar = (firsts, seconds) if first == "andar" else (seconds, firsts)
         return (
-            f'"valid":true,"result":{{"winner":"{winner}","joker":"{joker}","first_side":"{first}",'
-            f'"andar_cards":{codes_json(hands["andar"])},"bahar_cards":{codes_json(hands["bahar"])},"cards_dealt":{n},'
+            f'{{"id":{m[1]},"valid":true,"result":{{"winner":"{winner}","joker":"{joker}","first_side":"{first}",'
+            f'"andar_cards":{andar},"bahar_cards":{bahar},"cards_dealt":{n},'
             f'"winning_card":"{last}"}},"outcome":{outcome}}}\n'
         )
 
+
+#: a plain Andar Bahar line: its id, its cards' list, its first side
+_PLAIN = plain_line(r'"cards": ?\[([^\]]*)\], ?"extras": ?\{"first_side": ?"(andar|bahar)"\}').fullmatch
 
 GAMES = {g.game_id: g for g in (AndarBahar(),)}

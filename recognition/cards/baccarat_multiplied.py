@@ -49,16 +49,18 @@ class MultipliedLines:
         self.low, self.high = game.multiplier_cards
         self.multiplied = frozenset(game.multiplied_bets)
         self.names: dict[tuple[Any, ...], tuple[str, ...]] = {}
-        self.outcomes: dict[
-            tuple[Any, ...], str
-        ] = {}  # (facts, each bet's multiplier...) -> the outcome's text
+        #: the deal's facts (and each hand's cards' multipliers, None for a plain card, if any is a multiplier
+        #: card) -> the outcome's text
+        self.outcomes: dict[tuple[Any, ...], str] = {}
+        #: (the deal's facts, each winning bet's multiplier...) -> the outcome's text
+        self.settled: dict[tuple[Any, ...], str] = {}
 
     def __call__(self, line: str) -> str | None:
         m = self.match(line)
         if m is None:
             return None
         g = m.groups()
-        cards = [c for c in g[1:7] if c is not None]
+        cards = g[1:5] if g[5] is None else g[1:6] if g[6] is None else g[1:7]
         entries = _ENTRIES(g[7])
         drawn = dict(entries)  # card -> its multiplier's text
         if not self.low <= len(entries) <= self.high or len(drawn) != len(entries):
@@ -103,24 +105,18 @@ class MultipliedLines:
             player[0] == player[1],
             banker[0] == banker[1],
         )
-        bets = self.bets(facts)
         if drawn.keys().isdisjoint(cards):  # no multiplier card in the deal: every multiplier 1
-            xs = [1] * len(bets)
-        else:
-            scope = {"player": player, "banker": banker, "player_pair": player[:2], "banker_pair": banker[:2]}
-            scope["tie"] = player + banker
-            xs = []
-            for bet in bets:
-                x = 1
-                if bet in self.multiplied:
-                    for card in scope[bet]:
-                        if card in drawn:
-                            x *= int(drawn[card])
-                xs.append(x)
-        key = (facts, *xs)
+            key: tuple[Any, ...] = facts
+        else:  # the bets' multipliers follow from the facts and each hand's cards' multipliers
+            key = (facts, tuple(map(drawn.get, player)), tuple(map(drawn.get, banker)))
         outcome = self.outcomes.get(key)
         if outcome is None:
-            outcome = self.outcomes[key] = self.settle(facts, xs)
+            xs = self.multipliers_of(facts, player, banker, drawn)
+            settled = (facts, *xs)  # fewer than the keys above: each settled once
+            outcome = self.settled.get(settled)
+            if outcome is None:
+                outcome = self.settled[settled] = self.settle(facts, xs)
+            self.outcomes[key] = outcome
         # the multiplier cards as json.dumps writes them: the matched text without its spaces
         return (
             f'{{"id":{g[0]},"valid":true,"result":{{"winner":"{_WINNER[(pt > bt) - (pt < bt)]}",'
@@ -132,6 +128,22 @@ class MultipliedLines:
             + g[7].replace(" ", "")
             + "]}}\n"
         )
+
+    def multipliers_of(
+        self, facts: tuple[Any, ...], player: list[str], banker: list[str], drawn: dict[str, str]
+    ) -> list[int]:
+        """Each winning bet's multiplier: the product of the multipliers of the cards in its scope."""
+        scope = {"player": player, "banker": banker, "player_pair": player[:2], "banker_pair": banker[:2]}
+        scope["tie"] = player + banker
+        xs = []
+        for bet in self.bets(facts):
+            x = 1
+            if bet in self.multiplied:
+                for card in scope[bet]:
+                    if card in drawn:
+                        x *= int(drawn[card])
+            xs.append(x)
+        return xs
 
     def bets(self, facts: tuple[Any, ...]) -> tuple[str, ...]:
         """The winning bets of a deal with these facts, in the outcome's order."""

@@ -20,6 +20,31 @@ if TYPE_CHECKING:
 
 _PLAIN = plain_line(r'"balls": ?\[("[0-9A-Za-z-]+"(?:, ?"[0-9A-Za-z-]+")*)\]').fullmatch
 _LABELS = re.compile(r'"([^"]*)"').findall
+_LIST = plain_line(r'"balls": ?\[([^\]]*)\]').fullmatch
+
+
+def distinct_balls(
+    line: str, count: int, color: dict[str, str]
+) -> tuple[str, str, list[str], list[str]] | None:
+    """A plain line of `count` distinct balls of a game (`color`: each ball's label, quoted, -> its colour):
+    its id's text, its balls as the answer writes them ('"31","3",...'), their labels quoted, their colours.
+    None for any other line (the general path's)."""
+    m = _LIST(line)
+    if m is None:
+        return None
+    balls = m[2].replace(", ", ",")
+    labels = balls.split(",")
+    if len(labels) != count or len(set(labels)) != count:
+        return None
+    try:
+        colors = list(map(color.__getitem__, labels))
+    except KeyError:  # not a ball of the game, or not written as a plain line writes it
+        return None
+    return m[1], balls, labels, colors
+
+
+#: what ends a ball of odd number in the balls' text: their count is the odd balls'
+ODD_ENDS = tuple(f'{d}"' for d in "13579")
 
 #: the facts of a draw (its labels and their colours, in draw order) that decide the rest of its outcome
 Facts = Callable[[list[str], list[str]], Hashable]

@@ -21,7 +21,7 @@ from typing import Any
 from recognition.evaluate_fast import TailCache, plain_line
 
 from .base import VOID, DrawGame, Drawn, Market, completed_at, fixed, hits, numbers, over, picked, under
-from .fast_evaluate import FastDrawEvaluator
+from .fast_evaluate import ODD_ENDS, FastDrawEvaluator, distinct_balls
 
 
 def cyclic_colors(labels: Sequence[str], order: Sequence[str]) -> dict[str, str]:
@@ -605,10 +605,9 @@ class Lucky6Of48(DrawGame):
         ]
         assert len(m) == 45 and m[-1].line == 3057
         self.markets = tuple(m)
-        # studio evaluate's fast path: a ball as a line writes it -> its number, its colour, 1 if odd
+        # studio evaluate's fast path: a ball as a line writes it -> its number, its colour
         self._number = {f'"{b}"': int(b) for b in self.ball_labels}
         self._color = {f'"{b}"': self.colors[b] for b in self.ball_labels}
-        self._odd = {f'"{b}"': int(b) & 1 for b in self.ball_labels}
         self._tails = TailCache(self.evaluate)
 
     fast_evaluate = True
@@ -617,29 +616,22 @@ class Lucky6Of48(DrawGame):
         """A line ``{"id": N, "balls": ["29", "31", ...]}`` of 35 distinct balls: the answer up to the winning
         bets written here, those kept by what the fixed bets read (the first five balls' sum, the first and
         last balls against 24.5 and their parity, the odd balls)."""
-        m = _BALLS_35_OF_48(line)
-        if m is None:
+        got = distinct_balls(line, 35, self._color)
+        if got is None:
             return None
-        balls = m[2].replace(", ", ",")  # '"29","31",...': the balls as the answer writes them
-        labels = balls.split(",")
-        if len(set(labels)) != 35:
-            return None
-        try:
-            colors = list(map(self._color.__getitem__, labels))
-        except KeyError:  # not a ball of the game
-            return None
+        rid, balls, labels, colors = got
         number = self._number.__getitem__
         first5 = sum(map(number, labels[:5]))
         first, last = number(labels[0]), number(labels[-1])
-        odd = sum(map(self._odd.__getitem__, labels))
-        head = (
-            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["'
-            + '","'.join(colors)
-            + f'"],"first5_sum":{first5},"first":{first},"last":{last},"first_color":"{colors[0]}",'
+        odd = sum(map(balls.count, ODD_ENDS))
+        colors_text = '","'.join(colors)
+        head = (  # one f-string: each + would copy the whole head so far
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["{colors_text}"],'
+            f'"first5_sum":{first5},"first":{first},"last":{last},"first_color":"{colors[0]}",'
             f'"last_color":"{colors[-1]}","odd":{odd},"even":{35 - odd},'
         )
         facts = (first5 < 122.5, first < 24.5, last < 24.5, first & 1, last & 1, odd > 17)
-        return self._tails.line(m[1], head, facts, {"balls": [b[1:-1] for b in labels]})
+        return self._tails.line(rid, head, facts, lambda: {"balls": [b[1:-1] for b in labels]})
 
     def facts(self, d: Drawn) -> dict[str, Any]:
         return {
@@ -652,8 +644,5 @@ class Lucky6Of48(DrawGame):
             "even": d.even,
         }
 
-
-_BALL_48 = r'"(?:[1-9]|[1-3][0-9]|4[0-8])"'
-_BALLS_35_OF_48 = plain_line(rf'"balls": ?\[({_BALL_48}(?:, ?{_BALL_48}){{34}})\]').fullmatch
 
 __all__ = ["Lucky5", "Lucky6Of48", "Lucky6Of60", "Lucky7", "cyclic_colors"]

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from recognition.evaluate_fast import TailCache, plain_line
+from recognition.evaluate_fast import TailCache
 
 from .base import DrawGame, Drawn, Market, fixed, hits, nth_hit_at, numbers, over, picked, under
+from .fast_evaluate import ODD_ENDS, distinct_balls
 from .lucky import _check_color_map, cyclic_colors
 
 SUPER_SIX_COLORS = ("red", "green", "blue", "purple", "brown", "yellow", "orange", "black")  # L4253
@@ -80,12 +81,9 @@ class SuperSix(DrawGame):
             picked("two_not_drawn", 4283, 2, lambda d, s: hits(d, s) == 0),
         ]
         self.markets = tuple(m)
-        # studio evaluate's fast path: a ball as a line writes it -> its colour, number, and both as one code
+        # studio evaluate's fast path: a ball as a line writes it -> its colour, its number
         self._color = {f'"{b}"': self.colors[b] for b in self.ball_labels}
         self._number = {f'"{b}"': int(b) for b in self.ball_labels}
-        self._code = {
-            f'"{b}"': 2 * self.color_order.index(self.colors[b]) + int(b) % 2 for b in self.ball_labels
-        }
         self._counts_text = ",".join(f'"{c}":%d' for c in self.color_order)
         self._tails = TailCache(self.evaluate)
 
@@ -95,35 +93,27 @@ class SuperSix(DrawGame):
         """A line ``{"id": N, "balls": ["31", "3", ...]}`` of 35 distinct balls: the answer up to the winning
         bets written here, the winning bets kept by what the fixed bets read (the first five balls' sum and
         the first ball against their lines, the first and last balls' parity, the odd balls)."""
-        m = _BALLS_35(line)
-        if m is None:
+        got = distinct_balls(line, 35, self._color)
+        if got is None:
             return None
-        balls = m[2].replace(", ", ",")  # '"31","3",...': the balls as the answer writes them
-        labels = balls.split(",")
-        if len(set(labels)) != 35:
-            return None
-        try:  # each ball's colour (its place in color_order) and parity, as one byte
-            codes = bytes(map(self._code.__getitem__, labels))
-        except KeyError:  # not a ball of the game
-            return None
+        rid, balls, labels, colors = got
         number = self._number.__getitem__
         first5 = sum(map(number, labels[:5]))
         first, last = number(labels[0]), number(labels[-1])
-        counts = [codes.count(2 * i) + codes.count(2 * i + 1) for i in range(len(self.color_order))]
-        odd = sum(codes.count(2 * i + 1) for i in range(len(self.color_order)))
+        counts = list(map(colors.count, self.color_order))
+        odd = sum(map(balls.count, ODD_ENDS))
         top = max(counts)
         most = f'"{self.color_order[counts.index(top)]}"' if counts.count(top) == 1 else "null"
-        colors = list(map(self._color.__getitem__, labels))
-        count_text = self._counts_text % tuple(counts)
+        colors_text, counts_text = '","'.join(colors), self._counts_text % tuple(counts)
+        # one f-string: each + would copy the whole head so far
         head = (
-            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["'
-            + '","'.join(colors)
-            + f'"],"first5_sum":{first5},"first":{first},"last":{last},"first_color":"{colors[0]}",'
-            f'"last_color":"{colors[-1]}","odd":{odd},"even":{35 - odd},"color_counts":{{{count_text}}},'
+            f'"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],"colors":["{colors_text}"],'
+            f'"first5_sum":{first5},"first":{first},"last":{last},"first_color":"{colors[0]}",'
+            f'"last_color":"{colors[-1]}","odd":{odd},"even":{35 - odd},"color_counts":{{{counts_text}}},'
             f'"most_color":{most},'
         )
         facts = (first5 < 122.5, first < 24.5, first & 1, last & 1, odd > 17)
-        return self._tails.line(m[1], head, facts, {"balls": [b[1:-1] for b in labels]})
+        return self._tails.line(rid, head, facts, lambda: {"balls": [b[1:-1] for b in labels]})
 
     def facts(self, d: Drawn) -> dict[str, Any]:
         counts = {c: d.count(c) for c in self.color_order}
@@ -140,7 +130,3 @@ class SuperSix(DrawGame):
             "color_counts": counts,
             "most_color": leaders[0] if len(leaders) == 1 else None,
         }
-
-
-_BALL_48 = r'"(?:[1-9]|[1-3][0-9]|4[0-8])"'
-_BALLS_35 = plain_line(rf'"balls": ?\[({_BALL_48}(?:, ?{_BALL_48}){{34}})\]').fullmatch

@@ -23,7 +23,7 @@ from typing import Any
 
 from recognition.cards.base import CardGame, card_list, need, ordinal
 from recognition.cards.cards import ShoeSpec, standard_shoe
-from recognition.evaluate_fast import CardLines, codes_json
+from recognition.evaluate_fast import CardLines, codes_json, plain_line
 
 HANDS = (8, 9, 10, 11)
 POINTS = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13}
@@ -112,25 +112,27 @@ class ThirtyTwoCards(CardGame):
 
     def evaluate_json(self, line: str) -> str | None:
         """`studio evaluate`'s line for a plain round: the result written from the cards, the outcome kept by
-        the winner and the totals (recognition/evaluate_fast.py)."""
-        return self._fast(line)
-
-    def _line(self, cards: list[str]) -> str | None:
-        if len(cards) == 4:  # the common round: one card each, one hand alone highest
-            c8, c9, c10, c11 = cards
+        the winner and the totals. The common round (four different cards, one hand alone highest, its outcome
+        already kept) is read here; the rest by recognition/evaluate_fast.py's CardLines."""
+        m = _FOUR(line)
+        if m is not None:
+            rid, c8, c9, c10, c11 = m.groups()
             t8, t9, t10, t11 = 8 + POINTS[c8[0]], 9 + POINTS[c9[0]], 10 + POINTS[c10[0]], 11 + POINTS[c11[0]]
             totals4 = (t8, t9, t10, t11)
             best = max(totals4)
-            if totals4.count(best) == 1:
+            if totals4.count(best) == 1 and len({c8, c9, c10, c11}) == 4:
                 winner = HANDS[totals4.index(best)]
                 outcome = self._outcomes.get((winner, *totals4))
                 if outcome is not None:
                     return (
-                        f'"valid":true,"result":{{"winner":"player_{winner}","player_8_cards":["{c8}"],'
-                        f'"player_8_total":{t8},"player_9_cards":["{c9}"],"player_9_total":{t9},'
+                        f'{{"id":{rid},"valid":true,"result":{{"winner":"player_{winner}","player_8_cards":'
+                        f'["{c8}"],"player_8_total":{t8},"player_9_cards":["{c9}"],"player_9_total":{t9},'
                         f'"player_10_cards":["{c10}"],"player_10_total":{t10},'
                         f'"player_11_cards":["{c11}"],"player_11_total":{t11}}},"outcome":{outcome}}}\n'
                     )
+        return self._fast(line)
+
+    def _line(self, cards: list[str]) -> str | None:
         hands: dict[int, list[str]] = {8: [], 9: [], 10: [], 11: []}
         totals = {8: 8, 9: 9, 10: 10, 11: 11}
         queue: list[int] = [8, 9, 10, 11]
@@ -161,5 +163,9 @@ class ThirtyTwoCards(CardGame):
             f'"player_11_cards":{codes_json(hands[11])},"player_11_total":{t11}}},"outcome":{outcome}}}\n'
         )
 
+
+_CARD = r'"([6-9TJQK][SHDC])"'
+#: the common line: an integer id, four cards of the 32
+_FOUR = plain_line(r'"cards": ?\[' + _CARD + (r", ?" + _CARD) * 3 + r"\]").fullmatch
 
 GAMES = {g.game_id: g for g in (ThirtyTwoCards(),)}

@@ -1,6 +1,7 @@
 """The fast paths of `studio evaluate` for games whose rounds carry a fresh draw (Lightning and Mega Roulette,
 Lightning Dice, Mega Wheel) or rarely repeat (Lotto Express 5/35, MEGA 6, Lucky 7, Lucky 6 of 60 and of 48,
-Super Six, Fruitrace) answer every line as the general path does: lines in their usual shape, and lines just
+Super Six, Fruitrace; Andar Bahar, Thirty-Two Cards and the multiplied baccarats, whose rounds
+rarely repeat either) answer every line as the general path does: lines in their usual shape, and lines just
 off it."""
 
 from __future__ import annotations
@@ -19,6 +20,24 @@ from recognition.games import GAMES
 LUCKY = '"extras": {"lucky_numbers": [{"number": "3", "payout": 49}, {"number": "17", "payout": 99}]}'
 MEGA = '"extras": {"lucky": {"number": "5", "index": 2, "payout": 50, "scope": "segment"}}'
 STRIKES = '"extras": {"lightning": [{"total": 8, "multiplier": 15}, {"total": 11, "multiplier": 20}]}'
+
+_35 = [f'"{n}"' for n in range(14, 49)]
+#: 35-ball lines just off the plain shape (the fast path reads the list's text itself)
+ODD_35 = [
+    '{"id": 21, "balls": [ ' + ", ".join(_35) + "]}\n",  # a space after the bracket
+    '{"id": 22, "balls": [' + ",  ".join(_35) + "]}\n",  # two spaces
+    '{"id": 23, "balls": [' + " ,".join(_35) + "]}\n",  # a space before a comma
+    '{"id": 24, "balls": [' + ", ".join(_35) + " ]}\n",
+    '{"id": 25, "balls": ["\\u0031\\u0034", ' + ", ".join(_35[1:]) + "]}\n",  # an escape
+    '{"id": 26, "balls": ["014", ' + ", ".join(_35[1:]) + "]}\n",
+    '{"id": 27, "balls": [' + ", ".join(n[1:-1] for n in _35) + "]}\n",  # numbers
+    '{"id": 28, "balls": [' + ", ".join(_35) + ",]}\n",  # not JSON
+    '{"id": 29, "balls": [' + ", ".join(_35[:-1]) + ', "48""]}\n',  # not JSON
+    '{"id": 30, "balls": [' + ", ".join(_35) + '], "balls": [' + ", ".join(_35) + "]}\n",
+    '{"id": 31, "balls": [' + ", ".join(_35) + "]} \n",
+    '{"id": 32, "balls": [' + ", ".join(_35) + '], "colors": null}\n',
+    '{"id": 33, "balls": [' + ", ".join(_35[:-1]) + ', ""]}\n',
+]
 
 #: lines in and off the fast paths' shape: the answers are the general path's
 ODD_LINES = {
@@ -132,6 +151,7 @@ ODD_LINES = {
         '{"id": 4, "balls": [' + ", ".join(f'"{n}"' for n in [*range(1, 35), 49]) + "]}\n",  # not a ball
         '{"id": 5, "balls": [' + ", ".join(f'"{n}"' for n in range(1, 35)) + "]}\n",  # too few
         '{"id": 6, "balls": [' + ", ".join(f'"{n}"' for n in range(2, 50, 2)) + "]}\n",
+        *ODD_35,
     ],
     "lucky_6_48": [
         '{"id": 1, "balls": [' + ", ".join(f'"{n}"' for n in range(1, 36)) + "]}\n",
@@ -139,6 +159,7 @@ ODD_LINES = {
         '{"id": 3, "balls": [' + ", ".join(f'"{n}"' for n in [*range(1, 35), 1]) + "]}\n",  # a ball twice
         '{"id": 4, "balls": [' + ", ".join(f'"{n}"' for n in [*range(1, 35), 49]) + "]}\n",  # not a ball
         '{"id": 5, "balls": [' + ", ".join(f'"{n}"' for n in range(1, 35)) + "]}\n",  # too few
+        *ODD_35,
     ],
     "fruitrace": [
         (
@@ -185,7 +206,11 @@ def test_lines_off_the_fast_path_are_answered_by_the_general_path(
     assert fast(game_id, lines, monkeypatch) == general(game_id, lines)
 
 
-@pytest.mark.parametrize("game_id", list(ODD_LINES))
+#: card games whose fast paths read the cards' text themselves (their odd lines: test_evaluate_plain.py)
+CARD_GAMES = ["andar_bahar", "thirty_two_cards", "golden_wealth_baccarat", "lightning_baccarat"]
+
+
+@pytest.mark.parametrize("game_id", list(ODD_LINES) + CARD_GAMES)
 def test_dealt_rounds_are_answered_as_the_general_path_does(
     game_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

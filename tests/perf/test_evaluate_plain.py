@@ -156,6 +156,16 @@ ODD_LINES = {
         '{"id": 6, "cards": ["9S", "JD", "JD", "9C"], "extras": {"first_side": "bahar"}}\n',  # a card twice
         '{"id": 7, "cards": ["9S"], "extras": {"first_side": "bahar"}}\n',
         '{"id": 8, "cards": ["9S", "9C"], "extras": {"first_side": "up"}}\n',
+        '{"id": 9, "cards": [], "extras": {"first_side": "andar"}}\n',
+        '{"id": 10, "cards": ["9S",  "JD", "9C"], "extras": {"first_side": "andar"}}\n',  # two spaces
+        '{"id": 11, "cards": ["9S" ,"JD", "9C"], "extras": {"first_side": "andar"}}\n',
+        '{"id": 12, "cards": ["9S", "J\\u0044", "9C"], "extras": {"first_side": "andar"}}\n',  # an escape
+        '{"id": 13, "cards": ["9S", "JD", "9C"], "extras": {"first_side": "andar", "x": 1}}\n',
+        '{"id": 14, "cards": ["9S", "JD", "9C"], "extras": {"first_side": "andar"}, "x": 1}\n',
+        '{"id": 15, "cards": ["9S", "JD", "9C", "9D"], "extras": {"first_side": "andar"}}\n',  # past it
+        '{"id": 16, "cards": ["9S", "JD", "JH", "9C"], "extras": {"first_side": "andar"}}\n',  # bahar's
+        '{"id": 17, "cards": ["9S", "JD", "XX", "9C"], "extras": {"first_side": "andar"}}\n',
+        '{"id": 18, "cards": ["9S", "JD", "9C"], "extras": {"first_side": "andar"}} \n',
     ],
     "thirty_two_cards": [
         '{"id": 1, "cards": ["6H", "8D", "9C", "7C"]}\n',
