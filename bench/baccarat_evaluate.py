@@ -42,6 +42,7 @@ from typing import Any, Self
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.machine import installed_env
 from recognition.cards.baccarat import GAMES, VALUE, is_complete
 from recognition.cards.cards import STANDARD_52
 
@@ -106,7 +107,9 @@ def main() -> int:
         )
         lines = src.read_text(encoding="ascii").splitlines(keepends=True)
 
-        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env = installed_env(
+            dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        )
         command = [sys.executable, "-m", "app.cli", "evaluate", "--game", "baccarat"]
 
         # 0. the start-up alone, the game index written by a first start

@@ -40,7 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from machine import MachineLoad
+from machine import MachineLoad, installed_env
 
 from bench.plain_rules import GAMES
 
@@ -61,7 +61,9 @@ def cli(args: list[str], stdout: Path | None = None) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     with open(stdout or "/dev/null", "w") as out:
-        subprocess.run([sys.executable, "-m", "app.cli", *args], stdout=out, cwd=ROOT, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "app.cli", *args], stdout=out, cwd=ROOT, env=installed_env(), check=True
+        )
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
