@@ -1,7 +1,7 @@
 """The learned reader of a die's upper face: a small CNN on the die crop, run through OpenCV's DNN module.
 
 The network (trained by ``training/dice/train.py``, weights in ``recognition/dice/model/dice_face.onnx``)
-sees the square round a found die (:func:`crop_die`: the die's box and a margin) in colour, 40x40, each
+sees the square round a found die (:func:`crop_die`: the die's box and a margin) in colour, 32x32, each
 crop scaled to zero mean and unit spread (so light and exposure matter little), and gives seven
 probabilities: faces 1-6 and "not a clean upper face" (a cocked or stacked die, a side face, a window
 beside a die, something that is not a die). No training framework is needed to run it.
@@ -19,10 +19,9 @@ import numpy as np
 from .onnx_net import OnnxNet
 
 MODEL = Path(__file__).resolve().parent / "model" / "dice_face.onnx"
-INPUT = 40
-#: the crop's side over the die box's longer side: wide enough that a cocked die's side faces and the felt
-#: beside them are in view (at 1.2 a cocked die's crop was mostly its upper face), at the same pixels a die
-MARGIN = 1.5
+INPUT = 32
+#: the crop's side over the die box's longer side
+MARGIN = 1.2
 #: the classes the network gives, in order; index 0-5: faces 1-6
 CLASSES = ("1", "2", "3", "4", "5", "6", "reject")
 

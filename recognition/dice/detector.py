@@ -2,9 +2,9 @@
 
 The network (trained by ``training/dice/detect.py``, weights in ``recognition/dice/model/dice_detect.onnx``)
 is a CenterNet: it sees the frame in colour, scaled so a die is about :data:`WORK_DIE` pixels, and gives at
-stride 4 a heatmap of die centres, whether the die there is flat or not (cocked or stacked: a logit),
-each centre's box size and sub-cell offset, and six logits of the upper face. Pure: a BGR image in,
-:class:`Detection` s out; no training framework is needed to run it.
+stride 4 a heatmap of die centres (a flat die; a die that is not flat: cocked or leaning), each centre's
+box size and sub-cell offset, and six logits of the upper face. Pure: a BGR image in, :class:`Detection` s
+out; no training framework is needed to run it.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import numpy as np
 from .onnx_net import OnnxNet
 
 MODEL = Path(__file__).resolve().parent / "model" / "dice_detect.onnx"
-#: output channels: heatmap of die centres, not flat (a logit), log box width and height over WORK_DIE,
-#: offset x, y, faces 1-6
+#: output channels: heatmap (flat, cocked), log box width and height over WORK_DIE, offset x, y, faces 1-6
 CHANNELS = 12
 STRIDE = 4
 #: the die side the network sees best (input pixels): it was trained on sides from 9 to 28
@@ -37,8 +36,8 @@ PEAK = 0.25
 class Detection:
     center: tuple[float, float]  # frame pixels
     size: tuple[float, float]  # box width, height, frame pixels
-    score: float  # the heatmap peak
-    cocked: float  # the probability that the die is not flat (cocked, stacked)
+    score: float  # the heatmap peak, either kind
+    cocked: float  # the share of the peak that says "not flat" (0-1)
     faces: np.ndarray  # six probabilities of the upper face (the detector's own reading)
 
 
@@ -58,7 +57,8 @@ def prepare(image: np.ndarray, scale: float) -> tuple[np.ndarray, float, float]:
 
 def decode(out: np.ndarray, sx: float, sy: float, peak: float = PEAK) -> list[Detection]:
     """Detections from the network's output (CHANNELS, H/4, W/4) for an input scaled by sx, sy."""
-    heat = 1 / (1 + np.exp(-out[0]))
+    heat2 = 1 / (1 + np.exp(-out[:2]))
+    heat = heat2.max(0)
     top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= top) & (heat >= peak))
     dets = []
@@ -74,7 +74,7 @@ def decode(out: np.ndarray, sx: float, sy: float, peak: float = PEAK) -> list[De
                 center=(float(cx), float(cy)),
                 size=(bw, bh),
                 score=float(heat[y, x]),
-                cocked=float(1 / (1 + np.exp(-out[1, y, x]))),
+                cocked=float(heat2[1, y, x] / (heat2[0, y, x] + heat2[1, y, x])),
                 faces=(p / p.sum()).astype(np.float32),
             )
         )

@@ -63,18 +63,6 @@ def rendered(seed: int, n: int, cocked: bool = False) -> list[Scene]:
     ]
 
 
-def _pick(
-    rng: random.Random, photos: list[Scene], renders: list[Scene], cocked: list[Scene], share: float
-) -> Scene:
-    """A photo (55 %), a render with a cocked die of any look (`share`) or another render."""
-    u = rng.random()
-    if u < 0.55:
-        return rng.choice(photos)
-    if cocked and u < 0.55 + share:
-        return rng.choice(cocked)
-    return rng.choice(renders)
-
-
 def _focal(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """CenterNet's focal loss on the heatmaps (target 1 at centres, a Gaussian round them)."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
@@ -87,21 +75,14 @@ def _focal(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def loss_of(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
-    heat = _focal(out[:, :1], t[:, :1])
-    # not flat: a classification at each die's centre cells, not a second heatmap (a heatmap's focal
-    # loss is made to find centres: its share said "flat" of most cocked dice of another look)
-    nm = t[:, 7]
-    flat = nn.functional.binary_cross_entropy_with_logits(
-        out[:, 1], t[:, 1], reduction="none", pos_weight=torch.tensor(2.0)
-    )
-    flat = (flat * nm).sum() / nm.sum().clamp(min=1)
+    heat = _focal(out[:, :2], t[:, :2])
     reg = t[:, 12:13]
     n = reg.sum().clamp(min=1)
     box = (nn.functional.l1_loss(out[:, 2:6], t[:, 2:6], reduction="none") * reg).sum() / n
     fm = t[:, 13]
     face = nn.functional.cross_entropy(out[:, 6:12], t[:, 6].clamp(min=0).long(), reduction="none")
     face = (face * fm).sum() / fm.sum().clamp(min=1)
-    return heat + flat + box + face
+    return heat + box + face
 
 
 def check(path: Path, photos: Path = PHOTOS) -> dict[str, int]:
@@ -138,10 +119,6 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seed", type=int, default=22)
     ap.add_argument("--renders", type=int, default=900)
-    ap.add_argument(
-        "--cocked", type=int, default=600, help="renders with a cocked die of any look (the not-flat head's)"
-    )
-    ap.add_argument("--cocked-share", type=float, default=0.15, help="the samples drawn from them")
     ap.add_argument("--steps", type=int, default=1800)
     ap.add_argument("--batch", type=int, default=24)
     ap.add_argument("--size", type=int, default=112, help="the side of a training window (input pixels)")
@@ -155,15 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     photos = photo_scenes(args.photos)
     renders = rendered(args.seed, args.renders)
-    # the same pictures as the classifier's reject class learns from (seed + 1): a cocked die of any
-    # body, pips, felt and light, on its own or leaning, so "not flat" means a side face beyond the upper
-    # face and not our renderer's usual cocked die
-    cocked_seed = args.seed + 1
-    cocked = rendered(cocked_seed, args.cocked, cocked=True) if args.cocked else []
-    print(
-        f"{len(photos)} photos ({sum(len(b) for _, b in photos)} dice), {len(renders)} renders, "
-        f"{len(cocked)} with a cocked die of any look"
-    )
+    print(f"{len(photos)} photos ({sum(len(b) for _, b in photos)} dice), {len(renders)} renders")
     print(f"data in {time.perf_counter() - t0:.0f} s")
     net = Detector()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -172,7 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     total = 0.0
     for step in range(args.steps):
         batch = [
-            detector_sample(_pick(rng, photos, renders, cocked, args.cocked_share), rng, args.size)
+            detector_sample(
+                rng.choice(photos) if rng.random() < 0.55 else rng.choice(renders), rng, args.size
+            )
             for _ in range(args.batch)
         ]
         x = torch.from_numpy(np.stack([b[0] for b in batch]))
@@ -203,9 +174,6 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "seed": args.seed,
                 "renders": args.renders,
-                "cocked_renders": args.cocked,
-                "cocked_seed": cocked_seed,
-                "cocked_share": args.cocked_share,
                 "steps": args.steps,
                 "batch": args.batch,
                 "size": args.size,

@@ -30,7 +30,7 @@ class Detector(nn.Module):
         self.head = nn.Conv2d(24, CHANNELS, 1)
         with torch.no_grad():
             assert self.head.bias is not None
-            self.head.bias[:2] = -2.2  # the heatmap starts near "no die" everywhere, a die as flat
+            self.head.bias[:2] = -2.2  # the heatmap starts near "no die" everywhere
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         f4 = self.s4(self.s2(x))

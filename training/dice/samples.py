@@ -2,10 +2,9 @@
 
 The detector's sample: a square window of a picture, scaled so its dice are 9-28 pixels, turned by
 quarter turns (and a little more), mirrored, with light, colour, blur and noise changed; its targets are
-CenterNet maps at stride 4 (one heatmap of die centres, and whether the die there is flat). The
-classifier's sample: the crop the reader would cut round a die (the centre and size a little off, as a
-detector gives them, half of them slanted as a tilted camera sees), labelled with its face, or "reject"
-for a die that is not flat, a window beside a die or none.
+CenterNet maps at stride 4. The classifier's sample: the crop the reader would cut round a die (the centre
+and size a little off, as a detector gives them), labelled with its face, or "reject" for a die that is
+not flat, a window beside a die or none.
 """
 
 from __future__ import annotations
@@ -56,9 +55,8 @@ def _side(b: Box) -> float:
 def detector_sample(scene: Scene, rng: random.Random, size: int) -> tuple[np.ndarray, np.ndarray]:
     """(input (3, size, size) float32, targets (CHANNELS + 2, size/4, size/4)) from one scene.
 
-    Targets: the heatmap of die centres (flat or not), not flat (1: 0 or 1 on the cells round a centre),
-    log box size (2), offset (2), face (1: 0-5, -1 none), not-flat mask (1), unused (4), regression mask
-    (1), face mask (1) - the masks say where the not-flat, box and face losses apply."""
+    Targets: heatmaps (2), log box size (2), offset (2), face (1: 0-5, -1 none), regression mask (1),
+    face mask (1) - the last two say where the box and face losses apply."""
     img, boxes = scene
     med = float(np.median([_side(b) for b in boxes])) if boxes else 40.0
     f = math.exp(rng.uniform(math.log(SIDES[0]), math.log(SIDES[1]))) / med
@@ -100,15 +98,11 @@ def detector_sample(scene: Scene, rng: random.Random, size: int) -> tuple[np.nda
         bw, bh = (b.h, b.w) if swap else (b.w, b.h)
         bw, bh = bw * f, bh * f
         sigma = max(0.6, math.sqrt(bw * bh) / STRIDE / 5)
-        t[0] = np.maximum(t[0], np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2)))
+        t[b.kind] = np.maximum(t[b.kind], np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2)))
         ix, iy = int(gx), int(gy)
         if not (0 <= ix < g and 0 <= iy < g):
             continue
-        t[0, iy, ix] = 1.0
-        # flat or not, on the 3x3 cells round the centre (a not-flat die wins where two dice meet)
-        cells = (slice(max(0, iy - 1), iy + 2), slice(max(0, ix - 1), ix + 2))
-        t[1][cells] = np.maximum(t[1][cells], b.kind)
-        t[7][cells] = 1
+        t[b.kind, iy, ix] = 1.0
         t[2, iy, ix] = math.log(bw / WORK_DIE)
         t[3, iy, ix] = math.log(bh / WORK_DIE)
         t[4, iy, ix] = gx - ix
@@ -151,21 +145,7 @@ def cut(img: np.ndarray, c: tuple[float, float], size: tuple[float, float], rng:
     """The classifier's crop at c, the light changed on a window round it only (cheap)."""
     side = int(2 * max(size)) + 4
     win = cv2.getRectSubPix(img, (side, side), (float(c[0]), float(c[1])))
-    if rng.random() < 0.5:
-        win = _slant(win, rng)
     return crop_die(_light(win, rng), ((side - 1) / 2, (side - 1) / 2), size)
-
-
-def _slant(win: np.ndarray, rng: random.Random, most: float = 0.08) -> np.ndarray:
-    """The window seen by a slanted camera: its corners moved by up to `most` of its side (a perspective
-    warp, its middle kept), as a webcam looking across the table sees a flat die. A flat die stays flat and
-    a cocked die cocked: the label holds."""
-    n = win.shape[0]
-    src = np.float32([(0, 0), (n, 0), (n, n), (0, n)])
-    dst = src + np.float32([(rng.uniform(-most, most) * n, rng.uniform(-most, most) * n) for _ in range(4)])
-    dst -= dst.mean(0) - src.mean(0)
-    m = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(win, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _clear(c: tuple[float, float], boxes: Sequence[Box], share: float) -> bool:

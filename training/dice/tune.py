@@ -15,9 +15,7 @@ import collections
 import dataclasses
 import itertools
 import json
-import pickle
 import random
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -32,9 +30,6 @@ from simulators.dice import CameraView, TrayGeometry, calibration_document, fram
 from simulators.dice import random_look as sim_look
 
 from .data import PHOTOS, RECORD, _die_colours, _felt, photo_boxes, sha256, tuning
-
-#: where the readings of the scenes are kept between runs (training.dice.detect keeps its renders there)
-CACHE = Path("/tmp/dice-training")
 
 
 def _scenes(renders: int, cocked: int) -> list[tuple[str, np.ndarray, Calibration | None, list[int] | None]]:
@@ -99,26 +94,17 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     det, net = default_detector(), default_classifier()
     wide = dataclasses.replace(POLICY, die=0.3, doubt=0.3)
-    # the readings depend on the networks and the scenes only: a second run (the chosen policy committed)
-    # takes them from /tmp instead of reading every scene again
-    key = "-".join([sha256(DETECTOR)[:12], sha256(CLASSIFIER)[:12], str(args.renders), str(args.cocked)])
-    cache = CACHE / f"tune-{key}.pkl"
-    if cache.exists():
-        seen = pickle.loads(cache.read_bytes())
-    else:
-        seen = []
-        for kind, img, cal, truth in _scenes(args.renders, args.cocked):
-            c = cal or Calibration()
-            seen.append((kind, evidence(img, c, detector=det, classifier=net, policy=wide), c, truth))
-        CACHE.mkdir(exist_ok=True)
-        cache.write_bytes(pickle.dumps(seen))
+    seen = []
+    for kind, img, cal, truth in _scenes(args.renders, args.cocked):
+        c = cal or Calibration()
+        seen.append((kind, evidence(img, c, detector=det, classifier=net, policy=wide), c, truth))
     grid = {
         "die": (0.35, 0.45, 0.55),
         "doubt": (0.3, 0.4, 1.0),
         "no_die": (0.8, 0.9, 0.97),
         "agreed": (0.5, 0.6, 0.7, 0.8, 0.9),
         "alone": (0.8, 0.9, 0.95, 0.98, 0.99),
-        "cocked": (0.2, 0.3, 0.4, 0.5),
+        "cocked": (0.3, 0.4, 0.5),
     }
     rows = []
     for values in itertools.product(*grid.values()):
