@@ -1,7 +1,7 @@
 """Benchmark: `studio evaluate` rounds per second per game against a plain implementation of its rules, and
 the command's start-up (issue 25, target 4).
 
-For each game of `bench/plain_rules.py` (60 of the 73 games, every family: cards, roulette, dice, money wheel,
+For each game of `bench/plain_rules.py` (every game, 73, every family: cards, roulette, dice, money wheel,
 balls): `--rounds` rounds (default 300,000) generated as the studio deals them
 (8-deck shoes, fair dice, a fair wheel, a fair draw) into a temporary JSON Lines file, then
 
