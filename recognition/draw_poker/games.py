@@ -434,14 +434,8 @@ class FiveCardPoker(DrawPokerGame):
         return misdeal_terms("000:L335") if code == MISDEAL_CODE else None
 
 
-class FiveCardPokerExchange(DrawPokerGame):
-    """000:L349-403: as 5-card poker, and the player may give back one card for another (L372); the raise pays
-    L378-387. The qualification sentence says "player" where the dealer is meant (L374): read as the dealer."""
-
-    game_id = "five_card_poker_exchange"
-    has_decisions = True
-    decision = "exchange"
-    raise_table = EXCHANGE_RAISE
+class DecidingDrawPoker(DrawPokerGame):
+    """A draw-poker game with the player's decision: its fast path (recognition/draw_poker/fast.py)."""
 
     fast_evaluate = True
 
@@ -453,11 +447,21 @@ class FiveCardPokerExchange(DrawPokerGame):
         """`studio evaluate`'s line for a plain round (recognition/draw_poker/fast.py)."""
         return self._decision_lines(line)
 
+
+class FiveCardPokerExchange(DecidingDrawPoker):
+    """000:L349-403: as 5-card poker, and the player may give back one card for another (L372); the raise pays
+    L378-387. The qualification sentence says "player" where the dealer is meant (L374): read as the dealer."""
+
+    game_id = "five_card_poker_exchange"
+    has_decisions = True
+    decision = "exchange"
+    raise_table = EXCHANGE_RAISE
+
     def void_terms(self, code: str) -> dict[str, Any] | None:
         return misdeal_terms("000:L391") if code == MISDEAL_CODE else None
 
 
-class SixCardPoker(DrawPokerGame):
+class SixCardPoker(DecidingDrawPoker):
     """000:L405-451: the player may buy a sixth card (L424) and plays the best five of six; the raise pays
     L430-439. The bonus is judged on the five cards dealt ("without additional card purchase", L451); buying does
     not forfeit it (the seed says so only for the exchange games)."""
@@ -468,18 +472,8 @@ class SixCardPoker(DrawPokerGame):
     raise_table = SIX_CARD_RAISE
     exchange_loses_bonus = False
 
-    fast_evaluate = True
 
-    @cached_property
-    def _decision_lines(self) -> CardLines:
-        return decision_lines(self)
-
-    def evaluate_json(self, line: str) -> str | None:
-        """`studio evaluate`'s line for a plain round (recognition/draw_poker/fast.py)."""
-        return self._decision_lines(line)
-
-
-class JokerPoker(DrawPokerGame):
+class JokerPoker(DecidingDrawPoker):
     """000:L453-515: 53 cards with a joker that stands for any card (L455); Four of a Kind and Joker above the
     royal flush (L473); equal hands: the one without the joker wins (L475); the player may exchange one card
     (L483); the dealer qualifies with a pair (L485); the raise pays L493-503."""
@@ -497,16 +491,6 @@ class JokerPoker(DrawPokerGame):
 
     def qualifies(self, value: tuple[int, ...]) -> bool:
         return qualifies_pair(value)
-
-    fast_evaluate = True
-
-    @cached_property
-    def _decision_lines(self) -> CardLines:
-        return decision_lines(self)
-
-    def evaluate_json(self, line: str) -> str | None:
-        """`studio evaluate`'s line for a plain round (recognition/draw_poker/fast.py)."""
-        return self._decision_lines(line)
 
 
 GAMES = {g.game_id: g for g in (FiveCardPoker(), FiveCardPokerExchange(), SixCardPoker(), JokerPoker())}
