@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from .base import MoneyWheelGame, draw, need_extras, read_fraction, won
@@ -182,15 +183,15 @@ class CrazyTime(MoneyWheelGame):
 
     fast_evaluate = True
 
+    @cached_property
+    def _fast_lines(self) -> Any:
+        from .fast_bonus import CrazyTimeLines
+
+        return CrazyTimeLines(self.evaluate)
+
     def evaluate_json(self, line: str) -> str | None:
         """`studio evaluate`'s line for a round in the usual shape (recognition/money_wheel/fast_bonus.py)."""
-        if self._fast_lines is None:
-            from .fast_bonus import CrazyTimeLines
-
-            self._fast_lines = CrazyTimeLines(self.evaluate)
         return self._fast_lines(line)
-
-    _fast_lines: Any = None
 
     def settle(self, result: dict[str, Any], extras: dict[str, Any] | None) -> dict[str, Any]:
         top = self.read_top(need_extras(extras, "top_slot", self.name))

@@ -44,6 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from recognition.game import BaseJudge, Decision, Hold, Note, Release, ResultReady, RoundSignal
@@ -492,15 +493,15 @@ class MonopolyLive(MoneyWheelGame):
 
     fast_evaluate = True
 
+    @cached_property
+    def _fast_lines(self) -> Any:
+        from .fast_bonus import MonopolyLines
+
+        return MonopolyLines(self.evaluate)
+
     def evaluate_json(self, line: str) -> str | None:
         """`studio evaluate`'s line for a round in the usual shape (recognition/money_wheel/fast_bonus.py)."""
-        if self._fast_lines is None:
-            from .fast_bonus import MonopolyLines
-
-            self._fast_lines = MonopolyLines(self.evaluate)
         return self._fast_lines(line)
-
-    _fast_lines: Any = None
 
     def settle(self, result: dict[str, Any], extras: dict[str, Any] | None) -> dict[str, Any]:
         label, carried = result["segment"], result["multipliers"]
