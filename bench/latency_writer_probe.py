@@ -84,7 +84,7 @@ def install(path: str | None, profile_path: str | None = None) -> None:
             t,
             time.thread_time_ns() - c,
             len(batch),
-            [w.round_id for w in batch if w.feed],
+            [w[3] for w in batch if w[5]],  # a Wire: (kind, text, table_id, round_id, at, feed, ...)
         )
         return prepared
 
