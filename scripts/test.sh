@@ -22,6 +22,7 @@ if [ "$lint_mode" != skip ]; then
     .venv/bin/ruff check . || findings+=("ruff check")
     .venv/bin/ruff format --check . || findings+=("ruff format --check")
     .venv/bin/mypy || findings+=("mypy")  # what it checks: [tool.mypy] files in pyproject.toml
+    bash scripts/check_commits.sh || findings+=("commit messages")
     if ((${#findings[@]})); then
         if [ "$lint_mode" = strict ]; then
             echo "test: findings from: ${findings[*]}" >&2
