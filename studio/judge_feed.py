@@ -6,12 +6,21 @@ time, and fed on the loop in order: anything fed meanwhile (a round signal, a ti
 backend's decision) waits in the pipeline behind the events still being prepared. A judge with `status` has it
 asked after every feed; a change is shown on the console.
 
-When vision is slower than the cameras, frames would pile up without end (memory, and a result read from a
-picture seconds old). A camera's still frame waiting for the worker is therefore replaced by that camera's next
-frame: still frames are samples of a scene at rest, and the newest describes it. A frame that moved is never
-skipped (it tells the judge the dice were thrown, and costs nothing to prepare), nor a frame with anything else
-(a round signal, a decision, another device's event) queued behind it: the judge still gets everything in
-order. Skips are counted and journaled as a `frames_skipped` note, at most every SKIP_NOTE_EVERY seconds.
+When vision is slower than the cameras, frames would pile up without end (memory: 1.4 MB a 720p picture, and
+a result read from a picture seconds old). So of a camera's frames waiting for the worker, only what the judge
+needs is kept:
+
+* a still frame replaces the camera's still frames waiting since its last moving frame: still frames are
+  samples of a scene at rest, and the newest describes it;
+* a moving frame replaces every frame of the camera still waiting: it says the scene moved, which makes the
+  older pictures moot (what rested before it rests no more; an older motion says nothing the newer does not).
+
+Nothing is skipped across anything else queued (a round signal, a decision, another device's event): the
+judge still gets everything in order, and a motion after betting closed is never folded into one before it. A
+camera therefore has at most a moving and a still frame waiting between two such steps, besides the one being
+read. Skipping never joins two rests into one (no still frame before a skipped motion is kept), so a throw
+cannot go unseen and a result is only ever read from a rest after the newest motion. Skips are counted and
+journaled as a `frames_skipped` note, at most every SKIP_NOTE_EVERY seconds.
 """
 
 from __future__ import annotations
@@ -70,9 +79,9 @@ class JudgeFeed:
         self._feeding = 0
         self._draining = False
         self._stopped = False
-        #: each camera's still frame waiting for the worker (its step in the pipeline), with nothing but other
-        #: cameras' frames queued behind it
-        self._replaceable: dict[str, _Step] = {}
+        #: each camera's frames waiting for the worker since the last step that is not a camera frame: their steps
+        #: in the pipeline, in order, each with whether the frame moved
+        self._waiting: dict[str, list[tuple[_Step, bool]]] = {}
         self.frames_skipped = 0  # since the studio started
         self._skips_unsaid: dict[str, int] = {}  # per camera, since the last note
         self._skip_said_at = -SKIP_NOTE_EVERY
@@ -91,7 +100,7 @@ class JudgeFeed:
     def replace(self, judge: Judge) -> None:
         """A fresh judge (maintenance off): events prepared for the old one belong to the tests."""
         self._pipeline.clear()
-        self._replaceable.clear()
+        self._waiting.clear()
         self.judge = judge
         self.judge_status = None
         if self.has_status:
@@ -100,7 +109,7 @@ class JudgeFeed:
     def stop(self) -> None:
         self._stopped = True
         self._pipeline.clear()
-        self._replaceable.clear()
+        self._waiting.clear()
         if self._preparer is not None:
             self._preparer.shutdown(wait=True, cancel_futures=True)
             self._preparer = None
@@ -116,7 +125,7 @@ class JudgeFeed:
     def feed(self, item: DeviceEvent | RoundSignal) -> None:
         if self.busy:
             # device events ahead of this are still being prepared: the judge gets everything in order
-            self._replaceable.clear()
+            self._waiting.clear()
             self._pipeline.append((None, lambda _f: self.feed_now(item, item)))
             return
         self.feed_now(item, item)
@@ -141,7 +150,7 @@ class JudgeFeed:
     def in_order(self, run: Callable[[], None]) -> None:
         """Run now, or after the device events still being prepared (a timer's default decision)."""
         if self.busy:
-            self._replaceable.clear()
+            self._waiting.clear()
             self._pipeline.append((None, lambda _f: run()))
             self._drain()
         else:
@@ -226,14 +235,11 @@ class JudgeFeed:
             return
         step: _Step = (prepared, lambda f: self._feed_prepared(f, event))
         if isinstance(event, CameraFrame):
-            waiting = self._replaceable.pop(event.device_id, None)
-            if waiting is not None and waiting[0] is not None and waiting[0].cancel():  # not started yet
-                self._pipeline.remove(waiting)  # and its picture with it
-                self._skipped(event.device_id)
-            if not event.moving:
-                self._replaceable[event.device_id] = step
+            waiting = self._waiting.setdefault(event.device_id, [])
+            self._skip_moot(event.device_id, waiting, event.moving)
+            waiting.append((step, event.moving))
         else:
-            self._replaceable.clear()
+            self._waiting.clear()
         self._pipeline.append(step)
 
         def wake(_f: Future[Any]) -> None:
@@ -243,6 +249,23 @@ class JudgeFeed:
                 pass
 
         prepared.add_done_callback(wake)
+
+    def _skip_moot(self, device_id: str, waiting: list[tuple[_Step, bool]], moving: bool) -> None:
+        """Skip the camera's waiting frames a new frame makes moot: all of them for a moving frame, the still
+        ones after the last moving frame for a still one. A frame whose reading has started stays."""
+        keep: list[tuple[_Step, bool]] = []
+        moot = True  # walking back from the newest: a still frame is moot until a moving one is passed
+        for entry in reversed(waiting):
+            step, moved = entry
+            if moved and not moving:
+                moot = False
+            future = step[0]
+            if moot and future is not None and future.cancel():  # not started yet
+                self._pipeline.remove(step)  # and its picture with it
+                self._skipped(device_id)
+            else:
+                keep.append(entry)
+        waiting[:] = reversed(keep)
 
     def _skipped(self, device_id: str) -> None:
         self.frames_skipped += 1
@@ -258,9 +281,9 @@ class JudgeFeed:
             )
 
     def _feed_prepared(self, prepared: Future[Any] | None, event: DeviceEvent) -> None:
-        waiting = self._replaceable.get(event.device_id)
-        if waiting is not None and waiting[0] is prepared:
-            del self._replaceable[event.device_id]
+        waiting = self._waiting.get(event.device_id)
+        if waiting and waiting[0][0][0] is prepared:  # fed in order: a camera's oldest waiting frame
+            del waiting[0]
         fed: Any = event
         try:
             if prepared is not None:
