@@ -41,8 +41,9 @@ def _ints_ok(text: str) -> bool:
 
 
 def _list(items: str) -> str:
-    """A JSON list of `items` (a pattern), none or more."""
-    return rf"\[(?:{items}(?:, ?{items})*)?\]"
+    """A JSON list of `items` (a pattern), none or more (possessive repeats: each item starts unlike the
+    list's end, so there is nothing to take back, and sre runs them without keeping a way back)."""
+    return rf"\[(?:{items}(?:, ?+{items})*+)?+\]"
 
 
 def _answered(evaluate: Evaluate, rid_text: str, item: dict[str, Any]) -> str | None:
@@ -76,9 +77,12 @@ class _Lines:
 # --- Crazy Time ---------------------------------------------------------------------------------------------
 
 _DROP = rf'\{{"zone": ?{_INT}, ?"slot": ?{_INT}(?:, ?"rescue": ?true)?\}}'
+#: the Cash Hunt wall's multipliers, each at least 1 (a 0 is the general path's to refuse), read by the regex
+#: itself: possessive repeats, which sre runs without keeping a way back (a third of the line's time before)
+_WALL = r"(?:[1-9][0-9]*+, ?+)*+[1-9][0-9]*+"
 _CRAZY_LINE = plain_line(
     rf'"segment": ?{_NAME}, ?"index": ?(null|{_INT}), ?"extras": ?\{{"top_slot": ?\{{"spot": ?{_NAME}, ?'
-    rf'"multiplier": ?(null|{_INT})\}}, ?"bonus": ?\{{"cash_hunt": ?\{{"wall": ?\[({_INTS})\], ?'
+    rf'"multiplier": ?(null|{_INT})\}}, ?"bonus": ?\{{"cash_hunt": ?\{{"wall": ?\[({_WALL})\], ?'
     rf'"auto_choice": ?({_INT})\}}, ?"pachinko": ?\{{"drops": ?({_list(_DROP)})\}}, ?"coin_flip": ?\{{'
     rf'"red": ?({_INT}), ?"blue": ?({_INT}), ?"side": ?"(red|blue)"\}}, ?"crazy_time": ?\{{"stops": ?\[({_INTS})\], ?'
     rf'"auto_choice": ?{_NAME}\}}\}}\}}'
@@ -96,7 +100,7 @@ class CrazyTimeLines:
 
     def __call__(self, line: str) -> str | None:
         m = _CRAZY_LINE(line)
-        if m is None or not (_ints_ok(m[6]) and _ints_ok(m[12])):
+        if m is None or not _ints_ok(m[12]):
             return None
         ct = self.game
         label, index, spot, multiplier = m[2], m[3], m[4], m[5]
@@ -173,7 +177,9 @@ class CrazyTimeLines:
 # --- Monopoly Live ------------------------------------------------------------------------------------------
 
 _ROLL = rf"\[{_INT}, ?{_INT}\]"
-_BOARD_GAME = rf'\{{"buildings": ?\[({_INTS})\], ?"dice": ?{_list(_ROLL)}, ?"cards": ?\[({_INTS})\]\}}'
+#: a board's building levels (0-5, single digits: any other is the general path's), read by the regex itself
+_LEVELS = r"[0-5](?:, ?+[0-5])*+"
+_BOARD_GAME = rf'\{{"buildings": ?\[({_LEVELS})\], ?"dice": ?{_list(_ROLL)}, ?"cards": ?\[({_INTS})\]\}}'
 _MONOPOLY_LINE = plain_line(
     rf'"segment": ?{_NAME}, ?"index": ?(null|{_INT}), ?"multipliers": ?\[({_INTS})\], ?"extras": ?\{{'
     rf'"chance": ?\{{"type": ?"(cash|multiplier)", ?"value": ?({_INT})\}}, ?"bonus": ?\{{'
@@ -300,8 +306,8 @@ class MonopolyLines(_Lines):
 
     def __call__(self, line: str) -> str | None:
         m = _MONOPOLY_LINE(line)
-        # the integer lists, checked at once (none of them empty but the multipliers: "[]" holds no comma)
-        if m is None or not _ints_ok(",".join(filter(None, m.group(4, 8, 9, 11, 12)))):
+        # the other integer lists, checked at once (the empty ones left out)
+        if m is None or not _ints_ok(",".join(filter(None, m.group(4, 9, 12)))):
             return None
         label, index, carried = m[2], m[3], m[4].replace(" ", "")
         facts: Hashable | None = (label, index, carried)
