@@ -26,13 +26,13 @@ a supervisor (the table's manual result).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from devices.balls.events import BallRead, BallUnreadable
-from devices.briefcases.events import BriefcaseRead, BriefcaseUnreadable
-from devices.events import DeviceConnected, DeviceDisconnected
 from recognition.evaluate_fast import plain_line
-from recognition.game import BaseGame, BaseJudge, Decision, Hold, Note, Release, ResultReady, RoundSignal
+from recognition.game import BaseGame, BaseJudge
+
+if TYPE_CHECKING:
+    from recognition.game import Decision
 
 CASES = 16
 #: briefcases opened before each of the four offers (L1970, L1980, L1984, L1988)
@@ -149,12 +149,16 @@ class BriefcaseJudge(BaseJudge):
 
     def _hold(self, code: str, detail: str = "", stop: bool = False) -> list[Decision]:
         self.holds.add(code)
+        from recognition.game import Hold
+
         self.stopped = self.stopped or stop
         return [Hold(code=code, message=HOLD_TEXT[code] + (f" ({detail})" if detail else ""))]
 
     def _release(self, code: str) -> list[Decision]:
         if code not in self.holds:
             return []
+        from recognition.game import Release
+
         self.holds.discard(code)
         return [Release(code=code)]
 
@@ -168,6 +172,12 @@ class BriefcaseJudge(BaseJudge):
         }
 
     def feed(self, event: Any) -> list[Decision]:
+        # the device events and decisions (pydantic) on first use: the rules alone (`studio evaluate`) need none
+        from devices.balls.events import BallRead, BallUnreadable
+        from devices.briefcases.events import BriefcaseRead, BriefcaseUnreadable
+        from devices.events import DeviceConnected, DeviceDisconnected
+        from recognition.game import RoundSignal
+
         if isinstance(event, RoundSignal):
             if event.signal == "round_opened":
                 self._reset(event.round_number)
@@ -195,6 +205,8 @@ class BriefcaseJudge(BaseJudge):
         return self._read(number, event)
 
     def _read(self, number: int | None, event: Any) -> list[Decision]:
+        from recognition.game import Note, ResultReady
+
         if self.round is None or self.done:
             return [Note(code="read_ignored", message=f"briefcase card {event.tag!r} read with no game open")]
         if self.stopped:

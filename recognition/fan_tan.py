@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from devices.beads.events import BeadCount, BeadCountUnreadable
-from devices.events import DeviceConnected, DeviceDisconnected
-from recognition.game import BaseGame, BaseJudge, Decision, Hold, Note, Release, ResultReady, RoundSignal
+from recognition.game import BaseGame, BaseJudge
 from recognition.payouts import payout
+
+if TYPE_CHECKING:
+    from recognition.game import Decision
 
 NUMBERS = (1, 2, 3, 4)
 #: the traditional odds (net, to 1) before the commission
@@ -145,15 +146,24 @@ class FanTanJudge(BaseJudge):
         self.holds: set[str] = set()
 
     def _hold(self, code: str, detail: str = "") -> list[Decision]:
+        from recognition.game import Hold
+
         self.holds.add(code)
         return [Hold(code=code, message=HOLD_TEXT[code] + (f" ({detail})" if detail else ""))]
 
     def _release(self, *codes: str) -> list[Decision]:
+        from recognition.game import Release
+
         out: list[Decision] = [Release(code=c) for c in codes if c in self.holds]
         self.holds -= set(codes)
         return out
 
     def feed(self, event: Any) -> list[Decision]:
+        # the device events and decisions (pydantic) on first use: the rules alone (`studio evaluate`) need none
+        from devices.beads.events import BeadCount, BeadCountUnreadable
+        from devices.events import DeviceConnected, DeviceDisconnected
+        from recognition.game import Note, ResultReady, RoundSignal
+
         if isinstance(event, RoundSignal):
             if event.signal == "round_opened":
                 self.round, self.betting_closed, self.done, self.holds = (

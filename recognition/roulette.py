@@ -46,8 +46,6 @@ from typing import Any, ClassVar
 
 from recognition import equipment
 from recognition.game import BaseGame, Judge
-from recognition.roulette_variants.table_judge import TABLE_SETTINGS, RouletteTableJudge
-from recognition.wheel_judge import WheelJudge
 
 GREEN, RED, BLACK = "green", "red", "black"
 
@@ -361,6 +359,10 @@ class RouletteRules(BaseGame):
         :class:`RouletteTableJudge` around the wheel judge (settings: docs/roulette.md).
         A misspelt setting is a TypeError, never ignored.
         """
+        # the judges (device events, pydantic) on first use: the rules alone (`studio evaluate`) need none
+        from recognition.roulette_variants.table_judge import TABLE_SETTINGS, RouletteTableJudge
+        from recognition.wheel_judge import WheelJudge
+
         settings = {k: v for k, v in settings.items() if k not in self.draw_settings}
         settings.setdefault("pockets", self.wheel.pockets)
         table = {k: settings.pop(k) for k in list(settings) if k in TABLE_SETTINGS}

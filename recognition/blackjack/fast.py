@@ -59,7 +59,14 @@ class BlackjackLines:
         #: the first-three-card bets' winning texts by what they read (at most 17,576 kinds of deal)
         self.first_three: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self.lightning = game.lightning_multipliers is not None
+        from .games import LIGHTNING_KINDS  # games.py imports this module
+
+        self.lightning_kinds = frozenset(LIGHTNING_KINDS)
         self.fates: dict[tuple[int, bool, bool], str] = {}
+        #: a hand's text after its cards, by what it says (a few hundred kinds)
+        self.hand_tails: dict[tuple[Any, ...], str] = {}
+        #: the lightning draws' texts, by the draw's (kind, multiplier) pairs
+        self.lightning_texts: dict[tuple[tuple[str, int], ...], str] = {}
 
     def __call__(self, line: str) -> str | None:
         try:
@@ -86,9 +93,11 @@ class BlackjackLines:
             raise Refused
         multipliers = self.check_extras(extras)
         copies = self.copies
-        if not copies.keys() >= set(cards):  # each a code of the shoe (TypeError: not even a string)
+        codes = set(cards)
+        if not copies.keys() >= codes:  # each a code of the shoe (TypeError: not even a string)
             raise Refused
-        if len(cards) > self.least and any(n > copies[c] for c, n in Counter(cards).items()):
+        # more copies of a card than the shoe holds needs `least` repeats at least
+        if len(cards) - len(codes) >= self.least and any(n > copies[c] for c, n in Counter(cards).items()):
             raise Refused
         seats: list[str] = []
         k = 0
@@ -161,16 +170,29 @@ class BlackjackLines:
             if extras not in (None, {}):
                 raise Refused
             return None
+        m = extras.get("multipliers") if type(extras) is dict else None
+        if (
+            type(m) is dict
+            and self.lightning_kinds.issuperset(m)
+            and all(type(v) is int and v >= 2 for v in m.values())
+        ):
+            return m  # what the game's check_extras takes, without its isinstance(Mapping) checks
         try:
-            m = self.game.check_extras(extras)
+            checked = self.game.check_extras(extras)
         except ValueError:
             raise Refused from None
-        return extras["multipliers"] if m is not None else None
+        return extras["multipliers"] if checked is not None else None
 
     def lightning_text(self, multipliers: Mapping[str, int] | None) -> str:
         if multipliers is None:
             return ""
-        return ',"lightning":' + json.dumps(multipliers, separators=(",", ":"))
+        key = tuple(multipliers.items())  # checked: str kinds, int multipliers
+        text = self.lightning_texts.get(key)
+        if text is None:
+            text = ',"lightning":' + json.dumps(multipliers, separators=(",", ":"))
+            if len(self.lightning_texts) < 100_000:
+                self.lightning_texts[key] = text
+        return text
 
     # --- the seats ----------------------------------------------------------------------------------------
 
@@ -194,17 +216,32 @@ class BlackjackLines:
             if insurance == "insurance" and d_bj:
                 wins.append(f'{{"bet":"{seat}/insurance","payout":{self.insurance_pays}}}')
             for h in hands:
-                total, soft = total_of(h.cards)
+                total, soft = h.total or total_of(h.cards)
                 bj = not h.split and len(h.cards) == 2 and total == 21
                 bust = total > 21
                 is_charlie = bool(charlie and len(h.cards) >= charlie and not bust)
-                hand_texts.append(
-                    f'{{"hand":{h.number},"cards":{codes_json(h.cards)},"total":{total},"soft":{_JSON[soft]},'
-                    f'"blackjack":{_JSON[bj]},"bust":{_JSON[bust]},"charlie":{_JSON[is_charlie]},'
-                    f'"stake":{h.stake},"doubled":{_text(h.doubled)},"free_bet":{_text(h.free_bet)},'
-                    f'"split":{_JSON[h.split]},"split_aces":{_JSON[h.split_aces]},'
-                    f'"surrendered":{_JSON[h.surrendered]}}}'
+                key = (
+                    total,
+                    soft,
+                    bj,
+                    is_charlie,
+                    h.stake,
+                    h.doubled,
+                    h.free_bet,
+                    h.split,
+                    h.split_aces,
+                    h.surrendered,
                 )
+                tail = self.hand_tails.get(key)
+                if tail is None:
+                    tail = self.hand_tails[key] = (
+                        f'"total":{total},"soft":{_JSON[soft]},'
+                        f'"blackjack":{_JSON[bj]},"bust":{_JSON[bust]},"charlie":{_JSON[is_charlie]},'
+                        f'"stake":{h.stake},"doubled":{_text(h.doubled)},"free_bet":{_text(h.free_bet)},'
+                        f'"split":{_JSON[h.split]},"split_aces":{_JSON[h.split_aces]},'
+                        f'"surrendered":{_JSON[h.surrendered]}}}'
+                    )
+                hand_texts.append(f'{{"hand":{h.number},"cards":{codes_json(h.cards)},{tail}')
                 bet = f"{seat}/hand_{h.number}/"
                 even_money = insurance == "even_money" and h.number == 1 and bj
                 fate, pays = self.fate(h, total, bj, bust, is_charlie, d_total, d_bj, even_money)

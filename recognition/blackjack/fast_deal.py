@@ -17,17 +17,22 @@ DECISION_KEYS = frozenset(("window", "seat", "hand", "action", "cards", "by"))
 USUAL_KEYS = frozenset(("seat", "hand", "action"))
 
 
+#: the actions a hand in play always has
+_ALWAYS = ("stand", "hit")
+
+
 class Refused(Exception):
     """Not a round this path answers: the general path will."""
 
 
 #: each card's value (the ace 1)
 CARD_VALUE = {r + s: v for r, v in VALUE.items() for s in "SHDC"}
+ACES = frozenset(("AS", "AH", "AD", "AC"))
 
 
 def total_of(cards: list[str]) -> tuple[int, bool]:
     total = sum(map(CARD_VALUE.__getitem__, cards))
-    if total <= 11 and any(c[0] == "A" for c in cards):
+    if total <= 11 and not ACES.isdisjoint(cards):
         return total + 10, True
     return total, False
 
@@ -48,6 +53,7 @@ class Hand:
         "split_aces",
         "stake",
         "surrendered",
+        "total",
     )
 
     def __init__(self, number: int, cards: list[str], stake: int = 1) -> None:
@@ -61,6 +67,8 @@ class Hand:
         self.surrendered = False
         self.done = False
         self.decisions = 0
+        #: (total, soft) once the hand is played
+        self.total: tuple[int, bool] | None = None
 
 
 class Deal:
@@ -81,7 +89,9 @@ class Deal:
         self.i += 1
         return c
 
-    def decide(self, window: str, seat: str, hand: int, allowed: tuple[str, ...]) -> str:
+    def decide(self, window: str, seat: str, hand: int, allowed: tuple[str, ...] | None) -> str:
+        """The next decision, checked against the window the deal opens (`allowed`: its actions; None: the
+        caller checks the action, a string)."""
         d = self.given[self.k]  # IndexError: too few decisions
         if d.keys() == USUAL_KEYS:  # {"seat", "hand", "action"}: AttributeError, not a dict
             if d["seat"] != seat or d["hand"] != hand or type(d["hand"]) is not int:
@@ -98,7 +108,10 @@ class Deal:
         ):
             raise Refused
         action = d["action"]
-        if action not in allowed:
+        if allowed is None:
+            if type(action) is not str:
+                raise Refused
+        elif action not in allowed:
             raise Refused
         self.k += 1
         self.taken.append(
@@ -117,11 +130,15 @@ class Deal:
             dealer.append(self.card())
         if is_blackjack(dealer):
             return
+        hard, ace = sum(map(CARD_VALUE.__getitem__, dealer)), not ACES.isdisjoint(dealer)
         while True:
-            total, soft = total_of(dealer)
+            total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
             if not (total < 17 or (total == 17 and soft and r.hit_soft_17)):
                 return
-            dealer.append(self.card())
+            c = self.card()
+            dealer.append(c)
+            hard += CARD_VALUE[c]
+            ace = ace or c in ACES
 
     def run_common(self) -> list[str]:
         r = self.r
@@ -171,36 +188,35 @@ class Deal:
 
     def play(self, seat: str, hands: list[Hand], h: Hand) -> None:
         r = self.r
+        cards = h.cards
+        hard, ace = sum(map(CARD_VALUE.__getitem__, cards)), not ACES.isdisjoint(cards)
         while True:
-            total, soft = total_of(h.cards)
-            if h.done or total >= 21 or (r.charlie and len(h.cards) >= r.charlie):
+            total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
+            if h.done or total >= 21 or (r.charlie and len(cards) >= r.charlie):
+                h.total = total, soft
                 return
-            two = len(h.cards) == 2
-            allowed = ["stand", "hit"]
-            if two and (not h.split or r.double_after_split):
-                if r.free_bets and not soft and total in (9, 10, 11) and not h.split:
-                    allowed.append("free_double")
-                else:
-                    allowed.extend(r.double_actions)
-            pair = two and VALUE[h.cards[0][0]] == VALUE[h.cards[1][0]]
-            if pair and len(hands) < r.max_hands and not h.split_aces:
-                free = r.free_bets and h.cards[0][0] not in "TJQK" and not h.split
-                allowed.append("free_split" if free else "split")
-            if r.surrender and two and not h.split and len(hands) == 1 and h.decisions == 0:
-                allowed.append("surrender")
-            action = self.decide(f"{seat}/hand_{h.number}/{h.decisions + 1}", seat, h.number, tuple(allowed))
+            window = f"{seat}/hand_{h.number}/{h.decisions + 1}"
+            action = self.decide(window, seat, h.number, None)
+            if action not in _ALWAYS:
+                self.allow(action, hands, h, total, soft)
             h.decisions += 1
             if action == "stand":
                 h.done = True
             elif action == "hit":
-                h.cards.append(self.card())
+                c = self.card()
+                cards.append(c)
+                hard += CARD_VALUE[c]
+                ace = ace or c in ACES
             elif action in STAKE_ACTIONS or action == "free_double":
                 if action == "free_double":
                     h.free_bet = "double"
                 else:
                     h.stake *= STAKE_ACTIONS[action]
                 h.doubled = action
-                h.cards.append(self.card())
+                c = self.card()
+                cards.append(c)
+                hard += CARD_VALUE[c]
+                ace = ace or c in ACES
                 h.done = True
             elif action == "surrender":
                 h.surrendered = True
@@ -216,3 +232,24 @@ class Deal:
                 new.cards.append(self.card())
                 if new.split_aces:
                     h.done = new.done = True
+                hard, ace = sum(map(CARD_VALUE.__getitem__, cards)), not ACES.isdisjoint(cards)
+
+    def allow(self, action: str, hands: list[Hand], h: Hand, total: int, soft: bool) -> None:
+        """Refused unless `action` (not "stand" or "hit", which a hand in play always has) is one of the
+        hand's options now."""
+        r = self.r
+        two = len(h.cards) == 2
+        allowed: list[str] = []
+        if two and (not h.split or r.double_after_split):
+            if r.free_bets and not soft and total in (9, 10, 11) and not h.split:
+                allowed.append("free_double")
+            else:
+                allowed.extend(r.double_actions)
+        pair = two and VALUE[h.cards[0][0]] == VALUE[h.cards[1][0]]
+        if pair and len(hands) < r.max_hands and not h.split_aces:
+            free = r.free_bets and h.cards[0][0] not in "TJQK" and not h.split
+            allowed.append("free_split" if free else "split")
+        if r.surrender and two and not h.split and len(hands) == 1 and h.decisions == 0:
+            allowed.append("surrender")
+        if action not in allowed:
+            raise Refused

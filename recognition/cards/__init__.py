@@ -10,13 +10,25 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 from discovery import discover
 
 from .base import CardGame
-from .judge import CardJudge
+
+if TYPE_CHECKING:
+    from .judge import CardJudge
 
 __all__ = ["CardGame", "CardJudge", "all_card_games"]
+
+
+def __getattr__(name: str) -> Any:
+    """The judge (device events, pydantic) on first use: a game's rules alone (`studio evaluate`) need none."""
+    if name == "CardJudge":
+        from .judge import CardJudge
+
+        return CardJudge
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def all_card_games() -> dict[str, CardGame]:

@@ -33,8 +33,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
-
 from recognition import equipment
 from recognition.game import BaseGame
 
@@ -90,8 +88,11 @@ def decision_dict(raw: Any, index: int | None = None) -> dict[str, Any]:
     PlayerDecision's ``model_dump()``): ``{"window", "seat", "hand", "action", "cards", "by"}``.
     ValueError if it is malformed (``index`` numbers it in the message)."""
     where = f"decision {index + 1}" if index is not None else "a decision"
-    if isinstance(raw, BaseModel):
-        raw = raw.model_dump()
+    if not isinstance(raw, Mapping):
+        from pydantic import BaseModel  # here: a round's rules alone (`studio evaluate`) read dicts
+
+        if isinstance(raw, BaseModel):  # a PlayerDecision
+            raw = raw.model_dump()
     if not isinstance(raw, Mapping):
         raise ValueError(f"{where} must be an object with 'seat' and 'action', not {type(raw).__name__}")
     action = raw.get("action")

@@ -39,9 +39,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from recognition.game import Decision, Hold, ResultReady, RoundSignal, Void
+if TYPE_CHECKING:
+    from recognition.game import Decision, ResultReady
 
 from ._common import (
     BetSpot,
@@ -180,6 +181,9 @@ class CrapsPointJudge:
         self.set_point(outcome["new_point"])
 
     def feed(self, event: Any) -> list[Decision]:
+        # the decision models (pydantic) on first use: a game's rules alone (`studio evaluate`) need none
+        from recognition.game import ResultReady, RoundSignal, Void
+
         if isinstance(event, RoundSignal):
             if event.signal == "round_opened":
                 self._pending = None
@@ -205,6 +209,8 @@ class CrapsPointJudge:
         return out
 
     def _with_point(self, decision: ResultReady) -> Decision:
+        from recognition.game import Hold, ResultReady
+
         result = dict(decision.result)
         if "point" in result:
             try:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Hashable
+from functools import cache, lru_cache
+from math import gcd
 from typing import Any
 
 from recognition.evaluate_fast import MEMO_SIZE, TailCache, plain_line
@@ -25,7 +27,8 @@ _INT = r"(?:0|[1-9][0-9]*)"
 #: a list's items when they are integers (checked by `_ints_ok`: sre is slow on a repeated group)
 _INTS = r"[0-9, ]*"
 _NAME = r'"([a-z0-9_]+)"'
-_LEADING_ZERO = re.compile(r"(?:^|,)0[0-9]").search
+#: an item with a leading zero, after a comma (a literal prefix: sre scans for it quickly)
+_LEADING_ZERO = re.compile(r",0[0-9]").search
 
 
 def _ints_ok(text: str) -> bool:
@@ -33,19 +36,14 @@ def _ints_ok(text: str) -> bool:
     between them, as json.dumps writes them (no leading zero); none is fine."""
     if not text:
         return True
-    items = text.replace(", ", ",")
-    return (
-        " " not in items
-        and ",," not in items
-        and items[0] != ","
-        and items[-1] != ","
-        and not (("0" in items[:1] or ",0" in items) and _LEADING_ZERO(items))
-    )
+    items = "," + text.replace(", ", ",")
+    return " " not in items and ",," not in items and items[-1] != "," and not _LEADING_ZERO(items)
 
 
 def _list(items: str) -> str:
-    """A JSON list of `items` (a pattern), none or more."""
-    return rf"\[(?:{items}(?:, ?{items})*)?\]"
+    """A JSON list of `items` (a pattern), none or more (possessive repeats: each item starts unlike the
+    list's end, so there is nothing to take back, and sre runs them without keeping a way back)."""
+    return rf"\[(?:{items}(?:, ?+{items})*+)?+\]"
 
 
 def _answered(evaluate: Evaluate, rid_text: str, item: dict[str, Any]) -> str | None:
@@ -79,9 +77,12 @@ class _Lines:
 # --- Crazy Time ---------------------------------------------------------------------------------------------
 
 _DROP = rf'\{{"zone": ?{_INT}, ?"slot": ?{_INT}(?:, ?"rescue": ?true)?\}}'
+#: the Cash Hunt wall's multipliers, each at least 1 (a 0 is the general path's to refuse), read by the regex
+#: itself: possessive repeats, which sre runs without keeping a way back (a third of the line's time before)
+_WALL = r"(?:[1-9][0-9]*+, ?+)*+[1-9][0-9]*+"
 _CRAZY_LINE = plain_line(
     rf'"segment": ?{_NAME}, ?"index": ?(null|{_INT}), ?"extras": ?\{{"top_slot": ?\{{"spot": ?{_NAME}, ?'
-    rf'"multiplier": ?(null|{_INT})\}}, ?"bonus": ?\{{"cash_hunt": ?\{{"wall": ?\[({_INTS})\], ?'
+    rf'"multiplier": ?(null|{_INT})\}}, ?"bonus": ?\{{"cash_hunt": ?\{{"wall": ?\[({_WALL})\], ?'
     rf'"auto_choice": ?({_INT})\}}, ?"pachinko": ?\{{"drops": ?({_list(_DROP)})\}}, ?"coin_flip": ?\{{'
     rf'"red": ?({_INT}), ?"blue": ?({_INT}), ?"side": ?"(red|blue)"\}}, ?"crazy_time": ?\{{"stops": ?\[({_INTS})\], ?'
     rf'"auto_choice": ?{_NAME}\}}\}}\}}'
@@ -99,7 +100,7 @@ class CrazyTimeLines:
 
     def __call__(self, line: str) -> str | None:
         m = _CRAZY_LINE(line)
-        if m is None or not (_ints_ok(m[6]) and _ints_ok(m[12])):
+        if m is None or not _ints_ok(m[12]):
             return None
         ct = self.game
         label, index, spot, multiplier = m[2], m[3], m[4], m[5]
@@ -176,12 +177,127 @@ class CrazyTimeLines:
 # --- Monopoly Live ------------------------------------------------------------------------------------------
 
 _ROLL = rf"\[{_INT}, ?{_INT}\]"
-_BOARD_GAME = rf'\{{"buildings": ?\[({_INTS})\], ?"dice": ?{_list(_ROLL)}, ?"cards": ?\[({_INTS})\]\}}'
+#: a board's building levels (0-5, single digits: any other is the general path's), read by the regex itself
+_LEVELS = r"[0-5](?:, ?+[0-5])*+"
+_BOARD_GAME = rf'\{{"buildings": ?\[({_LEVELS})\], ?"dice": ?{_list(_ROLL)}, ?"cards": ?\[({_INTS})\]\}}'
 _MONOPOLY_LINE = plain_line(
     rf'"segment": ?{_NAME}, ?"index": ?(null|{_INT}), ?"multipliers": ?\[({_INTS})\], ?"extras": ?\{{'
     rf'"chance": ?\{{"type": ?"(cash|multiplier)", ?"value": ?({_INT})\}}, ?"bonus": ?\{{'
     rf'"2_rolls": ?({_BOARD_GAME}), ?"4_rolls": ?({_BOARD_GAME})\}}\}}'
 ).fullmatch
+
+
+@lru_cache(maxsize=65_536)
+def _tenths_text(tenths: int) -> int | str:
+    """`payout` of a non-negative number of tenths of a stake (exact_text: an int when whole, else "a/b")."""
+    if tenths % 10 == 0:
+        return tenths // 10
+    g = gcd(tenths, 10)
+    return f"{tenths // g}/{10 // g}"
+
+
+def _json_payout(tenths: int) -> str:
+    text = _tenths_text(tenths)
+    return f'"{text}"' if type(text) is str else str(text)
+
+
+@cache
+def _board() -> tuple[tuple[str, str, int, int], ...]:
+    """Each field of Monopoly's board: (name, kind, the property's index or -1, value or tax in tenths)."""
+    from . import monopoly_live as ml
+
+    out = []
+    for pos, (name, kind, group) in enumerate(ml.BOARD):
+        prop = ml.PROPERTIES.index(pos) if kind == "property" else -1
+        if kind == "property":
+            value = ml.GROUP_VALUE[group] * 10
+        elif kind in ("railway", "parking"):
+            value = ml.GROUP_VALUE[kind] * 10
+        elif kind in ("tax", "utility"):
+            tax = ml.TAX[group if kind == "tax" else "utility"]
+            assert (tax * 10).denominator == 1  # every amount of the walk is whole tenths
+            value = int(tax * 10)
+        else:
+            value = 0
+        out.append((name, kind, prop, value))
+    return tuple(out)
+
+
+def play_board(
+    rolls: int, buildings: list[int], dice: list[list[int]], cards: list[int]
+) -> tuple[list[Any], int] | None:
+    """`monopoly_live.play_bonus` of a recorded game read from a plain line (integers, lists of two dice), in
+    integer tenths of a stake: its steps and its win (tenths); None where play_bonus raises (a building level
+    or a die out of range, draws not used up exactly)."""
+    from . import monopoly_live as ml
+
+    if len(buildings) != len(ml.PROPERTIES) or max(buildings) > 5:  # integers of the line: none negative
+        return None
+    board, factor, fields, jail, max_rolls = (
+        _board(),
+        ml.BUILDING_FACTOR,
+        len(ml.BOARD),
+        ml.JAIL,
+        ml.MAX_ROLLS,
+    )
+    text = _tenths_text
+    pos = total = 0
+    doubling, left, in_jail, used_dice, used_cards = 1, rolls, False, 0, 0
+    steps: list[Any] = []
+    while left > 0 and used_dice < max_rolls:
+        if used_dice >= len(dice):
+            return None
+        roll = dice[used_dice]
+        if len(roll) != 2:
+            return None
+        a, b = roll
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            return None
+        used_dice += 1
+        left -= 1
+        step: dict[str, Any] = {"dice": [a, b]}
+        if in_jail:
+            if a != b:
+                step["event"] = "no double in jail: the bonus game ends"
+                steps.append(step)
+                break
+            in_jail = False
+            step["event"] = "double: out of jail"
+        elif a == b:
+            left += 1
+            step["extra_roll"] = True
+        pos = (pos + a + b) % fields
+        name, kind, prop, value = board[pos]
+        step["field"] = pos
+        step["name"] = name
+        gain = 0
+        if kind == "property":
+            gain = value * factor[buildings[prop]] * doubling
+        elif kind in ("railway", "parking"):
+            gain = value * doubling
+        elif kind in ("chance", "chest"):
+            if used_cards >= len(cards):
+                return None
+            gain = cards[used_cards] * 10
+            used_cards += 1
+        elif kind in ("tax", "utility"):
+            if total >= value:
+                gain = -value
+            else:
+                step["event"] = "tax not taken: the bonus win does not cover it"
+        elif kind == "go":
+            doubling *= 2
+            step["event"] = "GO: every field's value doubles"
+        elif kind == "gotojail":
+            pos, in_jail = jail, True
+            step["event"] = "go to jail: the next roll must be a double"
+        total += gain
+        step["win"] = text(gain) if gain >= 0 else f"-{text(-gain)}"
+        step["total"] = text(total)
+        steps.append(step)
+    if used_dice != len(dice) or used_cards != len(cards):
+        return None
+    return steps, total
 
 
 class MonopolyLines(_Lines):
@@ -190,7 +306,8 @@ class MonopolyLines(_Lines):
 
     def __call__(self, line: str) -> str | None:
         m = _MONOPOLY_LINE(line)
-        if m is None or not all(_ints_ok(m[k]) for k in (4, 8, 9, 11, 12)):
+        # the other integer lists, checked at once (the empty ones left out)
+        if m is None or not _ints_ok(",".join(filter(None, m.group(4, 9, 12)))):
             return None
         label, index, carried = m[2], m[3], m[4].replace(" ", "")
         facts: Hashable | None = (label, index, carried)
@@ -198,6 +315,9 @@ class MonopolyLines(_Lines):
             facts = (label, index, carried, m[5], m[6])
         elif label in ("2_rolls", "4_rolls"):
             return self.rolls(m, label, index, carried)
+        tail = self.tails.tails.get(facts)
+        if tail is not None:  # most rounds: a number, kept
+            return f'{{"id":{m[1]},{tail}'
 
         def item() -> dict[str, Any]:
             extras: dict[str, Any] = {"chance": {"type": m[5], "value": int(m[6])}}
@@ -216,27 +336,27 @@ class MonopolyLines(_Lines):
         """2 Rolls / 4 Rolls: the board walk played from the round's own draws, the win times the multipliers."""
         from . import monopoly_live as ml
 
-        multipliers = json.loads(f"[{carried}]")
+        multipliers = [int(x) for x in carried.split(",")] if carried else []  # checked: integers
         if (index != "null" and int(index) >= 54) or any(x < 2 for x in multipliers):
             return None
         record = json.loads(m[7] if label == "2_rolls" else m[10])
-        try:
-            played = ml.play_bonus(ml.ROLLS[label], record["buildings"], record["dice"], record["cards"])
-        except ValueError:  # not a whole bonus game: the general path says what is wrong
+        played = play_board(ml.ROLLS[label], record["buildings"], record["dice"], record["cards"])
+        if played is None:  # not a whole bonus game: the general path says what is wrong
             return None
+        steps, win = played
         product = 1
         for x in multipliers:
             product *= x
         game = {
             "rolls": ml.ROLLS[label],
-            "win": ml.payout(played["win"]),
-            "steps": played["steps"],
+            "win": _tenths_text(win),
+            "steps": steps,
             "buildings": record["buildings"],
         }
         return (
             f'{{"id":{m[1]},"valid":true,"result":{{"segment":"{label}","index":{index},"multipliers":[{carried}]}},'
             f'"outcome":{{"segment":"{label}","index":{index},"multipliers":[{carried}],"winning_bets":[{{'
-            f'"bet":"{label}","type":"bonus","payout":{json.dumps(ml.payout(played["win"] * product))}}}],'
+            f'"bet":"{label}","type":"bonus","payout":{_json_payout(win * product)}}}],'
             f'"bonus_game":{json.dumps(game, separators=(",", ":"))},"multiplier":{product},"respin":false,'
             f'"bets_stand":false,"next_multipliers":[]}}}}\n'
         )

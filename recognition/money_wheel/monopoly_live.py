@@ -47,7 +47,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from recognition.game import BaseJudge, Decision, Hold, Note, Release, ResultReady, RoundSignal
+from recognition.game import BaseJudge
 
 from .base import (
     MoneyWheelGame,
@@ -63,6 +63,7 @@ from .base import (
 
 if TYPE_CHECKING:
     from devices.camera.events import CameraFrame, CameraStatus
+    from recognition.game import Decision, ResultReady, RoundSignal
 
 NUMBERS = ("1", "2", "5", "10")
 CHANCE, TWO_ROLLS, FOUR_ROLLS = "chance", "2_rolls", "4_rolls"
@@ -663,6 +664,7 @@ class MonopolyCameraJudge(BaseJudge):
     def feed(self, event: Any) -> list[Decision]:
         from devices.events import DeviceConnected, DeviceDisconnected
         from recognition.dice.judge import PreparedFrame
+        from recognition.game import ResultReady, RoundSignal
 
         if isinstance(event, RoundSignal):
             return self._signal(event)
@@ -681,6 +683,8 @@ class MonopolyCameraJudge(BaseJudge):
         return out
 
     def _signal(self, sig: RoundSignal) -> list[Decision]:
+        from recognition.game import RoundSignal
+
         out = self.wheel.feed(sig)
         self.round = sig.round_number
         if sig.signal == "betting_closed":
@@ -693,6 +697,8 @@ class MonopolyCameraJudge(BaseJudge):
     # -- the bonus game ----------------------------------------------------------------------------
 
     def _start_bonus(self, ready: ResultReady, at: Any) -> list[Decision]:
+        from recognition.game import Hold, Note
+
         label = ready.result["segment"]
         self.bonus = {
             "segment": label,
@@ -728,10 +734,14 @@ class MonopolyCameraJudge(BaseJudge):
 
     def _arm(self, at: Any) -> list[Decision]:
         """Ready the dice judge for the next throw: only dice thrown (seen moving) after ``at`` are read."""
+        from recognition.game import RoundSignal
+
         self.dice.feed(RoundSignal(signal="round_opened", round_number=self.round, at=at))
         return self.dice.feed(RoundSignal(signal="betting_closed", round_number=self.round, at=at))
 
     def _camera(self, event: Any, frame: Any) -> list[Decision]:
+        from recognition.game import Note, Release, ResultReady
+
         out: list[Decision] = []
         if self.missing_hold and isinstance(frame, _camera_frame_type()):
             self.missing_hold = False
@@ -745,6 +755,8 @@ class MonopolyCameraJudge(BaseJudge):
         return out
 
     def _roll(self, ready: ResultReady, at: Any) -> list[Decision]:
+        from recognition.game import Note, ResultReady
+
         b = self.bonus
         assert b is not None
         faces = ready.result.get("dice")

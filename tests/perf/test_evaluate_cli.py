@@ -125,7 +125,7 @@ import sys
 from app.cli import main
 code = main(sys.argv[1:])
 sys.stdout.flush()
-print(sorted(m for m in ("cv2", "numpy", "recognition.games") if m in sys.modules), file=sys.stderr)
+print(sorted(m for m in ("cv2", "numpy", "pydantic", "recognition.games") if m in sys.modules), file=sys.stderr)
 sys.exit(code)
 """
 
@@ -153,4 +153,4 @@ def test_list_and_a_card_game_import_no_game_they_do_not_need(tmp_path: Path) ->
     line = json.dumps({"id": 1, "cards": ["9H", "8D", "2H", "3C"]}) + "\n"
     answer, imported = studio(tmp_path, "evaluate", "--game", "baccarat", stdin=line)
     assert answer == plain("baccarat", [line])
-    assert imported == []  # no OpenCV, no numpy, not every game
+    assert imported == []  # no OpenCV, no numpy, no pydantic, not every game

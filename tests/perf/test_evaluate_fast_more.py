@@ -99,3 +99,46 @@ def test_a_changed_line_is_answered_as_the_general_path_answers_it(game_id: str)
             assert fast == general(game_id, line), line
             refused += '"valid":false' in fast
     assert answered  # some changes leave a round the fast path still takes (another spacing, another id)
+
+
+def test_monopolys_board_walk_in_tenths_is_play_bonus() -> None:
+    """The fast path's walk (integer tenths of a stake) gives play_bonus's steps and win, or None where
+    play_bonus refuses the draws; over bonus games drawn as the studio draws them, and changed."""
+    from fractions import Fraction
+
+    from recognition.money_wheel import monopoly_live as ml
+    from recognition.money_wheel.fast_bonus import play_board
+
+    game = GAMES["monopoly_live"]
+    rng = random.Random(33)
+    walked = refused = 0
+    for n in range(3000):
+        rolls = rng.choice((2, 4))
+        record = game.draw_bonus(rng, rolls)  # type: ignore[attr-defined]
+        buildings, dice, cards = record["buildings"], record["dice"], record["cards"]
+        if n % 3 == 1:  # a level, a die or a card changed, a roll or a card dropped or added
+            what = rng.randrange(5)
+            if what == 0:
+                buildings[rng.randrange(len(buildings))] = rng.choice((5, 6, 0))
+            elif what == 1:
+                dice[rng.randrange(len(dice))] = [rng.randint(0, 7), rng.randint(1, 6)]
+            elif what == 2 and cards:
+                cards[rng.randrange(len(cards))] = rng.choice((0, 50, 7))
+            elif what == 3:
+                dice.append([rng.randint(1, 6), rng.randint(1, 6)])
+            else:
+                (cards if cards and rng.random() < 0.5 else dice).pop()
+        try:
+            expected = ml.play_bonus(rolls, buildings, dice, cards)
+        except ValueError:
+            expected = None
+        got = play_board(rolls, buildings, dice, cards)
+        if expected is None:
+            assert got is None
+            refused += 1
+        else:
+            assert got is not None
+            steps, tenths = got
+            assert steps == expected["steps"] and Fraction(tenths, 10) == expected["win"]
+            walked += 1
+    assert walked > 2000 and refused > 100
