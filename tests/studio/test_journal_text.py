@@ -78,6 +78,8 @@ NOT_PLAIN: list[tuple[Any, type[Exception]]] = [
     ({"deep": [float("nan")]}, ValueError),
     ({"a": {"b": "\ud800"}}, ValueError),
     ({"a": b"bytes"}, TypeError),
+    ({7: "flat, its keys ints", 8: [1, 2]}, TypeError),
+    ({"a": 1, None: "flat"}, TypeError),
 ]
 
 
