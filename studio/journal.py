@@ -262,6 +262,7 @@ class Journal:
                 at or utcnow(),
                 True,
                 round_projection,
+                checked=True,  # just now, or by the caller
             )
         except Exception as exc:  # noqa: BLE001 - a value that is not data
             return self._refuse(exc)

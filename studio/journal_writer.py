@@ -145,16 +145,18 @@ def wire(
     at: datetime,
     feed: bool,
     projection: dict[str, Any] | Literal[True] | None,
+    checked: bool = False,
 ) -> tuple:
     """A record's fields (those of `Record`) as the plain tuple of `Wire`'s that crosses to the writer: its texts
     made, so that what `data` holds afterwards changes nothing. Raises what canonical_json raises for a value
-    that is not JSON."""
+    that is not JSON. `checked`: a feed message that passed `studio.journal.check_feed_message`
+    (`message_items`)."""
     stamp = rfc3339(at)
     if projection is None:
         if feed:
-            return (kind, message_items(data, stamp), table_id, round_id, stamp, True, None, False)
+            return (kind, message_items(data, stamp, checked), table_id, round_id, stamp, True, None, False)
         return (kind, canonical_text(data), table_id, round_id, stamp, False, None, False)
-    text: str | dict[str, str] = message_items(data, stamp) if feed else canonical_text(data)
+    text: str | dict[str, str] = message_items(data, stamp, checked) if feed else canonical_text(data)
     p = data if projection is True else projection
     # the round's own record is stored once, as its text; its step keys (studio.journal's ROUND_STEP_KEYS)
     # are dropped when the projection is read
