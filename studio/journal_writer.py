@@ -315,6 +315,9 @@ def portable(exc: BaseException) -> BaseException:
         return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 
+#: the writer process's collector threshold of new containers (the interpreter's default: 700)
+GC_YOUNG = 20_000
+
 #: what a writer's `take` returns when nothing came within its timeout
 NOTHING = object()
 
@@ -513,8 +516,11 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
         return
     del key_raw
     # what is alive now lives as long as the process: out of the collector's way, so that a collection looks
-    # only at the batches' short-lived records
+    # only at the batches' short-lived records; and a collection every GC_YOUNG new containers rather than every
+    # 700, so that a batch's records (two or three containers each, freed with the batch) are mostly gone before
+    # one comes, instead of being walked again in each older generation while they wait for the disk
     gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     send_lock = threading.Lock()  # the commit thread and this one both reply
 
     def done(made: list[Done | None]) -> None:
