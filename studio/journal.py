@@ -7,8 +7,9 @@ feed is replayed from the journal and is exactly what was signed.
 
 Appends go to one writer (studio/journal_writer.py; a process of its own by
 default) that commits in batches (group commit): each caller gets a future that
-resolves once its record is durable, and `on_commit` is called with every
-committed batch, in order, so that nothing is published before it is on disk.
+resolves once its record is durable (device lines, `append_line`, one future for
+the lines handed over together), and `on_commit` is called with every committed
+batch, in order, so that nothing is published before it is on disk.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import base64
-import collections
 import json
 import logging
 import multiprocessing.connection
@@ -53,8 +53,8 @@ from streaming.canonical import (
 )
 from streaming.messages import CHECKPOINT, MAX_SAFE_INTEGER, CheckpointMessage, FeedKind, FeedMessage
 
-from .journal_future import PendingRecord, resolve
-from .journal_text import plain_types
+from .journal_future import Handed, Ledger, PendingRecord, resolve
+from .journal_text import canonical_text, plain_types
 from .journal_writer import (
     BARRIER,
     GENESIS_HASH,
@@ -64,8 +64,8 @@ from .journal_writer import (
     BatchWriter,
     Committed,
     WriteFailed,
-    committed,
     group_commit,
+    is_urgent,
     record_hash,
     rfc3339,
     wire,
@@ -153,7 +153,11 @@ class Journal:
         self._reader_conns: list[sqlite3.Connection] = []  # every thread's, so close() can close them all
         self._reader_lock = threading.Lock()
         self._reader_generation = 0  # bumped by close(): connections of an older generation are closed
-        self._held: list[PendingRecord] = []  # appended on the event loop, queued at its next iteration
+        # what is held (see _enqueue): the records, the futures of those that have one, the one future of the rest
+        self._held: list[tuple] = []
+        self._held_futures: list[tuple[int, PendingRecord]] = []
+        self._held_lines: PendingRecord | None = None
+        self._held_since = 0.0  # when the oldest held record was appended (monotonic)
         self._held_lock = threading.RLock()  # RLock: a writer that fails while taking records calls _failed
         self._flusher: threading.Thread | None = None  # started at the first append off the event loop
         self._flush_wanted = threading.Event()
@@ -202,7 +206,37 @@ class Journal:
             record = wire(kind, data, table_id, round_id, at or utcnow(), False, projection)
         except Exception as exc:  # noqa: BLE001 - a value that is not data
             return self._refuse(exc)
-        return self._enqueue(record)
+        return self._enqueue(record, PendingRecord(self._release_held))
+
+    def append_line(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        table_id: str | None = None,
+        round_id: str | None = None,
+        at: datetime | None = None,
+    ) -> Future:
+        """Queue a record nobody waits on by itself (a device line), the cheapest way: no future of its own, and
+        no `Committed` but the one `on_commit` gets. The future returned is shared by the lines handed to the
+        writer with it and resolves (to None) once all of them are durable; a failure reaches `on_failure`."""
+        if kind in FEED_KINDS:
+            raise ValueError("use append_feed for results, voids and corrections")
+        try:
+            # what `wire` makes of it, without its branches (a record a device line)
+            record = (
+                kind,
+                canonical_text(data),
+                table_id,
+                round_id,
+                rfc3339(at or utcnow()),
+                False,
+                None,
+                False,
+            )
+        except Exception as exc:  # noqa: BLE001 - a value that is not data
+            return self._refuse(exc)
+        return self._enqueue(record, None)
 
     def append_feed(
         self,
@@ -228,16 +262,17 @@ class Journal:
                 at or utcnow(),
                 True,
                 round_projection,
+                checked=True,  # just now, or by the caller
             )
         except Exception as exc:  # noqa: BLE001 - a value that is not data
             return self._refuse(exc)
-        return self._enqueue(record)
+        return self._enqueue(record, PendingRecord(self._release_held))
 
     def _refuse(self, exc: Exception) -> Future:
         """A record that is not data: the journal stops here (whatever it would have been judged with cannot be
         journaled), and its caller's future fails with `exc`."""
         self._check_open()
-        item = PendingRecord(None, self._release_held)
+        item = PendingRecord(self._release_held)
         self._failed(exc, [item])
         return item
 
@@ -247,8 +282,9 @@ class Journal:
         if self.failure is not None:
             raise JournalClosed(f"the journal failed: {self.failure}")
 
-    def _enqueue(self, record: tuple) -> Future:
-        """Queue `record` (a `Wire` as a plain tuple, made by `wire`)."""
+    def _enqueue(self, record: tuple, item: PendingRecord | None) -> PendingRecord:
+        """Queue `record` (a `Wire` as a plain tuple, made by `wire`) with its future `item`; None: a device line,
+        whose future is the one shared by the lines of its batch (returned)."""
         if self._closed or self.failure is not None:
             self._check_open()
         # Records are held and handed to the writer together: one pipe message (one pickling) per batch, not
@@ -259,11 +295,18 @@ class Journal:
         # `journal-flusher` thread queues them as soon as it gets the GIL (at most a switch interval, 5 ms,
         # while the appending thread keeps it), or the appender itself once HELD_RECORDS wait; and whoever
         # waits on a held record's future queues it first.
-        item = PendingRecord(record, self._release_held)
         loop = asyncio._get_running_loop()
         with self._held_lock:
             held = self._held
-            held.append(item)
+            if not held:
+                self._held_since = time.monotonic()
+            if item is None:
+                item = self._held_lines
+                if item is None:
+                    item = self._held_lines = PendingRecord(self._release_held)
+            else:
+                self._held_futures.append((len(held), item))
+            held.append(record)
             if (record[5] and loop is not None) or len(held) >= HELD_RECORDS:  # record[5]: Wire's feed
                 # A feed message (a result, a void) ends its batch: it goes now, with what was appended before it,
                 # instead of after the rest of this loop iteration (other tables' events, the consoles) has run.
@@ -300,22 +343,29 @@ class Journal:
 
     def _queue_held(self) -> None:
         if self._held:
-            held, self._held = self._held, []
-            self._put(held)
+            batch = Handed(self._held, self._held_futures, self._held_lines, self._held_since)
+            self._held, self._held_futures, self._held_lines = [], [], None
+            self._put(batch)
 
-    def _put(self, items: list[PendingRecord]) -> None:
-        """Hand `items` to the writer (under _held_lock: the writer gets them in append order)."""
+    def _put(self, batch: Handed) -> None:
+        """Hand `batch` to the writer (under _held_lock: the writer gets them in append order)."""
         if self.failure is not None:  # the writer is gone
-            for p in items:
+            for p in batch.pending():
                 p.set_exception(self.failure)
             return
-        self._sink.put(items)
+        self._sink.put(batch)
 
-    def _committed(self, batch: list[PendingRecord], committed: list[Committed | None]) -> None:
-        """The writer made `batch` durable (called on the writer's thread, in order)."""
-        if self.on_latency is not None and batch:
-            self.on_latency(time.monotonic() - batch[0].queued)
-        resolve(batch, committed)
+    def _committed(
+        self,
+        committed: list[Committed | None],
+        queued: float,
+        futures: list[PendingRecord],
+        results: list[Any],
+    ) -> None:
+        """The writer made records durable (`Ledger.durable`: called on the writer's thread, in order)."""
+        if self.on_latency is not None:
+            self.on_latency(time.monotonic() - queued)
+        resolve(futures, results)
         done = [c for c in committed if c is not None]
         if self.on_commit is not None and done:
             try:
@@ -329,7 +379,8 @@ class Journal:
         log.error("journal write failed: %s", exc, exc_info=exc)
         with self._held_lock:
             self.failure = exc
-            held, self._held = self._held, []
+            held = [f for _, f in self._held_futures] + ([self._held_lines] if self._held_lines else [])
+            self._held, self._held_futures, self._held_lines = [], [], None
         for p in lost + held:
             if not p.done():
                 p.set_exception(exc)
@@ -342,7 +393,7 @@ class Journal:
     def flush(self, timeout: float = 10.0) -> None:
         """Wait until everything queued so far is durable."""
         self._release_held()
-        self._enqueue(BARRIER).result(timeout)
+        self._enqueue(BARRIER, PendingRecord(self._release_held)).result(timeout)
 
     def close(self) -> None:
         if self._closed:
@@ -457,33 +508,73 @@ def _close_open_journals() -> None:
             log.exception("journal: close at exit failed")
 
 
-class _ThreadWriter:
+#: what a writer calls once records are durable: `Journal._committed`, with what `Ledger.durable` gives
+Durable = Callable[[list[Committed | None], float, list[PendingRecord], list[Any]], None]
+
+
+class _Sink:
+    """What the two writers share: the `Ledger` of what they were handed and did not yet reply for, and the
+    failure after which they take nothing more."""
+
+    def __init__(
+        self, committed: Durable, failed: Callable[[BaseException, list[PendingRecord]], None]
+    ) -> None:
+        self._committed = committed
+        self._failed = failed
+        self._ledger = Ledger()
+        self._lock = threading.Lock()  # _gone, and adding to the ledger
+        self._gone: BaseException | None = None
+
+    def _take(self, batch: Handed) -> bool:
+        """Put `batch` in the ledger (under _lock); False (its futures failed) if the writer is gone."""
+        gone = self._gone
+        if gone is None:
+            self._ledger.add(batch)
+            return True
+        for p in batch.pending():
+            p.set_exception(gone)
+        return False
+
+    def _done(self, done: list[Any]) -> None:
+        """The writer's reply for one transaction (on the one thread that takes them)."""
+        self._committed(*self._ledger.durable(done))
+
+    def _stop(self, exc: BaseException) -> None:
+        """The writer failed: nothing it was handed and did not reply for is durable, nor will be."""
+        with self._lock:
+            self._gone = exc
+            lost = self._ledger.lost()
+        self._failed(exc, lost)
+
+
+class _ThreadWriter(_Sink):
     """The BatchWriter on a thread of this process, fed through a queue."""
 
     def __init__(
         self,
         writer: BatchWriter,
         max_batch: int,
-        committed: Callable[[list[PendingRecord], list[Committed | None]], None],
+        committed: Durable,
         failed: Callable[[BaseException, list[PendingRecord]], None],
     ) -> None:
+        super().__init__(committed, failed)
         self._writer = writer
         self._max_batch = max_batch
-        self._committed = committed
-        self._failed = failed
-        self._queue: queue.Queue[list[PendingRecord] | None] = queue.Queue()
+        self._queue: queue.Queue[list[tuple] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
         self._thread.start()
 
-    def put(self, items: list[PendingRecord]) -> None:
-        self._queue.put(items)
+    def put(self, batch: Handed) -> None:
+        with self._lock:
+            if self._take(batch):
+                self._queue.put(batch.wires)
 
     def close(self) -> None:
         self._queue.put(None)
         self._thread.join()
         self._writer.close()
 
-    def _take(self, timeout: float | None) -> Any:
+    def _next(self, timeout: float | None) -> Any:
         try:
             if timeout == 0:
                 return self._queue.get_nowait()
@@ -491,31 +582,19 @@ class _ThreadWriter:
         except queue.Empty:
             return NOTHING
 
-    def _write(self, batch: list[PendingRecord]) -> None:
-        wires = [p.record for p in batch]
+    def _write(self, batch: list[tuple]) -> None:
         try:
-            prepared = self._writer.prepare(wires)
+            prepared = self._writer.prepare(batch)
             self._writer.commit([prepared])
         except BaseException as exc:  # disk full, I/O error, anything: nothing is durable
             raise WriteFailed(exc) from exc
-        self._committed(batch, committed(wires, prepared.done))
+        self._done(prepared.done)
 
     def _run(self) -> None:
         try:
-            group_commit(self._take, self._write, _urgent, self._max_batch)
+            group_commit(self._next, self._write, is_urgent, self._max_batch)
         except WriteFailed as failed:
-            rest: list[PendingRecord] = []
-            while True:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                rest += more or []
-            self._failed(failed.cause, failed.unwritten + rest)
-
-
-def _urgent(p: PendingRecord) -> bool:
-    return p.record[5] or p.record[7]  # Wire's feed or barrier
+            self._stop(failed.cause)
 
 
 class _ForkServer:
@@ -571,7 +650,7 @@ def writer_fork_server(preload: tuple[str, ...] = ()) -> _ForkServer:
         return _fork_server
 
 
-class _ProcessWriter:
+class _ProcessWriter(_Sink):
     """The BatchWriter in a process of its own: records go down one pipe, replies come back on another and are
     taken by a thread of this process (`journal-replies`)."""
 
@@ -582,11 +661,10 @@ class _ProcessWriter:
         path: Path,
         key: Ed25519PrivateKey,
         max_batch: int,
-        committed: Callable[[list[PendingRecord], list[Committed | None]], None],
+        committed: Durable,
         failed: Callable[[BaseException, list[PendingRecord]], None],
     ) -> None:
-        self._committed = committed
-        self._failed = failed
+        super().__init__(committed, failed)
         requests_r, self._requests = multiprocessing.connection.Pipe(duplex=False)
         self._replies, replies_w = multiprocessing.connection.Pipe(duplex=False)
         raw = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
@@ -609,32 +687,25 @@ class _ProcessWriter:
             self._replies.close()
             self._requests.close()
             raise payload
-        self._sent: collections.deque[PendingRecord] = collections.deque()  # handed over, not yet durable
-        self._lock = threading.Lock()  # _sent and _gone
         self._send_lock = threading.Lock()
-        self._gone: BaseException | None = None
         self._thread = threading.Thread(target=self._receive, name="journal-replies", daemon=True)
         self._thread.start()
 
-    def put(self, items: list[PendingRecord]) -> None:
-        # what crosses is strings in plain tuples (pickled in C), made when each record was appended
-        payload = pickle.dumps([p.record for p in items], protocol=pickle.HIGHEST_PROTOCOL)
-        # _send_lock keeps the pipe in the order of _sent; the send may block (the pipe is full while the writer
-        # commits) and the replies thread must meanwhile be able to take _lock, or the writer, blocked on a full
-        # pipe of replies, would never read the one it is sent
+    def put(self, batch: Handed) -> None:
+        # what crosses is strings in plain tuples (pickled in C, one message a batch), made when each record was
+        # appended
+        payload = pickle.dumps(batch.wires, protocol=pickle.HIGHEST_PROTOCOL)
+        # _send_lock keeps the pipe in the order of the ledger; the send may block (the pipe is full while the
+        # writer commits) and the replies thread must meanwhile be able to take _lock, or the writer, blocked on
+        # a full pipe of replies, would never read the one it is sent
         with self._send_lock:
             with self._lock:
-                gone = self._gone
-                if gone is None:
-                    self._sent.extend(items)
-            if gone is None:
+                taken = self._take(batch)
+            if taken:
                 try:
                     self._requests.send_bytes(payload)
                 except (OSError, ValueError) as exc:  # the writer process is gone; _receive says why
                     log.error("journal: could not hand records to the writer process: %s", exc)
-                return
-        for p in items:
-            p.set_exception(gone)
 
     def close(self) -> None:
         with self._send_lock:
@@ -683,17 +754,11 @@ class _ProcessWriter:
                     JournalClosed(f"unreadable reply from the journal's writer process: {exc}"),
                 )
             if what == "ok":
-                with self._lock:
-                    batch = [self._sent.popleft() for _ in payload]
-                self._committed(batch, committed([p.record for p in batch], payload))
+                self._done(payload)
             elif what == "closed":
                 return
             else:
-                with self._lock:
-                    self._gone = payload
-                    lost = list(self._sent)
-                    self._sent.clear()
-                self._failed(payload, lost)
+                self._stop(payload)
                 return
 
 

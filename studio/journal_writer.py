@@ -145,16 +145,18 @@ def wire(
     at: datetime,
     feed: bool,
     projection: dict[str, Any] | Literal[True] | None,
+    checked: bool = False,
 ) -> tuple:
     """A record's fields (those of `Record`) as the plain tuple of `Wire`'s that crosses to the writer: its texts
     made, so that what `data` holds afterwards changes nothing. Raises what canonical_json raises for a value
-    that is not JSON."""
+    that is not JSON. `checked`: a feed message that passed `studio.journal.check_feed_message`
+    (`message_items`)."""
     stamp = rfc3339(at)
     if projection is None:
         if feed:
-            return (kind, message_items(data, stamp), table_id, round_id, stamp, True, None, False)
+            return (kind, message_items(data, stamp, checked), table_id, round_id, stamp, True, None, False)
         return (kind, canonical_text(data), table_id, round_id, stamp, False, None, False)
-    text: str | dict[str, str] = message_items(data, stamp) if feed else canonical_text(data)
+    text: str | dict[str, str] = message_items(data, stamp, checked) if feed else canonical_text(data)
     p = data if projection is True else projection
     # the round's own record is stored once, as its text; its step keys (studio.journal's ROUND_STEP_KEYS)
     # are dropped when the projection is read
@@ -171,8 +173,10 @@ def wire(
     )
 
 
-#: what the writer made of one record: (seq, feed_seq, stored text)
-Done = tuple[int, int | None, str]
+#: what the writer made of one record, as it crosses back to the studio: (seq, feed_seq, stored text) for a feed
+#: message, the seq alone for any other record (the studio has its text: a batch of device lines is replied as a
+#: list of ints, not of their texts again)
+Done = tuple[int, int | None, str] | int
 
 
 class Prepared(NamedTuple):
@@ -185,7 +189,7 @@ class Prepared(NamedTuple):
 
 def committed(batch: list[tuple], done: list[Any]) -> list[Committed | None]:
     """The `Committed` of each record of `batch` (`Wire`s, as plain tuples) from what the writer made of it: a
-    `Done`, None for a barrier, or (`reply`) the seq alone for a record whose text is the one it was sent."""
+    `Done` (None for a barrier)."""
     return [
         Committed(d, w[0], w[2], w[3], None, w[1])
         if type(d) is int
@@ -194,12 +198,6 @@ def committed(batch: list[tuple], done: list[Any]) -> list[Committed | None]:
         else Committed(d[0], w[0], w[2], w[3], d[1], d[2])
         for w, d in zip(batch, done)
     ]
-
-
-def reply(done: list[Done | None]) -> list[Any]:
-    """`done` as it crosses back to the studio: a record without a feed message as its seq alone (the studio has
-    its text), so that a batch of device lines is a list of ints, not of their texts again."""
-    return [d[0] if d is not None and d[1] is None else d for d in done]
 
 
 class BatchWriter:
@@ -254,7 +252,6 @@ class BatchWriter:
                 done.append(None)
                 continue
             seq += 1
-            fseq = None
             if feed:
                 feed_seq += 1
                 fseq = feed_seq
@@ -262,11 +259,13 @@ class BatchWriter:
                 items["seq"] = f'"seq":{feed_seq}'
                 items["prev_hash"] = f'"prev_hash":"{feed_hash}"'
                 feed_hash, body = signed_items(items, self._key)
+                done.append((seq, fseq, body))
             else:
-                body = cast(str, text)
+                fseq = None
+                body = text  # type: ignore[assignment]  # a str when not feed (Wire)
+                done.append(seq)
             h = record_hash(seq, at, kind, table_id, round_id, fseq, body, prev)
             rows.append((seq, at, kind, table_id, round_id, fseq, body, prev, h))
-            done.append((seq, fseq, body))
             if projection is not None:
                 round_id, table_id, number, state, stored = projection
                 projections.append((round_id, table_id, number, state, body if stored is None else stored))
@@ -315,6 +314,9 @@ def portable(exc: BaseException) -> BaseException:
     except Exception:  # noqa: BLE001 - pickling can fail in any way an object's __reduce__ chooses
         return RuntimeError(f"{type(exc).__name__}: {exc}")
 
+
+#: the writer process's collector threshold of new containers (the interpreter's default: 700)
+GC_YOUNG = 20_000
 
 #: what a writer's `take` returns when nothing came within its timeout
 NOTHING = object()
@@ -403,7 +405,7 @@ def _take(requests: Any, timeout: float | None) -> Any:
         return None
 
 
-def _urgent(record: tuple) -> bool:
+def is_urgent(record: tuple) -> bool:
     return record[5] or record[7]  # Wire's feed or barrier
 
 
@@ -496,7 +498,7 @@ class CommitPipeline:
 
 def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: int) -> None:
     """The writer process: read lists of `Wire`s (`encode`), commit them (`group_commit`: at most `max_batch` records a
-    batch, batches that wait for the disk committed together), reply ("ok", `reply(done)`) for each
+    batch, batches that wait for the disk committed together), reply ("ok", [`Done` of each record]) for each
     transaction, in order.
 
     Ends on None ("closed" is the last reply, once the database is closed) or when the studio's end of
@@ -514,12 +516,15 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
         return
     del key_raw
     # what is alive now lives as long as the process: out of the collector's way, so that a collection looks
-    # only at the batches' short-lived records
+    # only at the batches' short-lived records; and a collection every GC_YOUNG new containers rather than every
+    # 700, so that a batch's records (two or three containers each, freed with the batch) are mostly gone before
+    # one comes, instead of being walked again in each older generation while they wait for the disk
     gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     send_lock = threading.Lock()  # the commit thread and this one both reply
 
     def done(made: list[Done | None]) -> None:
-        payload = pickle.dumps(("ok", reply(made)), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps(("ok", made), protocol=pickle.HIGHEST_PROTOCOL)
         try:
             with send_lock:
                 replies.send_bytes(payload)
@@ -546,13 +551,13 @@ def serve(path: Path, key_raw: bytes, requests: Any, replies: Any, max_batch: in
             raise WriteFailed(exc) from exc
         # a result with nothing behind it: committed here, at once; under load, by the commit thread while
         # this one chains the next batch
-        pipeline.put(prepared, inline=_urgent(batch[-1]) and not requests.poll(0))
+        pipeline.put(prepared, inline=is_urgent(batch[-1]) and not requests.poll(0))
 
     pipeline = CommitPipeline(writer, done, failed)
     try:
         replies.send(("ready", None))
         try:
-            group_commit(take, write, _urgent, max_batch)
+            group_commit(take, write, is_urgent, max_batch)
             pipeline.close()
         except WriteFailed:
             return  # the failure is replied already

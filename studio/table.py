@@ -150,7 +150,7 @@ class Table:
         if self.journal.failure is not None:
             self.emit("device", data)
             return
-        self.journal.append(
+        self.journal.append_line(
             "device_event", data, table_id=self.table_id, round_id=self.lifecycle.open_round_id(), at=event.at
         )
         self.emit("device", data)

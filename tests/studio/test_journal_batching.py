@@ -1,6 +1,7 @@
 """What carries records to the journal's writer in batches: a record's light future behaves as a Future, the
-appends of other threads reach the writer in few messages and become durable though nobody waits on them, and
-the writer's commit thread commits in order, together what waited, and stops at a failed commit."""
+appends of other threads reach the writer in few messages and become durable though nobody waits on them, device
+lines share a future and keep their place among the records, and fail with the writer, and the writer's commit
+thread commits in order, together what waited, and stops at a failed commit."""
 
 from __future__ import annotations
 
@@ -14,15 +15,15 @@ import pytest
 from thread_leaks import no_new_threads
 from waiting import WAIT_S, until
 
-from studio.journal import Journal, verify_journal
-from studio.journal_future import PendingRecord
+from studio.journal import Journal, JournalClosed, verify_journal
+from studio.journal_future import Handed, PendingRecord
 from studio.journal_writer import CommitPipeline, Prepared, WriteFailed
 from studio.keys import load_or_create_key
 
 
 def pending() -> tuple[PendingRecord, list[int]]:
     released: list[int] = []
-    return PendingRecord(None, lambda: released.append(1)), released
+    return PendingRecord(lambda: released.append(1)), released
 
 
 def test_a_record_nobody_waited_on_resolves_and_then_reads_as_done() -> None:
@@ -80,9 +81,9 @@ def test_appends_off_the_loop_go_in_few_messages_and_become_durable_unwaited(
         sent: list[int] = []
         put = j._sink.put
 
-        def counted(items: list[PendingRecord]) -> None:
-            sent.append(len(items))
-            put(items)
+        def counted(batch: Handed) -> None:
+            sent.append(len(batch.wires))
+            put(batch)
 
         j._sink.put = counted  # type: ignore[method-assign]
         try:
@@ -200,3 +201,111 @@ def test_a_cancelled_wait_for_a_record_leaves_the_journal_working(tmp_path: Path
     finally:
         j.close()
     assert verify_journal(tmp_path).records == 3
+
+
+@pytest.mark.parametrize("writer", ["process", "thread"])
+def test_device_lines_share_a_future_and_keep_their_place_among_records(tmp_path: Path, writer: str) -> None:
+    committed: list = []
+    # a batch of 110 committed 7 records a transaction: a reply covers part of a batch, or parts of two
+    j = Journal(
+        tmp_path, load_or_create_key(tmp_path), on_commit=committed.extend, writer=writer, max_batch=7
+    )
+    try:
+
+        async def callback() -> tuple[list, list]:
+            lines, notes = [], []
+            for i in range(100):
+                lines.append(j.append_line("device_event", {"i": i}, table_id="t1", round_id="r1"))
+                if i % 10 == 9:
+                    notes.append(j.append("note", {"after": i}, table_id="t1"))
+            return lines, notes
+
+        lines, notes = asyncio.run(callback())
+        assert len(set(lines)) == 1  # one loop callback, one batch: one future for its lines
+        assert lines[0].result(WAIT_S) is None
+        assert [f.result(WAIT_S).seq for f in notes] == [
+            12 + 11 * k for k in range(10)
+        ]  # after the key record
+        j.flush()
+        assert [c.seq for c in committed] == list(range(2, 112))
+        assert [c.kind for c in committed[:11]] == ["device_event"] * 10 + ["note"]
+        assert committed[0].body == '{"i":0}' and committed[0].round_id == "r1"
+    finally:
+        j.close()
+    assert verify_journal(tmp_path).records == 111
+
+
+def test_a_feed_message_ends_the_batch_of_the_lines_before_it(tmp_path: Path) -> None:
+    j = Journal(tmp_path, load_or_create_key(tmp_path))
+    result_message = {
+        "kind": "result",
+        "table_id": "t1",
+        "game": "european_roulette",
+        "round_id": "r1",
+        "round_number": 1,
+        "version": 1,
+        "result": {"number": "7"},
+        "outcome": {},
+        "reason": None,
+        "source": {"type": "device", "device_id": "w1", "serial_number": "S1"},
+        "commitment": None,
+        "reveal": None,
+    }
+    try:
+
+        async def callback() -> list:
+            before = j.append_line("device_event", {"i": 1}, table_id="t1")
+            result = j.append_feed(result_message)
+            after = j.append_line("device_event", {"i": 2}, table_id="t1")
+            return [before, result, after]
+
+        before, result, after = asyncio.run(callback())
+        assert before is not after
+        assert before.result(WAIT_S) is None and after.result(WAIT_S) is None
+        assert result.result(WAIT_S).seq == 3
+    finally:
+        j.close()
+    assert verify_journal(tmp_path).records == 4
+
+
+def test_lines_a_dead_writer_did_not_commit_fail_with_it(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    j = Journal(tmp_path, load_or_create_key(tmp_path))
+    try:
+        assert j.append_line("device_event", {"i": 0}, table_id="t1").result(WAIT_S) is None
+        pid = j._sink.pid  # type: ignore[union-attr]
+        os.kill(pid, signal.SIGSTOP)  # it takes nothing more: what follows is handed over, never committed
+        try:
+            lines = j.append_line("device_event", {"i": 1}, table_id="t1")
+            j._release_held()  # handed to the stopped writer
+        finally:
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(JournalClosed, match="writer process ended"):
+            lines.result(WAIT_S)
+        with pytest.raises(JournalClosed):
+            j.append_line("device_event", {"i": 2}, table_id="t1")
+    finally:
+        j.close()
+    assert verify_journal(tmp_path).records == 2
+
+
+def test_a_line_that_is_not_data_stops_the_journal_and_fails_the_lines_held_with_it(tmp_path: Path) -> None:
+    j = Journal(tmp_path, load_or_create_key(tmp_path))
+    try:
+
+        async def callback() -> tuple:
+            held = j.append_line("device_event", {"i": 1}, table_id="t1")
+            return held, j.append_line("device_event", {"i": object()}, table_id="t1")
+
+        held, bad = asyncio.run(callback())
+        with pytest.raises(TypeError):
+            bad.result(WAIT_S)
+        with pytest.raises(TypeError):  # held with it: never journaled
+            held.result(WAIT_S)
+        with pytest.raises(JournalClosed):
+            j.append_line("device_event", {"i": 2}, table_id="t1")
+    finally:
+        j.close()
+    assert verify_journal(tmp_path).records == 1

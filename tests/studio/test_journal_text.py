@@ -62,6 +62,7 @@ def test_signed_pieces_are_what_sign_message_text_gives(value: dict[str, Any], a
         plain.setdefault("occurred_at", at)
     signed, text = sign_message_text(plain, key)
     assert signed_items(message_items(message, at), key) == (signed["hash"], text.decode())
+    assert message_items(message, at, checked=True) == message_items(message, at)  # values not looked at again
     if at is None:
         assert signed_text(message, key) == (signed["hash"], text.decode())
 
@@ -78,6 +79,8 @@ NOT_PLAIN: list[tuple[Any, type[Exception]]] = [
     ({"deep": [float("nan")]}, ValueError),
     ({"a": {"b": "\ud800"}}, ValueError),
     ({"a": b"bytes"}, TypeError),
+    ({7: "flat, its keys ints", 8: [1, 2]}, TypeError),
+    ({"a": 1, None: "flat"}, TypeError),
 ]
 
 
