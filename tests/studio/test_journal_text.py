@@ -62,7 +62,8 @@ def test_signed_pieces_are_what_sign_message_text_gives(value: dict[str, Any], a
         plain.setdefault("occurred_at", at)
     signed, text = sign_message_text(plain, key)
     assert signed_items(message_items(message, at), key) == (signed["hash"], text.decode())
-    assert message_items(message, at, checked=True) == message_items(message, at)  # values not looked at again
+    # checked: the values are not looked at again, and the texts are the same
+    assert message_items(message, at, checked=True) == message_items(message, at)
     if at is None:
         assert signed_text(message, key) == (signed["hash"], text.decode())
 
