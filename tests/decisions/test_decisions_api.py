@@ -20,9 +20,9 @@ from decisions_helpers import (
     HitStand,
     Running,
     decision_messages,
-    records,
     until,
 )
+from journal_records import records
 
 from devices.events import CardDrawn
 from streaming.canonical import load_public_key_b64, verify_message

@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge, records
+from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge
+from journal_records import records
 from pydantic import ValidationError
 from waiting import WAIT_S
 
