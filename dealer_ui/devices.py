@@ -4,14 +4,15 @@ commands and self-tests (studio services: studio/technician.py)."""
 # no `from __future__ import annotations`: FastAPI must evaluate the routes' Annotated[..., Depends(...)]
 # hints, and they name the console of the enclosing function
 import asyncio
-import importlib
-import importlib.util
 import logging
+from collections.abc import Callable
+from functools import cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
+from discovery import discover
 from studio import technician
 
 from .auth import Session
@@ -23,50 +24,28 @@ from .views import device_views
 log = logging.getLogger(__name__)
 
 
-#: the console's own modules, never a family page's module
-_NOT_FAMILY_MODULES = {
-    "auth",
-    "bodies",
-    "console",
-    "devices",
-    "families",
-    "live",
-    "result_forms",
-    "router",
-    "sessions",
-    "tables",
-    "updates",
-    "users",
-    "views",
-}
+#: what builds a console family page's data: (table, slot, hub) -> the page's data or None
+PageData = Callable[[Any, Any, Any], "dict[str, Any] | None"]
+
+
+@cache
+def family_pages() -> dict[str, PageData]:
+    """Page name -> its data builder, from the ``PAGE_DATA`` dicts of the console's modules (a family module
+    such as ``dealer_ui/dice.py`` registers its page: EXTENSION POINT), found as every registry is."""
+    import dealer_ui
+
+    return discover(dealer_ui, "PAGE_DATA", what="console family page")
 
 
 def family_page(page: str, table: Any, slot: Any, hub: Any) -> dict[str, Any] | None:
-    """The family page's data: the studio's technician service builds it, or a console family module of the
-    page's name (``dealer_ui/<page>.py`` with ``page_data(table, slot, hub)``, e.g. the dice camera's
-    ``dealer_ui/dice.py``); None for a page that needs none (the wheel, the generic page)."""
+    """The family page's data: the studio's technician service builds it, or the console family module that
+    registered the page (``PAGE_DATA = {"dice": page_data}`` in ``dealer_ui/dice.py``); None for a page that
+    needs none (the wheel, the generic page)."""
     data = technician.page_data(page, table, slot, hub)
     if data is not None:
         return data
-    builder = _module_hook(page, "page_data")
+    builder = family_pages().get(page)
     return technician.stamped(builder(table, slot, hub)) if builder is not None else None
-
-
-def _module_hook(page: str, name: str) -> Any:
-    """``dealer_ui.<page>.<name>`` when that family module exists (EXTENSION POINT: dealer_ui/dice.py)."""
-    if not page.isidentifier() or page in _NOT_FAMILY_MODULES:
-        return None
-    module_name = f"{__package__}.{page}"
-    if importlib.util.find_spec(module_name) is None:
-        return None
-    try:
-        module = importlib.import_module(module_name)
-    except Exception:
-        log.exception("console: the family module %s cannot be imported", module_name)
-        return None
-    # the family module is found by the page's name, like a registry entry: a dynamic lookup, no ability probe
-    fn = getattr(module, name, None)
-    return fn if callable(fn) else None
 
 
 def send_command(

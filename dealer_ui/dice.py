@@ -329,4 +329,7 @@ def router(studio: Any, console: Any) -> APIRouter:
     return r
 
 
-__all__ = ["API", "AcceptBody", "AccuracyBody", "DeriveBody", "page_data", "router"]
+#: the dice camera's technician page (dealer_ui.devices.family_pages)
+PAGE_DATA = {"dice": page_data}
+
+__all__ = ["API", "PAGE_DATA", "AcceptBody", "AccuracyBody", "DeriveBody", "page_data", "router"]

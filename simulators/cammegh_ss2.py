@@ -61,6 +61,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
+from .abilities import ForcesNumber
 from .ptys import open_pty_pair
 
 TICK_SECONDS = 0.5
@@ -838,7 +839,7 @@ class SerialLike(Protocol):
     def read(self, size: int = 1) -> bytes: ...
 
 
-class SS2Simulator:
+class SS2Simulator(ForcesNumber):
     """Runs an :class:`SS2Model` in real time on its own thread against a byte stream.
 
     ``port`` is a file descriptor (a pty master from :func:`open_pty_pair` or

@@ -105,6 +105,8 @@ RESPIN_HOLDS = (
     "not_referenced",
 )
 _FC_WRITE = {"holding_register": 6, "input_register": 4}
+#: function code of a read -> the register table it reads
+_FC_READ = {3: "holding_register", 4: "input_register"}
 
 
 # =============================================================================
@@ -678,7 +680,29 @@ class EncoderSimulator(_WheelUser, ModbusServerSim):
         ]
         for table in ("holding_register", "input_register"):
             blocks.append([SimData(0, count=max(used[table], 1), values=0, datatype=DataType.REGISTERS)])
-        return SimDevice(id=self.unit, simdata=tuple(blocks))  # type: ignore[arg-type]
+        return SimDevice(id=self.unit, simdata=tuple(blocks), action=self._answer_read)  # type: ignore[arg-type]
+
+    async def _answer_read(
+        self,
+        function_code: int,
+        start_address: int,
+        _address: int,
+        _count: int,
+        registers: list[int],
+        set_values: list[int] | list[bool] | None,
+    ) -> None:
+        """pymodbus's hook on every access: a read is answered with the registers of this moment, from the
+        simulator's clock, as the encoder's own electronics would. The ticker alone would let a loop stall
+        of a rest window (a loaded machine) show the driver a still wheel in the middle of a spin."""
+        table = _FC_READ.get(function_code)
+        if set_values is not None or table is None:
+            return  # a write (the ticker's own), or the bits
+        values = self.registers_now()
+        for name, point in self.map.points().items():
+            if point.table == table:
+                for i, reg in enumerate(point.encode(values[name])):
+                    registers[point.address + i - start_address] = reg
+                    self._pushed[(table, point.address + i)] = reg
 
     async def _start_ticking(self) -> None:
         await self._tick()

@@ -49,6 +49,8 @@ import numpy as np
 
 from devices.camera.frames import pack_frame
 
+from .abilities import FollowsWheel, ForcesNumber
+
 __all__ = [
     "AMERICAN_ORDER",
     "EUROPEAN_ORDER",
@@ -635,7 +637,7 @@ class SpinPlan:
 # ---------------------------------------------------------------------------------------------
 
 
-class RouletteCameraSimulator:
+class RouletteCameraSimulator(FollowsWheel):
     """Plays spins in real time and serves the frames on a local TCP port (one or more clients).
 
     ``speed`` compresses each spin's choreography (not the frame rate). With a table
@@ -692,7 +694,7 @@ class RouletteCameraSimulator:
         self._renderer = Renderer(self.view, seed=seed)
         self._lock = threading.RLock()
         self._forced: deque[tuple[tuple[str, ...], str | None, float | None]] = deque()
-        self._wheel: Any = None
+        self._wheel: ForcesNumber | None = None
         order = self.view.order
         self._rest: tuple[str, ...] = tuple(self._rng.choice(order) for _ in range(balls))
         self._plan: SpinPlan | None = None
@@ -722,9 +724,9 @@ class RouletteCameraSimulator:
 
     # -- control ----------------------------------------------------------------------------
 
-    def link_wheel(self, wheel_simulator: Any) -> None:
-        """Tell this wheel simulator (``force_next_number``) the first ball's pocket of every spin."""
-        self._wheel = wheel_simulator
+    def link_wheel(self, wheel: ForcesNumber) -> None:
+        """Tell this wheel simulator the first ball's pocket of every spin (simulators.abilities)."""
+        self._wheel = wheel
 
     def force_next(
         self, pockets: Sequence[str], *, wheel_number: str | None = None, revolutions: float | None = None

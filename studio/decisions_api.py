@@ -181,28 +181,28 @@ def decisions_router(studio: Studio) -> APIRouter:
             return _error(404, "unknown_table", f"no table {table_id}")
         if not consumer.may_decide(table_id):
             message = f"this token may not post decisions for table {table_id}"
-            table.refuse_decision(consumer.name, text, "forbidden", message, status=403)
+            table.decisions.refuse(consumer.name, text, "forbidden", message, status=403)
             return _error(403, "forbidden", message)
         if len(raw) > MAX_BODY:
             message = f"the body is {len(raw)} bytes; a decision is at most {MAX_BODY}"
-            table.refuse_decision(consumer.name, text, "too_large", message, status=413)
+            table.decisions.refuse(consumer.name, text, "too_large", message, status=413)
             return _error(413, "too_large", message)
         try:
             data = json.loads(raw)
         except ValueError as exc:
             message = f"the body is not JSON: {exc}"
-            table.refuse_decision(consumer.name, text, "malformed", message, status=422)
+            table.decisions.refuse(consumer.name, text, "malformed", message, status=422)
             return _error(422, "malformed", message, problems=[{"where": "(body)", "problem": str(exc)}])
         try:
             req = DecisionRequest.model_validate(data)
         except ValidationError as exc:
             problems = _problems(exc)
             message = "; ".join(f"{p['where']}: {p['problem']}" for p in problems)
-            table.refuse_decision(consumer.name, text, "malformed", message, status=422)
+            table.decisions.refuse(consumer.name, text, "malformed", message, status=422)
             return _error(422, "malformed", message, problems=problems)
         body = req.model_dump()
         try:
-            accepted = await table.decide(
+            accepted = await table.decisions.decide(
                 req.round_id,
                 req.seat,
                 req.hand,
@@ -244,6 +244,6 @@ def decisions_router(studio: Studio) -> APIRouter:
         table = studio.tables.get(table_id)
         if table is None:
             return _error(404, "unknown_table", f"no table {table_id}")
-        return JSONResponse(table.decision_view())
+        return JSONResponse(table.decisions.view())
 
     return router

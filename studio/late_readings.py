@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .journal import rfc3339
-from .round_lifecycle import four_eyes
+from .round_actions import four_eyes
 from .rounds import Round, RoundError, RoundState
 
 if TYPE_CHECKING:
@@ -268,7 +268,7 @@ class LateReadings:
         readings = {"manual": entry["manual"], "device": {**entry["device"], "result": entry["reading"]}}
         corrected = None
         if keep == "device":
-            corrected = t.lifecycle.correct(
+            corrected = t.actions.correct(
                 round_id, entry["reading"], approved_by=[by, approved_by], reason=reason, readings=readings
             )
         resolved = {

@@ -1,9 +1,10 @@
-"""A table's round lifecycle: open, close betting, play, result, certify or void, and corrections.
+"""A table's round lifecycle: open, close betting, play, result, certify or void.
 
 Every step is journaled as the round's projection with the step ("round_state"); a certified result, a void
 and a correction are feed messages, checked before anything is journaled. Computer-drawn values of a round
 (lightning multipliers) are drawn when it opens and committed on the feed by their hash; they are revealed with
-the result or the void. A round the studio finds open at start-up is voided, never guessed.
+the result or the void. A round the studio finds open at start-up is voided, never guessed. What people do to
+a round (open it, void it, enter or correct a result) is round_actions.py.
 """
 
 from __future__ import annotations
@@ -29,13 +30,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COMMITMENT_SCHEME = "sha256-canonical-json-v1"
-
-
-def four_eyes(by: str, approved_by: str | None, what: str) -> None:
-    if not approved_by:
-        raise RoundError(f"{what} needs a supervisor's approval (four eyes)")
-    if approved_by == by:
-        raise RoundError(f"{what} needs a second person: {by} cannot approve their own action")
 
 
 @dataclass
@@ -142,11 +136,11 @@ class RoundLifecycle:
             self.betting_closes_at = t.clock() + timedelta(seconds=t.betting_seconds)
             t.schedule(t.betting_seconds, partial(self._betting_timer, r.round_id))
         closes_at = rfc3339(self.betting_closes_at) if self.betting_closes_at else None
-        self._announce_betting("betting_opened", r, by, {"closes_at": closes_at})
+        self.announce_betting("betting_opened", r, by, {"closes_at": closes_at})
         self.signal("round_opened")
         return r
 
-    def _announce_betting(
+    def announce_betting(
         self, kind: str, r: Round, by: str | None, fields: dict[str, Any] | None = None
     ) -> None:
         """Tell the feed that betting opened or closed (after the commitment, before any decision window).
@@ -194,7 +188,7 @@ class RoundLifecycle:
         r = self.current("close betting")
         self.betting_closes_at = None
         self.step(r.close_betting(), "close_betting", by=by)
-        self._announce_betting("betting_closed", r, by)
+        self.announce_betting("betting_closed", r, by)
         if self.t.pacing == "dealer":
             self.step(self.current("start play").start_play(), "start_play")
             self.signal("betting_closed")
@@ -328,131 +322,6 @@ class RoundLifecycle:
                 t.refused(kind, str(exc))
             return None
         return message
-
-    # --- people (the console's services) --------------------------------------------------------
-
-    def open_round_by(self, by: str) -> Round:
-        t = self.t
-        if t.pacing != "dealer":
-            raise RoundError(f"table {t.table_id} plays {t.game.game_id}: its device opens the rounds")
-        if self.round is not None and not self.round.is_final:
-            raise RoundError(f"round {self.round.round_number} of table {t.table_id} is still open")
-        refusal = t.maintenance.refusal() or (
-            f"table {t.table_id} is paused: {t.paused_reason}" if t.slots.lost else t.opening.refusal()
-        )
-        if refusal is not None:
-            raise RoundError(refusal)
-        t.operator("open_round", by)
-        return self.open_round(None, by=by)
-
-    def void_by(
-        self,
-        code: str,
-        message: str,
-        by: str,
-        approved_by: str | None = None,
-        started_in_betting: bool = False,
-    ) -> Round:
-        """`started_in_betting`: the dealer started this void while betting was open (the console checked it),
-        so it needs no supervisor even if betting closed meanwhile; the journal says so."""
-        r = self.current("void")
-        late = r.state is not RoundState.BETTING_OPEN
-        if late and not started_in_betting:
-            four_eyes(by, approved_by, "a void after betting closed")
-        extra = (
-            {"started_in": "betting_open", "state_at_void": r.state.value}
-            if late and started_in_betting
-            else {}
-        )
-        self.t.operator("void", by, approved_by, code=code, message=message, **extra)
-        people = [p for p in (by, approved_by) if p]
-        self.void(code, message, {"type": "manual", "people": people}, by=by)
-        return self.current_or_last()
-
-    def manual_result(
-        self,
-        result: dict[str, Any],
-        by: str,
-        approved_by: str | None,
-        reason: str,
-        device_failed: str | None = None,
-    ) -> Round:
-        """A result entered by people; refused while a device can still report, unless `device_failed` (why)
-        declares it failed for this round (late_readings.py)."""
-        four_eyes(by, approved_by, "a manual result")
-        t = self.t
-        r = self.current("enter a result")
-        result = t.game.validate_result(result)
-        outcome = t.game.outcome(result, self.draw.extras if self.draw else None)
-        t.readings.check_manual(r, by, approved_by, device_failed)
-        t.operator("manual_result", by, approved_by, result=result, reason=reason)
-        if r.state is RoundState.BETTING_OPEN:
-            r = r.close_betting()
-            self.step(r, "close_betting", by=by)
-            self._announce_betting("betting_closed", r, by)
-        if r.state is RoundState.BETTING_CLOSED:
-            r = r.start_play()
-            self.step(r, "start_play", by=by)
-        for h in r.holds:
-            r = r.release(h.code)
-        if r.state is RoundState.RESULT_PENDING:
-            raise RoundError("the round already has a result waiting; release its hold or void it instead")
-        self.step(
-            r.model_copy(update={"holds": ()}).result_pending(
-                result, outcome, {"type": "manual", "people": [by, approved_by], "reason": reason}
-            ),
-            "result_pending",
-            by=by,
-        )
-        self.try_certify()
-        if self.round is not None and self.round.state is RoundState.CERTIFIED:
-            t.readings.settled(self.round)
-        return self.current_or_last()
-
-    def correct(
-        self,
-        round_id: str,
-        result: dict[str, Any],
-        *,
-        approved_by: list[str],
-        reason: str,
-        readings: dict[str, Any] | None = None,
-    ) -> Round:
-        """A new version of a certified result (`readings`: a late device reading's and the manual result's, when
-        the correction settles one; they go into the correction's source)."""
-        t = self.t
-        current = self.round is not None and self.round.round_id == round_id
-        if self.round is not None and current:
-            r = self.round
-        else:
-            stored = t.journal.get_round(round_id)
-            if stored is None or stored["table_id"] != t.table_id:
-                raise RoundError(f"table {t.table_id} has no round {round_id}")
-            r = Round.model_validate(stored)
-        if len(set(approved_by)) < 2:
-            raise RoundError("a correction needs two different people (four eyes)")
-        result = t.game.validate_result(result)
-        source: dict[str, Any] = {"type": "manual", "people": list(approved_by), "reason": reason}
-        if readings is not None:
-            source["readings"] = readings
-        draw = self.draw if current else self.stored_draw(round_id)
-        r = r.correct(result, t.game.outcome(result, draw.extras if draw else None), source)
-        message = self.message(
-            "correction", r, reason={"code": "correction", "message": reason}, source=source
-        )
-        if message is None:
-            raise RoundError("the correction could not be published")
-        t.operator("correct", approved_by[0], approved_by[1], round_id=round_id, result=result, reason=reason)
-        if current:
-            self.round = r
-        data = r.projection()
-        data["transition"] = "correct"
-        t.journal.append(
-            "round_state", data, table_id=t.table_id, round_id=r.round_id, round_projection=r.projection()
-        )
-        t.journal.append_feed(message, checked=True)
-        t.emit("round", data)
-        return r
 
     def current_or_last(self) -> Round:
         """The round after a step a person took (it may have ended it)."""

@@ -10,10 +10,10 @@ is called as `factory(speed=..., seed=..., **options)` and returns
 `(simulator, url)`; the simulator is a `Simulator`.
 
 The simulators of one table watch one game as the real devices do: a simulator that follows another device of
-its table says so with a `link_<what>(other)` method matched to the other simulator's ability (an overhead
-roulette camera's `link_wheel` is given the table's wheel, which can `force_next_number`: both then see the
-same ball). Simulators sharing a physical thing across processes use an option instead (a ball machine and its
-reader share `machine_id`).
+its table declares it with an ability of `simulators.abilities` its class inherits, and is linked to the
+simulator with the matching ability (an overhead roulette camera, `FollowsWheel`, is given the table's wheel,
+`ForcesNumber`: both then see the same ball). Simulators sharing a physical thing across processes use an
+option instead (a ball machine and its reader share `machine_id`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from discovery import discover
+from simulators.abilities import FollowsWheel, ForcesNumber
 
 from .config import DeviceConfig
 
@@ -64,21 +65,16 @@ def all_simulators() -> dict[str, SimulatorFactory]:
     return discover(simulators, "SIMULATORS", what="simulator of device kind")
 
 
-#: link method of a simulator -> what the other simulator of the table must be able to do
-LINKS: dict[str, str] = {"link_wheel": "force_next_number"}
-
 #: the simulators started so far for each table (linked as the next ones start)
 _table_simulators: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
 
 
 def link_simulators(sims: list[Any]) -> None:
     """Link the simulators of one table that follow one another (see the module's documentation)."""
+    wheel = next((s for s in sims if isinstance(s, ForcesNumber)), None)
     for sim in sims:
-        for method, ability in LINKS.items():
-            link = getattr(sim, method, None)
-            other = next((o for o in sims if o is not sim and callable(getattr(o, ability, None))), None)
-            if callable(link) and other is not None:
-                link(other)
+        if isinstance(sim, FollowsWheel) and wheel is not None and wheel is not sim:
+            sim.link_wheel(wheel)
 
 
 def start_simulator(dcfg: DeviceConfig, table: Table | None = None) -> tuple[Simulator, str]:

@@ -17,9 +17,10 @@ journaled with who did it; a void after betting closed, a manual result and a
 correction need a second person (four eyes).
 
 `Table` composes its parts, each in its own module: the round lifecycle
-(round_lifecycle.py), the device slots (device_slots.py), feeding the judge
-(judge_feed.py), player decisions (table_decisions.py), holds and the opening
-check (holds.py) and maintenance mode (maintenance.py).
+(round_lifecycle.py), what people do to a round (round_actions.py), the device
+slots (device_slots.py), feeding the judge (judge_feed.py), player decisions
+(table_decisions.py, called as `table.decisions`), holds and the opening check
+(holds.py) and maintenance mode (maintenance.py).
 """
 
 from __future__ import annotations
@@ -27,27 +28,27 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
 from devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
 from recognition.game import (
     Decision,
-    DecisionTaken,
     GameRules,
     Judge,
 )
 
 from .device_slots import DeviceSlot, DeviceSlots
 from .holds import Holds, OpeningGate
-from .journal import Committed, Journal, rfc3339
+from .journal import Journal, rfc3339
 from .judge_feed import JudgeFeed
 from .late_readings import LateReadings
 from .maintenance import Maintenance
+from .round_actions import RoundActions
 from .round_lifecycle import Draw, RoundLifecycle
 from .rounds import Round, RoundError, RoundState
-from .table_decisions import DecisionAccepted, DecisionError, Decisions, DecisionWindow
+from .table_decisions import DecisionError, Decisions, DecisionWindow
 from .video import VideoSettings, reference
 
 __all__ = ["DecisionError", "DeviceSlot", "Table"]
@@ -93,6 +94,7 @@ class Table:
         #: open round would be voided again as "device lost" when its driver stops)
         self.closing = False
         self.lifecycle = RoundLifecycle(self)
+        self.actions = RoundActions(self.lifecycle)
         self.slots = DeviceSlots(
             table_id, journal, devices or [], emit=self.emit, open_round_id=self.lifecycle.open_round_id
         )
@@ -186,7 +188,7 @@ class Table:
         )
 
     def open_round_by(self, by: str) -> Round:
-        return self.lifecycle.open_round_by(by)
+        return self.actions.open_round_by(by)
 
     def start_opening_check_by(self, by: str) -> None:
         """Start the check (e.g. every ball read once); the table's device events feed it until it is finished."""
@@ -211,7 +213,7 @@ class Table:
         approved_by: str | None = None,
         started_in_betting: bool = False,
     ) -> Round:
-        return self.lifecycle.void_by(code, message, by, approved_by, started_in_betting)
+        return self.actions.void_by(code, message, by, approved_by, started_in_betting)
 
     def manual_result_by(
         self,
@@ -223,7 +225,7 @@ class Table:
     ) -> Round:
         """A result entered by people when the device cannot give one (journaled as manual with both names);
         refused while a device can still report unless `device_failed` says why it failed (late_readings.py)."""
-        return self.lifecycle.manual_result(result, by, approved_by, reason, device_failed)
+        return self.actions.manual_result(result, by, approved_by, reason, device_failed)
 
     def resolve_reading_by(
         self, round_id: str, keep: str, by: str, approved_by: str | None, reason: str
@@ -239,7 +241,7 @@ class Table:
 
     def correct(self, round_id: str, result: dict[str, Any], *, approved_by: list[str], reason: str) -> Round:
         """A new version of a certified result; the console's four-eyes flow calls this."""
-        return self.lifecycle.correct(round_id, result, approved_by=approved_by, reason=reason)
+        return self.actions.correct(round_id, result, approved_by=approved_by, reason=reason)
 
     def send_command_by(self, role: str, command: str, by: str) -> None:
         slot = self.slots.by_role(role)
@@ -254,48 +256,6 @@ class Table:
 
     def maintenance_view(self) -> dict[str, Any] | None:
         return self.maintenance.view()
-
-    # --- player decisions (the decisions API) --------------------------------------------------
-
-    async def decide(
-        self,
-        round_id: str,
-        seat: str,
-        hand: int,
-        action: str,
-        cards: tuple[str, ...] | list[str] = (),
-        window: str | None = None,
-        by_client: str = "backend",
-        body: dict[str, Any] | None = None,
-    ) -> DecisionAccepted:
-        """A decision from the betting backend; see `Decisions.decide`."""
-        return await self.decisions.decide(round_id, seat, hand, action, cards, window, by_client, body)
-
-    def decide_now(
-        self,
-        round_id: str,
-        seat: str,
-        hand: int,
-        action: str,
-        cards: tuple[str, ...] | list[str] = (),
-        window: str | None = None,
-        by_client: str = "backend",
-        body: dict[str, Any] | None = None,
-    ) -> tuple[DecisionTaken, Future[Committed]]:
-        return self.decisions.decide_now(round_id, seat, hand, action, cards, window, by_client, body)
-
-    def refuse_decision(
-        self,
-        client: str | None,
-        body: dict[str, Any] | str | None,
-        code: str,
-        message: str,
-        status: int = 409,
-    ) -> None:
-        self.decisions.refuse(client, body, code, message, status)
-
-    def decision_view(self) -> dict[str, Any]:
-        return self.decisions.view()
 
     # --- the parts' state, as callers (the console, the API, tests) read it ---------------------
 

@@ -41,6 +41,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from recognition.game import BaseJudge
+
 if TYPE_CHECKING:
     from recognition.game import Decision, ResultReady
 
@@ -55,6 +57,10 @@ from ._common import (
     returned,
     won,
 )
+
+if TYPE_CHECKING:  # the vision stack is imported when a judge is made, not with the rules
+    from recognition.dice.calibration import Calibration
+    from recognition.dice.judge import DiceJudge, Evidence
 
 POINTS: tuple[int, ...] = (4, 5, 6, 8, 9, 10)
 HARDWAYS: tuple[int, ...] = (4, 6, 8, 10)
@@ -138,7 +144,7 @@ class CrapsTableState:
         return state
 
 
-class CrapsPointJudge:
+class CrapsPointJudge(BaseJudge):
     """Wraps the table's dice judge and puts the table's point into every result it hands over.
 
     The point moves on when a round ends certified: the table's ``round_ended``
@@ -148,25 +154,36 @@ class CrapsPointJudge:
     must set the point (:meth:`set_point`): later throws were judged with the old one.
     """
 
-    def __init__(self, inner: Any, state: CrapsTableState | None = None) -> None:
+    def __init__(self, inner: DiceJudge, state: CrapsTableState | None = None) -> None:
         self.inner = inner
         self.state = state or CrapsTableState()
         self._pending: CrapsTableState | None = None
 
-    def __getattr__(self, name: str) -> Any:
-        # anything else (evidence, health, ...) is the dice judge's
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
+    # What the studio asks of a dice camera's judge (studio.dice_camera.DiceCameraJudge) is the dice judge's:
+    # declared here one by one, so that the wrapper has what it says it has and nothing else.
+
+    def prepare(self, event: Any) -> Any:
+        """The dice judge's vision of a frame (recognition.game.Judge): the same with a point. The dice judge
+        shows the dealer nothing, so neither does this one (BaseJudge's ``status``)."""
+        return self.inner.prepare(event)
 
     @property
-    def prepare(self) -> Any:
-        """The dice judge's (recognition.game.Judge): the frames' vision is the same with a point."""
-        return self.inner.prepare
+    def dice(self) -> int:
+        return self.inner.dice
 
     @property
-    def status(self) -> Any:
-        return self.inner.status
+    def colors(self) -> tuple[str, ...] | None:
+        return self.inner.colors
+
+    def calibration_for(self, device_id: str) -> Calibration | None:
+        return self.inner.calibration_for(device_id)
+
+    def evidence(self, evidence_id: str) -> Evidence | None:
+        return self.inner.evidence(evidence_id)
+
+    @property
+    def evidence_ids(self) -> list[str]:
+        return self.inner.evidence_ids
 
     @property
     def point(self) -> int | None:

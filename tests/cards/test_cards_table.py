@@ -7,6 +7,7 @@ import json
 from datetime import UTC, datetime
 
 import pytest
+from journal_records import records
 
 from devices.events import CardDrawn, CardUnreadable
 from recognition.cards import all_card_games
@@ -110,7 +111,7 @@ def test_a_bad_card_is_never_certified_and_a_void_needs_two_people(journal, bad)
         table.void_by("misdeal", "a card that does not belong", by="dealer-ann")
     table.void_by("misdeal", "a card that does not belong", by="dealer-ann", approved_by="sup-bob")
     assert [m["kind"] for m in messages(journal)] == ["betting_opened", "betting_closed", "void"]
-    actions = [a for a in _records(journal, "operator_action") if a["action"] == "void"]
+    actions = [a for a in records(journal, "operator_action") if a["action"] == "void"]
     assert actions and actions[-1]["by"] == "dealer-ann" and actions[-1]["approved_by"] == "sup-bob"
     # the next round is judged afresh
     deal(table, NATURAL)
@@ -158,7 +159,7 @@ def test_cut_card_last_hand_and_shoe_change_are_journaled(journal):
     # the next round opens held; the new shoe's first card lifts the hold and the round is certified
     deal(table, NATURAL, deck="NEWSHOE")
     assert table.round.state is RoundState.CERTIFIED and "shoe_change" not in table.table_holds
-    notes = [r for r in _records(journal, "note")]
+    notes = [r for r in records(journal, "note")]
     codes = [n["code"] for n in notes]
     assert (
         codes.index("cut_card")
@@ -180,20 +181,6 @@ def test_lightning_outcome_uses_the_committed_draw(journal):
     expected = GAMES["lightning_baccarat"].evaluate({"cards": NATURAL, "extras": extras})
     assert result["outcome"] == expected["outcome"]
     assert result["outcome"]["lightning_cards"] == extras["lightning_cards"]
-
-
-def _records(journal: Journal, kind: str) -> list[dict]:
-    import sqlite3
-
-    journal.flush()
-    db = sqlite3.connect(journal.path)
-    try:
-        return [
-            json.loads(b)["data"] if "data" in json.loads(b) else json.loads(b)
-            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-        ]
-    finally:
-        db.close()
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import uvicorn
 from fastapi import FastAPI
+from journal_records import records
 from waiting import WAIT_S, until
 
 from app.api import create_app
@@ -250,16 +251,8 @@ class Running:
         return [json.loads(t) for _, t in self.studio.journal.read_after(0, 100_000)]
 
     def records(self, kind: str) -> list[dict[str, Any]]:
-        """Journal records of one kind (read-only SQLite, as the journal's own tests do)."""
-        import sqlite3
-
-        self.studio.journal.flush()
-        db = sqlite3.connect(f"file:{self.studio.journal.path}?mode=ro", uri=True)
-        try:
-            rows = db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-            return [json.loads(b) for (b,) in rows]
-        finally:
-            db.close()
+        """Journal records of one kind (tests/journal_records.py)."""
+        return records(self.studio, kind)
 
     def wait(self, cond: Callable[[], Any], timeout: float = WAIT_S, what: str = "condition") -> Any:
         return until(cond, what, timeout, poll=0.05)

@@ -4,9 +4,6 @@ screen sizes); the fair wheel beside it raises nothing."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
-
 import httpx
 import pytest
 from console_helpers import (
@@ -17,6 +14,7 @@ from console_helpers import (
     check_screen,
     signed_in_page,
 )
+from journal_records import records
 from playwright.sync_api import expect
 from waiting import WAIT_S
 
@@ -70,12 +68,7 @@ def env(tmp_path_factory):
 
 
 def alerts(env) -> list[dict]:
-    env.studio.journal.flush()
-    db = sqlite3.connect(f"file:{env.studio.journal.path}?mode=ro", uri=True)
-    try:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = 'bias_alert'")]
-    finally:
-        db.close()
+    return records(env.studio, "bias_alert")
 
 
 def test_a_biased_wheel_is_caught_by_the_predicted_count_and_journaled_once(env) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sqlite3
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -22,6 +21,7 @@ from console_helpers import (
     start_real,
     wheel_table,
 )
+from journal_records import rows
 from playwright.sync_api import expect
 from waiting import WAIT_S
 
@@ -43,13 +43,7 @@ def env(tmp_path_factory):
 
 
 def records(env, *kinds: str) -> list[tuple[int, str, str | None, dict]]:
-    env.studio.journal.flush()
-    db = sqlite3.connect(f"file:{env.studio.journal.path}?mode=ro", uri=True)
-    try:
-        q = f"SELECT seq, kind, table_id, body FROM records WHERE kind IN ({','.join('?' * len(kinds))}) ORDER BY seq"
-        return [(s, k, t, json.loads(b)) for s, k, t, b in db.execute(q, kinds)]
-    finally:
-        db.close()
+    return rows(env.studio, *kinds)
 
 
 def export(env, capsys, *args: str) -> list[dict]:

@@ -4,7 +4,6 @@ and `studio stats` count them as the journal's own records do, with the rounds a
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 import httpx
@@ -17,6 +16,7 @@ from console_helpers import (
     start_real,
     wheel_table,
 )
+from journal_records import rows
 from playwright.sync_api import expect
 from waiting import WAIT_S
 
@@ -37,13 +37,7 @@ def env(tmp_path_factory):
 
 
 def journal_rows(env) -> list[tuple[int, str, str | None, dict[str, Any]]]:
-    env.studio.journal.flush()
-    db = sqlite3.connect(f"file:{env.studio.journal.path}?mode=ro", uri=True)
-    try:
-        rows = db.execute("SELECT seq, kind, table_id, body FROM records ORDER BY seq").fetchall()
-        return [(s, k, t, json.loads(b)) for s, k, t, b in rows]
-    finally:
-        db.close()
+    return rows(env.studio)
 
 
 def by_the_records(env) -> dict[str, Any]:

@@ -3,9 +3,6 @@ hour by hour, and a baccarat table's bead plate and big road drawn from its cert
 
 from __future__ import annotations
 
-import json
-import sqlite3
-
 import pytest
 from console_helpers import (
     add_users,
@@ -15,6 +12,7 @@ from console_helpers import (
     start_real,
     wheel_table,
 )
+from journal_records import rows
 from playwright.sync_api import expect
 from waiting import WAIT_S
 
@@ -50,15 +48,7 @@ def env(tmp_path_factory):
 
 
 def baccarat_winners(env) -> list[str]:
-    env.studio.journal.flush()
-    db = sqlite3.connect(f"file:{env.studio.journal.path}?mode=ro", uri=True)
-    try:
-        rows = db.execute(
-            "SELECT body FROM records WHERE kind = 'result' AND table_id = 'bac-1' ORDER BY seq"
-        )
-        return [json.loads(b)["result"]["winner"] for (b,) in rows]
-    finally:
-        db.close()
+    return [b["result"]["winner"] for _s, _k, table, b in rows(env.studio, "result") if table == "bac-1"]
 
 
 def test_roads_follow_the_certified_rounds(env, people) -> None:

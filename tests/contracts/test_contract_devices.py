@@ -21,7 +21,8 @@ from devices.base import DeviceNotConnected, Driver
 from devices.events import DeviceConnected, DeviceEvent
 from devices.registry import all_drivers
 from devices.serial_line import SerialLineDriver
-from studio.simulated import Simulator, all_simulators
+from simulators.abilities import FollowsWheel, ForcesNumber
+from studio.simulated import Simulator, all_simulators, link_simulators
 
 DRIVERS = all_drivers()
 SIMULATORS = all_simulators()
@@ -72,6 +73,38 @@ def test_a_simulator_serves_a_url_and_declares_its_dealer_part(simulated: tuple[
     assert sim.table_event is None or callable(sim.table_event)
     if sim.table_event is not None:  # a table event it does not follow changes nothing and raises nothing
         sim.table_event("note", {"code": "contract_test", "message": "a note"})
+
+
+#: the abilities of simulators.abilities, by which the simulators of one table are linked
+SIMULATOR_ABILITIES = (FollowsWheel, ForcesNumber)
+
+
+def test_a_simulator_declares_the_abilities_it_has(simulated: tuple[str, Simulator, str]) -> None:
+    """A simulator with an ability's method inherits the ability: the studio links by isinstance only."""
+    kind, sim, _url = simulated
+    for ability in SIMULATOR_ABILITIES:
+        has_methods = all(callable(getattr(type(sim), m, None)) for m in ability.__abstractmethods__)
+        assert has_methods == isinstance(sim, ability), f"{kind}: {ability.__name__}"
+
+
+class _Wheel(ForcesNumber):
+    """A wheel twin that only keeps what it is told (the camera's side of the link is under test)."""
+
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    def force_next_number(self, label: str | int) -> None:
+        self.told.append(str(label))
+
+
+def test_a_tables_camera_is_linked_to_its_wheel_by_their_abilities() -> None:
+    camera, _url = SIMULATORS["roulette-camera"](speed=10.0, seed=1)
+    assert isinstance(camera, FollowsWheel)
+    wheel = _Wheel()
+    link_simulators([wheel, camera])
+    link_simulators([wheel, camera])  # linked again as the table's next simulator starts: still one wheel
+    plan = camera.spin()
+    assert wheel.told == [plan.pockets[0]]
 
 
 def test_a_simulator_stops_twice() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from journal_records import records
 from waiting import WAIT_S
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
@@ -356,19 +356,7 @@ class Running:
         return decision_messages([json.loads(t) for _, t in self.studio.journal.read_after(0, 100_000)])
 
     def records(self, kind: str) -> list[dict[str, Any]]:
-        self.studio.journal.flush()
-        return records(self.studio.data_dir, kind)
-
-
-def records(data, kind: str) -> list[dict[str, Any]]:
-    db = sqlite3.connect(f"file:{data}/journal.sqlite3?mode=ro", uri=True)
-    try:
-        return [
-            json.loads(b)
-            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-        ]
-    finally:
-        db.close()
+        return records(self.studio, kind)
 
 
 #: the round-lifecycle kinds every round has (tests/contract checks them): the decision tests look past them

@@ -20,9 +20,9 @@ from decisions_helpers import (
     HitStand,
     Running,
     decision_messages,
-    records,
     until,
 )
+from journal_records import records
 
 from devices.events import CardDrawn
 from streaming.canonical import load_public_key_b64, verify_message
@@ -365,7 +365,7 @@ def test_a_restart_voids_the_round_and_reopens_no_window(start, tmp_path):
         devices=[DeviceSlot(f"{TABLE}/shoe", "serial-shoe", "shoe", "SHOE")],
     )
     rid = table.open_round_by("dealer-dana").round_id
-    table.decide_now(rid, "1", 1, "sit", by_client="backend")
+    table.decisions.decide_now(rid, "1", 1, "sit", by_client="backend")
     table.close_betting_by("dealer-dana")
     table.device_event(CardDrawn(device_id=f"{TABLE}/shoe", card="8C", payload="P8C"))
     assert list(table.windows) == ["1/hand_1/1"]

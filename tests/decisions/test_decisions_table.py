@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge, records
+from decisions_helpers import GAME_ID, TABLE, HitStand, HitStandJudge
+from journal_records import records
 from pydantic import ValidationError
 from waiting import WAIT_S
 
@@ -162,10 +163,10 @@ def test_a_decision_waits_for_the_device_events_before_it(journal):
     async def main() -> None:
         table = make_table(PreparedHitStand(), journal)
         rid = table.open_round_by("dealer-dana").round_id
-        table.decide_now(rid, "1", 1, "sit")
+        table.decisions.decide_now(rid, "1", 1, "sit")
         table.close_betting_by("dealer-dana")
         table.device_event(card("9H"))  # still being prepared when the decision comes: it opens the window
-        accepted = await table.decide(rid, "1", 1, "hit", window="1/hand_1/1")
+        accepted = await table.decisions.decide(rid, "1", 1, "hit", window="1/hand_1/1")
         assert (
             accepted.decision.window == "1/hand_1/1" and accepted.feed_seq == 5
         )  # after opened, sit, closed, window
@@ -180,7 +181,7 @@ def test_a_table_without_prepare_uses_no_worker(journal):
     async def main() -> None:
         table = make_table(HitStand(), journal)
         rid = table.open_round_by("d").round_id
-        table.decide_now(rid, "1", 1, "sit")
+        table.decisions.decide_now(rid, "1", 1, "sit")
         table.close_betting_by("d")
         table.device_event(card("9H"))
         assert table._preparer is None and list(table.windows) == ["1/hand_1/1"]  # fed at once
@@ -200,7 +201,7 @@ def test_the_judge_status_with_deadlines_is_in_the_snapshot_and_announced(journa
         table.listeners.append(lambda what, data: seen.append(data) if what == "judge" else None)
         rid = table.open_round_by("d").round_id
         assert table.snapshot()["judge"] == {"next": None, "awaiting": []}
-        table.decide_now(rid, "1", 1, "sit")
+        table.decisions.decide_now(rid, "1", 1, "sit")
         table.close_betting_by("d")
         assert table.snapshot()["judge"]["next"] == {"position": "1", "label": "card to 1"}
         n = len(seen)
@@ -225,7 +226,7 @@ def test_a_game_without_status_has_no_judge_key_and_refuses_decisions(journal):
     from studio.table import DecisionError
 
     with pytest.raises(DecisionError) as exc:
-        table.decide_now(rid, "1", 1, "sit")
+        table.decisions.decide_now(rid, "1", 1, "sit")
     assert exc.value.code == "no_decisions"
 
 

@@ -484,7 +484,7 @@ def test_the_point_judge_can_be_corrected_from_certified_outcomes():
     assert judge.point is None
     with pytest.raises(ValueError, match="not a craps outcome"):
         CrapsTableState.replay([{"dice": [1, 2]}])
-    assert judge.fed == ["a", signal("round_ended", 1)], "other attributes are the dice judge's"
+    assert judge.inner.fed == ["a", signal("round_ended", 1)], "every event reaches the dice judge"
     judge.set_point("10")
     assert judge.point == 10
     with pytest.raises(ValueError):
@@ -529,3 +529,20 @@ def test_point_follows_the_tables_word_on_how_rounds_ended():
         )
     )
     assert judge.point is None
+
+
+def test_the_point_judge_declares_what_the_studio_asks_of_a_dice_camera_judge():
+    """The dice camera's console page and calibration (studio.dice_camera) take the craps table's judge as
+    they take a dice judge: by the members it declares, not by delegating whatever is asked."""
+    from recognition.dice.judge import DiceJudge
+    from studio.dice_camera import DiceCameraJudge
+
+    judge = GAME.new_judge()
+    assert isinstance(judge.inner, DiceJudge) and isinstance(judge, DiceCameraJudge)
+    assert (judge.dice, judge.colors, judge.evidence_ids) == (2, judge.inner.colors, [])
+    assert judge.calibration_for("t/camera") is judge.inner.calibration_for("t/camera")
+    assert judge.evidence("none") is None
+    assert judge.prepare("not a frame") == "not a frame"
+    assert judge.status is None  # the dice judge shows the dealer nothing
+    with pytest.raises(AttributeError):
+        judge.stable_frames  # noqa: B018  # nothing but what it declares

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -148,15 +147,3 @@ def simulated_camera(
             },
         },
     }
-
-
-def journal_records(studio: Any, kind: str) -> list[dict]:
-    """The bodies of the studio journal's records of `kind`, in order."""
-    db = sqlite3.connect(studio.journal.path)
-    try:
-        return [
-            json.loads(b)
-            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-        ]
-    finally:
-        db.close()

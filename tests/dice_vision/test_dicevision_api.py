@@ -15,6 +15,7 @@ import numpy as np
 from dicevision_helpers import stop_late_preparers
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from journal_records import records
 from waiting import WAIT_S
 
 from dealer_ui import UserStore, console_router
@@ -110,21 +111,6 @@ def decode(data: bytes) -> np.ndarray:
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     assert img is not None
     return img
-
-
-def journal_bodies(studio: Studio, kind: str) -> list[dict[str, Any]]:
-    import json
-    import sqlite3
-
-    studio.journal.flush()
-    db = sqlite3.connect(f"file:{studio.journal.path}?mode=ro", uri=True)
-    try:
-        return [
-            json.loads(b)
-            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-        ]
-    finally:
-        db.close()
 
 
 def labelled_folder(tmp_path: Path) -> Path:
@@ -233,7 +219,7 @@ def test_dice_api_for_technicians_only(tmp_path: Path) -> None:
             )
             assert r.status_code == 403, (given, r.status_code)
             assert "pictures folder" in r.json()["detail"]["error"]
-        refused = journal_bodies(studio, "dice_accuracy_refused")
+        refused = records(studio, "dice_accuracy_refused")
         assert len(refused) == 5, refused
         assert refused[0]["by"] == TECH[0] and refused[0]["folder"] == str(outside), refused[0]
         assert client.get("/console/api/dice/pictures", headers={"X-CSRF-Token": csrf}).status_code == 200

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
-from dicevision_helpers import journal_records as records
 from dicevision_helpers import simulated_camera, stop_late_preparers
+from journal_records import records
 from waiting import WAIT_S
 
 from devices.camera.events import CameraFrame

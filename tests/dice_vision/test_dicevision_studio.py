@@ -9,9 +9,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from dicevision_helpers import journal_records as records
 from dicevision_helpers import simulated_camera as camera
 from dicevision_helpers import stop_late_preparers
+from journal_records import records
 from waiting import WAIT_S
 
 from simulators.dice import TrayGeometry, calibration_document

@@ -6,15 +6,14 @@ A whole studio in this process; its SS2 driver reads a real pty this test writes
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import sqlite3
 import threading
 import time
 import tty
 from collections.abc import Callable
 from typing import Any
 
+from journal_records import records
 from waiting import WAIT_S
 
 from studio.config import parse_config
@@ -35,12 +34,7 @@ async def _until(cond: Callable[[], Any], what: str) -> Any:
 
 
 def _table_statuses(studio: Studio) -> list[dict]:
-    db = sqlite3.connect(studio.journal.path)
-    try:
-        rows = db.execute("SELECT body FROM records WHERE kind = 'table_status' ORDER BY seq").fetchall()
-        return [json.loads(b) for (b,) in rows]
-    finally:
-        db.close()
+    return records(studio, "table_status")
 
 
 def test_garbage_pauses_the_table_with_the_reason_and_it_recovers(tmp_path) -> None:

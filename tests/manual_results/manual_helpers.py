@@ -38,15 +38,6 @@ async def until(cond: Callable[[], Any], what: str) -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def records(studio: Studio, kind: str) -> list[dict[str, Any]]:
-    db = sqlite3.connect(f"file:{studio.journal.path}?mode=ro", uri=True)
-    try:
-        rows = db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,)).fetchall()
-    finally:
-        db.close()
-    return [json.loads(b) for (b,) in rows]
-
-
 def feed(studio: Studio, kind: str | None = None) -> list[dict[str, Any]]:
     db = sqlite3.connect(f"file:{studio.journal.path}?mode=ro", uri=True)
     try:

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "money_wheel"))
-from manual_helpers import DEALER, SUPERVISOR, records, until
+from journal_records import records
+from manual_helpers import DEALER, SUPERVISOR, until
 from moneywheel_helpers import feed, results, run
 
 from studio.rounds import RoundError

@@ -10,12 +10,12 @@ correction that a supervisor settles, a matching one is journaled as a confirmat
 from __future__ import annotations
 
 import pytest
+from journal_records import records
 from manual_helpers import (
     DEALER,
     SUPERVISOR,
     SUPERVISOR2,
     feed,
-    records,
     run_wheel,
     status,
     until,

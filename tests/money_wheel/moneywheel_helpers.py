@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from journal_records import records
 from waiting import WAIT_S
 
 from studio.config import parse_config
@@ -105,17 +106,6 @@ def results(studio: Studio) -> list[dict]:
 
 def voids(studio: Studio, code: str | None = None) -> list[dict]:
     return [m for m in feed(studio) if m["kind"] == "void" and (code is None or m["reason"]["code"] == code)]
-
-
-def records(studio: Studio, kind: str) -> list[dict]:
-    db = sqlite3.connect(studio.journal.path)
-    try:
-        return [
-            json.loads(b)
-            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-        ]
-    finally:
-        db.close()
 
 
 def holds(studio: Studio) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -123,6 +124,28 @@ def expected_segment(sim: EncoderSimulator, rest) -> int:
         sim.model.segments, sim.zero_offset, "clockwise" if sim.sign > 0 else "counterclockwise"
     )
     return cal.segment_at(rest.position, rest.counts_per_turn)[0]
+
+
+def test_the_encoder_answers_each_read_with_the_wheel_of_that_moment(events):
+    """A simulator whose ticker stalls (here: it never ticks again after the start, as a loop stalled longer
+    than the rest window) still shows the spin: each Modbus read is answered from the wheel's clock, so the
+    driver cannot see a still wheel in the middle of a spin."""
+    sim = EncoderSimulator(speed=40, seed=5, wheel_id="drv-stalled", act_as_dealer=False, tick_s=3600.0)
+    driver = EncoderWheelDriver("t/enc", sim.open(), events, rest_ms=200, timeout=5.0)
+    try:
+        driver.start()
+        events.wait_kind("device_connected")
+        plan = sim.spin()
+        events.wait_for(lambda e: e.kind == "wheel_encoder_sample" and e.moving, what="a moving sample")
+        rest = events.wait_kind("wheel_at_rest")
+        stop = sim.stop_monotonic()
+        assert stop is not None
+        stopped_at = time.time() - (time.monotonic() - stop)  # the wall clock the events are stamped with
+        assert rest.at.timestamp() >= stopped_at, "at rest before the wheel stopped"
+        assert expected_segment(sim, rest) == plan["segment"]
+    finally:
+        driver.stop()
+        sim.stop()
 
 
 @pytest.mark.parametrize("transport", ["tcp", "rtu"])

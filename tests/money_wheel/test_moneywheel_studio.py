@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from moneywheel_helpers import check_truth, faulted, feed, holds, records, results, run, until, voids
+from journal_records import records
+from moneywheel_helpers import check_truth, faulted, feed, holds, results, run, until, voids
 
 from streaming.canonical import commitment_hash
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any
 
+from journal_records import records
 from waiting import WAIT_S
 
 from simulators.roulette_camera import View
@@ -106,18 +106,6 @@ def of(studio: Studio, table: str, kind: str, code: str | None = None) -> list[d
     return [
         m for m in feed(studio, table) if m["kind"] == kind and (code is None or m["reason"]["code"] == code)
     ]
-
-
-def records(studio: Studio, *kinds: str) -> list[dict]:
-    db = sqlite3.connect(studio.journal.path)
-    try:
-        marks = ",".join("?" * len(kinds))
-        return [
-            json.loads(b)
-            for (b,) in db.execute(f"SELECT body FROM records WHERE kind IN ({marks}) ORDER BY seq", kinds)
-        ]
-    finally:
-        db.close()
 
 
 def held(studio: Studio, code: str) -> list[dict]:

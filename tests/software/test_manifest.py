@@ -4,11 +4,11 @@ with or signed by another key; and a studio that pauses its tables while its sof
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from journal_records import records
 from served import Served
 from waiting import until
 
@@ -108,14 +108,6 @@ speed = 40
     return path
 
 
-def _records(data: Path, kind: str) -> list[dict]:
-    db = sqlite3.connect(f"file:{data / 'journal.sqlite3'}?mode=ro", uri=True)
-    try:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = ?", (kind,))]
-    finally:
-        db.close()
-
-
 @pytest.mark.parametrize("action", ["refuse", "warn"])
 def test_a_studio_whose_software_differs_pauses_its_tables_or_warns(tmp_path: Path, action: str) -> None:
 
@@ -143,7 +135,7 @@ def test_a_studio_whose_software_differs_pauses_its_tables_or_warns(tmp_path: Pa
             until(lambda: table.round is not None, "a round to open")
             assert "software" not in (table.paused_reason or "")
         served.studio.journal.flush()
-        (found,) = _records(config.studio.data_dir, "software_check")
+        (found,) = records(config.studio.data_dir, "software_check")
         assert found["changed"] == ["studio/journal.py"] and found["action"] == action
         assert found["key_pinned"] is True and found["ok"] is False
 

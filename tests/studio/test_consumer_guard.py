@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ import httpx
 import pytest
 import uvicorn
 import websockets
+from journal_records import records
 from waiting import WAIT_S
 
 from app.api import create_app
@@ -67,15 +67,7 @@ def served(tmp_path: Path):
 
 
 def refusals(studio: Studio) -> list[dict[str, Any]]:
-    studio.journal.flush()
-    db = sqlite3.connect(f"file:{studio.journal.path}?mode=ro", uri=True)
-    try:
-        rows = db.execute(
-            "SELECT body FROM records WHERE kind = 'consumer_auth_refused' ORDER BY seq"
-        ).fetchall()
-    finally:
-        db.close()
-    return [json.loads(b) for (b,) in rows]
+    return records(studio, "consumer_auth_refused")
 
 
 def feed_refused(host: str, token: str) -> bool:

@@ -1,9 +1,9 @@
 """Maintenance asked for during a round survives a crash of the studio: the restart voids the round it waited
 for, so maintenance comes on as the table starts; a request cancelled or already applied does not come back."""
 
-import json
-import sqlite3
 from pathlib import Path
+
+from journal_records import records
 
 from recognition.games import GAMES
 from studio.journal import Journal
@@ -22,18 +22,6 @@ def crash(journal: Journal) -> None:
     """The process dies: what was journaled is durable, nothing of a graceful stop (no voids) happens."""
     journal.flush()
     journal.close()
-
-
-def records(journal: Journal, kind: str) -> list[dict]:
-    journal.flush()
-    db = sqlite3.connect(journal.path)
-    try:
-        return [
-            json.loads(b)
-            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-        ]
-    finally:
-        db.close()
 
 
 def test_a_request_pending_at_a_crash_comes_on_as_the_table_starts(tmp_path):

@@ -4,6 +4,7 @@ import json
 import sqlite3
 
 import pytest
+from journal_records import records
 
 from devices.balls.events import BallRead, BallUnreadable
 from recognition.games import GAMES
@@ -27,12 +28,7 @@ def read(label: str, tag: str | None = None) -> BallRead:
 
 
 def checks(journal: Journal) -> list[dict]:
-    journal.flush()
-    db = sqlite3.connect(journal.path)
-    try:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = 'opening_check'")]
-    finally:
-        db.close()
+    return records(journal, "opening_check")
 
 
 def test_refuses_to_open_until_every_ball_was_read_once(tmp_path):

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from journal_records import records
 from waiting import WAIT_S
 
 from studio.config import parse_config
@@ -49,19 +50,6 @@ def make_studio(
 
 def feed(studio: Studio) -> list[dict]:
     return [json.loads(t) for _, t in studio.journal.read_after(0, 100_000)]
-
-
-def records(studio: Studio, kind: str) -> list[dict]:
-    import sqlite3
-
-    db = sqlite3.connect(studio.journal.path)
-    try:
-        return [
-            json.loads(b)
-            for (b,) in db.execute("SELECT body FROM records WHERE kind = ? ORDER BY seq", (kind,))
-        ]
-    finally:
-        db.close()
 
 
 async def until(cond: Callable[[], Any], timeout: float = WAIT_S, what: str = "condition") -> Any:
