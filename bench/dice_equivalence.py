@@ -16,7 +16,7 @@ counts), single-threaded as in the benchmark.
 
     python bench/dice_equivalence.py --seeds 40,42 --frames 200 --faults 30        # equivalence
     python bench/dice_equivalence.py --equivalence 0 --time --speed-seed 2026      # timing only
-    python bench/dice_equivalence.py --old /tmp/orig --new /work/wt-x --cache /tmp/frames
+    python bench/dice_equivalence.py --old /tmp/orig --new ../other-checkout --cache /tmp/frames
 """
 
 from __future__ import annotations

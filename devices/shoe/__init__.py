@@ -4,7 +4,8 @@
   ``python -m devices.shoe.tablecheck`` checks a table file and looks payloads up;
 * :mod:`.fold` - folding repeated reads of one card, payload -> event (pure);
 * :mod:`.serial_shoe` - ``serial-shoe``: one decoded payload per text line;
-* :mod:`.frames` - frame sources for the camera (frame stream over TCP, cv2.VideoCapture, folders, files);
+* the camera reads its frames through :mod:`devices.camera.frames` (the one frame transport: the frame stream
+  over TCP, cv2.VideoCapture, folders, files);
 * :mod:`.vision` - card finding, straightening and barcode decoding on a frame (OpenCV, zxing-cpp/pyzbar);
 * :mod:`.tracking` - frames' observations -> card events (confirmation, order, unreadable cards; pure);
 * :mod:`.camera_shoe` - ``camera-shoe``: the camera driver.

@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import WAIT_S
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "config-cli-test-token-01"
-#: generous: a loaded machine may take long to start a studio; the tests wait for a condition, not a time
-WAIT_S = 90.0
 
 HEAD = """
 [studio]
@@ -188,7 +187,7 @@ def running(path: Path) -> Iterator[Callable[[str], Any]]:
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}{url_path}", headers={"Authorization": f"Bearer {TOKEN}"}
         )
-        with urllib.request.urlopen(request, timeout=10) as r:
+        with urllib.request.urlopen(request, timeout=WAIT_S) as r:
             return json.loads(r.read())
 
     try:

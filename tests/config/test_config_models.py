@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import WAIT_S
 
 from studio.config import ConfigError, load_config
 
@@ -116,7 +117,7 @@ def test_cli_refuses_a_wrong_file_before_starting(tmp_path):
     path = write(tmp_path, GOOD.replace("port = 8123", "port = -1"))
     for args in (["run", "--config", str(path)], ["check-config", str(path)]):
         r = subprocess.run(
-            [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, timeout=WAIT_S
         )
         assert r.returncode == 2
         assert "server.port" in r.stderr and str(path) in r.stderr
@@ -124,7 +125,7 @@ def test_cli_refuses_a_wrong_file_before_starting(tmp_path):
         [sys.executable, "-m", "app.cli", "check-config", str(write(tmp_path, GOOD))],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT_S,
     )
     assert ok.returncode == 0 and "2 tables" in ok.stdout
 

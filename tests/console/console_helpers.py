@@ -221,7 +221,7 @@ class Server:
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(20)
+        self.thread.join(WAIT_S)
         self.sock.close()
         assert not self.thread.is_alive(), "uvicorn did not stop"
 

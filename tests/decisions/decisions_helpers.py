@@ -318,7 +318,7 @@ class Running:
     def stop(self) -> None:
         self.http.close()
         self.server.should_exit = True
-        self.thread.join(20)
+        self.thread.join(WAIT_S)
         self.sock.close()
         assert not self.thread.is_alive(), "uvicorn did not stop"
 

@@ -318,7 +318,7 @@ def test_backoff_grows_to_the_maximum(events, tmp_path):
 
 def test_socket_url_against_a_local_tcp_server(events, drivers, capture_bytes):
     server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(3)
+    server.settimeout(WAIT_S)
     port = server.getsockname()[1]
     try:
         drivers.append(d := start(f"socket://127.0.0.1:{port}", events))
@@ -336,7 +336,7 @@ def test_socket_url_against_a_local_tcp_server(events, drivers, capture_bytes):
                 "0",
             ]
             d.power(False)
-            conn.settimeout(2)
+            conn.settimeout(WAIT_S)
             assert conn.recv(100) == b"*P 0\r\n"
         # the server hangs up: the driver notices and dials again
         assert "socket disconnected" in events.wait_kind("device_disconnected").reason

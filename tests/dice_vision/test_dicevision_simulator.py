@@ -96,10 +96,10 @@ def test_the_simulator_serves_mjpeg_a_snapshot_and_the_truth() -> None:
         finally:
             cap.release()
         base = sim.url.rsplit("/", 1)[0]
-        with urllib.request.urlopen(base + "/snapshot.jpg", timeout=5) as r:
+        with urllib.request.urlopen(base + "/snapshot.jpg", timeout=WAIT_S) as r:
             img = cv2.imdecode(np.frombuffer(r.read(), np.uint8), cv2.IMREAD_COLOR)
         assert img.shape == (360, 640, 3)
-        with urllib.request.urlopen(base + "/truth", timeout=5) as r:
+        with urllib.request.urlopen(base + "/truth", timeout=WAIT_S) as r:
             truth = json.loads(r.read())
         assert truth["expected"] == 2 and {d["color"] for d in truth["dice"]} == {"red", "blue"}
 

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import served
 from served import wheel_table
-from waiting import until
+from waiting import WAIT_S, until
 
 from studio.config import parse_config
 from studio.service import Studio
@@ -37,7 +37,7 @@ class Served(served.Served):
 
     def __init__(self, studio: Studio) -> None:
         super().__init__(studio, name="ops-uvicorn")
-        self.http = httpx.Client(base_url=self.url, timeout=20)
+        self.http = httpx.Client(base_url=self.url, timeout=WAIT_S)
 
     def stop(self) -> None:
         self.http.close()

@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 from ops_helpers import Served, make_studio, wait, wheel
+from waiting import WAIT_S
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -92,7 +93,9 @@ def test_run_with_json_logs(tmp_path):
             if proc.poll() is not None:
                 raise AssertionError(f"studio run exited: {err.read_text()}")
             try:
-                return httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=2).json()["status"] == "ok"
+                return (
+                    httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=WAIT_S).json()["status"] == "ok"
+                )
             except httpx.HTTPError:
                 return False
 
@@ -110,7 +113,7 @@ def test_run_with_json_logs(tmp_path):
         wait(lambda: "invalid_after" in err.read_text(), what="the refusals logged")
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(30)
+        proc.wait(WAIT_S)
     lines = json_lines(err.read_text())  # every line parses
     assert lines and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
     # the feed's two refusals; a table may also refuse to open a round while the studio stops

@@ -7,6 +7,7 @@ import json
 
 from ops_helpers import TOKEN, Served, make_studio, wait, wheel
 from prometheus_client.parser import text_string_to_metric_families
+from waiting import WAIT_S
 from websockets.sync.client import connect
 
 
@@ -36,7 +37,7 @@ def test_metrics_count_what_happened(tmp_path):
             f"ws://127.0.0.1:{served.port}/v1/feed?after=0",
             additional_headers={"Authorization": f"Bearer {TOKEN}"},
         ) as ws:
-            assert json.loads(ws.recv(timeout=20))["seq"] == 1
+            assert json.loads(ws.recv(timeout=WAIT_S))["seq"] == 1
             wait(lambda: scrape(served)["studio_feed_consumers"][()] == 1, what="the consumer counted")
 
             wait(lambda: table.round and table.round.state.value == "betting_open", what="an open round")

@@ -169,7 +169,7 @@ def test_a_bad_header_drops_the_connection():
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(1)
-    server.settimeout(10)
+    server.settimeout(WAIT_S)
     port = server.getsockname()[1]
 
     def serve() -> None:

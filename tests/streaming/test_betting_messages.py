@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pydantic import ValidationError
+from waiting import WAIT_S
 
 from streaming.canonical import sign_message
 from streaming.messages import GENESIS_PREV_HASH, FeedMessage
@@ -75,8 +76,8 @@ def test_a_betting_message_out_of_its_rules_is_refused(kind: str, fields: dict[s
 def test_the_journal_signs_chains_and_verifies_them(tmp_path: Path) -> None:
     journal = Journal(tmp_path, load_or_create_key(tmp_path))
     try:
-        journal.append_feed(betting("betting_opened", closes_at=None)).result(30)
-        journal.append_feed(betting("betting_closed")).result(30)
+        journal.append_feed(betting("betting_opened", closes_at=None)).result(WAIT_S)
+        journal.append_feed(betting("betting_closed")).result(WAIT_S)
     finally:
         journal.close()
     report = verify_journal(tmp_path)

@@ -193,7 +193,7 @@ class FeedServer:
             return
         self._stopped = True
         self.server.should_exit = True
-        self._thread.join(timeout=15)
+        self._thread.join(timeout=WAIT_S)
         assert not self._thread.is_alive(), "uvicorn thread did not stop"
         self._sock.close()
         if self._error is not None:
@@ -309,7 +309,7 @@ async def refusal(
     server: FeedServer, query: str = "", headers: dict[str, str] | None = None
 ) -> InvalidStatus:
     with pytest.raises(InvalidStatus) as info:
-        async with ws_connect(server.url + query, additional_headers=headers or {}, open_timeout=5):
+        async with ws_connect(server.url + query, additional_headers=headers or {}, open_timeout=WAIT_S):
             pass
     return info.value
 
@@ -350,7 +350,7 @@ def hash_of(texts: list[str], seq: int) -> str:
 
 def test_public_key_endpoint(feed_server: Callable[..., FeedServer]) -> None:
     server = feed_server()
-    response = httpx.get(f"http://127.0.0.1:{server.port}/v1/public-key", timeout=5)
+    response = httpx.get(f"http://127.0.0.1:{server.port}/v1/public-key", timeout=WAIT_S)
     assert response.status_code == 200
     body = response.json()
     assert body == {"algorithm": "ed25519", "public_key": public_key_b64(PUBLIC_KEY)}
@@ -510,7 +510,7 @@ def test_resume_mid_stream_gets_exactly_the_rest_while_publishing(
         asyncio.run(main())
     finally:
         started.set()
-        thread.join(timeout=20)
+        thread.join(timeout=WAIT_S)
     assert not thread.is_alive()
 
 
@@ -774,7 +774,7 @@ class GatedStore(InMemoryStore):
         if self.armed:
             self.armed = False
             self.entered.set()
-            assert self.release.wait(5)
+            assert self.release.wait(WAIT_S)
         return rows
 
 
