@@ -7,7 +7,8 @@
 Real photos: ../shared/fixtures/dice-photos (the fit part the network was trained on and the
 validation part it never saw; recognition/dice/model/split.json), each read with the number of dice
 its label has and no calibration. A photo is read right when the reading is "ok" with every face
-right; held when it is not "ok"; WRONG when it is "ok" with a wrong face (never allowed).
+right; held when it is not "ok"; WRONG when it is "ok" with a wrong face (never allowed). Each part's
+held photos are counted by why they were held (WHY: not found, extra, half seen, cocked, ...).
 Renders: simulators/dice.py in the training felts and die colours, clean and with a fault
 (cocked, stacked, outside, missing: must be held); unseen style: the grey felt and black dice the
 network never saw. Speed: read_dice on 1280x720 frames with three dice, one thread.
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from recognition.dice.calibration import Calibration, ReaderName, load_calibration
 from recognition.dice.find import find_dice
 from recognition.dice.pips import count_pips
+from recognition.dice.reading import Reading
 from recognition.dice.vision import read_dice
 from simulators.dice import (
     FELT_COLOURS,
@@ -67,6 +69,34 @@ def baseline(image: np.ndarray, cal: Calibration | None, expected: int | None) -
     return ok, sorted(f for f in faces if f is not None)
 
 
+#: why a photo is held, in this order (a photo counts once, by the first that applies): no die of it
+#: missed or added, nothing half seen, no die cocked, ... ; "disagree": the pip counter reads another
+#: face than the crop network; "reject": the crop network calls the die no clean upper face
+WHY = ("not found", "extra", "half seen", "cocked", "reject", "disagree", "low confidence", "other")
+
+
+def why_held(r: Reading) -> str:
+    """The first reason of WHY a reading that is not "ok" was held."""
+    codes = {i.code for i in r.issues}
+    if "missing" in codes:
+        return "not found"
+    if "extra" in codes:
+        return "extra"
+    if any(i.code == "unreadable" and i.die is None for i in r.issues):
+        return "half seen"
+    problems = {d.problem for d in r.dice}
+    if problems & {"cocked", "stacked"}:
+        return "cocked"
+    unreadable = [d for d in r.dice if d.problem == "unreadable"]
+    if any(d.checks.get("network_face") == 7 for d in unreadable):
+        return "reject"
+    if unreadable:
+        return "disagree"
+    if "low_confidence" in problems:
+        return "low confidence"
+    return "other"
+
+
 def _verdict(ok: bool, faces: list[int], truth: list[int] | None) -> str:
     if not ok:
         return "held"
@@ -87,6 +117,7 @@ def photos(folder: Path, reader: ReaderName = "learned", parts: tuple[str, ...] 
     }
     for part in parts:
         names = names_of[part]
+        held: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         for who in ("ours", "baseline"):
             counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
             for name in names:
@@ -95,12 +126,16 @@ def photos(folder: Path, reader: ReaderName = "learned", parts: tuple[str, ...] 
                 if who == "ours":
                     r = read_dice(img, None, expected=len(truth), reader=reader)
                     v = _verdict(r.ok, r.faces, truth)
+                    if v == "held":
+                        held[name.split("/")[0]][why_held(r)] += 1
+                        held["all"][why_held(r)] += 1
                 else:
                     ok, faces = baseline(img, None, len(truth))
                     v = _verdict(ok, faces, truth)
                 counts[name.split("/")[0]][v] += 1
                 counts["all"][v] += 1
             out[f"{part}/{who}"] = {k: _rates(c) for k, c in sorted(counts.items())}
+        out[f"{part}/held_why"] = {k: {w: c[w] for w in WHY if c[w]} for k, c in sorted(held.items())}
     return out
 
 

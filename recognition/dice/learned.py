@@ -288,6 +288,8 @@ def _die_reading(
         problem=problem,
         checks={
             "network": float(p.max()) if len(p) else 0.0,
+            # the crop network's answer: 1-6 a face, 7 its "not a clean upper face"
+            "network_face": float(np.argmax(p) + 1) if len(p) else 0.0,
             "detector": d.score,
             "cocked": d.cocked,
             "pip_face": float(pr.face or 0),
