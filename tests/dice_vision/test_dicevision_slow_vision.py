@@ -58,19 +58,19 @@ async def until(cond: Callable[[], Any], what: str, each: Callable[[], None] = l
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def results(studio: Studio) -> list[dict]:
+    """The studio's certified results, from its feed messages."""
+    return [
+        json.loads(t) for _, t in studio.journal.read_after(0, 100_000) if json.loads(t)["kind"] == "result"
+    ]
+
+
 def test_frames_waiting_for_slow_vision_are_replaced_journaled_and_the_round_still_certified(
     tmp_path,
 ) -> None:
     studio = make_studio(tmp_path)
     gate = threading.Event()
     seen: dict[str, Any] = {"longest": 0}
-
-    def results() -> list[dict]:
-        return [
-            json.loads(t)
-            for _, t in studio.journal.read_after(0, 100_000)
-            if json.loads(t)["kind"] == "result"
-        ]
 
     async def main() -> None:
         studio.start(asyncio.get_running_loop())
@@ -93,7 +93,9 @@ def test_frames_waiting_for_slow_vision_are_replaced_journaled_and_the_round_sti
             seen["skipped"] = feed.frames_skipped
             seen["waiting"] = len(feed._pipeline)
             gate.set()
-            seen["result"] = (await until(results, "a certified round after vision caught up"))[0]
+            seen["result"] = (
+                await until(lambda: results(studio), "a certified round after vision caught up")
+            )[0]
             seen["throws"] = list(studio.simulator("sicbo-1").world.history)
         finally:
             gate.set()
@@ -135,13 +137,6 @@ def test_a_flood_of_moving_frames_waits_as_one_frame_and_the_round_is_still_cert
             image=picture,
         )
 
-    def results() -> list[dict]:
-        return [
-            json.loads(t)
-            for _, t in studio.journal.read_after(0, 100_000)
-            if json.loads(t)["kind"] == "result"
-        ]
-
     async def main() -> None:
         studio.start(asyncio.get_running_loop())
         try:
@@ -165,7 +160,9 @@ def test_a_flood_of_moving_frames_waits_as_one_frame_and_the_round_is_still_cert
             seen["pipeline"] = len(feed._pipeline)
             seen["skipped"] = feed.frames_skipped - skipped
             gate.set()
-            seen["result"] = (await until(results, "a certified round after vision caught up"))[0]
+            seen["result"] = (
+                await until(lambda: results(studio), "a certified round after vision caught up")
+            )[0]
             seen["throws"] = list(studio.simulator("sicbo-1").world.history)
         finally:
             gate.set()
