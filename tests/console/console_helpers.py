@@ -414,14 +414,19 @@ def signed_in_page(
     path: str,
     timeout_ms: int,
     ready: str | None = "#phase, #maintenance-state",
+    clock: bool = False,
 ) -> tuple[Any, Any, list[str]]:
     """A browser context at `size`, signed in as PINS[key] on the console's page `path`: (context, page, the
     page's errors). `ready`: what the page shows once drawn (the default: a table's round panel or a device's
-    maintenance panel), waited for; None: waits for the URL only. The caller closes the context."""
+    maintenance panel), waited for; None: waits for the URL only. `clock`: the pages' clock is Playwright's
+    (it runs on its own, and the test may move it on with `page.clock.run_for`), installed before the
+    page's scripts start their timers. The caller closes the context."""
     from playwright.sync_api import expect
 
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
     ctx.set_default_timeout(timeout_ms)
+    if clock:
+        ctx.clock.install()
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -23,7 +23,7 @@ from studio.bias import rounds_to_detect
 from studio.config import parse_config
 from studio.service import Studio
 
-LEVEL, FIRST_LOOK, WEIGHT = 0.001, 20, 60.0
+LEVEL, FIRST_LOOK, WEIGHT = 0.001, 10, 60.0
 POCKETS = {str(i): 1 / 37 for i in range(37)}
 SIZES = [(1280, 800), (1920, 1080)]
 
@@ -39,7 +39,7 @@ def wheel(table_id: str, seed: int, bias: dict[str, float] | None = None) -> dic
             "url": "simulator",
             "serial_number": f"SIM-{table_id}",
             "options": {"keep_powered": True},
-            "simulator": {"speed": 40, "seed": seed, "options": options},
+            "simulator": {"speed": 200, "seed": seed, "options": options},
         },
     }
 

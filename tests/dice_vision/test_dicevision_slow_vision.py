@@ -29,6 +29,8 @@ W, H = 640, 360
 def make_studio(tmp_path) -> Studio:
     g = TrayGeometry.for_frame(W, H)
     camera = simulated_camera("camera-1", "sicbo-1", 0, ["white", "white", "white"], W, H)
+    # still frames ten times a second (a studio's camera sends two): the pile-up shows in seconds
+    camera["options"]["heartbeat_s"] = 0.1
     table = {
         "id": "sicbo-1",
         "game": "sic_bo",

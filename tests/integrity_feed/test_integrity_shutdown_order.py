@@ -53,7 +53,7 @@ role = "wheel"
 url = "simulator"
 serial_number = "SIM-t1"
 options = {{ keep_powered = true }}
-simulator = {{ seed = 3 }}
+simulator = {{ seed = 3, speed = 20 }}
 """,
         encoding="utf-8",
     )
