@@ -43,6 +43,8 @@ studio.dice_calibration): this module imports nothing of recognition.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -122,14 +124,36 @@ def page_data(table: Any, slot: Any, hub: Any = None) -> dict[str, Any] | None:
     }
 
 
-def router(studio: Any, console: Any) -> APIRouter:
-    """The dice routes for `studio`, signed in through `console` (the router console_router returned, or its
-    .console)."""
-    state = _console_of(console)
-    sessions = state.sessions
-    r = APIRouter()
+@dataclasses.dataclass(frozen=True)
+class _Access:
+    """What every area's routes share: who may (the console's session, CSRF and origin checks) and how a
+    studio dice service is called."""
 
-    # --- who may ---------------------------------------------------------------------------------
+    studio: Any
+    state: Any
+    technician: Callable[..., Any]
+    technician_post: Callable[..., Any]
+
+    async def service(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a studio dice service in a worker thread (picture work is slow); its errors become HTTP ones."""
+        try:
+            return await asyncio.to_thread(fn, *args, **kwargs)
+        except DiceCameraError as exc:
+            raise _error(_STATUS[exc.kind], exc.message) from None
+
+    def judge_of(self, table_id: str, role: str | None = None) -> tuple[Any, Any]:
+        """(judge, slot or None) of a table's dice camera, through the studio."""
+        try:
+            if role is None:
+                return cameras.dice_judge(cameras.table_of(self.studio, table_id)), None
+            table, slot = cameras.camera_of(self.studio, table_id, role)
+            return cameras.dice_judge(table), slot
+        except DiceCameraError as exc:
+            raise _error(_STATUS[exc.kind], exc.message) from None
+
+
+def _access(studio: Any, state: Any) -> _Access:
+    sessions = state.sessions
 
     def technician(request: Request) -> Any:
         s = sessions.get(request.cookies.get(COOKIE))
@@ -146,26 +170,14 @@ def router(studio: Any, console: Any) -> APIRouter:
             raise _error(403, "The page's security token is missing or old; reload the page.")
         return session
 
-    desk = DiceCalibrationDesk(studio)
+    return _Access(studio, state, technician, technician_post)
 
-    async def service(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run a studio dice service in a worker thread (picture work is slow); its errors become HTTP ones."""
-        try:
-            return await asyncio.to_thread(fn, *args, **kwargs)
-        except DiceCameraError as exc:
-            raise _error(_STATUS[exc.kind], exc.message) from None
 
-    def judge_of(table_id: str, role: str | None = None) -> tuple[Any, Any]:
-        """(judge, slot or None) of a table's dice camera, through the studio."""
-        try:
-            if role is None:
-                return cameras.dice_judge(cameras.table_of(studio, table_id)), None
-            table, slot = cameras.camera_of(studio, table_id, role)
-            return cameras.dice_judge(table), slot
-        except DiceCameraError as exc:
-            raise _error(_STATUS[exc.kind], exc.message) from None
-
-    # --- accuracy over a folder ----------------------------------------------------------------------
+def _accuracy_router(access: _Access) -> APIRouter:
+    """Accuracy over a folder of the studio's pictures folder."""
+    r = APIRouter()
+    studio, state, judge_of = access.studio, access.state, access.judge_of
+    technician, technician_post = access.technician, access.technician_post
 
     def pictures_root() -> Path:
         return Path(studio.pictures_dir).resolve()
@@ -232,7 +244,13 @@ def router(studio: Any, console: Any) -> APIRouter:
         )
         return report
 
-    # --- calibration and the live picture -------------------------------------------------------------
+    return r
+
+
+def _camera_router(access: _Access, desk: DiceCalibrationDesk) -> APIRouter:
+    """A camera's stored calibration and its live picture with what the recognizer sees."""
+    r = APIRouter()
+    studio, technician, service, judge_of = access.studio, access.technician, access.service, access.judge_of
 
     @r.get(API + "/{table_id}/{role}/calibration")
     async def calibration(table_id: str, role: str, session: Any = Depends(technician)) -> dict[str, Any]:
@@ -255,7 +273,14 @@ def router(studio: Any, console: Any) -> APIRouter:
         data = await service(cameras.latest_jpeg, studio, table_id, role)
         return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
-    # --- calibration in a minute: two pictures, derive, accept ---------------------------------------
+    return r
+
+
+def _setup_router(access: _Access, desk: DiceCalibrationDesk) -> APIRouter:
+    """Calibration in a minute: two pictures, derive, accept."""
+    r = APIRouter()
+    technician, technician_post = access.technician, access.technician_post
+    service, judge_of = access.service, access.judge_of
 
     setup = API + "/{table_id}/{role}/setup"
 
@@ -310,7 +335,13 @@ def router(studio: Any, console: Any) -> APIRouter:
         judge_of(table_id, role)
         return list(await service(desk.versions, table_id, role))
 
-    # --- evidence of held rounds ------------------------------------------------------------------------
+    return r
+
+
+def _evidence_router(access: _Access) -> APIRouter:
+    """The evidence pictures of held rounds."""
+    r = APIRouter()
+    technician, service, judge_of = access.technician, access.service, access.judge_of
 
     @r.get(API + "/{table_id}/evidence")
     async def evidence_list(table_id: str, session: Any = Depends(technician)) -> list[dict[str, Any]]:
@@ -326,6 +357,23 @@ def router(studio: Any, console: Any) -> APIRouter:
         data, media = await service(cameras.evidence_picture, judge, stem, fmt)
         return Response(data, media_type=media, headers={"Cache-Control": "no-store"})
 
+    return r
+
+
+def router(studio: Any, console: Any) -> APIRouter:
+    """The dice routes for `studio`, signed in through `console` (the router console_router returned, or its
+    .console)."""
+    access = _access(studio, _console_of(console))
+    desk = DiceCalibrationDesk(studio)
+    r = APIRouter()
+    # in this order: a table's evidence routes come after its camera routes, as they always matched
+    for area in (
+        _accuracy_router(access),
+        _camera_router(access, desk),
+        _setup_router(access, desk),
+        _evidence_router(access),
+    ):
+        r.include_router(area)
     return r
 
 

@@ -680,22 +680,36 @@ def test_client_messages_are_ignored(feed_server: Callable[..., FeedServer]) -> 
     asyncio.run(main())
 
 
-def test_idle_consumer_is_kept_alive_by_pings(feed_server: Callable[..., FeedServer]) -> None:
-    """With server pings every 0.1 s, an idle (but reading) consumer stays
-    connected across many ping intervals, and a live message still arrives."""
+def test_ping_timeout_drops_a_silent_consumer_and_keeps_a_live_one(
+    feed_server: Callable[..., FeedServer],
+) -> None:
+    """A consumer that stops reading (so answers no ping) is dropped by the ping timeout; an idle
+    consumer that still reads answers the same pings, stays connected and still gets a live message.
+    The timeout is generous so that a loaded machine answers in time; the silent consumer's drop is
+    the condition waited on, and it comes only after several pings to both."""
     texts = chain(2)
-    server = feed_server(ws_ping_interval=0.1, ws_ping_timeout=0.3)
+    server = feed_server(ws_ping_interval=0.2, ws_ping_timeout=3.0)
     server.commit_and_publish(texts[0])
 
     async def main() -> None:
-        async with open_feed(server, "?after=0", ping_interval=None) as ws:
-            assert_exact(await collect(ws, 1), 1, 1, texts)
-            recv = asyncio.create_task(ws.recv())
-            await asyncio.sleep(1.0)  # ~10 server pings, all answered
+        async with (
+            open_feed(server, "?after=0", ping_interval=None) as live,
+            open_feed(server, "?after=0", ping_interval=None) as silent,
+        ):
+            assert_exact(await collect(live, 1), 1, 1, texts)
+            assert_exact(await collect(silent, 1), 1, 1, texts)
+            await wait_until(lambda: len(server.consumers()) == 2)
+            recv = asyncio.create_task(live.recv())
+            assert silent.transport is not None
+            silent.transport.pause_reading()  # its pings go unanswered from here on
+            await wait_until(lambda: len(server.consumers()) == 1)
             assert not recv.done()
-            assert len(await asyncio.to_thread(server.consumers)) == 1
             server.commit_and_publish(texts[1])
             assert json.loads(await asyncio.wait_for(recv, WAIT_S))["seq"] == 2
+            silent.transport.resume_reading()
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    await asyncio.wait_for(silent.recv(), WAIT_S)
 
     asyncio.run(main())
 

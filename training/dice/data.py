@@ -9,6 +9,10 @@
 * **Renders** of ``simulators/dice.py`` with wide variation: felts and die colours drawn at random (the
   dark grey felt and the black dice excepted: the benchmark's unseen style), touching dice, cocked and
   stacked dice (the detector's "not flat" kind and the classifier's reject class), hard light, JPEG.
+
+The photo set is not in the repository: it is read from the folder named by the environment variable
+``DICE_PHOTOS``, else from ``../shared/fixtures/dice-photos`` beside the repository root; ``detect`` and
+``train`` take ``--photos`` to name another folder.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import colorsys
 import dataclasses
 import hashlib
 import json
+import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,19 +33,9 @@ import numpy as np
 import simulators.dice as sim
 
 _ROOT = Path(__file__).resolve().parents[2]
-#: the development photos: ../shared beside the repository (the main checkout), else /work/shared
-PHOTOS = (
-    next(
-        (
-            p
-            for p in (_ROOT.parent / "shared", Path("/work/shared"))
-            if (p / "fixtures" / "dice-photos").is_dir()
-        ),
-        _ROOT.parent / "shared",
-    )
-    / "fixtures"
-    / "dice-photos"
-)
+#: the development photos: $DICE_PHOTOS if set, else ``../shared/fixtures/dice-photos`` beside the
+#: repository root (the scripts' ``--photos`` option overrides both)
+PHOTOS = Path(os.environ.get("DICE_PHOTOS") or _ROOT.parent / "shared" / "fixtures" / "dice-photos")
 SPLIT = _ROOT / "recognition" / "dice" / "model" / "split.json"
 BOXES = Path(__file__).resolve().parent / "photo_boxes.json"
 REJECT = 6
