@@ -60,58 +60,61 @@ class MultipliedLines:
         if m is None:
             return None
         g = m.groups()
-        cards = g[1:5] if g[5] is None else g[1:6] if g[6] is None else g[1:7]
-        entries = _ENTRIES(g[7])
+        c0, c1, c2, c3, c4, c5, listed = g[1:]
+        n = 4 if c4 is None else 5 if c5 is None else 6
+        entries = _ENTRIES(listed)
         drawn = dict(entries)  # card -> its multiplier's text
         if not self.low <= len(entries) <= self.high or len(drawn) != len(entries):
             return None
         if not self.multipliers.issuperset(drawn.values()):
             return None
         v = self.value
-        n = len(cards)
-        p = (v[cards[0]] + v[cards[2]]) % 10
-        b = (v[cards[1]] + v[cards[3]]) % 10
-        player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
-        pt, bt = p, b
+        p = (v[c0] + v[c2]) % 10
+        b = (v[c1] + v[c3]) % 10
+        # each hand as a tuple of its cards, in the order they were dealt
+        player: tuple[str, ...]
+        banker: tuple[str, ...]
         if p >= 8 or b >= 8:
             if n != 4:
                 return None
+            pt, bt = p, b
+            player, banker = (c0, c2), (c1, c3)
         elif p <= 5:
             if n == 4:
                 return None
-            player.append(cards[4])
-            pt = (p + v[cards[4]]) % 10
-            if self.draws[b][v[cards[4]]]:
+            v4 = v[c4]
+            pt = (p + v4) % 10
+            player = (c0, c2, c4)
+            if self.draws[b][v4]:
                 if n != 6:
                     return None
-                banker.append(cards[5])
-                bt = (b + v[cards[5]]) % 10
-            elif n != 5:
-                return None
+                bt = (b + v[c5]) % 10
+                banker = (c1, c3, c5)
+            else:
+                if n != 5:
+                    return None
+                bt = b
+                banker = (c1, c3)
         elif b <= 5:
             if n != 5:
                 return None
-            banker.append(cards[4])
-            bt = (b + v[cards[4]]) % 10
-        elif n != 4:
-            return None
-        facts = (
-            pt,
-            bt,
-            len(player),
-            len(banker),
-            player[0][0] == player[1][0],
-            banker[0][0] == banker[1][0],
-            player[0] == player[1],
-            banker[0] == banker[1],
-        )
-        if drawn.keys().isdisjoint(cards):  # no multiplier card in the deal: every multiplier 1
+            pt, bt = p, (b + v[c4]) % 10
+            player, banker = (c0, c2), (c1, c3, c4)
+        else:
+            if n != 4:
+                return None
+            pt, bt = p, b
+            player, banker = (c0, c2), (c1, c3)
+        facts = (pt, bt, len(player), len(banker), c0[0] == c2[0], c1[0] == c3[0], c0 == c2, c1 == c3)
+        if drawn.keys().isdisjoint(
+            (c0, c1, c2, c3, c4, c5)
+        ):  # no multiplier card in the deal: every multiplier 1
             key: tuple[Any, ...] = facts
         else:  # the bets' multipliers follow from the facts and each hand's cards' multipliers
             key = (facts, tuple(map(drawn.get, player)), tuple(map(drawn.get, banker)))
         outcome = self.outcomes.get(key)
         if outcome is None:
-            xs = self.multipliers_of(facts, player, banker, drawn)
+            xs = self.multipliers_of(facts, list(player), list(banker), drawn)
             settled = (facts, *xs)  # fewer than the keys above: each settled once
             outcome = self.settled.get(settled)
             if outcome is None:
@@ -124,9 +127,7 @@ class MultipliedLines:
             + '","'.join(player)
             + '"],"banker_cards":["'
             + '","'.join(banker)
-            + f'"],"player_total":{pt},"banker_total":{bt}}},"outcome":{outcome}'
-            + g[7].replace(" ", "")
-            + "]}}\n"
+            + f'"],"player_total":{pt},"banker_total":{bt}}},"outcome":{outcome}{listed.replace(" ", "")}]}}}}\n'
         )
 
     def multipliers_of(

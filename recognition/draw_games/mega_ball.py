@@ -226,9 +226,12 @@ class MegaBall(DrawGame):
             or not _MULTIPLIER_TEXTS.issuperset(mults)
         ):
             return None
-        megas = ",".join(
-            f'{{"ball":{b},"multiplier":{x}}}' for b, x in zip(labels[MAIN_BALLS:], mults, strict=True)
-        )
+        if n == MAIN_BALLS + 1:  # the usual round: one Mega Ball
+            megas = f'{{"ball":{labels[MAIN_BALLS]},"multiplier":{mults[0]}}}'
+        else:
+            megas = ",".join(
+                f'{{"ball":{b},"multiplier":{x}}}' for b, x in zip(labels[MAIN_BALLS:], mults, strict=True)
+            )
         return (
             f'{{"id":{m[1]},"valid":true,"result":{{"balls":[{balls}]}},"outcome":{{"balls":[{balls}],'
             f'"main_balls":[{",".join(labels[:MAIN_BALLS])}],"mega_balls":[{megas}],{self._outcome_tail}}}}}\n'
