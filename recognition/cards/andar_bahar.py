@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from recognition.evaluate_fast import plain_line
+from recognition.evaluate_fast import card_codes, codes_json, plain_line
 
 from .base import CardGame, card_list, need, ordinal
 from .cards import ACE_LOW, SUIT_NAMES, is_red
@@ -180,10 +180,9 @@ class AndarBahar(CardGame):
         m = _PLAIN(line)
         if m is None:
             return None
-        text = m[2].replace('", "', '","')  # card_codes, inline: a call a line is a tenth of the time
-        if not text or " " in text or text[0] != '"' or text[-1] != '"':
+        cards = card_codes(m[2])
+        if cards is None:
             return None
-        cards = text[1:-1].split('","')
         distinct = set(cards)
         n = len(cards) - 1
         if n < 1 or len(distinct) <= n or not self._codes.issuperset(distinct):
@@ -211,8 +210,7 @@ class AndarBahar(CardGame):
                 f'"}},"outcome":{outcome}}}\n',
             )
         head, mid, tail = texts
-        firsts = '["' + '","'.join(cards[1::2]) + '"]'
-        seconds = '["' + '","'.join(cards[2::2]) + '"]' if n > 1 else "[]"
+        firsts, seconds = codes_json(cards[1::2]), codes_json(cards[2::2])
         if first == "andar":
             return f'{{"id":{m[1]},{head}{firsts},"bahar_cards":{seconds}{mid}{last}{tail}'
         return f'{{"id":{m[1]},{head}{seconds},"bahar_cards":{firsts}{mid}{last}{tail}'

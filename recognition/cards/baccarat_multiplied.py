@@ -106,9 +106,8 @@ class MultipliedLines:
             pt, bt = p, b
             player, banker = (c0, c2), (c1, c3)
         facts = (pt, bt, len(player), len(banker), c0[0] == c2[0], c1[0] == c3[0], c0 == c2, c1 == c3)
-        if drawn.keys().isdisjoint(
-            (c0, c1, c2, c3, c4, c5)
-        ):  # no multiplier card in the deal: every multiplier 1
+        # no multiplier card in the deal: every multiplier 1
+        if drawn.keys().isdisjoint((c0, c1, c2, c3, c4, c5)):
             key: tuple[Any, ...] = facts
         else:  # the bets' multipliers follow from the facts and each hand's cards' multipliers
             key = (facts, tuple(map(drawn.get, player)), tuple(map(drawn.get, banker)))
