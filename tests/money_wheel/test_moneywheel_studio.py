@@ -22,7 +22,9 @@ def test_encoder_path_wheel_of_fortune(tmp_path):
     sim = studio.simulator("w1")
     check_truth(studio, sim)
     got = results(studio)
-    assert not voids(studio) and not holds(studio), ([v["reason"] for v in voids(studio)], holds(studio))
+    # the test's own shutdown voids a round the auto-round opened after the third result
+    played = [v["reason"] for v in voids(studio) if v["reason"]["code"] != "studio_stopped"]
+    assert not played and not holds(studio), (played, holds(studio))
     first = got[0]
     assert first["game"] == "wheel_of_fortune" and set(first["result"]) == {"segment", "index", "color"}
     assert first["source"]["device_id"] == "w1/encoder" and first["source"]["serial_number"] == "ENC-1"
