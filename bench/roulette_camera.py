@@ -34,9 +34,9 @@ if str(ROOT) not in sys.path:
 import cv2
 import numpy as np
 
+from devices.events import BallDropped, WheelResult
 from devices.overhead_camera.calibration import calibration_from_options
 from devices.overhead_camera.driver import RouletteCameraDriver
-from devices.overhead_camera.events import BallsAtRest, BallSpin
 from devices.overhead_camera.finder import BallFinder
 from simulators.roulette_camera import Renderer, SpinPlan, View
 
@@ -139,10 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         events: list = []
         worst = min(worst, report("driver", timed(driving(events, calibration), frames, args.seconds)))
         report("+jpeg", timed(driving(events, calibration, decode_jpeg), jpegs, args.seconds))
-        rests = [e.pockets for e in events if isinstance(e, BallsAtRest)]
-        spins = [
-            (e.revolutions, e.complete) for e in events if isinstance(e, BallSpin) and e.phase == "ended"
-        ]
+        rests = [e.pockets for e in events if isinstance(e, WheelResult)]
+        spins = [(e.revolutions, e.complete) for e in events if isinstance(e, BallDropped)]
         expected_rest = sorted({tuple(sorted(plan.before)), tuple(plan.pockets)})
         wrong_rest = [
             r

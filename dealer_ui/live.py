@@ -56,7 +56,17 @@ def summarize_event(data: dict[str, Any]) -> str:
             f"{data.get('speed_rpm')} rpm {data.get('direction')}{warned}"
         )
     if kind == "wheel_result":
-        return f"number {data.get('number')} (game {data.get('game_counter')})"
+        numbers = data.get("numbers") or [data.get("number")]
+        said = f"number{'s' if len(numbers) > 1 else ''} {', '.join(str(n) for n in numbers)}"
+        if data.get("game_counter") is not None:
+            return f"{said} (game {data.get('game_counter')})"
+        # a source that counts no games (an overhead camera): the balls at rest, with how well it read them
+        quality = f", ring {data['quality']}%" if data.get("quality") is not None else ""
+        return f"{said} at rest{quality}"
+    if kind == "ball_dropped":
+        turns = data.get("revolutions") or []
+        followed = "" if data.get("complete", True) else " (not followed all the way)"
+        return f"the ball left the track{' after ' + ', '.join(map(str, turns)) + ' turns' if turns else ''}{followed}"
     if kind in ("wheel_warning", "wheel_fault"):  # wheel_fault: a journal written before the neutral events
         test = "self-test: " if data.get("self_test") else ""
         code = data.get("code")

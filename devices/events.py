@@ -10,7 +10,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 
 def utcnow() -> datetime:
@@ -47,8 +54,9 @@ class DeviceUnknownMessage(DeviceEvent):
 
 # --- roulette wheels -------------------------------------------------------
 # Vendor-neutral: every wheel driver (devices/roulette/) maps its protocol onto these events, and the
-# overhead camera speaks BallLaunched, so the judge and the console know no wire protocol and a second
-# wheel vendor is one driver module.
+# overhead camera (devices/overhead_camera/, a second source of winning numbers) speaks the same ones, so
+# the judges and the console know no wire protocol and no camera, and a second wheel vendor is one driver
+# module. Which source an event comes from is its device id, `<table>/<role>`, never its type.
 
 Direction = Literal["clockwise", "counterclockwise"]
 
@@ -94,6 +102,11 @@ WheelWarningCode = Literal[
     "sensor_blind",
     "self_test_timeout",
     "unknown_fault",  # a code the driver's table does not know (the vendor code says which)
+    # a source that reads the wheel from a picture (an overhead camera) cannot give a reading it trusts;
+    # it says so once per problem, and its next winning number clears it ("no_ball" too: none in sight)
+    "rotor_not_found",  # the rotor's number ring is not where the calibration puts it
+    "ball_on_fret",  # a ball lies on a fret between two pockets
+    "ball_count",  # something in the pockets is not a whole number of balls
 ]
 
 
@@ -117,17 +130,58 @@ class WheelStatus(DeviceEvent):
     raw: str = ""
 
 
-class WheelResult(DeviceEvent):
-    """The wheel reported a winning pocket, once per game number.
+#: the evidence fields of a WheelResult: left out of its dump when the source gives none (a wheel's own
+#: result keeps the journal shape it always had)
+_RESULT_EVIDENCE = ("numbers", "rotor_angle_cdeg", "quality", "settled_ms", "frames")
 
-    `number` is the pocket label as printed on the layout: "0".."36", "00",
-    "000", "0000" ("0" and "00" are different pockets).
+
+class WheelResult(DeviceEvent):
+    """A winning pocket: the wheel's number (once per game number), or a reading of the balls at rest by
+    another source of numbers (an overhead camera, emitted once per settled reading and again only when it
+    changes).
+
+    `number` is the pocket label as printed on the layout: "0".."36", "00", "000", "0000" ("0" and "00"
+    are different pockets). `game_counter` is the wheel's own game number; None from a source that does
+    not count games. `numbers`: every ball's pocket, in the wheel's order, when the source sees more than
+    one ball (two balls in one pocket give the label twice; `number` is one of them); `pockets` gives
+    them for one ball or several.
+
+    Evidence, when the source reads pictures (None otherwise): `rotor_angle_cdeg`, the rotor's angle when
+    read in hundredths of a degree (0-35999); `quality`, how well the number ring matched its calibrated
+    colours, in percent; `settled_ms`, how long the reading had held; `frames`, over how many frames.
+    `image`: the frame it was read from as JPEG bytes, for the dealer's screen and the technician;
+    excluded from every dump, and so from the journal (a journal of frames would be gigabytes a day).
     """
 
     kind: Literal["wheel_result"] = "wheel_result"
-    game_counter: int
+    game_counter: int | None = None
     number: str
+    numbers: tuple[str, ...] = ()
+    rotor_angle_cdeg: int | None = Field(None, ge=0, lt=36000)
+    quality: int | None = Field(None, ge=0, le=100)
+    settled_ms: int | None = Field(None, ge=0)
+    frames: int | None = Field(None, ge=1)
+    image: bytes | None = Field(default=None, exclude=True, repr=False)
     raw: str = ""
+
+    @model_validator(mode="after")
+    def _number_among_numbers(self) -> WheelResult:
+        if self.numbers and self.number not in self.numbers:
+            raise ValueError(f"number {self.number!r} is not among the balls' numbers {list(self.numbers)}")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data: dict[str, object] = handler(self)
+        for name in _RESULT_EVIDENCE:
+            if data.get(name) in (None, (), []):
+                data.pop(name, None)
+        return data
+
+    @property
+    def pockets(self) -> tuple[str, ...]:
+        """The pocket of every ball the source saw (one for a wheel's own result)."""
+        return self.numbers or (self.number,)
 
 
 class WheelWarning(DeviceEvent):
@@ -171,6 +225,24 @@ class BallLaunched(DeviceEvent):
     raw: str = ""
 
 
+class BallDropped(DeviceEvent):
+    """Every ball left the ball track towards the pockets: the end of a spin (its start is BallLaunched).
+
+    `revolutions`: the whole turns each ball made round the track (against the stator, where the track
+    is), in the order the balls entered it. `complete`: the source followed every ball from its launch to
+    its drop without a gap (no frame missed, no ball lost or confused with another); when False the counts
+    are lower bounds at best and a judge must not rely on them. `balls`: the most balls seen in the track;
+    `frames`: how many pictures the spin was followed over (0 from a source that does not read pictures).
+    """
+
+    kind: Literal["ball_dropped"] = "ball_dropped"
+    balls: int = Field(1, ge=0)
+    revolutions: tuple[int, ...] = ()
+    complete: bool = True
+    frames: int = Field(0, ge=0)
+    raw: str = ""
+
+
 #: the commands a roulette judge or the console sends to a wheel (`SendCommand.command`, a dealer's
 #: action); every wheel driver's `send` maps them onto its protocol and passes its own commands through.
 #: "start_spin" may name a direction ("start_spin clockwise"); "set_mode <n>" sets the wheel's
@@ -211,10 +283,11 @@ class CardUnreadable(DeviceEvent):
     raw: str = ""
 
 
-WheelEvent = WheelStatus | WheelResult | WheelWarning | WheelReply | WheelRestart
-"""What a wheel driver emits besides connects, disconnects and unknown lines."""
+WheelEvent = WheelStatus | WheelResult | WheelWarning | WheelReply | WheelRestart | BallLaunched | BallDropped
+"""What a source of a wheel's events (a wheel driver, an overhead camera) emits besides connects,
+disconnects and unknown lines."""
 
-WHEEL_EVENTS = (WheelStatus, WheelResult, WheelWarning, WheelReply, WheelRestart)
+WHEEL_EVENTS = (WheelStatus, WheelResult, WheelWarning, WheelReply, WheelRestart, BallLaunched, BallDropped)
 
 AnyDeviceEvent = Annotated[
     DeviceConnected
@@ -226,6 +299,7 @@ AnyDeviceEvent = Annotated[
     | WheelReply
     | WheelRestart
     | BallLaunched
+    | BallDropped
     | CardDrawn
     | CardUnreadable,
     Field(discriminator="kind"),

@@ -372,6 +372,37 @@ class RouletteRules(BaseGame):
             balls=self.balls, pockets=self.wheel.pockets, wheel_settings=settings, **table
         )
 
+    def check_devices(self, settings: Mapping[str, Any], kinds: Mapping[str, str]) -> None:
+        """A table's devices (role -> kind) against its settings, for the studio's configuration check.
+
+        The judge tells the overhead camera from the wheel by the device's role (both speak the same
+        neutral wheel events), so a camera must have the role the judge reads (``camera_role``), the
+        wheel the one its commands name (``wheel_role``), and there is one of each at most; a table that
+        must cross-check with the camera (``camera = true``, two balls) needs one.
+        """
+        camera_role = settings.get("camera_role", "camera")
+        wheel_role = settings.get("wheel_role", "wheel")
+        cameras = sorted(role for role, kind in kinds.items() if kind == "roulette-camera")
+        wheels = sorted(role for role, kind in kinds.items() if kind != "roulette-camera")
+        if len(cameras) > 1:
+            raise ValueError(
+                f"a roulette table has one overhead camera at most, not {len(cameras)} ({cameras})"
+            )
+        if len(wheels) > 1:
+            raise ValueError(f"a roulette table has one wheel, not {len(wheels)} ({wheels})")
+        if cameras and cameras[0] != camera_role:
+            raise ValueError(
+                f"the overhead camera has the role {cameras[0]!r} but the judge reads the camera of role "
+                f"{camera_role!r}: rename the device or set camera_role = {cameras[0]!r}"
+            )
+        if cameras and wheels and wheels[0] != wheel_role:
+            raise ValueError(
+                f"the wheel has the role {wheels[0]!r} but the judge sends its commands to {wheel_role!r}: "
+                f"rename the device or set wheel_role = {wheels[0]!r}"
+            )
+        if settings.get("camera", self.balls == 2) is True and not cameras:
+            raise ValueError("the camera must confirm every number here: add a roulette-camera device")
+
     def validate_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """``{"number": "17"}`` (or 17) -> ``{"number": "17", "color": "black"}``.
 

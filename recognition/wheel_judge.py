@@ -188,9 +188,20 @@ class WheelJudge(BaseJudge):
 
     # -- entry -------------------------------------------------------------------
 
+    def tick(self, at: datetime) -> list[Decision]:
+        """Only move the tolerances' clock on to `at` (an event of another device of the table)."""
+        out: list[Decision] = []
+        self._check_tolerances(at, out)
+        return out
+
     def feed(self, event: DeviceEvent | RoundSignal) -> list[Decision]:
         """One event -> decisions; a round signal only moves the tolerances' clock on."""
         out: list[Decision] = []
+        if isinstance(event, WheelResult) and event.game_counter is None:
+            # a reading without the wheel's game number is another source's (an overhead camera), which
+            # only a judge that cross-checks the wheel reads (camera = true): here a clock tick
+            self._check_tolerances(event.at, out)
+            return out
         if isinstance(event, (WheelStatus, WheelResult, WheelWarning, WheelRestart)):
             self._device_id = event.device_id
         self._check_tolerances(event.at, out)
@@ -337,21 +348,24 @@ class WheelJudge(BaseJudge):
     # -- result ------------------------------------------------------------------
 
     def _on_result(self, r: WheelResult, out: list[Decision]) -> None:
+        counter = r.game_counter
+        if counter is None:
+            return  # not the wheel's (feed passes these by)
         g = self._game
-        if g is not None and g.counter == r.game_counter and g.done is not None:
+        if g is not None and g.counter == counter and g.done is not None:
             if g.done == "certified" and g.number != r.number:
                 self._hold_unverified(r, f"the game was certified as {g.number}", out)
             return  # the rest of a finished game: nothing
         if g is None or g.done is not None:
-            self._game = _Game(counter=r.game_counter, phase=0, done="held")
+            self._game = _Game(counter=counter, phase=0, done="held")
             self._hold_unverified(
                 r,
-                f"the studio did not see game {r.game_counter} start "
+                f"the studio did not see game {counter} start "
                 "(joined during the game, or the game was never announced)",
                 out,
             )
             return
-        if g.counter != r.game_counter:
+        if g.counter != counter:
             problem: str | None = f"the game in progress is {g.counter}"
         else:
             standing = self._status.warnings if self._status is not None else ()
@@ -366,11 +380,11 @@ class WheelJudge(BaseJudge):
             self._hold_unverified(r, problem, out)
             return
         g.done, g.number = "certified", r.number
-        self._last_certified, self._blind = r.game_counter, False
+        self._last_certified, self._blind = counter, False
         out.append(
             ResultReady(
-                result={"number": r.number, "game_counter": r.game_counter},
-                source={"device_id": r.device_id, "game_counter": r.game_counter},
+                result={"number": r.number, "game_counter": counter},
+                source={"device_id": r.device_id, "game_counter": counter},
             )
         )
 
@@ -384,14 +398,12 @@ class WheelJudge(BaseJudge):
             return f"{r.number!r} is not a pocket of this wheel"
         last = self._last_certified
         if last is not None:
-            step = counter_step(last, r.game_counter)
+            step = counter_step(last, g.counter)
             if step == 0:
-                return (
-                    f"game counter {r.game_counter} was already certified; the wheel did not count a new game"
-                )
+                return f"game counter {g.counter} was already certified; the wheel did not count a new game"
             if step >= COUNTER_CYCLE // 2 and not self._blind:
                 self._blind = True  # hold once, then accept the wheel's new count
-                return f"game counter {r.game_counter} is behind the last certified game {last}"
+                return f"game counter {g.counter} is behind the last certified game {last}"
         return None
 
     # -- other events --------------------------------------------------------------

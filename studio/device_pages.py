@@ -278,8 +278,15 @@ def roulette_camera_page(table: Table, slot: DeviceSlot, hub: DeviceLog) -> dict
         }
     else:
         missing += ["calibration", "overlay"]
+    # the camera's readings at rest are its WheelResults (roulette_balls_at_rest in a log written before
+    # the camera spoke the neutral wheel events)
     last_rest = next(
-        (e for e in hub.device_log(slot.device_id) if e.get("kind") == "roulette_balls_at_rest"), None
+        (
+            e
+            for e in hub.device_log(slot.device_id)
+            if e.get("kind") in ("wheel_result", "roulette_balls_at_rest")
+        ),
+        None,
     )
     has_frame = isinstance(slot.driver, KeepsFrames)
     if not has_frame:

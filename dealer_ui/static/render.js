@@ -158,10 +158,12 @@ export function renderRoundEvents(events, ctx = {}) {
       balls.map((e) => el("div", { class: "ball" }, e.data.ball ?? "?"))));
   }
   if (ctx.family === "dice") box.append(diceLive(events, ctx));
-  const numbers = events.filter((e) => e.kind === "wheel_result");
-  if (numbers.length) {
-    const last = numbers[numbers.length - 1];
-    box.append(el("p", { class: "caption" }, `The wheel read ${last.data.number}.`));
+  // the last number of each source (the wheel; an overhead camera reads every ball at rest)
+  const numbers = {};
+  for (const e of events) if (e.kind === "wheel_result") numbers[e.data.device_id || "wheel"] = e.data;
+  for (const [device, d] of Object.entries(numbers)) {
+    const read = d.numbers && d.numbers.length ? d.numbers.join(" and ") : d.number;
+    box.append(el("p", { class: "caption", "data-device": device }, `The ${cameraName(device)} read ${read}.`));
   }
   return box;
 }
@@ -199,6 +201,9 @@ function diceLive(events, ctx) {
   return box;
 }
 
+//: the neutral warning codes of a source that reads the wheel from a picture (devices/events.py)
+const READING_CODES = new Set(["rotor_not_found", "ball_on_fret", "ball_count", "no_ball"]);
+
 /** One device event for the dealer's list, in words; null to leave it out of the list (a dice camera's frames are
  * summed up by diceLive instead: one line per camera, not one per frame). */
 export function eventWords(e, ctx = {}) {
@@ -208,12 +213,21 @@ export function eventWords(e, ctx = {}) {
     return `${cameraName(d.device_id)}: ${d.frozen ? "the picture is frozen" : `picture ${d.width}\u00d7${d.height}`}`;
   }
   const d = e.data || {};
+  // a wheel's events name their source by the device's role: the wheel, or a second reader of it (a camera)
+  if (e.kind === "wheel_result" && d.game_counter == null) {
+    const pockets = d.numbers && d.numbers.length ? d.numbers : [d.number];
+    return `${cameraName(d.device_id)}: ball${pockets.length === 1 ? "" : "s"} at rest in ${pockets.join(", ")}`;
+  }
+  if (e.kind === "ball_dropped" || e.kind === "roulette_ball_spin") {
+    return `${cameraName(d.device_id)}: the ball left the track${d.revolutions && d.revolutions.length ? ` after ${d.revolutions.join(", ")} turns` : ""}` +
+      (d.complete === false ? " (not followed all the way)" : "");
+  }
+  if (e.kind === "wheel_warning" && !d.self_test && READING_CODES.has(d.code)) {
+    return `${cameraName(d.device_id)} cannot read: ${String(d.code || "").replace(/_/g, " ")}`;
+  }
+  // the camera's own kinds, in a log written before it spoke the neutral wheel events
   if (e.kind === "roulette_balls_at_rest") {
     return `camera: ball${(d.pockets || []).length === 1 ? "" : "s"} at rest in ${(d.pockets || []).join(", ") || "?"}`;
-  }
-  if (e.kind === "roulette_ball_spin") {
-    return `camera: the ball left the track${d.revolutions && d.revolutions.length ? ` after ${d.revolutions.join(", ")} turns` : ""}` +
-      (d.complete === false ? " (not followed all the way)" : "");
   }
   if (e.kind === "roulette_camera_unreadable") return `camera cannot read: ${String(d.reason || "").replace(/_/g, " ")}`;
   return e.summary;

@@ -1,8 +1,8 @@
 """The overhead roulette camera driver (kind ``roulette-camera``).
 
 Frames (:mod:`devices.camera.frames`) -> :class:`.finder.BallFinder` (rotor angle, balls, pockets) ->
-:class:`.tracker.BallTracker` (revolutions, balls at rest, problems) -> events
-(:mod:`.events`), on a thread of its own. A live source that fails, or gives no frame for
+:class:`.tracker.BallTracker` (revolutions, balls at rest, problems) -> the
+vendor-neutral wheel events of :mod:`devices.events`, on a thread of its own. A live source that fails, or gives no frame for
 ``frame_timeout`` seconds (a frozen stream), is reported lost (``DeviceDisconnected``) and
 reopened with backoff; a recording (``dir:``, ``file:``) is read once.
 
@@ -13,7 +13,8 @@ Options (``[tables.devices.options]``, docs/roulette.md):
 * ``settle_s`` (0.5), ``end_s`` (0.2), ``unreadable_s`` (1.0), ``max_gap_s`` (0.25): the
   tracker's times; ``white_threshold`` (185), ``fret_margin`` (0.12), ``min_quality``
   (0.75): the finder's;
-* ``attach_image`` (true): put the frame (JPEG) on each ``BallsAtRest`` (never journaled);
+* ``attach_image`` (true): put the frame (JPEG) on each reading at rest (``WheelResult.image``, never
+  journaled);
 * ``frame_timeout`` (2.0), ``reconnect_min`` (0.1), ``reconnect_max`` (5.0), ``fps`` (for
   recordings: a folder's 30, a video's its own).
 
@@ -33,10 +34,9 @@ import numpy as np
 from ..abilities import KeepsFrames, LocatesWheel
 from ..base import DeviceNotConnected, EventSink
 from ..camera.frames import FrameSource, SourceEnded, SourceError, open_source
-from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, utcnow
+from ..events import DeviceConnected, DeviceDisconnected, DeviceEvent, WheelResult, utcnow
 from ..threaded import ThreadedDriver
 from .calibration import calibration_from_options
-from .events import BallsAtRest
 from .finder import BallFinder, Reading
 from .tracker import BallTracker
 
@@ -174,7 +174,7 @@ class RouletteCameraDriver(ThreadedDriver, KeepsFrames, LocatesWheel):
 
     @staticmethod
     def _with_image(event: DeviceEvent, image: np.ndarray) -> DeviceEvent:
-        if not isinstance(event, BallsAtRest):
+        if not isinstance(event, WheelResult):
             return event
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return event.model_copy(update={"image": jpeg.tobytes()}) if ok else event

@@ -9,17 +9,17 @@ recording's frame position) and the wall-clock time to stamp events with. No I/O
   Each ball in the track is followed from frame to frame: its angle is unwrapped using
   its predicted step (angle + speed x time), so a ball may move up to ~170 degrees between
   two frames; its travel against the stator, in whole turns, is its revolution count.
-  When the track has been empty for ``end_s`` the spin ends (``BallSpin``). The
+  When the track has been empty for ``end_s`` the spin ends (``BallDropped``). The
   count is marked incomplete when a frame came more than ``max_gap_s`` after the previous
   one, a ball jumped further than its prediction allows, a ball turned back, or the
   tracks could not be told apart; a judge then ignores it.
 * **At rest.** When no ball is in the track or falling, every ball lies in a pocket that
   the finder could name, and the same pockets were read for ``settle_s`` (at least 3
-  frames), ``BallsAtRest`` is emitted once; again only when the reading changes, or after
-  the next spin.
+  frames), a ``WheelResult`` (every ball's pocket, no game number, the evidence) is emitted
+  once; again only when the reading changes, or after the next spin.
 * **Unreadable.** A problem that lasts ``unreadable_s`` (no rotor found, a ball on a fret,
   a blob that is not a whole number of balls, no ball to be seen after a spin) is reported
-  once (``CameraUnreadable``) until a good reading clears it.
+  once (a ``WheelWarning`` with the problem's neutral code) until a good reading clears it.
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..events import BallLaunched, DeviceEvent
-from .events import BallsAtRest, BallSpin, CameraUnreadable
+from ..events import BallDropped, BallLaunched, DeviceEvent, WheelResult, WheelWarning, WheelWarningCode
 from .finder import Reading
 
 __all__ = ["BallTracker"]
@@ -96,13 +95,13 @@ class BallTracker:
         self._candidate_since = 0.0
         self._candidate_frames = 0
         self._emitted: tuple[str, ...] | None = None
-        self._problem: tuple[str, str] | None = None
+        self._problem: tuple[WheelWarningCode, str] | None = None
         self._problem_since = 0.0
         self._problem_emitted: str | None = None
         self._seen_ball = False
         self._rotor: tuple[float, float] | None = None  # (angle, t) of the last frame that found it
         self._rotor_speed = 0.0  # degrees per second, signed, smoothed
-        self.last_rest: BallsAtRest | None = None
+        self.last_rest: WheelResult | None = None
 
     @property
     def spinning(self) -> bool:
@@ -179,12 +178,11 @@ class BallTracker:
                 # a ball runs against the rotor: the same way means a miss-spin, or a count gone wrong
                 problems.append("the balls seemed to run the same way as the rotor")
             out.append(
-                BallSpin(
+                BallDropped(
                     device_id=self.device_id,
                     at=at,
-                    phase="ended",
                     balls=spin.max_balls,
-                    revolutions=[int(abs(tr.travelled) // 360) for tr in spin.tracks],
+                    revolutions=tuple(int(abs(tr.travelled) // 360) for tr in spin.tracks),
                     complete=not problems and len(spin.tracks) == spin.max_balls,
                     frames=spin.frames,
                 )
@@ -284,10 +282,11 @@ class BallTracker:
         ):
             self._emitted = key
             assert reading.rotor_deg is not None
-            event = BallsAtRest(
+            event = WheelResult(
                 device_id=self.device_id,
                 at=at,
-                pockets=list(key),
+                number=key[0],
+                numbers=key if len(key) > 1 else (),
                 rotor_angle_cdeg=round(reading.rotor_deg * 100) % 36000,
                 quality=max(0, min(100, reading.quality)),
                 settled_ms=round((t - self._candidate_since) * 1000),
@@ -297,7 +296,7 @@ class BallTracker:
             self.last_rest = event
             out.append(event)
 
-    def _problem_of(self, reading: Reading) -> tuple[str, str] | None:
+    def _problem_of(self, reading: Reading) -> tuple[WheelWarningCode, str] | None:
         if reading.blob_problem is not None:
             return "ball_count", reading.blob_problem
         if self._spin is not None:
@@ -317,17 +316,10 @@ class BallTracker:
         return None
 
     def _track_problem(
-        self, problem: tuple[str, str], t: float, at: datetime, out: list[DeviceEvent]
+        self, problem: tuple[WheelWarningCode, str], t: float, at: datetime, out: list[DeviceEvent]
     ) -> None:
         if self._problem is None or self._problem[0] != problem[0]:
             self._problem, self._problem_since = problem, t
         if t - self._problem_since >= self.unreadable_s and self._problem_emitted != problem[0]:
             self._problem_emitted = problem[0]
-            out.append(
-                CameraUnreadable(
-                    device_id=self.device_id,
-                    at=at,
-                    reason=problem[0],  # type: ignore[arg-type]
-                    detail=problem[1],
-                )
-            )
+            out.append(WheelWarning(device_id=self.device_id, at=at, code=problem[0], description=problem[1]))

@@ -5,7 +5,7 @@ track (a common regulatory rule; the table's ``min_ball_revolutions``, default 4
 Two independent estimates:
 
 * **The camera** follows the ball from the frame it enters the track to the frame it
-  leaves it and counts whole turns against the stator (:class:`devices.overhead_camera.events.BallSpin`).
+  leaves it and counts whole turns against the stator (:class:`devices.events.BallDropped`).
   That is a direct observation, used whenever the camera followed the whole spin.
 * **The wheel's timings.** An automated wheel reports ``ball_in_rim`` after it has seen the
   ball go round once, and ``no_more_bets`` when the ball's revolution time has grown to its

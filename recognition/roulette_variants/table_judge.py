@@ -21,11 +21,12 @@ wheel's phases, warnings and game numbers) and adds, per table settings (docs/ro
   commands name the wheel's role (``SendCommand.device_role``), since the decision that frees
   the wheel may follow a camera event or the dealer's action.
 
-Which device an event comes from: wheel events (``WheelStatus`` ...) and camera events
-(``BallLaunched``, ``BallSpin`` ...) say it by their type; a connect or disconnect says it by
-its device id, ``<table>/<role>`` (roles ``wheel_role`` and ``camera_role``, "wheel" and
-"camera"), or else by the id the typed events showed. Without a camera every other device is
-the wheel.
+Which device an event comes from is its device id, ``<table>/<role>`` (roles ``camera_role``,
+"camera", and ``wheel_role``, "wheel"), never its type: the wheel and the camera speak the same
+vendor-neutral events (:mod:`devices.events`: the camera's ``BallLaunched`` when a ball enters the
+track, ``BallDropped`` with each ball's revolutions when the track empties, ``WheelResult`` with every
+ball's pocket when they lie still, ``WheelWarning`` when it cannot read). Every device that is not
+the camera is the wheel.
 
 No clock is read: every time comes from ``event.at``.
 """
@@ -40,14 +41,15 @@ from typing import Any
 from devices.events import (
     SET_MODE,
     START_SPIN_COMMANDS,
-    WHEEL_EVENTS,
+    BallDropped,
     BallLaunched,
     DeviceConnected,
     DeviceDisconnected,
     DeviceEvent,
+    WheelResult,
     WheelStatus,
+    WheelWarning,
 )
-from devices.overhead_camera.events import BallsAtRest, BallSpin, CameraUnreadable
 from recognition.game import (
     BaseJudge,
     Decision,
@@ -90,8 +92,6 @@ TABLE_SETTINGS = frozenset(
 
 #: the neutral commands that start a game on a wheel in manual-start mode
 START_COMMANDS = START_SPIN_COMMANDS
-
-_CAMERA_EVENTS = (BallLaunched, BallSpin, BallsAtRest, CameraUnreadable)
 
 VOID_REASONS: dict[str, str] = {
     "too_few_revolutions": "The ball did not go round the wheel often enough for a valid spin. The game is void, "
@@ -222,14 +222,15 @@ class RouletteTableJudge(BaseJudge):
             raise ValueError(f"wheel_mode is the wheel's operating mode 0-65535, not {wheel_mode!r}")
         self.wheel_mode = wheel_mode
         for name, role in (("wheel_role", wheel_role), ("camera_role", camera_role)):
-            if not isinstance(role, str) or not role:
+            if not isinstance(role, str) or not role or "/" in role:
                 raise ValueError(f"{name} is a device role such as 'wheel', not {role!r}")
+        if wheel_role == camera_role:
+            raise ValueError(f"the wheel and the camera need different roles, not both {wheel_role!r}")
         self.wheel_role, self.camera_role = wheel_role, camera_role
         settings = dict(wheel_settings or {})
         settings.setdefault("pockets", self.pockets)
         self.wheel = WheelJudge(**settings)
         self._game: _Game | None = None
-        self._wheel_ids: set[str] = set()
         self._camera_ids: set[str] = set()
         self._wheel_status: WheelStatus | None = None
         self._start_sent: tuple[int, str] | None = None
@@ -246,13 +247,11 @@ class RouletteTableJudge(BaseJudge):
             )  # the wheel judge's tolerances run on every time it is given
             self._on_signal(event, out)
             return out
-        role = self._role(event)
-        if role == "camera":
-            if not isinstance(event, (DeviceConnected, DeviceDisconnected)):
-                self._relay(self.wheel.feed(event), out)  # a clock tick for the wheel judge's tolerances
+        if self._from_camera(event):
+            self._relay(self.wheel.tick(event.at), out)  # the wheel judge's tolerances run on every time
             if self.camera:
                 self._on_camera(event, out)
-            elif isinstance(event, _CAMERA_EVENTS):
+            elif not isinstance(event, (DeviceConnected, DeviceDisconnected)):
                 self._note_once("camera_events_ignored", f"from {event.device_id}", out)
             return out
         if isinstance(event, DeviceConnected):
@@ -267,21 +266,12 @@ class RouletteTableJudge(BaseJudge):
             out.append(self._command(f"{SET_MODE} {self.wheel_mode}"))
         return out
 
-    def _role(self, event: DeviceEvent) -> str:
-        if isinstance(event, WHEEL_EVENTS):
-            self._wheel_ids.add(event.device_id)
-            return "wheel"
-        if isinstance(event, _CAMERA_EVENTS):
-            self._camera_ids.add(event.device_id)
-            return "camera"
+    def _from_camera(self, event: DeviceEvent) -> bool:
         did = event.device_id
-        if did in self._camera_ids:
-            return "camera"
-        if did in self._wheel_ids or did.endswith("/" + self.wheel_role):
-            return "wheel"
-        if did.endswith("/" + self.camera_role):
-            return "camera"
-        return "wheel"
+        if did == self.camera_role or did.endswith("/" + self.camera_role):
+            self._camera_ids.add(did)
+            return True
+        return False
 
     # -- the wheel judge's decisions ---------------------------------------------------------
 
@@ -355,23 +345,22 @@ class RouletteTableJudge(BaseJudge):
             if self._camera_lost:
                 self._camera_lost = False
                 out.append(Release(code="camera_lost"))
-        elif isinstance(event, (BallLaunched, BallSpin)):
-            if open_game is None:
-                return
-            if isinstance(event, BallLaunched):
+        elif isinstance(event, BallLaunched):
+            if open_game is not None:
                 open_game.spins += 1
                 open_game.spin_seen, open_game.spin_ended = True, False
                 open_game.revolutions, open_game.spin_complete = None, False
                 open_game.rest, open_game.camera_problem = None, None
-            elif open_game.spin_seen:
+        elif isinstance(event, BallDropped):
+            if open_game is not None and open_game.spin_seen:
                 open_game.spin_ended = True
                 open_game.revolutions = tuple(event.revolutions)
                 open_game.spin_complete = event.complete
                 self._decide(out)
-        elif isinstance(event, BallsAtRest):
+        elif isinstance(event, WheelResult):
             if open_game is not None:
                 if open_game.spin_seen:
-                    open_game.rest = tuple(event.pockets)
+                    open_game.rest = event.pockets
                     open_game.camera_problem = None
                 else:  # the last game's balls still in their pockets, or the camera missed the launch
                     open_game.rest_unlaunched = True
@@ -394,18 +383,14 @@ class RouletteTableJudge(BaseJudge):
                         ),
                     )
                 )
-        elif isinstance(event, CameraUnreadable):
+        elif isinstance(event, WheelWarning):
+            problem = f"{event.code}: {event.description}" if event.description else event.code
             if open_game is not None and (open_game.spin_seen or open_game.result is not None):
-                open_game.camera_problem = f"{event.reason}: {event.detail}" if event.detail else event.reason
+                open_game.camera_problem = problem
                 self._decide(out)
             elif open_game is None:
                 out.append(
-                    Note(
-                        code="camera_unreadable",
-                        message=_say(
-                            NOTE_REASONS, "camera_unreadable", f"{event.reason} {event.detail}".strip()
-                        ),
-                    )
+                    Note(code="camera_unreadable", message=_say(NOTE_REASONS, "camera_unreadable", problem))
                 )
 
     # -- the decision -----------------------------------------------------------------------------

@@ -120,3 +120,34 @@ def test_the_check_sees_relative_and_nested_imports(tmp_path: Path) -> None:
         "studio.x",
         "dealer_ui.router",
     ]
+
+
+#: the sources of a roulette wheel's events: the wheel drivers and the overhead camera
+WHEEL_SOURCES = ("devices/roulette", "devices/overhead_camera")
+
+
+def test_every_source_of_a_wheels_events_speaks_the_neutral_events() -> None:
+    """The wheel and the overhead camera (a second source of winning numbers) report on the events of
+    devices/events.py, told apart by their device's role: no source defines an event type of its own, and
+    nothing outside devices/ imports a source's package, so a second vendor's wheel or camera is one module."""
+    own_events = []
+    for folder in WHEEL_SOURCES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+                if isinstance(node, ast.ClassDef) and any(
+                    (isinstance(b, ast.Name) and b.id.endswith("Event"))
+                    or (isinstance(b, ast.Attribute) and b.attr.endswith("Event"))
+                    for b in node.bases
+                ):
+                    own_events.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert not own_events, own_events
+    sources = tuple(folder.replace("/", ".") for folder in WHEEL_SOURCES)
+    crossings = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for package in OURS
+        if package != "devices"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for line, module in _imports(path)
+        if module.startswith(sources)
+    ]
+    assert not crossings, crossings

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from devices.events import BallLaunched
+from devices.events import BallDropped, BallLaunched, WheelResult, WheelWarning
 from devices.overhead_camera.calibrate import draw_calibration, suggest_calibration
 from devices.overhead_camera.calibrate import main as calibrate_main
 from devices.overhead_camera.calibration import (
@@ -20,7 +20,6 @@ from devices.overhead_camera.calibration import (
     WheelCalibration,
     calibration_from_options,
 )
-from devices.overhead_camera.events import BallsAtRest, BallSpin, CameraUnreadable
 from devices.overhead_camera.finder import BallFinder, classify_colors, find_wheel
 from devices.overhead_camera.tracker import BallTracker
 from recognition.roulette import AMERICAN, EUROPEAN
@@ -283,12 +282,13 @@ def summary(events) -> list[tuple]:
     for e in events:
         if isinstance(e, BallLaunched):
             out.append(("started", [], True))
-        elif isinstance(e, BallSpin):
-            out.append((e.phase, e.revolutions, e.complete))
-        elif isinstance(e, BallsAtRest):
-            out.append(("rest", e.pockets))
-        elif isinstance(e, CameraUnreadable):
-            out.append(("unreadable", e.reason))
+        elif isinstance(e, BallDropped):
+            out.append(("ended", list(e.revolutions), e.complete))
+        elif isinstance(e, WheelResult):
+            assert e.game_counter is None  # the camera counts no games
+            out.append(("rest", list(e.pockets)))
+        elif isinstance(e, WheelWarning):
+            out.append(("unreadable", e.code))
     return out
 
 

@@ -14,9 +14,8 @@ import pytest
 from waiting import WAIT_S
 
 from devices.camera.frames import HEADER, open_source
-from devices.events import BallLaunched, DeviceConnected, DeviceDisconnected
+from devices.events import BallDropped, BallLaunched, DeviceConnected, DeviceDisconnected, WheelResult
 from devices.overhead_camera.driver import RouletteCameraDriver
-from devices.overhead_camera.events import BallsAtRest, BallSpin
 from devices.registry import all_drivers
 from simulators.roulette_camera import (
     BallPose,
@@ -86,16 +85,16 @@ def test_registered_by_discovery():
 
 def test_a_spin_over_tcp_is_counted_and_read(camera):
     sim, driver, sink = camera()
-    wait_for(lambda: sink.of(DeviceConnected) and sink.of(BallsAtRest), what="the first reading at rest")
+    wait_for(lambda: sink.of(DeviceConnected) and sink.of(WheelResult), what="the first reading at rest")
     sim.force_next(["17"])
     sim.spin(delay_s=0.2)
-    wait_for(lambda: [e for e in sink.of(BallsAtRest) if e.pockets == ["17"]], what="the ball at rest in 17")
-    spins = sink.of(BallSpin)
+    wait_for(lambda: [e for e in sink.of(WheelResult) if e.pockets == ("17",)], what="the ball at rest in 17")
+    spins = sink.of(BallDropped)
     assert [e.balls for e in sink.of(BallLaunched)] == [1] and len(spins) == 1  # launched, then counted
     assert (
-        spins[0].revolutions == [3] or not spins[0].complete
+        spins[0].revolutions == (3,) or not spins[0].complete
     )  # a busy machine may drop frames: never a wrong count
-    rest = next(e for e in sink.of(BallsAtRest) if e.pockets == ["17"])
+    rest = next(e for e in sink.of(WheelResult) if e.pockets == ("17",))
     assert rest.image is not None and rest.image[:2] == b"\xff\xd8"  # the frame, as JPEG ...
     dumped = rest.model_dump(mode="json")
     assert "image" not in dumped and "image" not in rest.model_dump_json()  # ... never in the journal
@@ -110,7 +109,7 @@ def test_two_balls_in_one_pocket_over_tcp(camera):
     sim, _driver, sink = camera(balls=2)
     sim.force_next(["4", "4"])
     sim.spin(delay_s=0.3)
-    wait_for(lambda: [e for e in sink.of(BallsAtRest) if e.pockets == ["4", "4"]], what="two balls in 4")
+    wait_for(lambda: [e for e in sink.of(WheelResult) if e.pockets == ("4", "4")], what="two balls in 4")
 
 
 def test_a_cut_cable_is_reported_and_the_stream_reopened(camera):
@@ -219,16 +218,17 @@ def test_a_recorded_folder_is_replayed_once(tmp_path):
         wait_for(lambda: sink.of(DeviceDisconnected), timeout=60, what="the end of the recording")
     finally:
         driver.stop()
-    kinds = [(e.kind, getattr(e, "pockets", getattr(e, "phase", None))) for e in sink]
+    kinds = [(e.kind, getattr(e, "pockets", None)) for e in sink]
     assert kinds == [
         ("device_connected", None),
-        ("roulette_balls_at_rest", ["13"]),
+        ("wheel_result", ("13",)),
         ("ball_launched", None),
-        ("roulette_ball_spin", "ended"),
-        ("roulette_balls_at_rest", ["36"]),
+        ("ball_dropped", None),
+        ("wheel_result", ("36",)),
         ("device_disconnected", None),
     ]
-    assert sink.of(BallSpin)[0].revolutions == [4] and sink.of(BallSpin)[0].complete  # frame times: exact
+    dropped = sink.of(BallDropped)[0]
+    assert dropped.revolutions == (4,) and dropped.complete  # frame times: exact
     assert not driver.connected
 
 

@@ -9,13 +9,14 @@ import pytest
 
 from devices.events import (
     WHEEL_PHASES,
+    BallDropped,
     BallLaunched,
     DeviceConnected,
     DeviceDisconnected,
     WheelResult,
     WheelStatus,
+    WheelWarning,
 )
-from devices.overhead_camera.events import BallsAtRest, BallSpin, CameraUnreadable
 from recognition.game import Hold, Note, ResultReady, RoundSignal, SendCommand, Void
 from recognition.games import GAMES
 from recognition.roulette import EUROPEAN, EuropeanRoulette
@@ -62,22 +63,24 @@ def started(t: float, balls: int = 1) -> BallLaunched:
     return BallLaunched(device_id=CAMERA, at=at(t), balls=balls)
 
 
-def ended(t: float, revolutions: list[int], complete: bool = True) -> BallSpin:
-    return BallSpin(
+def ended(t: float, revolutions: list[int], complete: bool = True) -> BallDropped:
+    return BallDropped(
         device_id=CAMERA,
         at=at(t),
         balls=len(revolutions),
-        revolutions=revolutions,
+        revolutions=tuple(revolutions),
         complete=complete,
         frames=100,
     )
 
 
-def rest(t: float, *pockets: str) -> BallsAtRest:
-    return BallsAtRest(
+def rest(t: float, *pockets: str) -> WheelResult:
+    """The camera's reading at rest: the neutral wheel result, without a game number."""
+    return WheelResult(
         device_id=CAMERA,
         at=at(t),
-        pockets=list(pockets),
+        number=pockets[0],
+        numbers=pockets if len(pockets) > 1 else (),
         rotor_angle_cdeg=1234,
         quality=97,
         settled_ms=500,
@@ -85,8 +88,8 @@ def rest(t: float, *pockets: str) -> BallsAtRest:
     )
 
 
-def unreadable(t: float, reason: str = "ball_on_fret") -> CameraUnreadable:
-    return CameraUnreadable(device_id=CAMERA, at=at(t), reason=reason, detail="test")
+def unreadable(t: float, reason: str = "ball_on_fret") -> WheelWarning:
+    return WheelWarning(device_id=CAMERA, at=at(t), code=reason, description="test")
 
 
 def game(counter: int, number: str, t: float, *, rim_s: float = 8.0, camera: list | None = None) -> list:
@@ -187,6 +190,71 @@ def test_an_unreadable_camera_holds(when):
 def test_an_unreadable_moment_cleared_by_a_good_reading_certifies():
     cam = [started(3.9), unreadable(10, "rotor_not_found"), ended(26, [6]), rest(28, "17")]
     assert results(run(camera_judge(), game(1, "17", 0, camera=cam))) == [{"number": "17", "game_counter": 1}]
+
+
+# --- telling the sources apart: by device role, never by event type ---------------------------------------
+
+
+def test_a_camera_warning_holds_the_game_and_is_not_taken_for_a_wheel_fault():
+    # the same neutral WheelWarning from the wheel voids the game (wheel_fault); from the camera it is a
+    # reading problem: the round is held for the dealer, the wheel's game is not voided
+    cam = [started(3.9), ended(26, [6]), unreadable(27, "ball_on_fret")]
+    out = run(camera_judge(), game(1, "17", 0, camera=cam))
+    assert kinds(out)[-1] == "hold:camera_unreadable" and "ball_on_fret: test" in out[-1].message
+    assert not [d for d in out if isinstance(d, Void)] and not results(out)
+    fault = WheelWarning(device_id=WHEEL, at=at(27), code="ball_on_fret", description="test")
+    out = run(camera_judge(), game(1, "17", 0, camera=[started(3.9), ended(26, [6]), fault]))
+    assert "void:wheel_fault" in kinds(out) and not results(out)
+
+
+def test_the_cameras_reading_is_never_taken_for_the_wheels_number():
+    # a camera reading with a game number of its own is still the camera's: its device says so
+    cam = seen(1, 0, "34")
+    cam[-1] = WheelResult(device_id=CAMERA, at=cam[-1].at, game_counter=1, number="34")
+    out = run(camera_judge(), game(1, "17", 0, camera=cam))
+    assert kinds(out)[-1] == "hold:camera_disagrees" and not results(out)
+    # and without the wheel's number the camera's alone certifies nothing
+    out = run(
+        camera_judge(),
+        [
+            e
+            for e in game(1, "17", 0, camera=seen(1, 0, "17"))
+            if e.device_id == CAMERA or not isinstance(e, WheelResult)
+        ],
+    )
+    assert not results(out)
+
+
+def test_the_camera_is_found_by_its_configured_role():
+    judge = camera_judge(camera_role="overhead")
+    cam = [e.model_copy(update={"device_id": "t1/overhead"}) for e in seen(1, 0, "17")]
+    out = run(judge, game(1, "17", 0, camera=cam))
+    assert results(out) == [{"number": "17", "game_counter": 1}]
+    assert out[-1].source["camera_device_id"] == "t1/overhead"
+    # under the default role name the same events are another wheel's, not this table's camera: no result
+    out = run(camera_judge(camera_role="overhead"), game(1, "17", 0, camera=seen(1, 0, "17")))
+    assert not results(out)
+
+
+@pytest.mark.parametrize(
+    "roles, why",
+    [
+        ({"wheel_role": "cam", "camera_role": "cam"}, "different roles"),
+        ({"camera_role": "t1/camera"}, "device role"),
+    ],
+)
+def test_roles_that_cannot_tell_the_devices_apart_are_refused(roles, why):
+    with pytest.raises(ValueError, match=why):
+        camera_judge(**roles)
+
+
+def test_the_plain_wheel_judge_takes_a_number_without_a_game_number_for_nobodys():
+    from recognition.wheel_judge import WheelJudge
+
+    judge = WheelJudge(pockets=EUROPEAN.pockets)
+    events = game(1, "17", 0)
+    events.insert(3, WheelResult(device_id=CAMERA, at=at(20), number="5"))
+    assert results(run(judge, events)) == [{"number": "17", "game_counter": 1}]
 
 
 def test_a_camera_lost_during_the_game_holds_and_its_return_releases_only_the_table_hold():
@@ -579,3 +647,48 @@ def test_random_faults_never_certify_a_number_the_ball_is_not_in():
                 assert fault == "none", (fault, d)
         t += 60
     assert certified > 200  # the clean games do get certified
+
+
+# --- the configuration check: the roles the judge reads are the devices' ---------------------------------
+
+
+def test_the_configuration_check_matches_the_devices_to_the_roles_the_judge_reads():
+    european, double = EuropeanRoulette(), GAMES["double_ball_roulette"]
+    european.check_devices({}, {"wheel": "cammegh-ss2"})
+    european.check_devices({"camera": True}, {"wheel": "cammegh-ss2", "camera": "roulette-camera"})
+    european.check_devices({"camera_role": "top"}, {"wheel": "cammegh-ss2", "top": "roulette-camera"})
+    double.check_devices({}, {"wheel": "cammegh-ss2", "camera": "roulette-camera"})
+    refused = [
+        (european, {}, {"wheel": "cammegh-ss2", "top": "roulette-camera"}, "set camera_role = 'top'"),
+        (european, {}, {"ss2": "cammegh-ss2", "camera": "roulette-camera"}, "set wheel_role = 'ss2'"),
+        (european, {"camera": True}, {"wheel": "cammegh-ss2"}, "add a roulette-camera device"),
+        (double, {}, {"wheel": "cammegh-ss2"}, "add a roulette-camera device"),
+        (european, {}, {"a": "roulette-camera", "b": "roulette-camera"}, "one overhead camera at most"),
+        (european, {}, {"a": "cammegh-ss2", "b": "cammegh-ss2"}, "one wheel"),
+    ]
+    for game_rules, settings, kinds_, why in refused:
+        with pytest.raises(ValueError, match=why):
+            game_rules.check_devices(settings, kinds_)
+
+
+def test_check_config_refuses_a_camera_the_judge_would_take_for_a_wheel():
+    from simulators.roulette_camera import View
+    from studio.config import parse_config
+
+    calibration = View(width=640, height=360).calibration()
+    table = {
+        "id": "t1",
+        "game": "european_roulette",
+        "settings": {"camera": True},
+        "devices": [
+            {"kind": "cammegh-ss2", "role": "wheel", "url": "serial:///dev/ttyUSB0"},
+            {
+                "kind": "roulette-camera",
+                "role": "overhead",
+                "url": "tcp://cam:9000",
+                "options": {"calibration": calibration},
+            },
+        ],
+    }
+    with pytest.raises(ValueError, match="camera_role = 'overhead'"):
+        parse_config({"studio": {}, "tables": [table]})
