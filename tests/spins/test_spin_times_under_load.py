@@ -61,6 +61,13 @@ def cpu_hogs(n: int) -> Iterator[None]:
 def wheel_in_its_own_process() -> Iterator[str]:
     cmd = [sys.executable, "-m", "simulators.cammegh_ss2", "--speed", str(SPEED), "--seed", "5", "--open"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    # a real wheel keeps its own clock whatever our machine does: the simulator standing in for it gets a
+    # higher priority where we may give one (as root), so that only the driver's reads meet the load (the
+    # other test worker, other jobs on a shared machine), not the wheel's own reports
+    try:
+        os.setpriority(os.PRIO_PROCESS, proc.pid, -5)
+    except OSError:
+        pass
     try:
         assert proc.stdout is not None
         path = proc.stdout.readline().strip()
