@@ -35,7 +35,7 @@ class Policy:
     #: the least heatmap peak that is a die; a weaker peak (down to the detector's PEAK) is a doubt
     die: float = 0.45
     #: the crop network's least probability for its face when the pip counter reads the same face
-    agreed: float = 0.85
+    agreed: float = 0.9
     #: ... and when the pip counter reads no face (it may not contradict: another face holds the die)
     alone: float = 0.96
     #: "not flat" at this share of the detector's peak, or the crop network's reject class at this: cocked
