@@ -22,7 +22,7 @@ MODEL = Path(__file__).resolve().parent / "model" / "dice_detect.onnx"
 #: output channels: heatmap (flat, cocked), log box width and height over WORK_DIE, offset x, y, faces 1-6
 CHANNELS = 12
 STRIDE = 4
-#: the die side the network sees best (input pixels): it was trained on sides from 9 to 28
+#: the die side the network sees best (input pixels): it was trained on sides from 8 to 40
 WORK_DIE = 16.0
 #: input sides are multiples of this (the network halves the picture four times)
 _MULTIPLE = 16

@@ -37,7 +37,7 @@ class Policy:
     #: the crop network's least probability for its face when the pip counter reads the same face
     agreed: float = 0.9
     #: ... and when the pip counter reads no face (it may not contradict: another face holds the die)
-    alone: float = 0.95
+    alone: float = 0.96
     #: "not flat" at this share of the detector's peak, or the crop network's reject class at this: cocked
     cocked: float = 0.3
     #: a weaker peak this strong, not a die's duplicate, holds the frame (a die the detector half sees)

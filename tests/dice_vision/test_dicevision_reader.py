@@ -124,16 +124,18 @@ def test_renders_read_right_and_faults_are_held() -> None:
 
 
 def test_the_golden_frames_read_right_or_held_and_colours_are_named() -> None:
+    """Our renders at 1280x720 are read by the rule reader (and by auto); the learned reader, trained
+    mostly on photos, certifies few of them: it must find every die that lies flat, name its colour and
+    certify nothing wrong."""
     cal = golden_calibration()
-    right = 0
     for name, truth in golden_labels().items():
         img = np.asarray(cv2.imread(str(GOLDEN / name)))
         colours = [d["color"] for d in truth["dice"]] if name.startswith(("duel", "bacbo")) else None
         r = read_dice_learned(img, cal, expected=truth.get("expected") or len(truth["dice"]), colors=colours)
         verdict = judge_reading(r, truth)[0]
         assert verdict != "wrong_ok", (name, r.summary())
-        right += verdict == "correct"
-    assert right >= 1
+        if not name.startswith(("fault-missing", "fault-stacked")):
+            assert sorted(d.color for d in r.dice) == sorted(d["color"] for d in truth["dice"]), name
 
 
 def test_touching_dice_are_told_apart() -> None:

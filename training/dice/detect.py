@@ -34,11 +34,11 @@ CACHE = Path("/tmp/dice-training")
 
 
 def photo_scenes(photos: Path = PHOTOS) -> list[Scene]:
-    """The training photos, each scaled down so its dice are at most 32 pixels (the most a sample needs)."""
+    """The training photos, each scaled down so its dice are at most 40 pixels (the most a sample needs)."""
     out = []
     for _, img, boxes in training_photos(photos):
         med = float(np.median([math.sqrt(b.w * b.h) for b in boxes]))
-        f = min(1.0, 32.0 / med)
+        f = min(1.0, 40.0 / med)
         if f < 1:
             img = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
             boxes = [Box(b.kind, b.face, b.cx * f, b.cy * f, b.w * f, b.h * f) for b in boxes]

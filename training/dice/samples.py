@@ -1,6 +1,6 @@
 """Training samples for the two networks, cut from the photos and renders of :mod:`training.dice.data`.
 
-The detector's sample: a square window of a picture, scaled so its dice are 9-28 pixels, turned by
+The detector's sample: a square window of a picture, scaled so its dice are 8-40 pixels, turned by
 quarter turns (and a little more), mirrored, with light, colour, blur and noise changed; its targets are
 CenterNet maps at stride 4. The classifier's sample: the crop the reader would cut round a die (the centre
 and size a little off, as a detector gives them), labelled with its face, or "reject" for a die that is
@@ -21,8 +21,9 @@ from recognition.dice.detector import CHANNELS, STRIDE, WORK_DIE
 
 from .data import REJECT, Box
 
-#: the die sides (input pixels) the detector is trained on
-SIDES = (9.0, 28.0)
+#: the die sides (input pixels) the detector is trained on: from half to two and a half times WORK_DIE, so
+#: the first look (a fixed 256 pixels across) measures dice of 3 to 15 % of the frame
+SIDES = (8.0, 40.0)
 
 Scene = tuple[np.ndarray, list[Box]]
 
@@ -142,10 +143,20 @@ def classifier_samples(scene: Scene, rng: random.Random, per_die: int = 1) -> li
 
 
 def cut(img: np.ndarray, c: tuple[float, float], size: tuple[float, float], rng: random.Random) -> np.ndarray:
-    """The classifier's crop at c, the light changed on a window round it only (cheap)."""
+    """The classifier's crop at c, the light changed on a window round it only (cheap); half the crops
+    turned by up to 30 degrees (a die lies at any angle, the quarter turns of training see only four), the
+    box grown as a turned die's box grows (by the square root of its growth: the die's own angle in the
+    box is unknown)."""
     side = int(2 * max(size)) + 4
     win = cv2.getRectSubPix(img, (side, side), (float(c[0]), float(c[1])))
-    return crop_die(_light(win, rng), ((side - 1) / 2, (side - 1) / 2), size)
+    mid = ((side - 1) / 2, (side - 1) / 2)
+    if rng.random() < 0.5:
+        a = rng.uniform(-30, 30)
+        m = cv2.getRotationMatrix2D(mid, a, 1.0)
+        win = cv2.warpAffine(win, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        grow = math.sqrt(abs(math.cos(math.radians(a))) + abs(math.sin(math.radians(a))))
+        size = (size[0] * grow, size[1] * grow)
+    return crop_die(_light(win, rng), mid, size)
 
 
 def _clear(c: tuple[float, float], boxes: Sequence[Box], share: float) -> bool:

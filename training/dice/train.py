@@ -32,12 +32,20 @@ from .detect import rendered
 from .nets import classifier
 from .samples import classifier_samples, cut
 
+#: each group's share of the samples drawn: tray-colour's small, coloured and marbled dice are the
+#: hardest, and the renders hold the cocked dice of any look the reject class learns from
+SHARES = {"wood-white": 0.25, "tray-colour": 0.4, "renders": 0.35}
+
 
 def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Quarter turns and mirror images (a die's faces look the same), contrast and noise."""
+    """Quarter turns and mirror images (a die's faces look the same), the colour channels swapped (a die
+    of another colour: 30 %), contrast and noise."""
     out = np.rot90(x, k=int(rng.integers(4)), axes=(2, 3)).copy()
     flip = rng.random(len(out)) < 0.5
     out[flip] = out[flip][..., ::-1]
+    swap = np.nonzero(rng.random(len(out)) < 0.3)[0]
+    for i in swap:
+        out[i] = out[i][rng.permutation(3)]
     out *= rng.uniform(0.8, 1.2, (len(out), 1, 1, 1)).astype(np.float32)
     out += rng.normal(0, 0.05, out.shape).astype(np.float32)
     return out
@@ -51,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         "--cocked", type=int, default=600, help="renders with a cocked die of any look (its crops: reject)"
     )
     ap.add_argument("--per-photo-die", type=int, default=6, help="crops per die of a photo")
-    ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--epochs", type=int, default=24)
     ap.add_argument("--photos", type=Path, default=PHOTOS)
     ap.add_argument("--out", type=Path, default=MODEL)
     ap.add_argument(
@@ -63,13 +71,15 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     t0 = time.perf_counter()
-    crops, ys = [], []
+    crops, ys, groups = [], [], []
     finder = DiceDetector(args.hard) if args.hard is not None and args.hard.exists() else None
     hard = 0
-    for _, img, boxes in training_photos(args.photos):
+    for name, img, boxes in training_photos(args.photos):
+        look = name.split("/")[0]
         for crop, label in classifier_samples((img, boxes), rng, args.per_photo_die):
             crops.append(crop)
             ys.append(label)
+            groups.append(look)
         if finder is not None:  # the detector's peaks that are no die (a tray's screw heads): reject
             for d in finder.detect(img)[0]:
                 if d.score >= 0.3 and all(
@@ -78,17 +88,20 @@ def main(argv: list[str] | None = None) -> int:
                     for _ in range(2):
                         crops.append(cut(img, d.center, d.size, rng))
                         ys.append(REJECT)
+                        groups.append(look)
                         hard += 1
     photos_n = len(crops)
     for scene in rendered(args.seed, args.renders):
         for crop, label in classifier_samples(scene, rng, 1):
             crops.append(crop)
             ys.append(label)
+            groups.append("renders")
     cocked_seed = args.seed + 1  # another seed than the detector's renders: other pictures
     for scene in rendered(cocked_seed, args.cocked, cocked=True):
         for crop, label in classifier_samples(scene, rng, 2):
             crops.append(crop)
             ys.append(label)
+            groups.append("renders")
     x = prepare(crops)
     y = np.array(ys, np.int64)
     print(f"{hard} of the photo crops are the detector's peaks that are no die")
@@ -100,9 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = args.epochs * ((len(y) + 127) // 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.1)
-    # photo crops are fewer and the point of it all: they count twice
-    weight = np.where(np.arange(len(y)) < photos_n, 2.0, 1.0)
+    group = np.array(groups)
+    weight = np.zeros(len(y))
+    for g, share in SHARES.items():
+        weight[group == g] = share / max(1, int((group == g).sum()))
     weight /= weight.sum()
+    print({g: int((group == g).sum()) for g in SHARES})
     nrng = np.random.default_rng(args.seed)
     for epoch in range(args.epochs):
         net.train()
@@ -147,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                 "cocked_renders": args.cocked,
                 "cocked_seed": cocked_seed,
                 "per_photo_die": args.per_photo_die,
+                "shares": SHARES,
                 "photos": sorted(n for n, _, _ in training_photos(args.photos)),
                 "onnx_sha256": sha256(args.out),
             },
