@@ -46,6 +46,14 @@ _PART = re.compile(
     r'"seat": ?"([^"\\]*)", ?(?:"hand": ?(0|-?[1-9][0-9]*), ?)?"action": ?"([^"\\]*)"'
 ).fullmatch
 _NEW: Any = object()
+_JOIN = '","'.join
+#: a seat's insurance decision as the answer writes it
+_INSURANCE = {
+    None: "null",
+    "insurance": '"insurance"',
+    "no_insurance": '"no_insurance"',
+    "even_money": '"even_money"',
+}
 #: what a round this path does not answer raises (the general path answers it)
 _NOT_THIS_PATH = (Refused, StopIteration, KeyError, TypeError, AttributeError, IndexError, ValueError)
 
@@ -65,7 +73,7 @@ def _decision(d: Any) -> Decision:
         or d.get("by") not in (None, "backend")
     ):
         raise Refused
-    return seat, hand, action, window
+    return seat, hand, action, window, {}
 
 
 def fast_lines_possible(game: BlackjackGame) -> bool:
@@ -109,6 +117,18 @@ class BlackjackLines:
         #: the lightning draws' texts, by the draw's (kind, multiplier) pairs
         self.lightning_texts: dict[tuple[tuple[str, int], ...], str] = {}
         self.seat_rank = {seat: i for i, seat in enumerate(game.seats)}
+        #: `{"bet":"SEAT/hand_N/` by seat and hand number
+        self.bet_heads = {
+            s: tuple(f'{{"bet":"{s}/hand_{n}/' for n in range(self.r.max_hands + 1)) for s in game.seats
+        }
+        #: the dealer's text after the up card, by its total, softness, blackjack and peek
+        self.dealer_tails: dict[tuple[int, bool, bool, bool], str] = {}
+        #: `{"hand":N,"cards":["` by hand number
+        self.hand_heads = tuple(f'{{"hand":{n},"cards":["' for n in range(self.r.max_hands + 1))
+        self.sit_texts = {
+            s: f'{{"window":null,"seat":"{s}","hand":1,"action":"sit","cards":[],"by":"backend"}}'
+            for s in game.seats
+        }
         #: decisions read off a line's text, by their text (seats x hands x actions: a few hundred)
         self.parts: dict[str, Decision] = {}
         #: the multipliers of an extras object, by its text
@@ -154,7 +174,7 @@ class BlackjackLines:
                 p = _PART(part)
                 if p is None:
                     raise Refused
-                d = (p[1], int(p[2] or 1), p[3], None)
+                d = (p[1], int(p[2] or 1), p[3], None, {})
                 if len(parts) < 10_000:
                     parts[part] = d
             given.append(d)
@@ -187,7 +207,7 @@ class BlackjackLines:
         if not self.game.common_hand:
             rank = self.seat_rank
             while k < len(given) and given[k][2] == "sit":
-                seat, hand, _, window = given[k]
+                seat, hand, _, window, _ = given[k]
                 if seat not in rank or seat in seats or hand != 1 or window is not None:
                     raise Refused
                 seats.append(seat)
@@ -196,9 +216,7 @@ class BlackjackLines:
                 raise Refused
             seats.sort(key=rank.__getitem__)
         deal = Deal(self.r, cards, given, k)
-        texts = [
-            f'{{"window":null,"seat":"{s}","hand":1,"action":"sit","cards":[],"by":"backend"}}' for s in seats
-        ]
+        texts = list(map(self.sit_texts.__getitem__, seats))
         if self.game.common_hand:
             common = deal.run_common()
         else:
@@ -208,12 +226,16 @@ class BlackjackLines:
         texts += deal.taken
         dealer = deal.dealer
         d_total, d_soft = total_of(dealer)
-        d_bj = is_blackjack(dealer)
-        dealer_text = (
-            f'{{"cards":{codes_json(dealer)},"up_card":"{dealer[0]}","total":{d_total},'
-            f'"soft":{_JSON[d_soft]},"blackjack":{_JSON[d_bj]},"bust":{_JSON[d_total > 21]},'
-            f'"peeked_blackjack":{_JSON[deal.peeked]}}}'
-        )
+        d_bj = len(dealer) == 2 and d_total == 21
+        key = (d_total, d_soft, d_bj, deal.peeked)
+        dealer_tail = self.dealer_tails.get(key)
+        if dealer_tail is None:
+            dealer_tail = self.dealer_tails[key] = (
+                f'"total":{d_total},"soft":{_JSON[d_soft]},"blackjack":{_JSON[d_bj]},'
+                f'"bust":{_JSON[d_total > 21]},"peeked_blackjack":{_JSON[deal.peeked]}}}'
+            )
+        dealer_text = f'{{"cards":["{_JOIN(dealer)}"],"up_card":"{dealer[0]}",{dealer_tail}'
+
         wins: list[str] = []
         pushes: list[str] = []
         if self.game.common_hand:
@@ -291,35 +313,31 @@ class BlackjackLines:
             up = dealer[0]
             bust_text = self.bust_it_text(dealer) if self.bust_it else None
         seats = []
+        bet_heads, hand_heads = self.bet_heads, self.hand_heads
         for i, (seat, insurance, hands) in enumerate(table):
             hand_texts = []
             if insurance == "insurance" and d_bj:
                 wins.append(f'{{"bet":"{seat}/insurance","payout":{self.insurance_pays}}}')
+            heads = bet_heads[seat]
             for h in hands:
                 hc = h.cards
-                total, soft = h.total or total_of(hc)
-                even_money = (
-                    insurance == "even_money"
-                    and h.number == 1
-                    and not h.split
-                    and len(hc) == 2
-                    and total == 21
-                )
-                key = (total, soft, len(hc), h.mods, even_money)
+                key = h.key
+                if insurance == "even_money" and h.number == 1 and h.mods is None and len(hc) == 2:
+                    key += (key[0] == 21,)  # even money taken on this blackjack
                 entry = entries.get(key)
                 if entry is None:
-                    entry = entries[key] = self.hand_entry(h, total, soft, d_total, d_bj, even_money)
+                    entry = entries[key] = self.hand_entry(h, d_total, d_bj, len(key) == 5 and key[4])
                 tail, win, push, free, lightning_key = entry
                 number = h.number
-                hand_texts.append(f'{{"hand":{number},"cards":["' + '","'.join(hc) + '"],' + tail)
+                hand_texts.append(f'{hand_heads[number]}{_JOIN(hc)}"],{tail}')
                 if win is not None:
                     if lightning_key is not None and multipliers is not None:
                         win += f"{multipliers.get(lightning_key, 1)}}}"
-                    wins.append(f'{{"bet":"{seat}/hand_{number}/{win}')
+                    wins.append(heads[number] + win)
                 elif push is not None:
-                    pushes.append(f'{{"bet":"{seat}/hand_{number}/{push}')
+                    pushes.append(heads[number] + push)
                 if free is not None:
-                    wins.append(f'{{"bet":"{seat}/hand_{number}/{free}')
+                    wins.append(heads[number] + free)
             c1, c2 = cards[i], cards[n + 1 + i]
             if side_bets:
                 first = self.first_three.get((c1, c2, up))
@@ -334,17 +352,18 @@ class BlackjackLines:
                     elif bust_text is not None:
                         wins.append(f'{{"bet":"{seat}/{bust_text}')
             seats.append(
-                f'{{"seat":"{seat}","first_cards":["{c1}","{c2}"],"insurance":{_text(insurance)},'
+                f'{{"seat":"{seat}","first_cards":["{c1}","{c2}"],"insurance":{_INSURANCE[insurance]},'
                 f'"hands":[{",".join(hand_texts)}]}}'
             )
         return f'"seats":[{",".join(seats)}]', ""
 
     def hand_entry(
-        self, h: Hand, total: int, soft: bool, d_total: int, d_bj: bool, even_money: bool
+        self, h: Hand, d_total: int, d_bj: bool, even_money: bool
     ) -> tuple[str, str | None, str | None, str | None, str | None]:
         """A hand's text after its cards; its main bet's winning text (after `{"bet":"SEAT/hand_N/`, without
         the multiplier and the closing brace where it has one), its pushed text, its free bet's winning text
         (None where there is none), and the lightning multiplier's kind that its main win takes."""
+        total, soft = h.key[0], h.key[1]
         bj = not h.split and len(h.cards) == 2 and total == 21
         bust = total > 21
         charlie = self.r.charlie

@@ -16,8 +16,8 @@ from .engine import STAKE_ACTIONS, VALUE
 
 #: the keys a decision of the usual shape may have
 DECISION_KEYS = frozenset(("window", "seat", "hand", "action", "cards", "by"))
-#: a decision: (seat, hand, action, window or None)
-Decision = tuple[str, int, str, "str | None"]
+#: a decision: (seat, hand, action, window or None, its answer's texts by the number of the hand's decision)
+Decision = tuple[str, int, str, "str | None", dict[int, str]]
 
 
 class Refused(Exception):
@@ -47,6 +47,7 @@ class Hand:
         "done",
         "doubled",
         "free_bet",
+        "key",
         "mods",
         "number",
         "split",
@@ -67,8 +68,8 @@ class Hand:
         self.surrendered = False
         self.done = False
         self.decisions = 0
-        #: (total, soft) once the hand is played
-        self.total: tuple[int, bool] | None = None
+        #: (total, soft, number of cards, mods) once the hand is played
+        self.key: tuple[Any, ...] = ()
         #: what the answer says of the hand besides its cards and total: None while it has its first stake
         #: and no double, split, free bet or surrender
         self.mods: tuple[Any, ...] | None = None
@@ -97,7 +98,7 @@ class Deal:
 
     def decide(self, window: str, seat: str, hand: int, allowed: tuple[str, ...]) -> str:
         """The next decision, checked against the window the deal opens and its actions."""
-        seat_, hand_, action, window_ = self.given[self.k]  # IndexError: too few decisions
+        seat_, hand_, action, window_, _ = self.given[self.k]  # IndexError: too few decisions
         if (
             seat_ != seat
             or hand_ != hand
@@ -178,51 +179,55 @@ class Deal:
                     self.play(seat, seat_hands, seat_hands[n])
                     n += 1
             self.dealer_plays()
+        else:  # the dealer's blackjack ends the round before any hand is played
+            for (h,) in hands:
+                h.key = (*total_of(h.cards), 2, None)
         return list(zip(seats, insurance, hands, strict=True))
 
     def play(self, seat: str, hands: list[Hand], h: Hand) -> None:
-        r = self.r
-        charlie = r.charlie
+        charlie = self.r.charlie or 1_000_000  # no Charlie: a hand never has that many cards
         cards = h.cards
         shoe, given, taken = self.cards, self.given, self.taken
         number = h.number
+        i, k, n = self.i, self.k, h.decisions
         hard, ace = sum(map(CARD_VALUE.__getitem__, cards)), not ACES.isdisjoint(cards)
         while True:
             total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
-            if h.done or total >= 21 or (charlie and len(cards) >= charlie):
-                h.total = total, soft
-                return
-            seat_, hand_, action, window_ = given[self.k]  # IndexError: too few decisions
+            if h.done or total >= 21 or len(cards) >= charlie:
+                break
+            seat_, hand_, action, window_, texts = given[k]  # IndexError: too few decisions
+            n += 1
             if seat_ != seat or hand_ != number:
                 raise Refused
-            if window_ is not None and window_ != f"{seat}/hand_{number}/{h.decisions + 1}":
+            if window_ is not None and window_ != f"{seat}/hand_{number}/{n}":
                 raise Refused
-            self.k += 1
-            taken.append(
-                f'{{"window":"{seat}/hand_{number}/{h.decisions + 1}","seat":"{seat}","hand":{number},'
-                f'"action":"{action}","cards":[],"by":"backend"}}'
-            )
+            k += 1
+            text = texts.get(n)
+            if text is None:  # the same decision's text at the same point of a hand: formatted once
+                text = texts[n] = (
+                    f'{{"window":"{seat}/hand_{number}/{n}","seat":"{seat}","hand":{number},'
+                    f'"action":"{action}","cards":[],"by":"backend"}}'
+                )
+            taken.append(text)
             if action == "hit":
-                h.decisions += 1
-                c = shoe[self.i]  # IndexError: too few cards
-                self.i += 1
+                c = shoe[i]  # IndexError: too few cards
+                i += 1
                 cards.append(c)
                 hard += CARD_VALUE[c]
                 ace = ace or c in ACES
                 continue
             if action == "stand":
-                h.decisions += 1
-                h.done = True
-                continue
+                break
+            h.decisions = n - 1  # the hand's options are those before this decision
             self.allow(action, hands, h, total, soft)
-            h.decisions += 1
             if action in STAKE_ACTIONS or action == "free_double":
                 if action == "free_double":
                     h.free_bet = "double"
                 else:
                     h.stake *= STAKE_ACTIONS[action]
                 h.doubled = action
-                c = self.card()
+                c = shoe[i]
+                i += 1
                 cards.append(c)
                 hard += CARD_VALUE[c]
                 ace = ace or c in ACES
@@ -230,22 +235,27 @@ class Deal:
                 h.changed()
             elif action == "surrender":
                 h.surrendered = True
-                h.done = True
                 h.changed()
+                break
             else:
                 free = action == "free_split"
-                new = Hand(len(hands) + 1, [h.cards.pop()], 0 if free else 1)
+                new = Hand(len(hands) + 1, [cards.pop()], 0 if free else 1)
                 new.split = h.split = True
-                new.split_aces = h.split_aces = h.cards[0][0] == "A"
+                new.split_aces = h.split_aces = cards[0][0] == "A"
                 new.free_bet = "split" if free else None
                 hands.insert(hands.index(h) + 1, new)
-                h.cards.append(self.card())
-                new.cards.append(self.card())
+                cards.append(shoe[i])
+                new.cards.append(shoe[i + 1])
+                i += 2
                 if new.split_aces:
                     h.done = new.done = True
                 h.changed()
                 new.changed()
                 hard, ace = sum(map(CARD_VALUE.__getitem__, cards)), not ACES.isdisjoint(cards)
+        h.done = True
+        h.decisions = n
+        h.key = (total, soft, len(cards), h.mods)
+        self.i, self.k = i, k
 
     def allow(self, action: str, hands: list[Hand], h: Hand, total: int, soft: bool) -> None:
         """Refused unless `action` (not "stand" or "hit", which a hand in play always has) is one of the
