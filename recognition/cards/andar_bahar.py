@@ -180,17 +180,21 @@ class AndarBahar(CardGame):
         m = _PLAIN(line)
         if m is None:
             return None
-        cards = card_codes(m[2])
-        if cards is None:
-            return None
+        text = m[2]
+        cards = text[1:-1].split('", "')  # as json.dumps writes a list; any other spacing below
         distinct = set(cards)
+        if not self._codes.issuperset(distinct):
+            spaced = card_codes(text)
+            if spaced is None or not self._codes.issuperset(spaced):
+                return None
+            cards, distinct = spaced, set(spaced)
         n = len(cards) - 1
-        if n < 1 or len(distinct) <= n or not self._codes.issuperset(distinct):
+        if n < 1 or len(distinct) <= n:
             return None
         joker = cards[0]
         rank = joker[0]
-        # each code is two characters, the rank first
-        if cards[-1][0] != rank or "".join(cards)[::2].count(rank) != 2:
+        # each code is two characters, the rank first, each in quotes in the text
+        if cards[-1][0] != rank or text.count('"' + rank) != 2:
             return None
         first = m[3]
         last = cards[-1]
