@@ -182,14 +182,14 @@ class AndarBahar(CardGame):
             return None
         text = m[2]
         cards = text[1:-1].split('", "')  # as json.dumps writes a list; any other spacing below
-        distinct = set(cards)
-        if not self._codes.issuperset(distinct):
+        # each card a code of the deck, and once: as many codes of the deck among them as cards
+        if len(self._codes.intersection(cards)) != len(cards):
             spaced = card_codes(text)
-            if spaced is None or not self._codes.issuperset(spaced):
+            if spaced is None or len(self._codes.intersection(spaced)) != len(spaced):
                 return None
-            cards, distinct = spaced, set(spaced)
+            cards = spaced
         n = len(cards) - 1
-        if n < 1 or len(distinct) <= n:
+        if n < 1:
             return None
         joker = cards[0]
         rank = joker[0]
