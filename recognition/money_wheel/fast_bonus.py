@@ -77,18 +77,9 @@ class _Lines:
 # --- Crazy Time ---------------------------------------------------------------------------------------------
 
 _DROP = rf'\{{"zone": ?{_INT}, ?"slot": ?{_INT}(?:, ?"rescue": ?true)?\}}'
-#: the Cash Hunt wall's multipliers, each at least 1 (a 0 is the general path's to refuse): digits, commas and
-#: spaces, which sre takes in one tight loop, checked by `_wall_ok` (a repeated group took half the line's time)
-_WALL = r"[0-9, ]++"
-
-
-def _wall_ok(text: str) -> bool:
-    """Whether `text` is one or more integers of at least 1, a comma and one space or none between them, as
-    json.dumps writes them (no leading zero)."""
-    items = "," + text.replace(", ", ",")
-    return " " not in items and ",," not in items and items[-1] != "," and ",0" not in items
-
-
+#: the Cash Hunt wall's multipliers, each at least 1 (a 0 is the general path's to refuse), read by the regex
+#: itself: possessive repeats, which sre runs without keeping a way back (a third of the line's time before)
+_WALL = r"(?:[1-9][0-9]*+, ?+)*+[1-9][0-9]*+"
 _CRAZY_LINE = plain_line(
     rf'"segment": ?{_NAME}, ?"index": ?(null|{_INT}), ?"extras": ?\{{"top_slot": ?\{{"spot": ?{_NAME}, ?'
     rf'"multiplier": ?(null|{_INT})\}}, ?"bonus": ?\{{"cash_hunt": ?\{{"wall": ?\[({_WALL})\], ?'
@@ -109,7 +100,7 @@ class CrazyTimeLines:
 
     def __call__(self, line: str) -> str | None:
         m = _CRAZY_LINE(line)
-        if m is None or not _ints_ok(m[12]) or not _wall_ok(m[6]):
+        if m is None or not _ints_ok(m[12]):
             return None
         ct = self.game
         label, index, spot, multiplier = m[2], m[3], m[4], m[5]
