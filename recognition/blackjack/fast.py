@@ -131,8 +131,8 @@ class BlackjackLines:
         }
         #: decisions read off a line's text, by their text (seats x hands x actions: a few hundred)
         self.parts: dict[str, Decision] = {}
-        #: the multipliers of an extras object, by its text
-        self.known_parts: dict[str, Mapping[str, int] | None] = {}
+        #: the multipliers of an extras object and their text in the outcome, by the object's text
+        self.known_parts: dict[str, tuple[Mapping[str, int] | None, str]] = {}
 
     def __call__(self, line: str) -> str | None:
         m = _LINE(line)
@@ -152,7 +152,8 @@ class BlackjackLines:
             if len(item) != (3 if "extras" not in item else 4) or type(decisions) is not list:
                 raise Refused
             given = list(map(_decision, decisions))
-            return self.answer(str(item["id"]), cards, given, self.check_extras(item.get("extras")))
+            multipliers = self.check_extras(item.get("extras"))
+            return self.answer(str(item["id"]), cards, given, multipliers, self.lightning_text(multipliers))
         except _NOT_THIS_PATH:
             return None
 
@@ -179,20 +180,26 @@ class BlackjackLines:
                     parts[part] = d
             given.append(d)
         extras = m[4]
-        multipliers: Mapping[str, int] | None
         if extras is None:
             multipliers = self.check_extras(None)
-        else:
-            multipliers = known.get(extras, _NEW)
-            if multipliers is _NEW:
-                multipliers = self.check_extras(json.loads(extras))  # ValueError: not JSON
-                if len(known) < 100_000:
-                    known[extras] = multipliers
-        return self.answer(m[1], cards, given, multipliers)
+            return self.answer(m[1], cards, given, multipliers, self.lightning_text(multipliers))
+        entry = known.get(extras)
+        if entry is None:
+            multipliers = self.check_extras(json.loads(extras))  # ValueError: not JSON
+            entry = (multipliers, self.lightning_text(multipliers))
+            if len(known) < 100_000:
+                known[extras] = entry
+        return self.answer(m[1], cards, given, *entry)
 
     def answer(
-        self, rid: str, cards: list[str], given: list[Decision], multipliers: Mapping[str, int] | None
+        self,
+        rid: str,
+        cards: list[str],
+        given: list[Decision],
+        multipliers: Mapping[str, int] | None,
+        lightning: str,
     ) -> str:
+        """The answer line; `lightning`: the outcome's text of the multipliers (lightning_text)."""
         if type(cards) is not list:
             raise Refused
         copies = self.copies
@@ -257,7 +264,7 @@ class BlackjackLines:
             f'{{"id":{rid},"valid":true,"result":{{{result},"dealer":{dealer_text},'
             f'"cards":{codes_json(cards)},"decisions":[{",".join(texts)}]}},"outcome":{{"winning_bets":'
             f'[{",".join(wins)}],"pushed_bets":[{",".join(pushes)}]{outcome_tail}'
-            f',"dealer_blackjack":{_JSON[d_bj]}{self.lightning_text(multipliers)}}}}}\n'
+            f',"dealer_blackjack":{_JSON[d_bj]}{lightning}}}}}\n'
         )
 
     def check_extras(self, extras: Any) -> dict[str, Any] | None:
