@@ -52,6 +52,10 @@ HOLD_TEXT = {
 _PLAIN_LINE = plain_line(r'"opened": ?\[([0-9, ]*)\]').fullmatch
 _NUMBERS = frozenset(str(n) for n in range(1, CASES + 1))
 _ORDER = {str(n): n for n in range(1, CASES + 1)}.__getitem__
+#: the stages' briefcases as json.dumps writes them, from the 16 numbers' texts (the last two are not a stage's)
+_STAGES = "[[{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{}]]".format
+#: `evaluate_json`'s text of the 13 numbers closed at the first offer, by the 3 opened before it
+_CLOSED: dict[frozenset[str], str] = {}
 
 
 def stage_of(index: int) -> int:
@@ -118,14 +122,18 @@ class DealOrNoDeal(BaseGame):
         opened = m[2].replace(", ", ",").split(",")
         if len(opened) != CASES or _NUMBERS != set(opened):  # each number once (and as json.dumps writes it)
             return None
-        # the numbers still closed at each offer: after 3, 7, 11 and 14 briefcases
-        offers = [",".join(sorted(opened[at:], key=_ORDER)) for at in (3, 7, 11, 14)]
+        # the numbers still closed at each offer: after 3, 7, 11 and 14 briefcases (the 13 after the first 3
+        # kept by those 3: 560 sets)
+        first = frozenset(opened[:3])
+        closed = _CLOSED.get(first)
+        if closed is None:
+            closed = _CLOSED[first] = ",".join(sorted(opened[3:], key=_ORDER))
+        offers = [closed, *(",".join(sorted(opened[at:], key=_ORDER)) for at in (7, 11, 14))]
         player, other = opened[15], opened[14]
         return (
             f'{{"id":{m[1]},"valid":true,"result":{{"opened":[{",".join(opened)}]}},"outcome":{{"winning_bets":'
             f'[{{"bet":"no_deal","briefcase":{player}}},{{"bet":"switch","briefcase":{other}}}],"pushed_bets":[],'
-            f'"stages":[[{",".join(opened[:3])}],[{",".join(opened[3:7])}],[{",".join(opened[7:11])}],'
-            f'[{",".join(opened[11:14])}]],"closed_at_offer":[[{"],[".join(offers)}]],'
+            f'"stages":{_STAGES(*opened)},"closed_at_offer":[[{"],[".join(offers)}]],'
             f'"player_briefcase":{player},"other_briefcase":{other}}}}}\n'
         )
 

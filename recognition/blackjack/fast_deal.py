@@ -1,9 +1,11 @@
 """One pass of the blackjack deal procedure (recognition/blackjack/engine.py) over a recorded round's cards and
 decisions, for `studio evaluate`'s fast path (recognition/blackjack/fast.py). Pure.
 
-Each decision is taken as the deal asks for it, checked as it is taken: the seat and hand the deal asks, its
-window when given, one of the window's actions, no cards, no other "by" than the backend's. Anything else
-raises `Refused` (or IndexError: too few cards or decisions): the general path answers that round.
+The decisions come as (seat, hand, action, window or None) tuples (recognition/blackjack/fast.py reads them
+off the line and checks each has no cards and no other "by" than the backend's). Each is taken as the deal
+asks for it, checked as it is taken: the seat and hand the deal asks, its window when given, one of the
+window's actions. Anything else raises `Refused` (or IndexError: too few cards or decisions): the general path
+answers that round.
 """
 
 from __future__ import annotations
@@ -14,11 +16,8 @@ from .engine import STAKE_ACTIONS, VALUE
 
 #: the keys a decision of the usual shape may have
 DECISION_KEYS = frozenset(("window", "seat", "hand", "action", "cards", "by"))
-USUAL_KEYS = frozenset(("seat", "hand", "action"))
-
-
-#: the actions a hand in play always has
-_ALWAYS = ("stand", "hit")
+#: a decision: (seat, hand, action, window or None, its answer's texts by the number of the hand's decision)
+Decision = tuple[str, int, str, "str | None", dict[int, str]]
 
 
 class Refused(Exception):
@@ -48,6 +47,8 @@ class Hand:
         "done",
         "doubled",
         "free_bet",
+        "key",
+        "mods",
         "number",
         "split",
         "split_aces",
@@ -67,14 +68,20 @@ class Hand:
         self.surrendered = False
         self.done = False
         self.decisions = 0
-        #: (total, soft) once the hand is played
-        self.total: tuple[int, bool] | None = None
+        #: (total, soft, number of cards, mods) once the hand is played
+        self.key: tuple[Any, ...] = ()
+        #: what the answer says of the hand besides its cards and total: None while it has its first stake
+        #: and no double, split, free bet or surrender
+        self.mods: tuple[Any, ...] | None = None
+
+    def changed(self) -> None:
+        self.mods = (self.stake, self.doubled, self.free_bet, self.split, self.split_aces, self.surrendered)
 
 
 class Deal:
     """One pass of the deal procedure of engine.py over the round's cards and decisions."""
 
-    def __init__(self, rules: Any, cards: list[str], given: list[Any], k: int) -> None:
+    def __init__(self, rules: Any, cards: list[str], given: list[Decision], k: int) -> None:
         self.r = rules
         self.cards = cards
         self.given = given
@@ -89,35 +96,21 @@ class Deal:
         self.i += 1
         return c
 
-    def decide(self, window: str, seat: str, hand: int, allowed: tuple[str, ...] | None) -> str:
-        """The next decision, checked against the window the deal opens (`allowed`: its actions; None: the
-        caller checks the action, a string)."""
-        d = self.given[self.k]  # IndexError: too few decisions
-        if d.keys() == USUAL_KEYS:  # {"seat", "hand", "action"}: AttributeError, not a dict
-            if d["seat"] != seat or d["hand"] != hand or type(d["hand"]) is not int:
-                raise Refused
-        elif (
-            type(d) is not dict
-            or not DECISION_KEYS.issuperset(d)
-            or d["seat"] != seat
-            or d.get("hand", 1) != hand
-            or type(d.get("hand", 1)) is not int
-            or d.get("window", window) not in (None, window)
-            or d.get("cards")
-            or d.get("by") not in (None, "backend")
+    def decide(self, window: str, seat: str, hand: int, allowed: tuple[str, ...]) -> str:
+        """The next decision, checked against the window the deal opens and its actions."""
+        seat_, hand_, action, window_, _ = self.given[self.k]  # IndexError: too few decisions
+        if (
+            seat_ != seat
+            or hand_ != hand
+            or (window_ is not None and window_ != window)
+            or action not in allowed
         ):
-            raise Refused
-        action = d["action"]
-        if allowed is None:
-            if type(action) is not str:
-                raise Refused
-        elif action not in allowed:
             raise Refused
         self.k += 1
         self.taken.append(
             f'{{"window":"{window}","seat":"{seat}","hand":{hand},"action":"{action}","cards":[],"by":"backend"}}'
         )
-        return str(action)
+        return action
 
     def peek(self) -> bool:
         r = self.r
@@ -160,14 +153,16 @@ class Deal:
 
     def run_seats(self, seats: list[str]) -> list[tuple[str, str | None, list[Hand]]]:
         r = self.r
-        hands = [[Hand(1, [self.card()])] for _ in seats]
-        self.dealer.append(self.card())
-        for h in hands:
-            h[0].cards.append(self.card())
+        cards = self.cards
+        n = len(seats)
+        # the first card to each seat, the dealer's up card, the second card to each seat (IndexError: too few)
+        hands = [[Hand(1, [cards[j], cards[n + 1 + j]])] for j in range(n)]
+        self.dealer.append(cards[n])
+        self.i = 2 * n + 1
         if r.hole_card:
             self.dealer.append(self.card())
         up = self.dealer[0][0]
-        insurance: list[str | None] = [None] * len(seats)
+        insurance: list[str | None] = [None] * n
         if up in r.insurance_upcards or (r.even_money and up in r.even_money_upcards):
             for j, seat in enumerate(seats):
                 if r.even_money and up in r.even_money_upcards and is_blackjack(hands[j][0].cards):
@@ -184,55 +179,83 @@ class Deal:
                     self.play(seat, seat_hands, seat_hands[n])
                     n += 1
             self.dealer_plays()
+        else:  # the dealer's blackjack ends the round before any hand is played
+            for (h,) in hands:
+                h.key = (*total_of(h.cards), 2, None)
         return list(zip(seats, insurance, hands, strict=True))
 
     def play(self, seat: str, hands: list[Hand], h: Hand) -> None:
-        r = self.r
+        charlie = self.r.charlie or 1_000_000  # no Charlie: a hand never has that many cards
         cards = h.cards
+        shoe, given, taken = self.cards, self.given, self.taken
+        number = h.number
+        i, k, n = self.i, self.k, h.decisions
         hard, ace = sum(map(CARD_VALUE.__getitem__, cards)), not ACES.isdisjoint(cards)
         while True:
             total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
-            if h.done or total >= 21 or (r.charlie and len(cards) >= r.charlie):
-                h.total = total, soft
-                return
-            window = f"{seat}/hand_{h.number}/{h.decisions + 1}"
-            action = self.decide(window, seat, h.number, None)
-            if action not in _ALWAYS:
-                self.allow(action, hands, h, total, soft)
-            h.decisions += 1
-            if action == "stand":
-                h.done = True
-            elif action == "hit":
-                c = self.card()
+            if h.done or total >= 21 or len(cards) >= charlie:
+                break
+            seat_, hand_, action, window_, texts = given[k]  # IndexError: too few decisions
+            n += 1
+            if seat_ != seat or hand_ != number:
+                raise Refused
+            if window_ is not None and window_ != f"{seat}/hand_{number}/{n}":
+                raise Refused
+            k += 1
+            text = texts.get(n)
+            if text is None:  # the same decision's text at the same point of a hand: formatted once
+                text = texts[n] = (
+                    f'{{"window":"{seat}/hand_{number}/{n}","seat":"{seat}","hand":{number},'
+                    f'"action":"{action}","cards":[],"by":"backend"}}'
+                )
+            taken.append(text)
+            if action == "hit":
+                c = shoe[i]  # IndexError: too few cards
+                i += 1
                 cards.append(c)
                 hard += CARD_VALUE[c]
                 ace = ace or c in ACES
-            elif action in STAKE_ACTIONS or action == "free_double":
+                continue
+            if action == "stand":
+                break
+            h.decisions = n - 1  # the hand's options are those before this decision
+            self.allow(action, hands, h, total, soft)
+            if action in STAKE_ACTIONS or action == "free_double":
                 if action == "free_double":
                     h.free_bet = "double"
                 else:
                     h.stake *= STAKE_ACTIONS[action]
                 h.doubled = action
-                c = self.card()
+                c = shoe[i]
+                i += 1
                 cards.append(c)
                 hard += CARD_VALUE[c]
                 ace = ace or c in ACES
                 h.done = True
+                h.changed()
             elif action == "surrender":
                 h.surrendered = True
-                h.done = True
+                h.changed()
+                break
             else:
                 free = action == "free_split"
-                new = Hand(len(hands) + 1, [h.cards.pop()], 0 if free else 1)
+                new = Hand(len(hands) + 1, [cards.pop()], 0 if free else 1)
                 new.split = h.split = True
-                new.split_aces = h.split_aces = h.cards[0][0] == "A"
+                new.split_aces = h.split_aces = cards[0][0] == "A"
                 new.free_bet = "split" if free else None
                 hands.insert(hands.index(h) + 1, new)
-                h.cards.append(self.card())
-                new.cards.append(self.card())
+                cards.append(shoe[i])
+                new.cards.append(shoe[i + 1])
+                i += 2
                 if new.split_aces:
                     h.done = new.done = True
+                h.changed()
+                new.changed()
                 hard, ace = sum(map(CARD_VALUE.__getitem__, cards)), not ACES.isdisjoint(cards)
+        h.done = True
+        h.decisions = n
+        h.key = (total, soft, len(cards), h.mods)
+        self.i, self.k = i, k
 
     def allow(self, action: str, hands: list[Hand], h: Hand, total: int, soft: bool) -> None:
         """Refused unless `action` (not "stand" or "hit", which a hand in play always has) is one of the

@@ -32,8 +32,12 @@ def distinct_balls(
     m = _LIST(line)
     if m is None:
         return None
-    balls = m[2].replace(", ", ",")
-    labels = balls.split(",")
+    labels = m[2].split(", ")  # as json.dumps writes a list (a comma left in a label: not a ball of the game)
+    if len(labels) == count:
+        balls = ",".join(labels)
+    else:
+        balls = m[2].replace(", ", ",")
+        labels = balls.split(",")
     if len(labels) != count or len(set(labels)) != count:
         return None
     try:

@@ -30,7 +30,7 @@ from typing import Any
 from recognition.evaluate_fast import TailCache
 
 from .base import DrawGame, Drawn, Market, fixed, hits, nth_hit_at, numbers, over, picked, under
-from .fast_evaluate import ODD_ENDS, distinct_balls
+from .fast_evaluate import distinct_balls
 from .lucky import _check_color_map, cyclic_colors
 
 SUPER_SIX_COLORS = ("red", "green", "blue", "purple", "brown", "yellow", "orange", "black")  # L4253
@@ -85,6 +85,10 @@ class SuperSix(DrawGame):
         self._color = {f'"{b}"': self.colors[b] for b in self.ball_labels}
         self._number = {f'"{b}"': int(b) for b in self.ball_labels}
         self._counts_text = ",".join(f'"{c}":%d' for c in self.color_order)
+        self._color_balls = [
+            frozenset(b for b in self._color if self._color[b] == c) for c in self.color_order
+        ]
+        self._odd_balls = frozenset(b for b in self._number if self._number[b] % 2)
         self._tails = TailCache(self.evaluate)
 
     fast_evaluate = True
@@ -100,8 +104,9 @@ class SuperSix(DrawGame):
         number = self._number.__getitem__
         first5 = sum(map(number, labels[:5]))
         first, last = number(labels[0]), number(labels[-1])
-        counts = list(map(colors.count, self.color_order))
-        odd = sum(map(balls.count, ODD_ENDS))
+        drawn = set(labels)
+        counts = [len(drawn.intersection(c)) for c in self._color_balls]
+        odd = len(drawn.intersection(self._odd_balls))
         top = max(counts)
         most = f'"{self.color_order[counts.index(top)]}"' if counts.count(top) == 1 else "null"
         colors_text, counts_text = '","'.join(colors), self._counts_text % tuple(counts)
