@@ -254,7 +254,8 @@ class BlackjackLines:
             )
             if d_bj:
                 wins.append(f'{{"bet":"insurance","payout":{self.insurance_pays}}}')
-            self.side_bets("", common[0], common[1], dealer, wins, pushes)
+            bust_text = self.bust_it_text(dealer) if self.bust_it else None
+            self.side_bets("", common[0], common[1], dealer[0], bust_text, wins, pushes)
             outcome_tail = f',"hand_fates":{self.hand_fates(d_total, d_bj, deal.peeked)}'
         else:
             result, outcome_tail = self.seats_text(
@@ -347,17 +348,7 @@ class BlackjackLines:
                     wins.append(heads[number] + free)
             c1, c2 = cards[i], cards[n + 1 + i]
             if side_bets:
-                first = self.first_three.get((c1, c2, up))
-                if first is None:
-                    first = self.first_three[c1, c2, up] = self.first_three_bets(c1, c2, up)
-                texts, player_21 = first
-                for text in texts:
-                    wins.append(f'{{"bet":"{seat}/{text}')
-                if self.bust_it:
-                    if player_21:
-                        pushes.append(f'{{"bet":"{seat}/bust_it","returned":1,"hand":"player_blackjack"}}')
-                    elif bust_text is not None:
-                        wins.append(f'{{"bet":"{seat}/{bust_text}')
+                self.side_bets(f"{seat}/", c1, c2, up, bust_text, wins, pushes)
             seats.append(
                 f'{{"seat":"{seat}","first_cards":["{c1}","{c2}"],"insurance":{_INSURANCE[insurance]},'
                 f'"hands":[{",".join(hand_texts)}]}}'
@@ -432,21 +423,27 @@ class BlackjackLines:
         return ("push", "1") if total == d_total else ("loss", "")
 
     def side_bets(
-        self, prefix: str, c1: str, c2: str, dealer: list[str], wins: list[str], pushes: list[str]
+        self,
+        prefix: str,
+        c1: str,
+        c2: str,
+        up: str,
+        bust_text: str | None,
+        wins: list[str],
+        pushes: list[str],
     ) -> None:
-        """`settle_side_bets` of the seat's first two cards and the dealer's hand, as text."""
-        first = self.first_three.get((c1, c2, dealer[0]))
+        """`settle_side_bets` of the seat's first two cards and the dealer's up card, as text; `bust_text`:
+        Bust It's winning text for the dealer's final hand (`bust_it_text`, made once a round)."""
+        first = self.first_three.get((c1, c2, up))
         if first is None:
-            first = self.first_three[c1, c2, dealer[0]] = self.first_three_bets(c1, c2, dealer[0])
+            first = self.first_three[c1, c2, up] = self.first_three_bets(c1, c2, up)
         texts, player_21 = first
         for text in texts:
             wins.append(f'{{"bet":"{prefix}{text}')
         if self.bust_it:
             if player_21:
                 pushes.append(f'{{"bet":"{prefix}bust_it","returned":1,"hand":"player_blackjack"}}')
-                return
-            bust_text = self.bust_it_text(dealer)
-            if bust_text is not None:
+            elif bust_text is not None:
                 wins.append(f'{{"bet":"{prefix}{bust_text}')
 
     def bust_it_text(self, dealer: list[str]) -> str | None:
