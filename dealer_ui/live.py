@@ -63,7 +63,7 @@ def summarize_event(data: dict[str, Any]) -> str:
         # a source that counts no games (an overhead camera): the balls at rest, with how well it read them
         quality = f", ring {data['quality']}%" if data.get("quality") is not None else ""
         return f"{said} at rest{quality}"
-    if kind == "ball_dropped":
+    if kind in ("ball_dropped", "roulette_ball_spin"):  # roulette_ball_spin: a log before the neutral events
         turns = data.get("revolutions") or []
         followed = "" if data.get("complete", True) else " (not followed all the way)"
         return f"the ball left the track{' after ' + ', '.join(map(str, turns)) + ' turns' if turns else ''}{followed}"

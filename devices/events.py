@@ -287,8 +287,6 @@ WheelEvent = WheelStatus | WheelResult | WheelWarning | WheelReply | WheelRestar
 """What a source of a wheel's events (a wheel driver, an overhead camera) emits besides connects,
 disconnects and unknown lines."""
 
-WHEEL_EVENTS = (WheelStatus, WheelResult, WheelWarning, WheelReply, WheelRestart, BallLaunched, BallDropped)
-
 AnyDeviceEvent = Annotated[
     DeviceConnected
     | DeviceDisconnected

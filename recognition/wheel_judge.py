@@ -196,12 +196,11 @@ class WheelJudge(BaseJudge):
 
     def feed(self, event: DeviceEvent | RoundSignal) -> list[Decision]:
         """One event -> decisions; a round signal only moves the tolerances' clock on."""
-        out: list[Decision] = []
         if isinstance(event, WheelResult) and event.game_counter is None:
             # a reading without the wheel's game number is another source's (an overhead camera), which
             # only a judge that cross-checks the wheel reads (camera = true): here a clock tick
-            self._check_tolerances(event.at, out)
-            return out
+            return self.tick(event.at)
+        out: list[Decision] = []
         if isinstance(event, (WheelStatus, WheelResult, WheelWarning, WheelRestart)):
             self._device_id = event.device_id
         self._check_tolerances(event.at, out)

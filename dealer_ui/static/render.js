@@ -218,10 +218,7 @@ export function eventWords(e, ctx = {}) {
     const pockets = d.numbers && d.numbers.length ? d.numbers : [d.number];
     return `${cameraName(d.device_id)}: ball${pockets.length === 1 ? "" : "s"} at rest in ${pockets.join(", ")}`;
   }
-  if (e.kind === "ball_dropped" || e.kind === "roulette_ball_spin") {
-    return `${cameraName(d.device_id)}: the ball left the track${d.revolutions && d.revolutions.length ? ` after ${d.revolutions.join(", ")} turns` : ""}` +
-      (d.complete === false ? " (not followed all the way)" : "");
-  }
+  if (e.kind === "ball_dropped" || e.kind === "roulette_ball_spin") return `${cameraName(d.device_id)}: ${e.summary}`;
   if (e.kind === "wheel_warning" && !d.self_test && READING_CODES.has(d.code)) {
     return `${cameraName(d.device_id)} cannot read: ${String(d.code || "").replace(/_/g, " ")}`;
   }

@@ -321,6 +321,29 @@ def test_device_events_in_a_line():
     assert summarize_event({"kind": "dice_read", "device_id": "x", "dice": [1, 2, 3]}) == "dice [1, 2, 3]"
 
 
+def test_the_overhead_cameras_neutral_events_in_a_line():
+    # a source that counts no games: its reading at rest, every ball's pocket, with how well it read them
+    at_rest = {
+        "kind": "wheel_result",
+        "number": "0",
+        "numbers": ["0", "10"],
+        "game_counter": None,
+        "quality": 97,
+    }
+    assert summarize_event(at_rest) == "numbers 0, 10 at rest, ring 97%"
+    assert (
+        summarize_event({"kind": "wheel_result", "number": "5", "game_counter": None}) == "number 5 at rest"
+    )
+    dropped = {"kind": "ball_dropped", "revolutions": [6, 7], "complete": False}
+    assert summarize_event(dropped) == "the ball left the track after 6, 7 turns (not followed all the way)"
+    old = {
+        "kind": "roulette_ball_spin",
+        "revolutions": [4],
+        "complete": True,
+    }  # a log before the neutral events
+    assert summarize_event(old) == "the ball left the track after 4 turns"
+
+
 def test_dice_forms_follow_each_game_and_its_own_check():
     duel = result_form(game_rules("dice_duel"))
     assert duel["type"] == "dice" and [
