@@ -58,6 +58,8 @@ def backend_permissions(backend: str, studio_ids: list[str]) -> dict[str, object
             f"{c}.CREATE.{s}.{backend}.>",
             f"{c}.DURABLE.CREATE.{s}.{backend}",
             f"{c}.MSG.NEXT.{s}.{backend}",
+            # a message its consumer handed over out of order is read from the stream by seq
+            f"$JS.API.STREAM.MSG.GET.{s}",
             f"$JS.ACK.{s}.{backend}.>",
         ]
     return {"publish": {"allow": allow}, "subscribe": {"allow": [f"{backend_inbox(backend)}.>"]}}

@@ -4,6 +4,7 @@ durable consumer, only the studios that list it; checked against a real nats-ser
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,12 @@ def test_generated_permissions(tmp_path: Path) -> None:
             attempt(
                 broker.urls, "bk-a", TOKENS["bk-a"], lambda js: js.consumer_info("STUDIO_hall-a", "bk-both")
             )
+        # a backend may read a message of a studio's stream by seq (a gap its consumer left), only a studio's
+        # that lists it
+        got = attempt(broker.urls, "bk-a", TOKENS["bk-a"], lambda js: js.get_msg("STUDIO_hall-a", 1))
+        assert json.loads(got.data)["seq"] == 1
+        with pytest.raises(Exception):  # noqa: B017
+            attempt(broker.urls, "bk-a", TOKENS["bk-a"], lambda js: js.get_msg("STUDIO_hall-b", 1))
         # a studio may not publish on another studio's subjects
         with pytest.raises(Exception):  # noqa: B017
             attempt(

@@ -73,6 +73,8 @@ class JetStreamFeedClient:
         self.connect_options = connect_options or {}
         #: messages delivered again by the broker and skipped (their seq was processed already)
         self.redelivered = 0
+        #: messages read from the stream by seq because the consumer handed over later ones first
+        self.filled = 0
         self._stopping = asyncio.Event()
 
     async def run(self, on_message: OnStudioMessage) -> None:
@@ -140,6 +142,10 @@ class JetStreamFeedClient:
                     sub = await self._subscription(js, studio_id)
                 msgs = await sub.fetch(self.batch, timeout=self.fetch_timeout)
                 delay = 0.1
+                for msg in msgs:
+                    if self._stopping.is_set():
+                        return  # left unacknowledged: delivered again next time
+                    await self._handle(js, studio_id, msg, on_message)
             except (TimeoutError, FetchTimeoutError, NatsTimeout):
                 continue
             except (ConnectionClosedError, OSError, nats.errors.Error, nats.js.errors.Error) as exc:
@@ -147,19 +153,10 @@ class JetStreamFeedClient:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
                 continue
-            for msg in msgs:
-                if self._stopping.is_set():
-                    return  # left unacknowledged: delivered again next time
-                await self._handle(studio_id, msg, on_message)
 
-    async def _handle(self, studio_id: str, msg: Any, on_message: OnStudioMessage) -> None:
+    async def _handle(self, js: Any, studio_id: str, msg: Any, on_message: OnStudioMessage) -> None:
         verifier = self.verifiers[studio_id]
-        try:
-            data: Any = json.loads(msg.data)
-        except ValueError as exc:
-            raise MalformedMessage(f"{studio_id}: a message on {msg.subject} is not JSON") from exc
-        if not isinstance(data, dict) or not isinstance(data.get("seq"), int):
-            raise MalformedMessage(f"{studio_id}: a message on {msg.subject} has no integer seq")
+        data = _parsed(studio_id, msg.data, msg.subject)
         seq, last = data["seq"], verifier.position.last_seq
         if seq <= last:
             if seq == last and data.get("hash") != verifier.position.last_hash:
@@ -167,18 +164,59 @@ class JetStreamFeedClient:
             self.redelivered += 1
             await msg.ack()
             return
+        if seq > last + 1:
+            await self._fill(js, studio_id, last + 1, seq, on_message)
+        await self._deliver(studio_id, data, msg.subject, on_message)
+        await msg.ack()
+
+    async def _fill(
+        self, js: Any, studio_id: str, first: int, upto: int, on_message: OnStudioMessage
+    ) -> None:
+        """Read seqs `first`..`upto - 1` from the stream itself and deliver them, in order.
+
+        A consumer can hand over later messages before earlier ones: when its leader changes, a fetch the old
+        leader answered but whose reply was lost leaves those messages pending until `ack_wait` runs out, and the
+        new leader goes on with the next ones. The stream's sequence is the feed's seq (docs/nats.md), so the
+        missing ones are read by seq; their late redeliveries are then acknowledged as already processed. A seq
+        the stream does not hold is a broken chain, as before.
+        """
+        for seq in range(first, upto):
+            try:
+                raw = await js.get_msg(stream_name(studio_id), seq)
+            except nats.js.errors.NotFoundError:
+                raise ChainBroken(f"{studio_id}: seq {seq} is missing from the stream", seq) from None
+            data = _parsed(studio_id, raw.data or b"", raw.subject or "")
+            if data["seq"] != seq:
+                raise ChainBroken(f"{studio_id}: stream message {seq} carries seq {data['seq']}", seq)
+            self.filled += 1
+            await self._deliver(studio_id, data, raw.subject or "", on_message)
+
+    async def _deliver(
+        self, studio_id: str, data: dict[str, Any], subject: str, on_message: OnStudioMessage
+    ) -> None:
+        verifier = self.verifiers[studio_id]
+        seq = data["seq"]
         position = verifier.check(data)  # this studio's key, this studio's chain
         table = data.get("table_id")
         expected = f"studio.{studio_id}.{NO_TABLE if table is None else table}.{data.get('kind')}"
-        if msg.subject != expected:
-            raise MalformedMessage(f"{studio_id}: seq {seq} came on {msg.subject}, not {expected}", seq)
+        if subject != expected:
+            raise MalformedMessage(f"{studio_id}: seq {seq} came on {subject}, not {expected}", seq)
         outcome = on_message(studio_id, parse_message(data))
         if inspect.isawaitable(outcome):
             await outcome
         self.stores[studio_id].save(position)
         verifier.accept(position)
-        await msg.ack()
 
     def stop(self) -> None:
         """End `run` after the message being processed (if any)."""
         self._stopping.set()
+
+
+def _parsed(studio_id: str, raw: bytes, subject: str) -> dict[str, Any]:
+    try:
+        data: Any = json.loads(raw)
+    except ValueError as exc:
+        raise MalformedMessage(f"{studio_id}: a message on {subject} is not JSON") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("seq"), int):
+        raise MalformedMessage(f"{studio_id}: a message on {subject} has no integer seq")
+    return data
