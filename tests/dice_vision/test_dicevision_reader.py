@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
@@ -19,7 +20,18 @@ from recognition.dice.detector import DiceDetector
 from recognition.dice.find import CROP, CROP_MARGIN
 from recognition.dice.learned import POLICY, evidence, read_dice_learned
 from recognition.dice.pips import count_pips
-from simulators.dice import PIP_LAYOUT, calibration_document
+from recognition.dice.vision import AUTO_VETO
+from simulators.dice import (
+    FELT_COLOURS,
+    PIP_LAYOUT,
+    CameraView,
+    TrayGeometry,
+    calibration_document,
+    frame_truth,
+    random_look,
+    random_throw,
+    render,
+)
 
 PHOTOS = Path(__file__).resolve().parents[1] / "fixtures" / "dice-photos"
 #: the shares of the fixture photos whose dice the committed networks count, and read, right
@@ -157,12 +169,37 @@ def test_the_auto_reader_reads_renders_as_the_rule_reader_and_photos_as_the_lear
         cal = load_calibration(calibration_document(g))
         rules = read_dice(img, cal, expected=3, reader="rules")
         auto = read_dice(img, cal, expected=3, reader="auto")
-        assert auto == (rules if rules.ok else read_dice_learned(img, cal, expected=3))
+        vetoed = rules.ok or bool({i.code for i in rules.issues} & AUTO_VETO)
+        assert auto == (rules if vetoed else read_dice_learned(img, cal, expected=3))
     name = "wood-white/train_two_30.jpg"
     img = np.asarray(cv2.imread(str(PHOTOS / name)))
     assert not read_dice(img, None, expected=len(photo_labels()[name]), reader="rules").ok
     auto = read_dice(img, None, expected=len(photo_labels()[name]), reader="auto")
     assert auto.ok and auto.faces == photo_labels()[name]
+
+
+def test_auto_keeps_a_calibrated_rule_readers_cocked_hold_over_the_learned_readers_reading() -> None:
+    """A frame with a cocked die (the held-out grey felt, black and white dice) that the learned reader
+    certifies, as it does up to 1 in 100 such frames (bench/dice_photos.py --cocked), and the rule reader
+    holds as cocked: with the camera's calibration `auto` holds it; without one the rule reader's "cocked"
+    (measured against a default camera) is not taken for a fault seen."""
+    from recognition.dice.vision import read_dice
+
+    rng = random.Random(711)
+    g, view = TrayGeometry(), CameraView()
+    throw = random_throw(
+        rng, g, [rng.choice(("black", "white")) for _ in range(3)], faults=["cocked"], touching=0.3
+    )
+    look = dataclasses.replace(random_look(rng, hard=True), felt=FELT_COLOURS["grey"])
+    img = render(throw.dice, g, view, look, np.random.default_rng(rng.randrange(1 << 30)))
+    assert not frame_truth(throw, g, view).readable
+    cal = load_calibration(calibration_document(g, view))
+    # the case guarded (the committed networks): were they retrained, find another such frame
+    assert read_dice(img, cal, expected=3, reader="learned").ok
+    assert "cocked" in {i.code for i in read_dice(img, cal, expected=3, reader="rules").issues}
+    auto = read_dice(img, cal, expected=3, reader="auto")
+    assert not auto.ok and "cocked" in {i.code for i in auto.issues}
+    assert read_dice(img, None, expected=3, reader="auto") == read_dice_learned(img, None, expected=3)
 
 
 def test_bad_input_is_a_clear_error() -> None:
