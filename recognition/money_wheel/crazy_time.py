@@ -315,25 +315,37 @@ def _pachinko_play(drops: Any, top: int) -> dict[str, Any]:
 
 
 def _crazy_play(stops: Sequence[int], top: int) -> dict[str, dict[str, Any]]:
-    """Each flapper's multiplier after the spins ``stops`` (it reads the segment ``offset`` after the stop)."""
+    """Each flapper's multiplier after the spins ``stops`` (it reads the segment ``offset`` after the stop).
+
+    A DOUBLE or TRIPLE doubles or triples every number on the wheel, to CRAZY_CAP; once every number is at
+    the cap, the DOUBLE and TRIPLE segments are the cap too (L2095). So a number read after doublings is
+    ``min(CRAZY_CAP, number * top * their product)`` (the cap taken at each step or once is the same), and
+    the wheel is all cap once its least number times that reaches it: nothing is rebuilt per spin."""
     out: dict[str, dict[str, Any]] = {}
+    n = len(CT_WHEEL)
     for name, offset in FLAPPERS:
-        values = [v if v in (DOUBLE, TRIPLE) else int(v) * top for v in CT_WHEEL]
-        value: Any = None
+        factor = 1  # the product of the DOUBLEs and TRIPLEs read so far
+        capped = False
+        value: int | None = None
         spins = 0
         for stop in stops:
             spins += 1
-            v = values[(stop + offset) % len(CT_WHEEL)]
-            if v in (DOUBLE, TRIPLE):
-                k = 2 if v == DOUBLE else 3
-                values = [x if x in (DOUBLE, TRIPLE) else min(CRAZY_CAP, int(x) * k) for x in values]
-                if all(x == CRAZY_CAP for x in values if x not in (DOUBLE, TRIPLE)):
-                    values = [CRAZY_CAP if x in (DOUBLE, TRIPLE) else x for x in values]  # L2095
+            v = CT_WHEEL[(stop + offset) % n]
+            if capped:
+                value = CRAZY_CAP
+                break
+            if v == DOUBLE or v == TRIPLE:
+                factor *= 2 if v == DOUBLE else 3
+                capped = _CT_LEAST * top * factor >= CRAZY_CAP
                 continue
-            value = int(v)
+            value = int(v) * top if factor == 1 else min(CRAZY_CAP, int(v) * top * factor)
             break
         out[name] = {"value": value, "spins": spins, "done": value is not None}
     return out
+
+
+#: the wheel's least number (what reaches the cap last)
+_CT_LEAST = min(int(v) for v in CT_WHEEL if v not in (DOUBLE, TRIPLE))
 
 
 GAMES = {g.game_id: g for g in (CrazyTime(),)}
