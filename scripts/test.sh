@@ -35,7 +35,8 @@ fi
 # the console tests' screenshots (a folder git ignores)
 export STUDIO_TEST_ARTIFACTS="${STUDIO_TEST_ARTIFACTS:-$PWD/test-artifacts}"
 if (($# == 0)); then
-    set -- -n 2
+    # the slowest tests are listed at the end, so that what makes the suite long is seen in every CI log
+    set -- -n 2 --durations=25
 fi
 # pytest's exit status is the script's: 1 a test failed, 2-4 an error, 5 no test was collected (all fail CI)
 exec .venv/bin/python -m pytest "$@"
