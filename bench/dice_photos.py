@@ -150,6 +150,21 @@ def _rates(c: collections.Counter[str]) -> dict[str, Any]:
     }
 
 
+def _frame(
+    rng: random.Random,
+    g: TrayGeometry,
+    view: CameraView,
+    felts: tuple[str, ...],
+    dice: tuple[str, ...],
+    faults: list[str],
+) -> tuple[np.ndarray, Any]:
+    """One render of three dice of `dice` (touching 0.3, the hard look) on one of `felts`, and its truth."""
+    throw = random_throw(rng, g, [rng.choice(dice) for _ in range(3)], faults=faults, touching=0.3)
+    look = dataclasses.replace(random_look(rng, hard=True), felt=FELT_COLOURS[rng.choice(felts)])
+    img = render(throw.dice, g, view, look, np.random.default_rng(rng.randrange(1 << 30)))
+    return img, frame_truth(throw, g, view)
+
+
 def renders(
     frames: int, felts: tuple[str, ...], dice: tuple[str, ...], seed: int, reader: ReaderName = "learned"
 ) -> dict[str, Any]:
@@ -167,11 +182,7 @@ def renders(
     cal = load_calibration(calibration_document(g, view))
     for i in range(frames):
         fault = [] if i % 5 else [("cocked", "stacked", "outside", "missing")[(i // 5) % 4]]
-        colours = [rng.choice(dice) for _ in range(3)]
-        throw = random_throw(rng, g, colours, faults=fault, touching=0.3)
-        look = dataclasses.replace(random_look(rng, hard=True), felt=FELT_COLOURS[rng.choice(felts)])
-        img = render(throw.dice, g, view, look, np.random.default_rng(rng.randrange(1 << 30)))
-        truth = frame_truth(throw, g, view)
+        img, truth = _frame(rng, g, view, felts, dice, fault)
         want = truth.faces if truth.readable else None
         kind = "clean" if truth.readable else "faults"
         r = read_dice(img, cal, expected=3, reader=reader)
@@ -198,10 +209,8 @@ def cocked_renders(
     ours: collections.Counter[str] = collections.Counter()
     base: collections.Counter[str] = collections.Counter()
     for _ in range(frames):
-        throw = random_throw(rng, g, [rng.choice(dice) for _ in range(3)], faults=["cocked"], touching=0.3)
-        look = dataclasses.replace(random_look(rng, hard=True), felt=FELT_COLOURS[rng.choice(felts)])
-        img = render(throw.dice, g, view, look, np.random.default_rng(rng.randrange(1 << 30)))
-        if frame_truth(throw, g, view).readable:
+        img, truth = _frame(rng, g, view, felts, dice, ["cocked"])
+        if truth.readable:
             continue  # the die came to rest flat after all
         ours["WRONG" if read_dice(img, cal, expected=3, reader=reader).ok else "held"] += 1
         base["WRONG" if baseline(img, cal, 3)[0] else "held"] += 1

@@ -20,7 +20,7 @@ from recognition.dice.detector import DiceDetector
 from recognition.dice.find import CROP, CROP_MARGIN
 from recognition.dice.learned import POLICY, evidence, read_dice_learned
 from recognition.dice.pips import count_pips
-from recognition.dice.vision import AUTO_VETO
+from recognition.dice.vision import AUTO_VETO, read_dice
 from simulators.dice import (
     FELT_COLOURS,
     PIP_LAYOUT,
@@ -162,8 +162,6 @@ def test_touching_dice_are_told_apart() -> None:
 
 
 def test_the_auto_reader_reads_renders_as_the_rule_reader_and_photos_as_the_learned_one() -> None:
-    from recognition.dice.vision import read_dice
-
     for seed in range(6):
         img, _truth, g = still_image(("white", "red", "blue"), seed=seed, touching=0.0)
         cal = load_calibration(calibration_document(g))
@@ -183,8 +181,6 @@ def test_auto_keeps_a_calibrated_rule_readers_cocked_hold_over_the_learned_reade
     certifies, as it does up to 1 in 100 such frames (bench/dice_photos.py --cocked), and the rule reader
     holds as cocked: with the camera's calibration `auto` holds it; without one the rule reader's "cocked"
     (measured against a default camera) is not taken for a fault seen."""
-    from recognition.dice.vision import read_dice
-
     rng = random.Random(711)
     g, view = TrayGeometry(), CameraView()
     throw = random_throw(
@@ -218,8 +214,6 @@ def test_the_reading_is_the_same_for_the_same_picture() -> None:
 
 
 def test_read_dice_reads_with_the_reader_the_calibration_or_the_call_chooses() -> None:
-    from recognition.dice.vision import read_dice
-
     img, _truth, g = still_image(("white", "white", "white"), seed=7, touching=1.0, hard=False)
     rules = load_calibration(calibration_document(g))
     learned = rules.model_copy(update={"reader": "learned"})
