@@ -5,6 +5,7 @@ view, maintenance asked for during a round coming on when it ends, and nothing t
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -206,8 +207,11 @@ def test_the_result_stays_until_the_next_round_opens_betting_at_least_5_s(env, b
     try:
         page.evaluate(WATCH_RESULT)
         # from here the page's time moves only when the test moves it: the real time the steps below take (a
-        # screenshot on a loaded machine: more than half a second) is not part of the 5 s measured
-        page.clock.pause_at(page.evaluate("() => Date.now()") + 1)
+        # screenshot on a loaded machine: more than half a second) is not part of the 5 s measured. Playwright
+        # for Python takes a number as Unix seconds (not the page's milliseconds); a second ahead so the page's
+        # clock, running until then, has not passed it
+        page.clock.pause_at(page.evaluate("() => Date.now()") / 1000 + 1)
+        assert abs(page.evaluate("() => Date.now()") / 1000 - time.time()) < 5, "the page's clock jumped"
         env.on_loop(lambda: table.open_round_by("dana"))
         env.on_loop(lambda: table.close_betting_by("dana"))
         draw(env, "cards-1", "QH", "7S", "TD", "AC")
