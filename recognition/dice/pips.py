@@ -26,6 +26,7 @@ Pure: one die crop (from :mod:`recognition.dice.find`) in, a face or None out.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -51,6 +52,11 @@ for _n, _pts in enumerate(_U, start=1):
     _p = np.array(_pts, dtype=np.float64)
     LAYOUTS[_n] = [_p, _p[:, ::-1] * np.array([1.0, -1.0])] if _n in (2, 3, 6) else [_p]
 _PERMS = {n: np.array(list(itertools.permutations(range(n))), dtype=np.intp) for n in range(1, 7)}
+#: each layout as complex points, their conjugates and the sum of their squared lengths (`_fit`'s terms)
+_LAYOUT_Z = {
+    n: [(z, np.conj(z), (np.abs(z) ** 2).sum()) for z in (lay[:, 0] + 1j * lay[:, 1] for lay in lays)]
+    for n, lays in LAYOUTS.items()
+}
 _GRID = np.array([(u, v) for v in (-1, 0, 1) for u in (-1, 0, 1)], dtype=np.float64)
 #: the places beyond the 3x3 grid where a 4's, 5's or 6's other pips lie when a 2 or a 3 is two or three of
 #: its pips (a 4's side, a 6's column) seen turned
@@ -224,11 +230,9 @@ def _fit(q: np.ndarray, face: int, turn: float) -> tuple[float, complex, bool]:
 
     The map z takes the layout (pip offset 1) to the points: q ~ z * layout, |z| the pip offset."""
     best: tuple[float, complex, bool] = (1.0, 0j, False)
-    for lay in LAYOUTS[face]:
-        p = q[_PERMS[face]]  # (P, n, 2)
-        lz = lay[:, 0] + 1j * lay[:, 1]
-        pz = p[..., 0] + 1j * p[..., 1]
-        z = (pz * np.conj(lz)).sum(1) / (np.abs(lz) ** 2).sum()
+    pz = (q[:, 0] + 1j * q[:, 1])[_PERMS[face]]  # (P, n): the points in every order
+    for lz, lz_conj, lz_norm in _LAYOUT_Z[face]:
+        z = (pz * lz_conj).sum(1) / lz_norm
         res = np.abs(pz - z[:, None] * lz).max(1)
         turned = np.zeros(len(z), bool)
         if face in (2, 3):  # any two or three points in a row fit a turned diagonal
@@ -258,20 +262,33 @@ def _layout(
     colours = np.array([s.colour for s in spots])
     seen = tuple((float(s.x), float(s.y)) for s in spots)
     depth = cv2.distanceTransform(np.pad(inside, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
-    deep = np.array([depth[min(len(depth) - 1, round(s.y)), min(len(depth) - 1, round(s.x))] for s in spots])
+    deep = [float(depth[min(len(depth) - 1, round(s.y)), min(len(depth) - 1, round(s.x))]) for s in spots]
+    # the checks of a set that need no fit, in plain floats (a set is 1-6 spots: numpy's cost per call is
+    # most of their time), computed as numpy computes them; each only rejects, so their order is free
+    xs, ys = [float(s.x) for s in spots], [float(s.y) for s in spots]
+    area_of, power_of = [float(a) for a in areas], [float(v) for v in power]
+    lab_of = [tuple(float(c) for c in s.colour) for s in spots]
+    cx, cy, rim = float(centre[0]), float(centre[1]), RIM * side
     # the largest set of alike spots that is a face, every other spot off that face or far fainter
     for keep in range(min(len(pts), 6), 0, -1):
+        off_centre = ONE_OFF_CENTRE if keep == 1 else MAX_OFF_CENTRE
         for idx_t in itertools.combinations(range(len(pts)), keep):
-            idx = np.array(idx_t)
-            mid = pts[idx].mean(0)
-            if np.hypot(*(mid - centre)) / side > (ONE_OFF_CENTRE if keep == 1 else MAX_OFF_CENTRE):
+            a = [area_of[i] for i in idx_t]
+            if max(a) > 2.5 * min(a):
                 continue
-            if areas[idx].max() > 2.5 * areas[idx].min() or power[idx].max() > 2.5 * power[idx].min():
+            v = [power_of[i] for i in idx_t]
+            weakest = min(v)
+            if max(v) > 2.5 * weakest:
                 continue
-            if keep > 1 and _spread(colours[idx]) > max(30.0, 0.6 * float(power[idx].min())):
-                continue  # pips of one die share a colour: a glint or a vein beside them is no pip
-            if deep[idx].min() < RIM * side:
+            if min(deep[i] for i in idx_t) < rim:
                 continue  # a pip on the die's rim is a side face's (a flat die's lie 0.25-0.3 in)
+            mx, my = sum(xs[i] for i in idx_t) / keep, sum(ys[i] for i in idx_t) / keep
+            if np.hypot(mx - cx, my - cy) / side > off_centre:
+                continue
+            if keep > 1 and _spread_of([lab_of[i] for i in idx_t]) > max(30.0, 0.6 * weakest):
+                continue  # pips of one die share a colour: a glint or a vein beside them is no pip
+            idx = np.array(idx_t)
+            mid = np.array([mx, my])
             q = (pts[idx] - mid) / side
             if keep == 1:
                 res, z, turned = 0.0, ONE_PITCH * np.exp(1j * np.radians(turn)), False
@@ -279,7 +296,7 @@ def _layout(
                 res, z, turned = _fit(q, keep, turn)
             if res > MAX_RESIDUAL or not PITCH[0] <= abs(z) <= PITCH[1]:
                 continue
-            rest = np.setdiff1d(np.arange(len(pts)), idx)
+            rest = np.array([i for i in range(len(pts)) if i not in idx_t], dtype=np.intp)
             faint = power[rest] < FAINT * power[idx].min()
             if len(rest):
                 # the others in the face's own frame: off the face means beyond its edge
@@ -311,10 +328,16 @@ def _layout(
     return PipReading(None, seen, 1.0, float(np.median(power)), f"{len(pts)} spots in no die's pattern")
 
 
-def _spread(colours: np.ndarray) -> float:
+def _spread_of(colours: list[tuple[float, ...]]) -> float:
     """The largest Lab distance of a colour from the colours' mean (a and b counted twice)."""
-    d = colours - colours.mean(0)
-    return float(np.sqrt(d[:, 0] ** 2 + 4.0 * (d[:, 1] ** 2 + d[:, 2] ** 2)).max())
+    n = len(colours)
+    ml, ma, mb = (sum(c[k] for c in colours) / n for k in range(3))
+    return math.sqrt(
+        max(
+            (c[0] - ml) * (c[0] - ml) + 4.0 * ((c[1] - ma) * (c[1] - ma) + (c[2] - mb) * (c[2] - mb))
+            for c in colours
+        )
+    )
 
 
 def _empty_places(

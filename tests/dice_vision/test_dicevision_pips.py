@@ -166,3 +166,17 @@ def test_the_fit_photos_read_no_face_they_do_not_show_and_read_whole() -> None:
             if c.crop is not None and c.dice >= 0.5 and (f := count_pips(c.crop, c.mask).face) is not None:
                 got[f] += 1
         assert sorted(got.elements()) == labels[name], name
+
+
+def test_the_plain_float_colour_spread_is_numpys_to_the_last_bit() -> None:
+    """`_layout` checks a set of spots' colours in plain floats (numpy's cost per call on 1-6 spots was most
+    of its time); the figure must be numpy's own, or a set at the threshold would read otherwise."""
+    from recognition.dice.pips import _spread_of
+
+    rng = np.random.default_rng(22)
+    for n in range(2, 7):
+        for _ in range(300):
+            colours = rng.uniform(0, 255, (n, 3))
+            d = colours - colours.mean(0)
+            expected = float(np.sqrt(d[:, 0] ** 2 + 4.0 * (d[:, 1] ** 2 + d[:, 2] ** 2)).max())
+            assert _spread_of([tuple(map(float, c)) for c in colours]) == expected
