@@ -593,6 +593,21 @@ def render(
 
     `blur_vectors` gives each die's motion during the exposure (image pixels): rolling dice are smeared.
     """
+    clean = render_clean(world_dice, g, view, look, blur_vectors=blur_vectors, background=background)
+    return with_noise(clean, look, nrng, noise=noise)
+
+
+def render_clean(
+    world_dice: Sequence[Die],
+    g: TrayGeometry,
+    view: CameraView,
+    look: Look,
+    *,
+    blur_vectors: Sequence[tuple[float, float]] | None = None,
+    background: _Background | None = None,
+) -> np.ndarray:
+    """`render`'s picture before the sensor's noise: float32 BGR, not yet clipped (a still scene's frames
+    differ only by their noise: the camera simulator draws it once)."""
     bg = (
         background
         if background is not None and background.key == (g, view, look)
@@ -640,9 +655,13 @@ def render(
     if look.blur > 0.05:
         img = cv2.GaussianBlur(img, (0, 0), look.blur)
     out: np.ndarray = cv2.multiply(img.astype(np.float32), bg.gain)
-    if noise and look.noise > 0:
-        n = _noise_field(nrng, h, w)
-        out += n * look.noise
+    return out
+
+
+def with_noise(clean: np.ndarray, look: Look, nrng: np.random.Generator, *, noise: bool = True) -> np.ndarray:
+    """A frame of `render_clean`'s picture: the sensor's noise added, clipped, uint8 (`clean` is left as it is)."""
+    h, w = clean.shape[:2]
+    out = clean + _noise_field(nrng, h, w) * look.noise if noise and look.noise > 0 else clean.copy()
     np.clip(out, 0, 255, out=out)
     return out.astype(np.uint8)
 
@@ -1001,6 +1020,7 @@ class DiceCameraSimulator:
         self._frozen_until = 0.0
         self._timers: list[threading.Timer] = []
         self._background: _Background | None = None
+        self._still: tuple[Any, np.ndarray] | None = None  # a still scene's key and its picture before noise
         self.port: int | None = None
         self.frames_rendered = 0
 
@@ -1111,12 +1131,19 @@ class DiceCameraSimulator:
         now = time.monotonic()
         g = self.world.geometry
         look = self.world.look(self.camera)
-        dice, blur, _ = self.world.scene(now, exposure_s=0.5 / self.fps)
+        dice, blur, still = self.world.scene(now, exposure_s=0.5 / self.fps)
         k = (self.view.width / g.width) * self.view.scale
         blur = [(bx * k, by * k) for bx, by in blur]
         if self._background is None or self._background.key != (g, self.view, look):
             self._background = _Background(g, self.view, look)
-        img = render(dice, g, self.view, look, self.nrng, blur_vectors=blur, background=self._background)
+        # dice at rest under the same light: the same picture, only the sensor's noise is new each frame
+        key = (tuple(dice), g, self.view, look) if still else None
+        if key is None or self._still is None or self._still[0] != key:
+            clean = render_clean(dice, g, self.view, look, blur_vectors=blur, background=self._background)
+            self._still = (key, clean) if key is not None else None
+        else:
+            clean = self._still[1]
+        img = with_noise(clean, look, self.nrng)
         _ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
         with self._frame_ready:
             if now < self._frozen_until and self._jpeg is not None:

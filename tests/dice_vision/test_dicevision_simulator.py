@@ -10,7 +10,7 @@ import urllib.request
 import cv2
 import numpy as np
 import pytest
-from waiting import WAIT_S
+from waiting import WAIT_S, until
 
 from simulators.dice import (
     FAULTS,
@@ -145,3 +145,45 @@ def test_the_simulator_acts_as_the_dealer_once_per_round_for_all_cameras() -> No
     finally:
         a.stop()
         b.stop()
+
+
+def test_still_dice_get_fresh_noise_each_frame_and_a_new_throw_a_new_picture() -> None:
+    """A still scene is drawn once and only its sensor noise is new each frame; a throw draws anew."""
+    from simulators.dice import render
+
+    world = DiceWorld(TrayGeometry.for_frame(640, 360), ("red", "white"), seed=8, hard=False, roll_s=0.2)
+    with DiceCameraSimulator(world, fps=20, seed=1, jpeg_quality=95) as sim:
+        base = sim.url.rsplit("/", 1)[0]
+
+        def snapshot() -> np.ndarray:
+            with urllib.request.urlopen(base + "/snapshot.jpg", timeout=WAIT_S) as r:
+                return cv2.imdecode(np.frombuffer(r.read(), np.uint8), cv2.IMREAD_COLOR).astype(np.int16)
+
+        def drawn() -> np.ndarray:  # the scene as it is now, without noise
+            dice, _, rest = world.scene(time.monotonic(), 0.05)
+            assert rest
+            g = world.geometry
+            return render(dice, g, sim.view, world.look(0), np.random.default_rng(0), noise=False).astype(
+                np.int16
+            )
+
+        def at_rest() -> bool:
+            return world.scene(time.monotonic(), 0.05)[2]
+
+        until(at_rest, "the first throw at rest")
+        first = snapshot()
+        until(lambda: not np.array_equal(snapshot(), first), "a next frame")
+        second, still = snapshot(), drawn()
+        assert 0 < np.abs(second - first).mean() < 8  # the noise, new
+        assert np.abs(second - still).mean() < 8  # the same dice where they lie
+        world.throw(time.monotonic(), faces=[6, 6])
+        until(at_rest, "the second throw at rest")
+        moved = drawn()
+        assert np.abs(moved - still).mean() > 0.5  # the dice lie elsewhere
+
+        def new_picture() -> tuple[np.ndarray] | None:
+            s = snapshot()
+            return (s,) if np.abs(s - moved).mean() < 8 else None
+
+        (after,) = until(new_picture, "the new throw's picture")
+        assert np.abs(after - moved).mean() < np.abs(after - still).mean()
