@@ -5,9 +5,10 @@ serving a pty) and the real SS2 driver, asked to read on an asyncio loop as the 
 the SS2 keeps the shared reader thread, ``timed_reads``), really on the loop (``loop-untimed``, as before) or on
 the reader thread; optionally beside CPU hogs (busy processes) and with a busy event loop (callbacks that hold
 it for 0-``--loop-busy-ms`` at a time, like a studio with many tables). For every game it takes the
-``ball_in_rim`` -> ``no_more_bets`` time three ways and counts the games that would be voided
+``ball_in_rim`` -> ``no_more_bets`` time four ways and counts the games that would be voided
 ``too_few_revolutions`` (fewer than 4 revolutions, ``revolutions_from_wheel`` at time scale = speed): from the
-events' own ``at`` (what the judge uses), from when the simulator wrote the two lines (its thread's clock) and
+events' own ``at`` alone, from the events' ``at`` held to the wheel's own count of rim reports that the
+``no_more_bets`` event carries (what the judge uses), from when the simulator wrote the two lines (its thread's clock) and
 from the simulator's count of rim reports (its model's clock, which nothing can starve: every game is valid).
 ``read_lag_ms``: from the simulator's write to the driver's event.
 
@@ -134,6 +135,7 @@ class Spins:
     speed: float
     state3: dict[int, datetime] = field(default_factory=dict)
     state4: dict[int, datetime] = field(default_factory=dict)
+    reports: dict[int, tuple[int, Fraction]] = field(default_factory=dict)  # the wheel's count, on the event
     read: dict[tuple[int, int], float] = field(default_factory=dict)
 
     def on_event(self, event: DeviceEvent) -> None:
@@ -144,22 +146,28 @@ class Spins:
                 self.read.setdefault((3, g), time.monotonic())
             elif event.phase == "no_more_bets" and g in self.state3:
                 self.state4.setdefault(g, event.at)
+                if event.previous_phase_reports and event.report_period_ms and g not in self.reports:
+                    self.reports[g] = (event.previous_phase_reports, Fraction(event.report_period_ms, 1000))
                 self.read.setdefault((4, g), time.monotonic())
 
     def games(self) -> list[int]:
         return sorted(self.state4)
 
 
-def _revs(seconds: float, speed: float) -> int:
-    return whole(revolutions_from_wheel(timedelta(seconds=seconds), time_scale=Fraction(str(speed))))
+def _revs(seconds: float, speed: float, reports: tuple[int, Fraction] | None = None) -> int:
+    return whole(
+        revolutions_from_wheel(timedelta(seconds=seconds), time_scale=Fraction(str(speed)), reports=reports)
+    )
 
 
 def judged(seen: Spins, sim: dict[str, Any]) -> dict[str, Any]:
     """Voids by three clocks: the events' `at` (the judge's), the simulator's writes, the wheel's report count."""
     written = {tuple(k): v for k, v in sim.get("written", [])}
-    by_at, by_write, by_reports, late3, late4 = [], [], [], [], []
+    by_at, by_judge, by_write, by_reports, late3, late4 = [], [], [], [], [], []
     for g in seen.games():
-        by_at.append(_revs((seen.state4[g] - seen.state3[g]).total_seconds(), seen.speed))
+        read_s = (seen.state4[g] - seen.state3[g]).total_seconds()
+        by_at.append(_revs(read_s, seen.speed))
+        by_judge.append(_revs(read_s, seen.speed, seen.reports.get(g)))
         if (3, g) in written and (4, g) in written:
             by_write.append(_revs(written[(4, g)] - written[(3, g)], seen.speed))
             late3.append(seen.read[(3, g)] - written[(3, g)])
@@ -173,9 +181,12 @@ def judged(seen: Spins, sim: dict[str, Any]) -> dict[str, Any]:
     return {
         "games": len(by_at),
         "voids_by_event_at": voids(by_at),
+        "voids_by_judge": voids(by_judge),
+        "games_with_wheel_count": len(seen.reports),
         "voids_by_sim_writes": voids(by_write),
         "voids_by_report_count": voids(by_reports),
         "min_revs_event_at": min(by_at, default=None),
+        "min_revs_judge": min(by_judge, default=None),
         "min_revs_sim_writes": min(by_write, default=None),
         "read_lag_ms_max": round(1000 * max(late3 + late4, default=0), 1),
         "read_lag_ms_mean": round(1000 * sum(late3 + late4) / max(1, len(late3 + late4)), 2),

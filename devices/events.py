@@ -118,6 +118,13 @@ class WheelStatus(DeviceEvent):
     the standing warnings in a fixed order (`no_ball`, `ball_with_rotor`, `component_fault`,
     `launch_retry`); `last_number` the number the wheel shows, None when none. `raw` is the line
     received, for the journal.
+
+    The wheel's own clock, for a wheel that reports at a fixed period (an SS2 with automatic status):
+    `previous_phase_reports` is how many reports it sent in the phase it has just left, counted from that
+    phase's first report with none missed and no poll in between, and `report_period_ms` that period.
+    So the previous phase's first report came ``previous_phase_reports x report_period_ms`` of the wheel's
+    time before this one, however late we read either. None (and left out of the dump) when not known:
+    the phase did not change, the link came up within it, or a poll added reports of our own.
     """
 
     kind: Literal["wheel_status"] = "wheel_status"
@@ -128,6 +135,16 @@ class WheelStatus(DeviceEvent):
     speed_rpm: float | None = None
     direction: Direction | None = None
     raw: str = ""
+    previous_phase_reports: int | None = Field(default=None, ge=1)
+    report_period_ms: int | None = Field(default=None, ge=1)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data: dict[str, object] = handler(self)
+        for name in ("previous_phase_reports", "report_period_ms"):
+            if data.get(name) is None:
+                data.pop(name, None)  # a wheel that gives no clock keeps the journal shape it always had
+        return data
 
 
 #: the evidence fields of a WheelResult: left out of its dump when the source gives none (a wheel's own

@@ -473,6 +473,8 @@ def parse_line(line: str) -> Message:
 
 #: the guide allows a self-test up to 5 minutes; after this the pending mark expires
 SELF_TEST_WINDOW = timedelta(minutes=6)
+#: automatic status output: one report every 500 ms of the wheel's own clock (§3.1)
+AUTO_STATUS_MS = 500
 COUNTER_MAX = 256
 
 
@@ -527,6 +529,10 @@ class SS2Tracker:
         self._status_key: tuple[int, int, int, str] | None = None
         self._pending: WinningNumber | None = None
         self._impossible: str | None = None  # the impossible value reported since the last valid status
+        # the wheel's clock: reports in the current state since its first one; None when that start is unknown
+        self._phase_state: int | None = None
+        self._phase_reports: int | None = None
+        self._polled = 0  # reports still to come that may answer a poll
         # device info, for health()
         self.firmware_version: str | None = None
         self.firmware_full: str | None = None
@@ -549,6 +555,15 @@ class SS2Tracker:
         self._status = None
         self._status_key = None
         self._pending = None
+        self._phase_state = self._phase_reports = None
+
+    def poll_sent(self) -> None:
+        """The host asked for a status (``*X``): its answer is a report off the wheel's 500 ms clock.
+
+        The answer comes within the next two reports (ms against 500 ms): the states they fall in get no count.
+        """
+        self._phase_reports = None
+        self._polled = 2
 
     def self_test_requested(self, at: datetime) -> None:
         """The host sent ``*F``: the ``*F <code>`` lines that follow answer it."""
@@ -592,6 +607,8 @@ class SS2Tracker:
         if isinstance(message, Echo):
             if message.command == "F" and message.args == "":
                 self.self_test_requested(at)
+            elif message.command == "X":
+                self.poll_sent()
             return [self._reply(message.command, message.args, message.raw, at)]
         if isinstance(message, Calibration):
             return [self._reply("C", message.text, message.raw, at)]
@@ -609,6 +626,7 @@ class SS2Tracker:
         self.stats["impossible_values"] += 1
         self._status = None  # what the wheel's state is, is unknown now
         self._status_key = None
+        self._phase_state = self._phase_reports = None
         log.warning("%s: impossible value from the wheel: %s in %r", self.device_id, m.reason, m.raw)
         if self._impossible == m.reason:
             return []  # the wheel repeats its status twice a second: one fault until it makes sense again
@@ -653,6 +671,7 @@ class SS2Tracker:
         self._counter = s.game_counter
         self._last_state = s.state
         self._status = s
+        previous_phase_reports = self._count_report(s.state)
 
         key = (s.state, s.game_counter, int(s.flags), s.direction)
         if key != self._status_key:
@@ -672,6 +691,8 @@ class SS2Tracker:
                     speed_rpm=s.speed_rpm,
                     direction=s.direction,
                     raw=s.raw,
+                    previous_phase_reports=previous_phase_reports,
+                    report_period_ms=AUTO_STATUS_MS if previous_phase_reports else None,
                 )
             )
 
@@ -739,6 +760,22 @@ class SS2Tracker:
         ]
 
     # -- helpers ---------------------------------------------------------------
+    def _count_report(self, state: int) -> int | None:
+        """Count a report in its state; on a change of state, the reports the wheel sent in the one it left.
+
+        Only a state whose first report we read has a count: not the one the link came up in, nor one
+        cut by an impossible line. A report lost to line noise only lowers a count, so the wheel's clock
+        never says a phase was longer than it was. A poll's answer would raise it: it voids the count.
+        """
+        polled, self._polled = self._polled > 0, max(0, self._polled - 1)
+        if state == self._phase_state:
+            if self._phase_reports is not None:
+                self._phase_reports = None if polled else self._phase_reports + 1
+            return None
+        known, left = self._phase_state is not None, self._phase_reports
+        self._phase_state, self._phase_reports = state, (1 if known and not polled else None)
+        return left
+
     def _result(self, counter: int, number: str, raw: str, at: datetime) -> WheelResult:
         self._result_number = number
         self.stats["results"] += 1
@@ -891,6 +928,8 @@ class CammeghSS2Driver(SerialLineDriver, SelfTests):
                     wait = self._last_poll + self.poll_interval - time.monotonic()
                     if wait > 0:
                         time.sleep(wait)
+                with self._tracker_lock:
+                    self.tracker.poll_sent()  # (before the answer can come)
                 super().send(command)
                 self._last_poll = time.monotonic()
             return

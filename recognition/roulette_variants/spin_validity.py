@@ -20,6 +20,13 @@ Two independent estimates:
 Times come from the events (``at``), never from a clock. ``time_scale`` says how many real
 seconds one second of event time is: 1 for a real wheel; a simulator run at ``speed`` N
 compresses time N-fold, so its tables set ``wheel_time_scale = N``.
+
+An event's ``at`` is when we read its line, and a starved reader reads late: two lines read in one go
+get nearly one time, and a valid spin would be void. A wheel that reports on its own clock (the SS2's
+automatic status, every 500 ms) also says how many reports it sent in ``ball_in_rim`` (k): its first
+``no_more_bets`` report then came k periods after its first ``ball_in_rim`` report, and the phase lasted
+more than k - 1 periods. The read times are held to that window of the wheel's own time, so lateness
+on our side moves the estimate by at most one period, in either direction.
 """
 
 from __future__ import annotations
@@ -52,15 +59,28 @@ def seconds(d: timedelta) -> Fraction:
 
 
 def revolutions_from_wheel(
-    state3: timedelta, *, nmb_threshold: int = DEFAULT_NMB_THRESHOLD, time_scale: Fraction = Fraction(1)
+    state3: timedelta,
+    *,
+    nmb_threshold: int = DEFAULT_NMB_THRESHOLD,
+    time_scale: Fraction = Fraction(1),
+    reports: tuple[int, Fraction] | None = None,
 ) -> Fraction:
     """The least number of revolutions a ball made whose wheel stayed ``state3`` in ``ball_in_rim``.
 
     ``1 + t3 / (nmb_threshold / 2048)``, with t3 in real seconds (event time x ``time_scale``).
+    ``reports``: (k, period in seconds) when the wheel said it sent k reports in ``ball_in_rim``; t3 is
+    then held within ((k - 1) x period, k x period), the wheel's own time.
     """
     if nmb_threshold <= 0:
         raise ValueError("the no-more-bets threshold is a positive number of 1/2048 s")
     t3 = max(seconds(state3), Fraction(0)) * time_scale
+    if reports is not None:
+        k, period = reports
+        if k < 1 or period <= 0:
+            raise ValueError(
+                f"a wheel's reports are a count of at least 1 at a positive period, not {reports}"
+            )
+        t3 = min(max(t3, (k - 1) * period), k * period)
     return 1 + t3 * 2048 / nmb_threshold
 
 

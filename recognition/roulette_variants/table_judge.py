@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from devices.events import (
@@ -126,6 +127,8 @@ class _Game:
     counter: int
     state3_at: datetime | None = None
     state4_at: datetime | None = None
+    phase: str | None = None  # the wheel's last phase in this game
+    rim_reports: tuple[int, Fraction] | None = None  # the wheel's own count of its ball_in_rim reports
     result: ResultReady | None = None  # the wheel judge's certified number, awaiting our checks
     spin_seen: bool = False  # the camera saw a ball launched in this game
     spins: int = 0  # how many times (a ball lost from sight in the track and found again starts another)
@@ -322,12 +325,16 @@ class RouletteTableJudge(BaseJudge):
         g = self._game
         if g is None or g.done is not None or s.game_counter != g.counter:
             return
+        previous, g.phase = g.phase, s.phase
         if s.phase == "spin_started":  # the wheel relaunched the ball: its time in the rim starts again
-            g.state3_at = g.state4_at = None
+            g.state3_at = g.state4_at = g.rim_reports = None
         elif s.phase == "ball_in_rim" and g.state3_at is None:
             g.state3_at = s.at
         elif s.phase == "no_more_bets" and g.state4_at is None:
             g.state4_at = s.at
+            # a count is of the phase just left: the rim's only when the wheel went straight from it
+            if previous == "ball_in_rim" and s.previous_phase_reports and s.report_period_ms:
+                g.rim_reports = (s.previous_phase_reports, Fraction(s.report_period_ms, 1000))
 
     # -- the camera ----------------------------------------------------------------------------
 
@@ -490,7 +497,10 @@ class RouletteTableJudge(BaseJudge):
             return -1, "the wheel's state timings are incomplete"
         return whole(
             revolutions_from_wheel(
-                g.state4_at - g.state3_at, nmb_threshold=self.nmb_threshold, time_scale=self.time_scale
+                g.state4_at - g.state3_at,
+                nmb_threshold=self.nmb_threshold,
+                time_scale=self.time_scale,
+                reports=g.rim_reports,
             )
         ), "wheel"
 

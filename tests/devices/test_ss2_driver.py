@@ -151,6 +151,25 @@ def test_poll_status_is_rate_limited(make_wheel, events, drivers):
     assert wheel.read_exactly(12) == b"*X\r\n" * 3
 
 
+def test_the_wheels_count_of_rim_reports_comes_through_the_port_and_a_poll_voids_it(
+    make_wheel, events, drivers
+):
+    def line(state: int) -> bytes:
+        return f"*X;{state};011;34;0;150;1\r\n".encode()
+
+    wheel = make_wheel()
+    drivers.append(d := start(wheel.path, events))
+    events.wait_kind("device_connected")
+    wheel.write(line(5) + line(2) + line(3) * 4 + line(4))  # all in one write: read in one go, one time
+    nmb = events.wait_kind("wheel_status", phase="no_more_bets")
+    assert (nmb.previous_phase_reports, nmb.report_period_ms) == (4, 500)
+    d.poll_status()
+    assert wheel.read_exactly(4) == b"*X\r\n"
+    wheel.write(line(4) + line(5) + line(2) + line(3) * 3 + line(4))  # the first line answers the poll
+    assert events.wait_kind("wheel_status", phase="winning_number").previous_phase_reports is None
+    assert events.wait_kind("wheel_status", phase="no_more_bets").previous_phase_reports == 3
+
+
 def test_self_test_answers_are_marked(make_wheel, events, drivers):
     wheel = make_wheel()
     drivers.append(d := start(wheel.path, events))

@@ -392,3 +392,88 @@ def test_snapshot_follows_the_last_status(feed):
         "counterclockwise",
     )
     assert snap["flag_names"] == ["NO_BALL", "COMPONENT_FAULT"]
+
+
+# -- the wheel's own clock: reports counted in each state ------------------------------------------
+
+
+def rim_game(counter: int, rim: int, nmb: int = 3) -> list[str]:
+    c = f"{counter:03d}"
+    return [f"*X;2;{c};34;0;150;1"] * 2 + [f"*X;3;{c};34;0;160;1"] * rim + [f"*X;4;{c};34;0;155;1"] * nmb
+
+
+def rim_reports(events) -> list:
+    return [
+        (e.phase, e.previous_phase_reports, e.report_period_ms)
+        for e in of(events, WheelStatus)
+        if e.phase == "no_more_bets"
+    ]
+
+
+@pytest.mark.parametrize("rim", [1, 2, 15, 40])
+def test_the_no_more_bets_status_says_how_many_reports_the_wheel_sent_in_the_rim(feed, rim):
+    events = feed("*X;5;010;34;0;150;1", *rim_game(11, rim))
+    assert rim_reports(events) == [("no_more_bets", rim, 500)]
+    # a report the wheel repeats (or a change of flags in a phase) carries no count: the phase went on
+    statuses = of(events, WheelStatus)
+    assert [e.previous_phase_reports for e in statuses if e.phase == "ball_in_rim"] == [2]
+    assert statuses[0].previous_phase_reports is None  # the first status on a link: nothing before it
+    assert statuses[1].previous_phase_reports is None  # state 5 began before the link: its count is unknown
+
+
+def test_the_capture_of_a_real_wheel_gives_each_game_its_rim_reports(capture_events):
+    # docs/protocol notes §8: the capture's six games spend 13-17 reports in state 3
+    counts = [e.previous_phase_reports for e in of(capture_events, WheelStatus) if e.phase == "no_more_bets"]
+    assert len(counts) == 6 and all(13 <= n <= 17 for n in counts), counts
+
+
+def test_a_link_that_comes_up_within_a_phase_cannot_count_it(feed):
+    feed(*rim_game(11, 4, nmb=0))
+    feed.tracker.link_reset()
+    events = feed(*["*X;3;011;34;0;160;1"] * 3, "*X;4;011;34;0;155;1")
+    assert rim_reports(events) == [("no_more_bets", None, None)]
+    events = feed("*X;5;011;17;0;150;1", *rim_game(12, 5))  # the next phases were seen from their start
+    assert rim_reports(events) == [("no_more_bets", 5, 500)]
+
+
+def test_a_poll_answered_in_a_phase_voids_its_count_and_the_next_ones_are_counted_again(feed):
+    feed(*rim_game(11, 0, nmb=0), "*X;3;011;34;0;160;1")
+    feed.tracker.poll_sent()
+    events = feed(*["*X;3;011;34;0;160;1"] * 5, "*X;4;011;34;0;155;1")  # (one of them answered the poll)
+    assert rim_reports(events) == [("no_more_bets", None, None)]
+    assert rim_reports(feed(*rim_game(12, 6))) == [("no_more_bets", 6, 500)]
+
+
+def test_a_poll_answered_as_the_phase_changes_gives_the_new_phase_no_count(feed):
+    feed(*rim_game(11, 0, nmb=0))
+    feed.tracker.poll_sent()  # the answer may be the first report of state 3, or an extra one in it
+    events = feed(*["*X;3;011;34;0;160;1"] * 5, "*X;4;011;34;0;155;1")
+    assert rim_reports(events) == [("no_more_bets", None, None)]
+
+
+def test_a_poll_echoed_in_the_stream_voids_the_count(feed):
+    events = feed(*rim_game(11, 3, nmb=0), "*X", "*X;3;011;34;0;160;1", "*X;4;011;34;0;155;1")
+    assert rim_reports(events) == [("no_more_bets", None, None)]
+
+
+def test_an_impossible_line_cuts_the_phase_it_falls_in(feed):
+    events = feed(
+        *rim_game(11, 3, nmb=0), "*X;3;300;34;0;160;1", "*X;3;011;34;0;160;1", "*X;4;011;34;0;155;1"
+    )
+    assert rim_reports(events) == [("no_more_bets", None, None)]
+
+
+def test_a_report_lost_to_noise_only_lowers_the_count(feed):
+    events = feed(*rim_game(11, 2, nmb=0), "*X;3;01", "garbage", "*X;3;011;34;0;160;1", "*X;4;011;34;0;155;1")
+    assert rim_reports(events) == [("no_more_bets", 3, 500)]  # 4 reports were sent, 3 read
+
+
+def test_a_status_without_the_wheels_clock_keeps_its_journal_shape():
+    plain = WheelStatus(device_id="w", phase="ball_in_rim", game_counter=1)
+    assert "previous_phase_reports" not in plain.model_dump() and "report_period_ms" not in plain.model_dump()
+    counted = WheelStatus(
+        device_id="w", phase="no_more_bets", game_counter=1, previous_phase_reports=15, report_period_ms=500
+    )
+    assert WheelStatus.model_validate(counted.model_dump()) == counted
+    with pytest.raises(ValueError):
+        WheelStatus(device_id="w", phase="no_more_bets", game_counter=1, previous_phase_reports=0)

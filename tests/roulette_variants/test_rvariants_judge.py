@@ -415,6 +415,43 @@ def test_a_simulated_wheels_time_is_scaled():
     assert kinds(out)[-1] == "void:too_few_revolutions"
 
 
+def counted_game(counter: int, number: str, *, read_rim_s: float, reports: int | None) -> list:
+    """A wheel game whose no-more-bets status says how many 500 ms reports the wheel sent in the rim, while
+    we read the two statuses read_rim_s apart (late or bunched reads on a starved machine)."""
+    events = game(counter, number, 0, rim_s=read_rim_s)
+    nmb = next(i for i, e in enumerate(events) if isinstance(e, WheelStatus) and e.phase == "no_more_bets")
+    if reports is not None:
+        events[nmb] = events[nmb].model_copy(
+            update={"previous_phase_reports": reports, "report_period_ms": 500}
+        )
+    return events
+
+
+@pytest.mark.parametrize(
+    "read_rim_s, reports, revolutions",
+    [
+        (0.004, 16, 6),  # read in one go: the wheel's 15 whole periods (7.5 s) hold, not our 4 ms
+        (7.8, 16, 6),  # read on time: the read times, within the wheel's window
+        (30.0, 3, 2),  # the no-more-bets line read 30 s late: the wheel's 3 reports (at most 1.5 s) hold
+        (0.004, None, 1),  # a wheel that gives no count: the read times alone
+        (0.004, 1, 1),
+    ],
+)
+def test_the_wheels_own_count_of_reports_bounds_the_read_times(read_rim_s, reports, revolutions):
+    judge = EuropeanRoulette().new_judge(min_ball_revolutions=1)
+    out = run(judge, counted_game(1, "17", read_rim_s=read_rim_s, reports=reports))
+    assert results(out) == [{"number": "17", "game_counter": 1}]
+    assert out[-1].source["ball_revolutions"] == revolutions
+
+
+def test_a_valid_spin_read_in_one_go_is_certified_and_a_short_one_stays_void_however_late_we_read():
+    judge = EuropeanRoulette().new_judge(min_ball_revolutions=4)
+    out = run(judge, counted_game(1, "17", read_rim_s=0.004, reports=15))  # 7 s at least: 5.9 revolutions
+    assert results(out) == [{"number": "17", "game_counter": 1}] and out[-1].source["ball_revolutions"] == 5
+    out = run(judge, counted_game(2, "4", read_rim_s=20.0, reports=6))  # 3 s at most: 3.1 revolutions
+    assert kinds(out)[-1] == "void:too_few_revolutions" and "3 revolutions by the wheel" in out[-1].message
+
+
 @pytest.mark.parametrize(
     "revs, expected", [(3, "void:too_few_revolutions"), (4, "result_ready"), (11, "result_ready")]
 )

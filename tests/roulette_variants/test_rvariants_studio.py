@@ -249,11 +249,12 @@ def test_auto_roulette_starts_its_games_and_re_spins_a_short_spin(tmp_path):
             },
             "device": wheel(20, 9, mode=MANUAL_START_MODE),
         },
-        # the same, but its clock is taken as real time: every spin is far too short, void, spun again
+        # the same, but the table asks for more revolutions than the simulator's balls make (5-6 by the
+        # wheel's own clock): every spin is too short, void, spun again
         {
             "id": "short",
             "game": "european_roulette",
-            "settings": {"auto_start": True, "min_ball_revolutions": 4, "wheel_time_scale": 1},
+            "settings": {"auto_start": True, "min_ball_revolutions": 10, "wheel_time_scale": 20},
             "device": wheel(20, 10, mode=MANUAL_START_MODE),
         },
     ]

@@ -4,8 +4,11 @@ A wheel simulator runs in a process of its own (so that its own clock is not sta
 processes, and the real SS2 driver reads its pty for a studio-like event loop that is busy in bursts (as a
 studio with many tables is); the real table judge judges every game from the events' times. The simulator's
 games all spend 14-16 reports in ``ball_in_rim`` (5-6 revolutions at the default no-more-bets threshold), so
-the idle figure is no ``too_few_revolutions`` void; the test wants that figure under load. Reading the wheel on
-the loop instead (``timed_reads = False``) voided 1-4 of 20 such games here.
+the idle figure is no ``too_few_revolutions`` void; the test wants that figure under load. Two defences hold
+it: the driver stamps lines on the shared reader thread, and the judge holds those times to the wheel's own
+count of its rim reports (docs/roulette.md). Without the count, reading the wheel on the loop
+(``timed_reads = False``) voided 1-4 of 20 such games here, and reading on the reader thread voided 1 of
+20 once (a starved reader read a whole rim in one go).
 """
 
 from __future__ import annotations
