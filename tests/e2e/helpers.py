@@ -129,8 +129,11 @@ class DemoProcess:
 
         async def run() -> list[dict]:
             out: list[dict] = []
+            # max_queue=None: the client reads on while it closes, and so sees the studio's answering close
+            # frame behind the backlog it did not want (with websockets' default of 16 it stops reading and
+            # waits its own 10 s close timeout)
             async with websockets.connect(
-                self.url(f"/v1/feed?after={after}", "ws"), additional_headers=self.headers
+                self.url(f"/v1/feed?after={after}", "ws"), additional_headers=self.headers, max_queue=None
             ) as ws:
                 while len(out) < count or (until is not None and not until(out)):
                     out.append(json.loads(await asyncio.wait_for(ws.recv(), timeout)))
