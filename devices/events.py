@@ -119,7 +119,7 @@ class WheelStatus(DeviceEvent):
     `launch_retry`); `last_number` the number the wheel shows, None when none. `raw` is the line
     received, for the journal.
 
-    The wheel's own clock, for a wheel that reports at a fixed period (an SS2 with automatic status):
+    The wheel's own clock, for a wheel that reports at a fixed period (automatic status every 500 ms):
     `previous_phase_reports` is how many reports it sent in the phase it has just left, counted from that
     phase's first report with none missed and no poll in between, and `report_period_ms` that period.
     So the previous phase's first report came ``previous_phase_reports x report_period_ms`` of the wheel's

@@ -22,7 +22,7 @@ seconds one second of event time is: 1 for a real wheel; a simulator run at ``sp
 compresses time N-fold, so its tables set ``wheel_time_scale = N``.
 
 An event's ``at`` is when we read its line, and a starved reader reads late: two lines read in one go
-get nearly one time, and a valid spin would be void. A wheel that reports on its own clock (the SS2's
+get nearly one time, and a valid spin would be void. A wheel that reports on its own clock (its
 automatic status, every 500 ms) also says how many reports it sent in ``ball_in_rim`` (k): its first
 ``no_more_bets`` report then came k periods after its first ``ball_in_rim`` report, and the phase lasted
 more than k - 1 periods. The read times are held to that window of the wheel's own time, so lateness
