@@ -121,8 +121,17 @@ def test_garbage_and_a_flood_without_newline_hold_the_device_and_it_recovers(
         writer.join()
         # the framer never held more than one line's worth: memory stays bounded
         assert most_pending[0] <= driver._framer.max_line
-        counters = driver.health()["counters"]
-        assert counters["overlong_lines"] >= 1 and counters["garbage_bytes"] >= 20 * 1024 * 1024
+        # every byte of it thrown away but the last line's worth, still pending: once the reader has caught up
+        # with the writer (on a loaded machine the pty's buffer may still hold the end of the flood)
+        counters = until(
+            lambda: (
+                (c := driver.health()["counters"])["garbage_bytes"]
+                >= 20 * 1024 * 1024 - driver._framer.max_line
+                and c
+            ),
+            what="the flood read and counted as garbage",
+        )
+        assert counters["overlong_lines"] >= 1
         assert counters["garbage_spells"] == 1  # reported once, not on every chunk
         assert driver.running and driver.connected
 
